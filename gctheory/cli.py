@@ -1,0 +1,182 @@
+"""The ``gctheory`` command line.
+
+Core commands live here: ``reproduce`` (every paper check and figure, and the
+report), ``check`` (the claims of one paper, printed as a table) and
+``figures`` (remake figures). Topic commands (``table1``, ``threshold``,
+``orderstat``, ...) are contributed by the modules of :mod:`gctheory.commands`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from gctheory import __version__
+from gctheory._output import add_format_argument, format_table
+
+__all__ = ["main", "build_parser"]
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _paper_names() -> list[str]:
+    from paper_checks import PAPERS
+
+    return list(PAPERS)
+
+
+def _run_figures(outdir: Path, quick: bool, names: Sequence[str] | None = None) -> int:
+    from gctheory.plots import all_figures
+
+    makers = all_figures()
+    if names:
+        known = {m.name for m in makers}
+        unknown = sorted(set(names) - known)
+        if unknown:
+            raise ValueError(f"unknown figure(s) {unknown}; known: {sorted(known)}")
+        makers = [m for m in makers if m.name in names]
+    failed = 0
+    for m in makers:
+        if quick and m.slow:
+            _log(f"figure {m.name}: skipped (slow) in --quick")
+            continue
+        t0 = time.perf_counter()
+        try:
+            paths = m.make(outdir, quick)
+            _log(f"figure {m.name}: {len(paths)} files ({time.perf_counter() - t0:.1f}s)")
+        except Exception:
+            failed += 1
+            _log(f"figure {m.name}: FAILED\n{traceback.format_exc()}")
+    return failed
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from paper_checks import all_claims, run_claims
+    from paper_checks._framework import write_report
+
+    outdir = Path(args.outdir)
+    claims = all_claims(args.paper)
+    _log(f"running {len(claims)} claims ({'quick' if args.quick else 'full'} mode)")
+    results = run_claims(claims, quick=args.quick, progress=_log)
+    md, js = write_report(results, outdir / "paper_checks", quick=args.quick)
+    failed_figs = 0
+    if not args.no_figures:
+        failed_figs = _run_figures(outdir / "figures", args.quick)
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    print(f"report: {md} and {js}")
+    print("verdicts: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
+    errors = counts.get("error", 0)
+    if errors or failed_figs:
+        print(f"{errors} claim(s) raised and {failed_figs} figure(s) failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from paper_checks import all_claims, run_claims
+    from paper_checks._framework import _fmt
+
+    results = run_claims(all_claims(args.paper), quick=args.quick)
+    rows = []
+    for r in results:
+        o = r.outcome
+        rows.append(
+            {
+                "claim": r.claim.key,
+                "where": r.claim.where,
+                "paper": _fmt(r.claim.paper_value),
+                "computed": _fmt(o.computed) if o else "",
+                "verdict": r.verdict,
+                "cause": (o.cause if o else (r.skipped or r.error.strip().splitlines()[-1])),
+            }
+        )
+    print(format_table(rows, args.format))
+    return 1 if any(r.verdict == "error" for r in results) else 0
+
+
+def _cmd_figures(args: argparse.Namespace) -> int:
+    if args.list:
+        from gctheory.plots import all_figures
+
+        rows = [
+            {"name": m.name, "paper": m.paper or "", "slow": m.slow, "description": m.description}
+            for m in all_figures()
+        ]
+        print(format_table(rows, args.format))
+        return 0
+    return 1 if _run_figures(Path(args.outdir), args.quick, args.names) else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, with every discovered topic subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="gctheory",
+        description="Gradient-coding theory as numbers you can check: bounds, thresholds, "
+        "optima and their Monte Carlo twins, and the source papers' claims recomputed.",
+    )
+    parser.add_argument("--version", action="version", version=f"gctheory {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser(
+        "reproduce",
+        help="run every paper check, write figures and paper_checks/REPORT.md",
+        description="Run every registered paper claim and figure maker; write "
+        "OUTDIR/paper_checks/REPORT.md, REPORT.json and OUTDIR/figures/*.",
+    )
+    p.add_argument("--quick", action="store_true", help="CI mode: fewer trials, skip slow claims")
+    p.add_argument("--outdir", default=".", help="where paper_checks/ and figures/ go (default .)")
+    p.add_argument("--paper", choices=_paper_names(), help="only this paper's claims")
+    p.add_argument("--no-figures", action="store_true", help="skip the figures")
+    p.set_defaults(func=_cmd_reproduce)
+
+    p = sub.add_parser("check", help="run one paper's claims and print a table")
+    p.add_argument("paper", nargs="?", choices=_paper_names(), help="paper (default: all)")
+    p.add_argument("--quick", action="store_true", help="fewer trials, skip slow claims")
+    add_format_argument(p)
+    p.set_defaults(func=_cmd_check)
+
+    p = sub.add_parser("figures", help="remake figures (all, or those named)")
+    p.add_argument("names", nargs="*", help="figure names (default: all); see --list")
+    p.add_argument("--list", action="store_true", help="list the figures and exit")
+    p.add_argument("--quick", action="store_true", help="smaller grids, fewer trials")
+    p.add_argument("--outdir", default="figures", help="output folder (default figures)")
+    add_format_argument(p)
+    p.set_defaults(func=_cmd_figures)
+
+    import gctheory.commands as commands
+
+    for mod in pkgutil.iter_modules(commands.__path__):
+        if not mod.name.startswith("_"):
+            importlib.import_module(f"gctheory.commands.{mod.name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``gctheory`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except ValueError as exc:
+        print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
