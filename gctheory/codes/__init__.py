@@ -16,4 +16,4 @@ for _mod in _pkgutil.iter_modules(__path__):
     for _name in getattr(_m, "__all__", []):
         globals()[_name] = getattr(_m, _name)
         __all__.append(_name)
-del _importlib, _pkgutil, _mod
+del _importlib, _pkgutil
