@@ -1,0 +1,432 @@
+"""The common interface of every gradient code, and the linear-algebra contract behind it.
+
+A (communication-efficient) gradient code for ``n`` workers and ``k`` data
+partitions is described by
+
+- a placement: ``support`` (n x k boolean), worker i holds partition j iff
+  ``support[i, j]``; ``load`` = partitions per worker (l of Kadhe et al. 2019,
+  d of Wang et al. 2019);
+- a communication saving ``m``: each partial gradient g_j (length d) is
+  zero-padded to length ``m * r``, ``r = ceil(d / m)``, and cut into m
+  contiguous chunks ``g_j^(u) = padded[u r : (u + 1) r]`` (u = 0..m-1; this is
+  the column arrangement of eq. (4) of Kadhe et al. 2019);
+- a linear encoding: worker i transmits the length-r vector
+  ``y_i = sum_{j, u} E[j m + u, i] g_j^(u)`` where ``E`` is the
+  ``(k m) x n`` :attr:`GradientCode.encoding_matrix` (zero outside the
+  placement);
+- a decoding: from the survivors T the server finds coefficients
+  ``A`` (|T| x m) with ``E[:, T] A = C``, where ``C[j m + u, u'] = [u == u']``
+  (every partition's chunk u once, no other chunk), and outputs chunk u of the
+  sum as ``sum_{i in T} A[i, u] y_i``. Exact codes find ``A`` for every T with
+  ``|T| >= n - s``; approximate codes (``s is None``) take the least-squares
+  ``A`` (optimal decoding, Wang et al. 2019, eqs. (4)-(5)) and report the
+  error they make.
+
+Every construction in :mod:`gctheory.codes` subclasses :class:`GradientCode`
+and fills in ``encoding_matrix``; the base class then provides a generic
+``encode``, a generic least-squares ``decode``, ``decoding_matrix`` and a
+dense-solve cost model. Families override ``_solve`` / ``decoding_matrix`` /
+``decoding_cost`` with their structured decoders (per-group solves for
+CommFR-GC, inverting V_T for Ye-Abbe, Alg. 3 for Reed-Solomon, peeling for
+LDPC and batch raptor codes).
+
+Contract of the public methods (every subclass keeps it):
+
+``encode(partials)``
+    ``partials``: real or complex array (k, d) -> transmissions (n, ceil(d/m)).
+``decode(survivors, received, d=None)``
+    ``survivors``: distinct worker indices in [0, n), any order;
+    ``received``: (len(survivors), r) transmissions in the same order.
+    Returns the gradient sum (d,) (length m r when ``d`` is None).
+    Exact codes raise ``ValueError`` when fewer than ``n - s`` survivors are
+    given or when the survivors cannot decode (the relative residual of the
+    decoding equations exceeds ``rtol``); approximate codes never raise for
+    that reason and return their best estimate.
+``decode_detail(...)``
+    Same, returning a :class:`DecodeResult` with the condition number of the
+    solved system and the achieved residual (DESIGN.md: numerical trouble is
+    reported, not hidden).
+``decoding_matrix(survivors)``
+    The matrix the decoder solves with or inverts (its condition number
+    governs the forward error).
+``decoding_cost(survivors=None, d=1)``
+    A :class:`DecodingCost` operation count (multiply-adds) of the decoder.
+
+References
+----------
+.. [1] Tandon, Lei, Dimakis, Karampatziakis, "Gradient coding: avoiding
+   stragglers in distributed learning", ICML 2017.
+.. [2] Ye, Abbe, "Communication-computation efficient gradient coding",
+   ICML 2018.
+.. [3] Kadhe, Koyluoglu, Ramchandran, "Communication-efficient gradient coding
+   for straggler mitigation in distributed learning", 2019, eq. (1), (4).
+.. [4] Wang, Liu, Shroff, "Fundamental limits of approximate gradient coding",
+   2019, eqs. (4)-(5).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "DecodeResult",
+    "DecodingCost",
+    "GradientCode",
+    "check_positive_int",
+    "validate_survivors",
+    "ye_abbe_lower_bound",
+    "effective_condition_number",
+    "split_chunks",
+    "join_chunks",
+    "target_matrix",
+]
+
+_EPS = float(np.finfo(float).eps)
+
+
+# ----------------------------------------------------------------- validation
+def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
+    """Return ``value`` as int, or raise ValueError naming ``name`` and the rule."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
+    """Check a set of surviving worker indices; return them as an int array (order kept).
+
+    Rules: a 1-D sequence of integers, each in ``[0, n)``, no duplicates, at
+    least ``minimum`` of them. Each broken rule raises ``ValueError`` naming it.
+    """
+    arr = np.asarray(survivors)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"survivors must be a 1-D sequence of worker indices, got shape {arr.shape}"
+        )
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
+            raise ValueError(f"survivors must be integer worker indices, got {arr.tolist()!r}")
+        arr = arr.astype(np.int64)
+    arr = arr.astype(np.int64, copy=False)
+    bad = arr[(arr < 0) | (arr >= n)]
+    if bad.size:
+        raise ValueError(
+            f"survivors must be worker indices in [0, n) with n={n}, got {bad.tolist()}"
+        )
+    if len(np.unique(arr)) != arr.size:
+        vals, counts = np.unique(arr, return_counts=True)
+        raise ValueError(f"survivors must be distinct, duplicated: {vals[counts > 1].tolist()}")
+    if arr.size < minimum:
+        raise ValueError(
+            f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
+            f"got {arr.size}"
+        )
+    return arr
+
+
+def ye_abbe_lower_bound(n: int, k: int, s: int, m: int) -> Fraction:
+    """Smallest fractional load ``l / k`` admitting (m, s): ``(s + m) / n`` (Kadhe et al. eq. (1)).
+
+    A triple (l, m, s) is achievable by a linear code iff ``l / k >= (s + m) / n``
+    (Ye and Abbe 2018, restated as eq. (1) of Kadhe et al. 2019); returned as an
+    exact :class:`fractions.Fraction`.
+    """
+    n = check_positive_int("n", n)
+    check_positive_int("k", k)
+    m = check_positive_int("m", m)
+    s = check_positive_int("s", s, minimum=0)
+    if s >= n:
+        raise ValueError(f"s must be < n (some worker must survive), got s={s}, n={n}")
+    return Fraction(s + m, n)
+
+
+def effective_condition_number(M: np.ndarray) -> float:
+    """sigma_max / sigma_r of ``M`` over its numerically non-zero singular values.
+
+    This is the condition number that governs the minimum-norm least-squares
+    solution (rank r, singular values below ``max(shape) eps sigma_max`` are
+    treated as zero). ``inf`` for an all-zero matrix.
+    """
+    M = np.asarray(M)
+    if M.size == 0:
+        return math.inf
+    sv = np.linalg.svd(M, compute_uv=False)
+    if sv[0] == 0:
+        return math.inf
+    nz = sv[sv > max(M.shape) * _EPS * sv[0]]
+    return float(nz[0] / nz[-1])
+
+
+# ------------------------------------------------------------- chunk helpers
+def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
+    """Pad (k, d) partials to length m r and return them as (k m, r) rows ``j m + u``, and d."""
+    k, d = partials.shape
+    r = -(-d // m)
+    padded = np.zeros((k, m * r), dtype=partials.dtype)
+    padded[:, :d] = partials
+    return padded.reshape(k * m, r), d
+
+
+def join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
+    """Concatenate (m, r) chunks into one vector and drop padding beyond ``d``."""
+    flat = np.asarray(chunks).reshape(-1)
+    return flat if d is None else flat[:d]
+
+
+def target_matrix(k: int, m: int) -> np.ndarray:
+    """``C`` (k m x m), ``C[j m + u, u'] = [u == u']``: what ``E_T A`` must equal."""
+    return np.tile(np.eye(m), (k, 1))
+
+
+# ------------------------------------------------------------------ results
+@dataclass(frozen=True)
+class DecodingCost:
+    """Operation count (multiply-adds) of one decoding.
+
+    ``setup``: finding the decoding coefficients (independent of d; the
+    factorisation or peeling schedule); ``apply``: combining the received
+    vectors into the gradient sum for gradient length ``d``; ``method`` names
+    the decoder counted.
+    """
+
+    setup: int
+    apply: int
+    method: str
+
+    @property
+    def total(self) -> int:
+        return self.setup + self.apply
+
+
+@dataclass(frozen=True)
+class DecodeResult:
+    """What a decoder produced and how trustworthy it is.
+
+    Attributes
+    ----------
+    gradient : ndarray (d,)
+        The decoded gradient sum (complex for complex codes).
+    coefficients : ndarray (|T|, m)
+        The decoding coefficients ``A`` (see the module docstring).
+    condition_number : float
+        Effective condition number of the system solved (for block decoders
+        the largest over the blocks); the forward error is about
+        ``condition_number * eps`` relative to the size of the partials.
+    residual : float
+        Relative residual ``||E_T A - C||_F / ||C||_F`` of the decoding
+        equations: ~eps when exact decoding is possible, the decoding error in
+        coefficient space for an approximate code.
+    survivors : tuple of int
+    exact : bool
+        ``residual <= rtol`` (the survivors decode exactly up to rounding).
+    """
+
+    gradient: np.ndarray = field(repr=False)
+    coefficients: np.ndarray = field(repr=False)
+    condition_number: float
+    residual: float
+    survivors: tuple[int, ...]
+    exact: bool
+
+    def error_bound(self, scale: float, size: int) -> float:
+        """Forward-error tolerance ``10 * size * kappa * eps * scale`` for tests and checks.
+
+        Standard perturbation bound for a linear solve: the backward error of a
+        stable solver is a small multiple of ``size * eps`` and is amplified by
+        at most the condition number; ``scale`` is the size of the data (e.g.
+        ``sum_j max|g_j|``), ``size`` the dimension of the system.
+        """
+        kappa = self.condition_number if math.isfinite(self.condition_number) else 1 / _EPS
+        return 10.0 * size * kappa * _EPS * scale
+
+
+# ---------------------------------------------------------------- interface
+class GradientCode:
+    """Base class of all gradient codes (see the module docstring for the contract).
+
+    Subclasses set ``n, k, load, m, s`` and ``support`` in ``__init__`` and
+    implement the ``encoding_matrix`` property; they may override ``_solve``,
+    ``decoding_matrix`` and ``decoding_cost`` with structured decoders.
+
+    Attributes
+    ----------
+    n : int
+        Number of workers.
+    k : int
+        Number of data partitions.
+    load : int
+        Partitions per worker (maximum row sum of ``support``).
+    m : int
+        Communication saving: each worker sends ceil(d/m) numbers.
+    s : int or None
+        Guaranteed straggler tolerance (any ``n - s`` survivors decode
+        exactly); None for approximate codes.
+    support : ndarray (n, k) of bool
+        Placement.
+    name : str
+        Human-readable scheme name.
+    """
+
+    n: int
+    k: int
+    load: int
+    m: int
+    s: int | None
+    support: np.ndarray
+    name: str = "gradient code"
+
+    # -- to be provided by subclasses
+    @property
+    def encoding_matrix(self) -> np.ndarray:
+        """The (k m) x n matrix ``E``: ``y_i = sum_{j,u} E[j m + u, i] g_j^(u)``."""
+        raise NotImplementedError
+
+    # -- derived facts
+    @property
+    def exact(self) -> bool:
+        """True for codes with a guaranteed tolerance ``s`` (exact decoding)."""
+        return self.s is not None
+
+    @property
+    def min_survivors(self) -> int:
+        """Fewest survivors ``decode`` accepts: ``n - s`` (exact) or 1 (approximate)."""
+        return self.n - self.s if self.s is not None else 1
+
+    @property
+    def is_complex(self) -> bool:
+        return bool(np.iscomplexobj(self.encoding_matrix))
+
+    @property
+    def is_optimal(self) -> bool:
+        """``load / k == (s + m) / n`` exactly: meets eq. (1) of Kadhe et al. with equality."""
+        if self.s is None:
+            return False
+        return Fraction(self.load, self.k) == Fraction(self.s + self.m, self.n)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(n={self.n}, k={self.k}, load={self.load}, m={self.m}, "
+            f"s={self.s})"
+        )
+
+    # -- encoding
+    def encode(self, partials: np.ndarray) -> np.ndarray:
+        """Transmissions (n, ceil(d/m)) of all workers for partial gradients (k, d)."""
+        P = self._check_partials(partials)
+        rows, _ = split_chunks(P, self.m)
+        return self.encoding_matrix.T @ rows
+
+    def _check_partials(self, partials: Any) -> np.ndarray:
+        P = np.asarray(partials)
+        if P.ndim != 2 or P.shape[0] != self.k or P.shape[1] < 1:
+            raise ValueError(
+                f"partials must have shape (k, d) = ({self.k}, d) with d >= 1, got {P.shape}"
+            )
+        if not (np.issubdtype(P.dtype, np.number)):
+            raise ValueError(f"partials must be numeric, got dtype {P.dtype}")
+        return P.astype(np.result_type(P.dtype, float), copy=False)
+
+    # -- decoding
+    def decoding_matrix(self, survivors: Sequence[int]) -> np.ndarray:
+        """The matrix solved with when decoding from ``survivors``: here ``E[:, T]``."""
+        T = validate_survivors(survivors, self.n, 1)
+        return self.encoding_matrix[:, T]
+
+    def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
+        """Decoding coefficients A (|T|, m) and the condition number; generic least squares."""
+        E_T = self.encoding_matrix[:, T]
+        A, *_ = np.linalg.lstsq(E_T, target_matrix(self.k, self.m), rcond=None)
+        return A, effective_condition_number(E_T)
+
+    def decoding_coefficients(self, survivors: Sequence[int], *, rtol: float = 1e-6):
+        """``(A, condition_number, residual)`` for ``survivors`` (no gradient needed)."""
+        T = validate_survivors(survivors, self.n, self.min_survivors)
+        A, kappa = self._solve(T)
+        C = target_matrix(self.k, self.m)
+        res = float(np.linalg.norm(self.encoding_matrix[:, T] @ A - C) / np.linalg.norm(C))
+        return A, kappa, res
+
+    def decode_detail(
+        self,
+        survivors: Sequence[int],
+        received: np.ndarray,
+        d: int | None = None,
+        *,
+        rtol: float = 1e-6,
+        check: bool = True,
+    ) -> DecodeResult:
+        """Decode and report conditioning and residual (see :class:`DecodeResult`).
+
+        Parameters
+        ----------
+        survivors : sequence of int
+            Distinct worker indices in [0, n), any order.
+        received : array (len(survivors), r)
+            Their transmissions, row i from worker ``survivors[i]``.
+        d : int, optional
+            Gradient length (drops the padding); default returns m r entries.
+        rtol : float
+            Largest relative residual of the decoding equations counted as exact.
+        check : bool
+            For exact codes, raise ``ValueError`` when the residual exceeds
+            ``rtol``. Set False to measure a broken decoding instead.
+        """
+        T = validate_survivors(survivors, self.n, self.min_survivors)
+        Y = np.asarray(received)
+        if Y.ndim != 2 or Y.shape[0] != T.size:
+            raise ValueError(
+                f"received must have shape (len(survivors), r) = ({T.size}, r), got {Y.shape}"
+            )
+        if d is not None:
+            d = check_positive_int("d", d)
+            if -(-d // self.m) != Y.shape[1]:
+                raise ValueError(
+                    f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, "
+                    f"got {Y.shape[1]}"
+                )
+        A, kappa, res = self.decoding_coefficients(T, rtol=rtol)
+        ok = res <= rtol
+        if check and self.exact and not ok:
+            raise ValueError(
+                f"survivors {sorted(T.tolist())} cannot decode the gradient sum: the decoding "
+                f"equations have relative residual {res:.3g} > rtol={rtol:g} "
+                f"(condition number {kappa:.3g}); {type(self).__name__} guarantees decoding "
+                f"only from any n - s = {self.n - self.s} survivors"
+            )
+        chunks = A.T @ Y
+        return DecodeResult(
+            gradient=join_chunks(chunks, d),
+            coefficients=A,
+            condition_number=kappa,
+            residual=res,
+            survivors=tuple(int(t) for t in T),
+            exact=bool(ok),
+        )
+
+    def decode(
+        self, survivors: Sequence[int], received: np.ndarray, d: int | None = None
+    ) -> np.ndarray:
+        """The gradient sum (d,) from the survivors' transmissions (see the module contract)."""
+        return self.decode_detail(survivors, received, d).gradient
+
+    # -- cost model
+    def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
+        """Multiply-adds of the generic dense least-squares decoder.
+
+        Householder QR of the (k m) x t matrix ``E_T`` costs about
+        ``2 (k m) t^2`` and applying ``A`` costs ``t m ceil(d/m)``; t is the
+        number of survivors used (``n - s`` by default).
+        """
+        t = self.min_survivors if survivors is None else len(survivors)
+        r = -(-check_positive_int("d", d) // self.m)
+        return DecodingCost(
+            setup=2 * self.k * self.m * t * t, apply=t * self.m * r, method="dense least squares"
+        )
