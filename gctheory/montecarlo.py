@@ -138,7 +138,11 @@ def _wilson_interval(successes: int, trials: int, level: float) -> tuple[float, 
 def _clopper_pearson_interval(successes: int, trials: int, level: float) -> tuple[float, float]:
     """Exact Clopper-Pearson interval [2] from beta quantiles."""
     alpha = 1.0 - level
-    low = 0.0 if successes == 0 else float(stats.beta.ppf(alpha / 2, successes, trials - successes + 1))
+    low = (
+        0.0
+        if successes == 0
+        else float(stats.beta.ppf(alpha / 2, successes, trials - successes + 1))
+    )
     high = (
         1.0
         if successes == trials
@@ -198,8 +202,10 @@ def seed_sequence(rng: Any) -> np.random.SeedSequence:
         return np.random.SeedSequence(rng.integers(0, 2**63, size=4).tolist())
     if isinstance(rng, np.random.BitGenerator):
         return seed_sequence(np.random.Generator(rng))
-    if rng is None or isinstance(rng, (int, np.integer)) or (
-        isinstance(rng, Sequence) and all(isinstance(v, (int, np.integer)) for v in rng)
+    if (
+        rng is None
+        or isinstance(rng, (int, np.integer))
+        or (isinstance(rng, Sequence) and all(isinstance(v, (int, np.integer)) for v in rng))
     ):
         if isinstance(rng, (int, np.integer)) and rng < 0:
             raise ValueError(f"rng seed must be a non-negative integer, got {rng!r}")
@@ -296,15 +302,20 @@ class _Checkpoint:
             try:
                 data = json.loads(self.path.read_text())
             except (OSError, json.JSONDecodeError) as exc:
-                raise ValueError(f"checkpoint {str(self.path)!r} is not a readable checkpoint: {exc}")
+                raise ValueError(
+                    f"checkpoint {str(self.path)!r} is not a readable checkpoint: {exc}"
+                ) from exc
             stored = data.get("header")
             if stored != header:
                 diff = sorted(
-                    k for k in set(header) | set(stored or {}) if (stored or {}).get(k) != header.get(k)
+                    k
+                    for k in set(header) | set(stored or {})
+                    if (stored or {}).get(k) != header.get(k)
                 )
                 raise ValueError(
-                    f"checkpoint {str(self.path)!r} was written by a run with different parameters "
-                    f"({', '.join(diff)} differ); refusing to mix results. Delete it or use another path."
+                    f"checkpoint {str(self.path)!r} was written by a run with different "
+                    f"parameters ({', '.join(diff)} differ); refusing to mix results. "
+                    "Delete it or use another path."
                 )
             self.done = {int(k): self._decode(v) for k, v in data.get("chunks", {}).items()}
 
@@ -422,7 +433,11 @@ def _run_chunks(
     if checkpoint is not None and rng is None:
         raise ValueError("checkpoint needs a fixed seed: pass rng=<int or SeedSequence>")
     if executor is not None and not isinstance(executor, cf.Executor):
-        if isinstance(executor, bool) or not isinstance(executor, (int, np.integer)) or executor < 1:
+        if (
+            isinstance(executor, bool)
+            or not isinstance(executor, (int, np.integer))
+            or executor < 1
+        ):
             raise ValueError(
                 "executor must be None, a positive int (processes in a local pool) or a "
                 f"concurrent.futures.Executor, got {executor!r}"

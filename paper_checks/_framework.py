@@ -9,7 +9,7 @@ import pkgutil
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -235,7 +235,9 @@ def render_markdown(results: list[ClaimResult], *, quick: bool) -> str:
         if not rows:
             continue
         lines += [f"## {paper}", "", f"*{title}*", ""]
-        lines.append("| claim | where | statement | paper | computed | verdict | cause / comparison |")
+        lines.append(
+            "| claim | where | statement | paper | computed | verdict | cause / comparison |"
+        )
         lines.append("|---|---|---|---|---|---|---|")
         for r in rows:
             o = r.outcome

@@ -1,0 +1,139 @@
+"""Tests of the CLI core and the paper-check framework it runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import paper_checks
+from gctheory import __version__
+from gctheory._output import format_table
+from gctheory.cli import build_parser, main
+from paper_checks import Outcome, close_verdict
+from paper_checks._framework import Claim, render_markdown, run_claims, write_report
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_console_script_is_installed():
+    out = subprocess.run(
+        [sys.executable, "-m", "gctheory.cli", "--version"], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and out.stdout.startswith("gctheory ")
+
+
+def test_parser_has_core_commands():
+    parser = build_parser()
+    choices = parser._subparsers._group_actions[0].choices
+    assert {"reproduce", "check", "figures"} <= set(choices)
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 2
+    assert "usage" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "csv", "json"])
+def test_format_table(fmt):
+    rows = [
+        {"n": 12, "value": 0.123456789, "name": "a"},
+        {"n": 3, "value": float("inf"), "name": "b"},
+    ]
+    out = format_table(rows, fmt)
+    if fmt == "json":
+        data = json.loads(out)
+        assert data[0]["n"] == 12 and data[1]["value"] == "inf"
+    elif fmt == "csv":
+        assert out.splitlines()[0] == "n,value,name" and "0.123457" in out
+    elif fmt == "md":
+        assert out.splitlines()[1] == "|---|---|---|"
+    else:
+        assert "0.123457" in out and "inf" in out
+
+
+def test_format_table_rejects_unknown_format():
+    with pytest.raises(ValueError, match="format must be one of"):
+        format_table([], "xml")
+
+
+def test_outcome_requires_cause():
+    with pytest.raises(ValueError, match="needs its cause"):
+        Outcome("differs", 1.0)
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        Outcome("ok", 1.0)
+    assert close_verdict(0.4294, 0.4294, atol=5e-5).verdict == "reproduced"
+    d = close_verdict(4294, 4249, atol=0.5, cause="transposed digits")
+    assert d.verdict == "differs" and d.cause == "transposed digits"
+
+
+def _fake_claims():
+    def good(quick):
+        return Outcome("reproduced", 2 + 2, "exact")
+
+    def bad(quick):
+        raise RuntimeError("boom")
+
+    def slow(quick):  # pragma: no cover - skipped in quick mode
+        return Outcome("reproduced", 1)
+
+    return [
+        Claim("wang2019", "a", "Sec. 1", "two and two", 4, good),
+        Claim("wang2019", "b", "Sec. 2", "raises", 0, bad),
+        Claim("xu2021", "c", "Sec. 3", "slow one", 1, slow, slow=True),
+    ]
+
+
+def test_run_claims_records_errors_and_skips(tmp_path):
+    results = run_claims(_fake_claims(), quick=True)
+    assert [r.verdict for r in results] == ["reproduced", "error", "skipped"]
+    assert "boom" in results[1].error
+    md, js = write_report(results, tmp_path, quick=True)
+    text = md.read_text()
+    assert "## wang2019" in text and "**reproduced**" in text and "**error**" in text
+    data = json.loads(js.read_text())
+    assert data["quick"] is True and data["claims"][0]["computed"] == 4
+    assert "quick (CI)" in render_markdown(results, quick=True)
+
+
+def test_claim_decorator_validates_paper():
+    with pytest.raises(ValueError, match="paper must be one of"):
+        paper_checks.claim(paper="nobody2020", id="x", where="", statement="", paper_value=0)
+
+
+def test_registered_claims_have_unique_keys_and_known_papers():
+    claims = paper_checks.all_claims()
+    keys = [c.key for c in claims]
+    assert len(keys) == len(set(keys))
+    assert all(c.paper in paper_checks.PAPERS for c in claims)
+
+
+def test_reproduce_writes_report(tmp_path, capsys):
+    # Only one small paper's claims, to keep the test short; figures are tested per module.
+    code = main(
+        [
+            "reproduce",
+            "--quick",
+            "--no-figures",
+            "--paper",
+            "halbawi2017",
+            "--outdir",
+            str(tmp_path),
+        ]
+    )
+    assert (tmp_path / "paper_checks" / "REPORT.md").exists()
+    data = json.loads((tmp_path / "paper_checks" / "REPORT.json").read_text())
+    assert all(c["paper"] == "halbawi2017" for c in data["claims"])
+    assert code == (1 if any(c["verdict"] == "error" for c in data["claims"]) else 0)
+
+
+def test_bad_figure_name_is_a_clean_error(capsys):
+    assert main(["figures", "no-such-figure", "--outdir", "/tmp/none"]) == 2
+    assert "unknown figure" in capsys.readouterr().err
