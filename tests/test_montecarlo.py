@@ -346,3 +346,17 @@ def test_bad_chunk_size_executor_interval():
 def test_estimate_is_an_estimate():
     e = estimate_probability(functools.partial(ev.bernoulli, p=0.5), 1000, rng=1)
     assert isinstance(e, Estimate) and e.trials == 1000 and e.level == 0.99
+
+
+# --- progress ----------------------------------------------------------------------
+
+
+def test_progress_bar_only_when_asked_or_on_a_terminal(capsys):
+    event = functools.partial(ev.bernoulli, p=0.5)
+    estimate_probability(event, 4000, rng=1, chunk_size=1000)  # stderr is not a TTY here
+    assert capsys.readouterr().err == ""
+    estimate_probability(event, 4000, rng=1, chunk_size=1000, progress=False)
+    assert capsys.readouterr().err == ""
+    estimate_probability(event, 4000, rng=1, chunk_size=1000, progress=True)
+    err = capsys.readouterr().err
+    assert "100.0%" in err and "4000/4000" in err
