@@ -1,0 +1,217 @@
+"""Tandon et al.'s gradient codes: fractional repetition and cyclic-MDS (m = 1).
+
+Each worker i sends one linear combination ``sum_j B[i, j] g_j`` of its
+partial gradients; the server finds ``a`` with ``a^T B_T = 1^T`` from any
+``n - s`` survivors T. Both families have load ``s + 1`` when ``k = n``, the
+minimum possible (Tandon et al. 2017, Theorem 1), so they meet eq. (1) of
+Kadhe et al. 2019 with equality for m = 1.
+
+- :class:`FractionalRepetitionCode`: Tandon et al. Section 3.1 (Algorithm 1);
+  ``(s + 1) | n``, workers in n/(s+1) groups, each group holds its own block
+  of partitions and every worker of the group sends the block sum.
+- :class:`CyclicMDSCode`: cyclic placement, worker i holds partitions
+  i, ..., i+s (mod n). ``construction="random"`` is Tandon et al.'s
+  Algorithm 2 (a random s x n matrix H with ``H 1 = 0``; each row of B has
+  support of size s+1, ``B[i, i] = 1`` and lies in the null space of H);
+  ``construction="deterministic"`` takes H to be s consecutive rows of the
+  DFT matrix (frequencies avoiding 0), i.e. the rows of B are cyclic shifts of
+  the generator polynomial of a (complex or real) cyclic Reed-Solomon/BCH
+  code as in Raviv, Tamo, Tandon, Dimakis 2017 (cyclic-MDS gradient codes).
+  It is real when ``n - s`` is odd (the s frequencies can be chosen
+  symmetric around n/2), complex otherwise.
+- :class:`MatrixGradientCode`: any given n x k matrix B with a claimed
+  tolerance s (e.g. Tandon et al.'s n = 3, s = 1 example).
+
+References
+----------
+.. [1] Tandon, Lei, Dimakis, Karampatziakis, "Gradient coding: avoiding
+   stragglers in distributed learning", ICML 2017.
+.. [2] Raviv, Tamo, Tandon, Dimakis, "Gradient coding from cyclic MDS codes
+   and expander graphs", ICML 2018.
+.. [3] Kadhe, Koyluoglu, Ramchandran 2019, eq. (1) and Remark 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gctheory.codes.base import (
+    DecodingCost,
+    GradientCode,
+    check_positive_int,
+    validate_survivors,
+)
+
+__all__ = [
+    "MatrixGradientCode",
+    "FractionalRepetitionCode",
+    "CyclicMDSCode",
+    "cyclic_support",
+]
+
+
+def _check_ns(n: Any, s: Any) -> tuple[int, int]:
+    n = check_positive_int("n", n)
+    s = check_positive_int("s", s, minimum=0)
+    if s >= n:
+        raise ValueError(f"s must be < n (at least one worker must survive), got s={s}, n={n}")
+    return n, s
+
+
+def cyclic_support(n: int, load: int) -> np.ndarray:
+    """n x n placement where worker i holds partitions i, i+1, ..., i+load-1 (mod n)."""
+    n = check_positive_int("n", n)
+    load = check_positive_int("load", load)
+    if load > n:
+        raise ValueError(f"load must be <= n, got load={load}, n={n}")
+    S = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        S[i, (i + np.arange(load)) % n] = True
+    return S
+
+
+class MatrixGradientCode(GradientCode):
+    """A gradient code (m = 1) given by its n x k encoding matrix B: worker i sends ``B[i] @ g``.
+
+    ``s`` is the claimed tolerance (checked by tests, not here); ``support`` is
+    the non-zero pattern of B. Decoding is the generic least-squares solve of
+    ``a^T B_T = 1^T`` (Tandon et al. 2017, Section 2).
+    """
+
+    def __init__(self, B: Any, s: int, *, name: str = "matrix gradient code") -> None:
+        B = np.asarray(B)
+        if B.ndim != 2 or B.shape[0] < 1 or B.shape[1] < 1:
+            raise ValueError(f"B must be an n x k matrix, got shape {B.shape}")
+        if not np.all(np.isfinite(B)):
+            raise ValueError("B must have finite entries")
+        self.n, self.k = B.shape
+        _check_ns(self.n, s)
+        self.s = int(s)
+        self.m = 1
+        self.B = B.astype(np.result_type(B.dtype, float))
+        self.support = self.B != 0
+        self.load = int(self.support.sum(axis=1).max())
+        self.name = name
+
+    @property
+    def encoding_matrix(self) -> np.ndarray:
+        return self.B.T
+
+
+class FractionalRepetitionCode(MatrixGradientCode):
+    """Fractional repetition gradient code (Tandon et al. 2017, Section 3.1).
+
+    Parameters
+    ----------
+    n : int
+        Workers; ``s + 1`` must divide n.
+    s : int
+        Stragglers tolerated, ``0 <= s < n``.
+    k : int, optional
+        Partitions (default n); must be a multiple of the number of groups
+        ``n / (s + 1)``. Load is ``k (s + 1) / n`` (= s + 1 for k = n).
+
+    Decoding takes one survivor per group (cost O(n), condition number 1).
+    """
+
+    def __init__(self, n: int, s: int, k: int | None = None) -> None:
+        n, s = _check_ns(n, s)
+        if n % (s + 1):
+            raise ValueError(f"s + 1 must divide n for fractional repetition, got n={n}, s={s}")
+        groups = n // (s + 1)
+        k = n if k is None else check_positive_int("k", k)
+        if k % groups:
+            raise ValueError(f"the number of groups n/(s+1) = {groups} must divide k, got k={k}")
+        per = k // groups
+        B = np.zeros((n, k))
+        for g in range(groups):
+            B[g * (s + 1) : (g + 1) * (s + 1), g * per : (g + 1) * per] = 1.0
+        super().__init__(B, s, name="fractional repetition")
+        self.groups = groups
+
+    def group_of(self, worker: int) -> int:
+        return worker // (self.s + 1)
+
+    def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
+        A = np.zeros((T.size, 1))
+        seen: set[int] = set()
+        for idx, w in enumerate(T):
+            g = int(w) // (self.s + 1)
+            if g not in seen:
+                seen.add(g)
+                A[idx, 0] = 1.0
+        return A, 1.0
+
+    def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
+        """One survivor per group: ``n`` look-ups, then ``groups * d`` additions."""
+        d = check_positive_int("d", d)
+        return DecodingCost(setup=self.n, apply=self.groups * d, method="one survivor per group")
+
+
+class CyclicMDSCode(MatrixGradientCode):
+    """Cyclic-MDS gradient code: k = n, worker i holds partitions i..i+s (mod n), load s+1.
+
+    Parameters
+    ----------
+    n, s : int
+        Workers and tolerated stragglers, ``0 <= s < n``.
+    construction : {"random", "deterministic"}
+        ``"random"``: Tandon et al. 2017, Algorithm 2 (Gaussian H with
+        ``H 1 = 0``; MDS property with probability one).
+        ``"deterministic"``: H = s consecutive DFT rows (Raviv et al. 2018);
+        real when n - s is odd, complex otherwise.
+    rng : seed for the random construction (keyword-only).
+
+    Notes
+    -----
+    Row i of B solves ``H[:, S_i] b = 0`` with ``b_i = 1`` on its support
+    ``S_i = {i, ..., i+s}``; it lies in null(H) (dimension n - s, containing
+    the all-ones vector), and any n - s rows span null(H), so ``1^T`` is a
+    combination of any n - s rows.
+    """
+
+    def __init__(self, n: int, s: int, *, construction: str = "random", rng: Any = None) -> None:
+        n, s = _check_ns(n, s)
+        if construction == "random":
+            gen = np.random.default_rng(rng)
+            H = gen.standard_normal((s, n))
+            if s:
+                H[:, -1] = -H[:, :-1].sum(axis=1)
+        elif construction == "deterministic":
+            H = self._dft_parity(n, s)
+        else:
+            raise ValueError(
+                f"construction must be 'random' or 'deterministic', got {construction!r}"
+            )
+        B = np.zeros((n, n), dtype=H.dtype)
+        for i in range(n):
+            others = (i + 1 + np.arange(s)) % n
+            B[i, i] = 1.0
+            if s:
+                B[i, others] = np.linalg.solve(H[:, others], -H[:, i])
+        if np.iscomplexobj(B) and np.max(np.abs(B.imag)) <= 1e3 * np.finfo(float).eps * max(
+            1.0, np.max(np.abs(B))
+        ):
+            B = B.real.copy()
+        super().__init__(B, s, name=f"cyclic-MDS ({construction})")
+        self.construction = construction
+        self.H = H
+
+    @staticmethod
+    def _dft_parity(n: int, s: int) -> np.ndarray:
+        """s consecutive DFT rows (frequencies a..a+s-1, none = 0 mod n).
+
+        Symmetric around n/2 (a = (n - s + 1)/2) when n - s is odd, which
+        makes the root set conjugation-closed and B real; a = 1 otherwise.
+        """
+        a = (n - s + 1) // 2 if (n - s) % 2 == 1 else 1
+        freqs = a + np.arange(s)
+        return np.exp(2j * np.pi * np.outer(freqs, np.arange(n)) / n)
+
+    def decoding_matrix(self, survivors: Sequence[int]) -> np.ndarray:
+        """``B_T`` (|T| x n): the server solves ``a^T B_T = 1^T``."""
+        T = validate_survivors(survivors, self.n, 1)
+        return self.B[T]
