@@ -1,0 +1,410 @@
+"""Data, partitions, regression models and delay models behind :mod:`gctheory.training`.
+
+Private helpers; the public names are re-exported by :mod:`gctheory.training`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import special, stats
+
+__all__ = [
+    "Dataset",
+    "load_digits_dataset",
+    "partition_indices",
+    "LogisticRegression",
+    "SoftmaxRegression",
+    "DelayModel",
+    "parse_delay",
+    "DELAY_NAMES",
+]
+
+# ---------------------------------------------------------------------------
+# data
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A supervised dataset held in memory.
+
+    Attributes
+    ----------
+    name : str
+        ``"digits"`` (multiclass, 10 labels) or ``"digits-binary"`` (digit >= 5).
+    X : ndarray, shape (N, p)
+        Features scaled to [0, 1] with a constant 1 appended (the bias).
+    y : ndarray of int, shape (N,)
+        Target labels (0/1 for the binary task, 0..9 for the multiclass one).
+    classes : ndarray of int, shape (N,)
+        The original digit of each sample (0..9); non-IID partitions follow it.
+    n_labels : int
+        Number of distinct target labels.
+    """
+
+    name: str
+    X: np.ndarray
+    y: np.ndarray
+    classes: np.ndarray
+    n_labels: int
+
+    def __repr__(self) -> str:
+        N, p = self.X.shape
+        return f"Dataset({self.name!r}, N={N}, p={p}, labels={self.n_labels})"
+
+
+_SKLEARN_HINT = 'scikit-learn is needed for the digits data: pip install "gctheory[data]"'
+
+
+def _require_sklearn() -> Any:
+    try:
+        from sklearn import datasets
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(_SKLEARN_HINT) from exc
+    return datasets
+
+
+@functools.lru_cache(maxsize=4)
+def load_digits_dataset(task: str = "multiclass") -> Dataset:
+    """The handwritten digits bundled with scikit-learn (1797 images of 8x8 pixels).
+
+    Parameters
+    ----------
+    task : {"multiclass", "binary"}
+        ``"multiclass"``: the 10 digits as labels (softmax regression, as in
+        Halbawi et al. 2017, Section 6, on MNIST). ``"binary"``: label 1 iff the
+        digit is >= 5 (logistic regression, as in Wang et al. 2019, Section 5,
+        and Kadhe et al. 2019, Section V).
+
+    Notes
+    -----
+    Offline: the data ships inside scikit-learn (``pip install "gctheory[data]"``).
+    The result is cached; treat its arrays as read-only.
+    """
+    if task not in ("multiclass", "binary"):
+        raise ValueError(f"task must be 'multiclass' or 'binary', got {task!r}")
+    datasets = _require_sklearn()
+    d = datasets.load_digits()
+    X = np.hstack([np.asarray(d.data, float) / 16.0, np.ones((len(d.target), 1))])
+    classes = np.asarray(d.target, dtype=np.int64)
+    if task == "binary":
+        return Dataset("digits-binary", X, (classes >= 5).astype(np.int64), classes, 2)
+    return Dataset("digits", X, classes.copy(), classes, 10)
+
+
+def partition_indices(
+    classes: np.ndarray, k: int, *, classes_per_part: int | None = None, rng: Any = None
+) -> list[np.ndarray]:
+    """Split sample indices into ``k`` parts, IID or non-IID(c).
+
+    Parameters
+    ----------
+    classes : array of int, shape (N,)
+        The class of each sample.
+    k : int
+        Number of parts (data partitions).
+    classes_per_part : int or None
+        None: IID (a random permutation cut into ``k`` near-equal parts).
+        ``c``: non-IID(c) as in Xu et al. 2021, Section V: part ``i`` holds the
+        classes ``(i c + j) mod C`` for ``j < c`` (C distinct classes), and the
+        samples of each class are split evenly (at random) among the parts
+        holding it.
+    rng : seed or Generator
+        Randomness of the split.
+
+    Returns
+    -------
+    list of k sorted index arrays, disjoint, covering all samples.
+    """
+    rng = np.random.default_rng(rng)
+    classes = np.asarray(classes)
+    k = int(k)
+    N = len(classes)
+    if k < 1 or k > N:
+        raise ValueError(f"k must lie in [1, N={N}], got {k}")
+    if classes_per_part is None:
+        perm = rng.permutation(N)
+        return [np.sort(p) for p in np.array_split(perm, k)]
+    labels = np.unique(classes)
+    C = len(labels)
+    c = int(classes_per_part)
+    if not 1 <= c <= C:
+        raise ValueError(f"classes_per_part must lie in [1, {C}] (classes in the data), got {c}")
+    if k * c < C:
+        raise ValueError(
+            f"non-IID({c}) with k={k} parts covers only k*c={k * c} < {C} classes; "
+            "every class must be held by some part"
+        )
+    holders: dict[int, list[int]] = {j: [] for j in range(C)}
+    for i in range(k):
+        for j in range(c):
+            holders[(i * c + j) % C].append(i)
+    parts: list[list[np.ndarray]] = [[] for _ in range(k)]
+    for j, lab in enumerate(labels):
+        idx = rng.permutation(np.flatnonzero(classes == lab))
+        hs = sorted(set(holders[j]))
+        for h, chunk in zip(hs, np.array_split(idx, len(hs))):
+            parts[h].append(chunk)
+    out = [np.sort(np.concatenate(p)) if p else np.empty(0, np.int64) for p in parts]
+    if any(len(p) == 0 for p in out):
+        raise ValueError(f"non-IID({c}) with k={k} leaves a part empty; use fewer parts")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# models
+
+
+@dataclass(frozen=True)
+class _Model:
+    l2: float = 1e-3
+
+    def __post_init__(self) -> None:
+        if not (self.l2 >= 0 and math.isfinite(self.l2)):
+            raise ValueError(f"l2 must be a finite number >= 0, got {self.l2!r}")
+
+
+@dataclass(frozen=True)
+class LogisticRegression(_Model):
+    """Binary logistic regression with an L2 penalty.
+
+    Loss ``F(w) = (1/N) sum_i [log(1 + exp(x_i.w)) - y_i x_i.w] + (l2/2)|w|^2``,
+    labels ``y_i in {0, 1}`` (the model of Wang et al. 2019, Section 5, and
+    Kadhe et al. 2019, Section V). Smooth with constant ``|X|_2^2/(4N) + l2``.
+    """
+
+    name = "logistic"
+
+    def check(self, data: Dataset) -> None:
+        if data.n_labels != 2:
+            raise ValueError(
+                f"model 'logistic' needs a binary dataset (2 labels), got {data.name!r} with "
+                f"{data.n_labels} labels; use SoftmaxRegression or load_digits_dataset('binary')"
+            )
+
+    def dim(self, data: Dataset) -> int:
+        return data.X.shape[1]
+
+    def forward(self, w: np.ndarray, X: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, int]:
+        """Return (sum of sample losses, residual d loss_i / d z_i, correct predictions)."""
+        z = X @ w
+        loss = float(np.sum(np.logaddexp(0.0, z) - y * z))
+        resid = special.expit(z) - y
+        return loss, resid, int(np.sum((z > 0) == (y == 1)))
+
+    def back(self, X: np.ndarray, resid: np.ndarray) -> np.ndarray:
+        return X.T @ resid
+
+    def hessian_bound(self) -> float:
+        return 0.25
+
+
+@dataclass(frozen=True)
+class SoftmaxRegression(_Model):
+    """Multinomial (softmax) regression with an L2 penalty.
+
+    Loss ``F(W) = (1/N) sum_i [logsumexp(x_i W) - x_i W_{:, y_i}] + (l2/2)|W|_F^2``
+    with ``W`` of shape (p, C) flattened (the model of Halbawi et al. 2017,
+    Section 6). Smooth with constant ``|X|_2^2/(2N) + l2`` (the softmax Hessian
+    in the logits is at most 1/2 in norm).
+    """
+
+    name = "softmax"
+
+    def check(self, data: Dataset) -> None:
+        if data.n_labels < 2:
+            raise ValueError(f"model 'softmax' needs >= 2 labels, got {data.n_labels}")
+
+    def dim(self, data: Dataset) -> int:
+        return data.X.shape[1] * data.n_labels
+
+    def forward(self, w: np.ndarray, X: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, int]:
+        C = w.size // X.shape[1]
+        Z = X @ w.reshape(X.shape[1], C)
+        lse = special.logsumexp(Z, axis=1)
+        rows = np.arange(len(y))
+        loss = float(np.sum(lse - Z[rows, y]))
+        P = np.exp(Z - lse[:, None])
+        P[rows, y] -= 1.0
+        return loss, P, int(np.sum(np.argmax(Z, axis=1) == y))
+
+    def back(self, X: np.ndarray, resid: np.ndarray) -> np.ndarray:
+        return (X.T @ resid).ravel()
+
+    def hessian_bound(self) -> float:
+        return 0.5
+
+
+def smoothness(model: _Model, X_part: np.ndarray, n_total: int, share: float) -> float:
+    """Smoothness of a partition's loss ``sum_{i in part} l_i / N + share l2/2 |w|^2``."""
+    if X_part.shape[0] == 0:
+        return share * model.l2
+    return (
+        model.hessian_bound() * float(np.linalg.norm(X_part, 2)) ** 2 / n_total + share * model.l2
+    )
+
+
+# ---------------------------------------------------------------------------
+# delays
+
+
+class _Constant:
+    """A degenerate distribution at ``c`` (every worker equally fast)."""
+
+    def __init__(self, c: float) -> None:
+        self.c = float(c)
+
+    def rvs(self, size: Any = None, random_state: Any = None) -> np.ndarray:
+        return np.full(size, self.c)
+
+    def support(self) -> tuple[float, float]:
+        return self.c, self.c
+
+    def mean(self) -> float:
+        return self.c
+
+    def __repr__(self) -> str:
+        return f"constant({self.c:g})"
+
+
+def _shifted_exp(shift: float, mean: float) -> Any:
+    return stats.expon(loc=shift, scale=mean)
+
+
+def _exp(mean: float) -> Any:
+    return stats.expon(scale=mean)
+
+
+def _pareto(scale: float, shape: float) -> Any:
+    return stats.pareto(b=shape, scale=scale)
+
+
+def _uniform(low: float, high: float) -> Any:
+    if not high > low:
+        raise ValueError(f"uniform(low, high) needs high > low, got ({low}, {high})")
+    return stats.uniform(loc=low, scale=high - low)
+
+
+_DELAYS: dict[str, tuple[Any, str]] = {
+    "shifted_exp": (_shifted_exp, "shifted_exp(shift, mean): shift + Exp(mean) (Xu et al. 2021)"),
+    "exp": (_exp, "exp(mean): exponential with that mean (Zhang & Simeone 2020)"),
+    "pareto": (_pareto, "pareto(scale, shape): CDF 1 - (scale/t)^shape (Halbawi et al. 2017)"),
+    "uniform": (_uniform, "uniform(low, high)"),
+    "constant": (_Constant, "constant(c): no stragglers"),
+}
+DELAY_NAMES = tuple(_DELAYS)
+
+
+@dataclass(frozen=True)
+class DelayModel:
+    """How long each worker takes in an iteration.
+
+    Worker ``i`` with relative load ``l_i`` (1 = one n-th of the data) and
+    message fraction ``f_i`` (1 = a full gradient) finishes at
+    ``T_i = l_i X_i + comm_time f_i``, where ``X_i`` are i.i.d. draws of ``dist``.
+
+    Attributes
+    ----------
+    dist : frozen scipy.stats distribution (or any object with ``rvs`` and ``support``)
+        Per-unit-load computing time; its support must be nonnegative.
+    persist : int
+        Draws are kept for ``persist`` iterations before being redrawn
+        (persistent stragglers, "h" of Xu et al. 2021, Section V-B).
+    n_slow : int
+        If > 0, at every (re)draw ``n_slow`` workers chosen at random are slowed
+        down by the factor ``slowdown`` (the background-thread stragglers of
+        Wang et al. 2019, Section 5).
+    slowdown : float
+        Factor >= 1 applied to the slowed workers.
+    comm_time : float
+        Time to upload a full-length gradient (Kadhe et al. 2019 motivate the
+        message-length reduction ``m`` by it).
+    label : str
+        Text of the spec it was parsed from, for reports.
+    """
+
+    dist: Any
+    persist: int = 1
+    n_slow: int = 0
+    slowdown: float = 1.0
+    comm_time: float = 0.0
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if not hasattr(self.dist, "rvs") or not hasattr(self.dist, "support"):
+            raise ValueError(f"dist must be a frozen scipy.stats distribution, got {self.dist!r}")
+        lo = float(self.dist.support()[0])
+        if not lo >= 0:
+            raise ValueError(f"delays must be nonnegative, but {self.dist!r} has support from {lo}")
+        if int(self.persist) != self.persist or self.persist < 1:
+            raise ValueError(f"persist must be an integer >= 1, got {self.persist!r}")
+        if int(self.n_slow) != self.n_slow or self.n_slow < 0:
+            raise ValueError(f"n_slow must be an integer >= 0, got {self.n_slow!r}")
+        if not self.slowdown >= 1:
+            raise ValueError(f"slowdown must be >= 1, got {self.slowdown!r}")
+        if not self.comm_time >= 0:
+            raise ValueError(f"comm_time must be >= 0 (a time), got {self.comm_time!r}")
+
+    def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """One fresh i.i.d. draw of the per-unit-load times of ``n`` workers."""
+        if self.n_slow > n:
+            raise ValueError(f"n_slow={self.n_slow} exceeds the number of workers n={n}")
+        x = np.asarray(self.dist.rvs(size=n, random_state=rng), dtype=float)
+        if self.n_slow:
+            x[rng.choice(n, self.n_slow, replace=False)] *= self.slowdown
+        return x
+
+
+_NUM = r"\s*([-+0-9.eE]+)\s*"
+
+
+def parse_delay(spec: Any, **options: Any) -> DelayModel:
+    """A :class:`DelayModel` from a spec string, a distribution, or a model.
+
+    ``spec`` is ``"shifted_exp(0.05, 0.02)"``, ``"exp(1)"``, ``"pareto(0.001, 1.1)"``,
+    ``"uniform(a, b)"``, ``"constant(c)"``, a frozen scipy.stats distribution, or a
+    :class:`DelayModel` (returned with ``options`` applied). ``options`` are the
+    other fields of :class:`DelayModel` (``persist``, ``n_slow``, ``slowdown``,
+    ``comm_time``).
+    """
+    if isinstance(spec, DelayModel):
+        if not options:
+            return spec
+        fields = {
+            f: getattr(spec, f)
+            for f in ("dist", "persist", "n_slow", "slowdown", "comm_time", "label")
+        }
+        fields.update(options)
+        return DelayModel(**fields)
+    if isinstance(spec, str):
+        m = re.fullmatch(r"\s*([a-z_]+)\s*\((.*)\)\s*", spec)
+        name = m.group(1) if m else spec.strip()
+        if name not in _DELAYS:
+            valid = "; ".join(doc for _, doc in _DELAYS.values())
+            raise ValueError(f"unknown delay {spec!r}; valid delays: {valid}")
+        args = []
+        if m and m.group(2).strip():
+            for a in m.group(2).split(","):
+                if not re.fullmatch(_NUM, a):
+                    raise ValueError(f"delay {spec!r}: argument {a.strip()!r} is not a number")
+                args.append(float(a))
+        if any(a < 0 for a in args):
+            raise ValueError(f"delay {spec!r}: negative delays/parameters are not allowed")
+        factory = _DELAYS[name][0]
+        try:
+            dist = factory(*args)
+        except TypeError as exc:
+            raise ValueError(f"delay {spec!r}: {_DELAYS[name][1]}") from exc
+        if name in ("exp", "shifted_exp") and args[-1] <= 0 or name == "pareto" and min(args) <= 0:
+            raise ValueError(f"delay {spec!r}: scale/shape parameters must be > 0")
+        return DelayModel(dist, label=spec.strip(), **options)
+    if hasattr(spec, "rvs"):
+        return DelayModel(spec, label=repr(spec), **options)
+    raise ValueError(
+        f"delay must be a spec string, a scipy.stats distribution or a DelayModel, got {spec!r}"
+    )

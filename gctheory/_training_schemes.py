@@ -1,0 +1,313 @@
+"""The parameter-server schemes simulated by :mod:`gctheory.training`.
+
+Each scheme turns one iteration's partial gradients (evaluated at the current
+model) and the workers' finishing times into a gradient estimate, the time the
+server waited, and the communication and computation loads of Zhang & Simeone
+2020, eqs. (7)-(8). Coded schemes use the encoders and decoders of
+:mod:`gctheory.codes` unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Step", "Iteration", "Scheme", "lgc_compensation", "lag_select"]
+
+
+@dataclass
+class Step:
+    """What the server did in one iteration."""
+
+    grad: np.ndarray
+    wait: float
+    comm: float
+    comp: float
+    decode_ops: int = 0
+
+
+@dataclass
+class Iteration:
+    """Inputs of one iteration, as a scheme sees them.
+
+    ``G`` (k, d): partial gradients of the k data partitions at the current
+    model, summing to the full gradient. ``X`` (n,): the workers' per-unit-load
+    times this iteration (from the delay model). ``w``: the model. ``t``: the
+    iteration index. ``block_grad(j, r, s)``: sum of the first r of s blocks of
+    partition j's gradient (Xu et al. 2021, Algorithm 1, line 8).
+    """
+
+    G: np.ndarray
+    X: np.ndarray
+    w: np.ndarray
+    t: int
+    block_grad: Callable[[int, int, int], np.ndarray]
+
+
+class Scheme:
+    """Base class: ``n`` workers, ``k`` data partitions, placement ``support`` (n, k)."""
+
+    name = "scheme"
+    exact = False
+
+    def __init__(self, n: int, k: int, support: np.ndarray, msg_frac: float = 1.0) -> None:
+        self.n, self.k = n, k
+        self.support = np.asarray(support, bool)
+        # relative load: fraction of the data held, times n (1 for one n-th of it)
+        self.loads = self.support.sum(axis=1) * (n / k)
+        self.msg_frac = np.full(n, float(msg_frac))
+
+    def prepare(self, smooth: np.ndarray, alpha: float, comm_time: float) -> None:
+        """Called once per run with partition smoothness constants and the step size."""
+        self.smooth, self.alpha, self.comm_time = smooth, alpha, comm_time
+
+    def finish_times(self, X: np.ndarray) -> np.ndarray:
+        """``T_i = l_i X_i + comm_time f_i`` (see :class:`DelayModel`)."""
+        return self.loads * X + self.comm_time * self.msg_frac
+
+    def step(self, it: Iteration) -> Step:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def _kth(T: np.ndarray, K: int) -> tuple[np.ndarray, float]:
+    """The K fastest workers (ties broken by index) and the K-th order statistic."""
+    order = np.argsort(T, kind="stable")
+    S = order[:K]
+    return S, float(T[order[K - 1]])
+
+
+class WaitAll(Scheme):
+    """Uncoded GD: wait for all n workers (Full-SGD of Xu et al. 2021, eq. (3))."""
+
+    name = "gd"
+    exact = True
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n, n, np.eye(n, dtype=bool))
+
+    def step(self, it: Iteration) -> Step:
+        T = self.finish_times(it.X)
+        return Step(it.G.sum(axis=0), float(T.max()), 2 * self.n, self.n)
+
+
+class IgnoreStragglers(Scheme):
+    """K-SGD / forget-s: average the fastest K of n uncoded workers (Xu et al. 2021, Alg. 1).
+
+    Estimate ``(n/K) sum_{i in S_t} g_i`` (in sum-type partials; the worker
+    average ``(1/K) sum g^(i)`` of the paper with ``g^(i) = n g_i``).
+    """
+
+    name = "ignore"
+
+    def __init__(self, n: int, K: int) -> None:
+        super().__init__(n, n, np.eye(n, dtype=bool))
+        self.K = K
+
+    def step(self, it: Iteration) -> Step:
+        T = self.finish_times(it.X)
+        S, wait = _kth(T, self.K)
+        return Step(it.G[S].sum(axis=0) * (self.n / self.K), wait, self.n + self.K, self.n)
+
+
+def lgc_compensation(worker_grads: np.ndarray, fastest: np.ndarray) -> np.ndarray:
+    """LGC compensation (Xu et al. 2021, Algorithm 1, line 20).
+
+    ``e = (1/N) sum_{i not in S} g^(i) - ((N-K)/N) g'``.
+
+    Parameters
+    ----------
+    worker_grads : array (N, d)
+        The workers' gradients ``g^(i)`` (for stragglers, the delayed and
+        possibly partial ones of eq. (6)).
+    fastest : array of int
+        The K fastest workers ``S``; ``g' = (1/K) sum_{i in S} g^(i)``.
+
+    With complete straggler gradients this equals the bias of eq. (7),
+    ``(1/N) sum_i g^(i) - (1/K) sum_{i in S} g^(i)``.
+    """
+    g = np.asarray(worker_grads, float)
+    N = g.shape[0]
+    mask = np.zeros(N, bool)
+    mask[np.asarray(fastest)] = True
+    K = int(mask.sum())
+    if K == 0 or K > N:
+        raise ValueError(f"fastest must hold between 1 and N={N} distinct workers, got {K}")
+    g_prime = g[mask].mean(axis=0)
+    return g[~mask].sum(axis=0) / N - (N - K) / N * g_prime
+
+
+class LGC(Scheme):
+    """LGC-SGD (Xu et al. 2021, Algorithm 1): fastest K now, stragglers' delayed gradients next.
+
+    Parameters: ``K`` threshold; ``blocks`` = s of Algorithm 1; ``partial_work``:
+    stragglers process blocks only until the update arrives (at the K-th
+    finishing time), r = floor(s T_(K) / T_i) of s blocks, else (the paper's
+    default simulation, Section V-B) they complete all s; ``linear_scaling``:
+    eq. (6) (scale by r/s) versus the plain average over the r blocks.
+    ``warmup``: iterations run as Full-SGD first (the paper uses 2 epochs).
+    """
+
+    name = "lgc"
+
+    def __init__(
+        self, n: int, K: int, blocks: int = 4, partial_work: bool = False,
+        linear_scaling: bool = True, warmup: int = 0,
+    ) -> None:  # fmt: skip
+        super().__init__(n, n, np.eye(n, dtype=bool))
+        self.K, self.blocks, self.partial = K, blocks, partial_work
+        self.scaling, self.warmup = linear_scaling, warmup
+        self.pending: tuple[np.ndarray, np.ndarray] | None = None
+
+    def step(self, it: Iteration) -> Step:
+        n, K = self.n, self.K
+        T = self.finish_times(it.X)
+        if it.t < self.warmup or K == n:
+            self.pending = None
+            return Step(it.G.sum(axis=0), float(T.max()), 2 * n, n)
+        S, wait = _kth(T, K)
+        u = n * it.G  # worker-average gradients g^(i) of Xu et al. eq. (2)
+        g_prime = u[S].mean(axis=0)
+        est = g_prime.copy()
+        if self.pending is not None:
+            est += lgc_compensation(*self.pending)
+        comp = float(K)
+        delayed = u.copy()
+        strag = np.setdiff1d(np.arange(n), S)
+        for i in strag:
+            if not self.partial:
+                comp += 1
+                continue
+            r = min(self.blocks, int(math.floor(self.blocks * wait / T[i]))) if T[i] > 0 else 0
+            comp += r / self.blocks
+            part = n * it.block_grad(i, r, self.blocks)
+            delayed[i] = part if self.scaling or r == 0 else part * (self.blocks / r)
+        self.pending = (delayed, S)
+        return Step(est, wait, 2 * n, comp)
+
+
+class Coded(Scheme):
+    """A gradient code from :mod:`gctheory.codes`: wait for the fastest ``wait_for``, decode.
+
+    Encoding and decoding are the code's own ``encode`` / ``decode_detail``;
+    exact codes wait for ``n - s``; approximate codes for ``wait_for`` given by
+    the caller. ``scale`` multiplies the decoded sum (1 for exact codes).
+    """
+
+    def __init__(self, code: Any, wait_for: int, name: str, scale: float = 1.0) -> None:
+        super().__init__(code.n, code.k, code.support, msg_frac=1.0 / code.m)
+        self.code, self.f, self.name, self.scale = code, wait_for, name, scale
+        self.exact = bool(getattr(code, "exact", False))
+        self.last_decode: Any = None
+
+    def step(self, it: Iteration) -> Step:
+        T = self.finish_times(it.X)
+        S, wait = _kth(T, self.f)
+        d = it.G.shape[1]
+        Y = self.code.encode(it.G)
+        res = self.code.decode_detail(S, Y[S], d)
+        self.last_decode = res
+        ops = int(self.code.decoding_cost(S, d).total)
+        comp = float(self.support.sum())
+        return Step(res.gradient.real * self.scale, wait, self.n + self.f, comp, ops)
+
+
+def lag_select(
+    L: np.ndarray, stale: np.ndarray, w: np.ndarray, history: list[float], alpha: float, xi: float
+) -> np.ndarray:
+    """LAG-PS selection (Chen et al. 2018; Zhang & Simeone 2020, eqs. (13), (17)).
+
+    Unit m is asked for a fresh gradient iff
+    ``L_m^2 |theta_hat_m - theta^k|^2 >=``
+    ``xi / (alpha^2 M^2) sum_{d=1}^D |theta^{k+1-d} - theta^{k-d}|^2``
+    (``history`` holds the last D squared model changes; ``stale`` (M, dim)
+    the models at which each unit last sent).
+    """
+    M = len(L)
+    rhs = xi / (alpha**2 * M**2) * float(np.sum(history))
+    lhs = L**2 * np.sum((stale - w) ** 2, axis=1)
+    return lhs >= rhs
+
+
+class Grouped(Scheme):
+    """GD / GC / LAG / G-GD / G-LAG / LAGC of Zhang & Simeone 2020 (Algorithms 1-2, eq. (18)).
+
+    ``n`` workers in ``groups`` groups of ``n_g = n / groups``; the data is cut
+    into n base partitions, group g owning those of its n_g worker slots.
+    Storage redundancy ``r``: if ``r == n_g`` every worker of a group stores the
+    whole group partition and the server needs its fastest worker (G-GD,
+    G-LAG, LAG when n_g = 1); if ``r < n_g`` the group runs the cyclic-MDS
+    gradient code ``code_factory(n_g, r - 1)`` and needs its fastest
+    ``n_g - r + 1`` (LAGC; GC when groups = 1). ``select``: LAG rule (17) with
+    constants ``xi`` and memory ``D``; else every group every iteration.
+    """
+
+    def __init__(
+        self, n: int, groups: int, r: int, select: bool, name: str,
+        xi: float = 0.1, D: int = 10, code_factory: Callable[[int, int], Any] | None = None,
+    ) -> None:  # fmt: skip
+        ng = n // groups
+        self.ng, self.groups, self.r, self.select = ng, groups, r, select
+        self.xi, self.D = xi, D
+        self.codes = None
+        sup = np.zeros((n, n), bool)
+        for g in range(groups):
+            slots = np.arange(g * ng, (g + 1) * ng)
+            if r == ng:
+                sup[np.ix_(slots, slots)] = True
+            else:
+                if code_factory is None:
+                    raise ValueError("r < n/groups needs a gradient code inside each group")
+                code = code_factory(ng, r - 1)
+                self.code = code
+                sup[np.ix_(slots, slots)] = code.support
+        super().__init__(n, n, sup)
+        self.name = name
+        self.exact = not select
+        self.need = 1 if r == ng else ng - r + 1
+
+    def prepare(self, smooth: np.ndarray, alpha: float, comm_time: float) -> None:
+        super().prepare(smooth, alpha, comm_time)
+        self.Lg = np.asarray(smooth, float).reshape(self.groups, self.ng).sum(axis=1)
+        self.stale_w: np.ndarray | None = None
+        self.stale_g: np.ndarray | None = None
+        self.history: list[float] = []
+        self.prev_w: np.ndarray | None = None
+
+    def step(self, it: Iteration) -> Step:
+        G, w = it.G, it.w
+        d = G.shape[1]
+        ng, groups = self.ng, self.groups
+        if self.prev_w is not None:
+            self.history.append(float(np.sum((w - self.prev_w) ** 2)))
+            self.history = self.history[-self.D :]
+        self.prev_w = w.copy()
+        if self.stale_w is None:
+            self.stale_w = np.repeat(w[None], groups, axis=0)
+            self.stale_g = np.zeros((groups, d))
+            sel = np.ones(groups, bool)
+        elif self.select:
+            sel = lag_select(self.Lg, self.stale_w, w, self.history, self.alpha, self.xi)
+        else:
+            sel = np.ones(groups, bool)
+        T = self.finish_times(it.X)
+        wait, comm, comp, ops = 0.0, 0, 0.0, 0
+        for g in np.flatnonzero(sel):
+            slots = slice(g * ng, (g + 1) * ng)
+            Tg = T[slots]
+            if self.r == ng:
+                gw = float(Tg.min())
+                self.stale_g[g] = G[slots].sum(axis=0)
+            else:
+                S, gw = _kth(Tg, self.need)
+                Y = self.code.encode(G[slots])
+                self.stale_g[g] = self.code.decode(S, Y[S], d).real
+                ops += int(self.code.decoding_cost(S, d).total)
+            self.stale_w[g] = w
+            wait = max(wait, gw)
+            comm += ng + self.need
+            comp += ng * self.r
+        return Step(self.stale_g.sum(axis=0), wait, comm, comp, ops)

@@ -1,0 +1,648 @@
+"""Straggler simulation of distributed training in simulated wall-clock time.
+
+A parameter server trains a regression model (logistic or softmax, real
+gradients on real data: scikit-learn's bundled handwritten digits) with ``n``
+simulated workers. Every iteration each worker's finishing time is drawn from a
+delay model and scaled by its load; the server proceeds as the scheme
+prescribes (waits for all, for the fastest K, decodes a gradient code from the
+fastest survivors, selects workers lazily, compensates stragglers one step
+late); the clock advances by the time the server waited, plus decoding time
+from the codes' operation count times ``decode_time_per_op``. Recorded per
+iteration: time, loss, accuracy, gradient error against the true full
+gradient, communication and computation load.
+
+Schemes (``SCHEMES``): wait-for-all GD; ignore-stragglers / K-SGD / forget-s;
+LGC-SGD with partial work and linear scaling [5]; the gradient codes of
+:mod:`gctheory.codes` (cyclic MDS and FRC [6], Ye-Abbe, CommFR-GC [1],
+Reed-Solomon [3], d-FRC, BRC, BGC [2]); LAG, G-GD, G-LAG and LAGC [4].
+
+References
+----------
+.. [1] Kadhe, Koyluoglu, Ramchandran, "Communication-efficient gradient coding
+   for straggler mitigation in distributed learning", 2019, Section V.
+.. [2] Wang, Liu, Shroff, "Fundamental limits of approximate gradient coding",
+   2019, Section 5.
+.. [3] Halbawi, Azizan, Salehi, Hassibi, "Improving distributed gradient
+   descent using Reed-Solomon codes", 2017, Section 6.
+.. [4] Zhang, Simeone, "LAGC: Lazily aggregated gradient coding for
+   straggler-tolerant and communication-efficient distributed learning", 2020,
+   Algorithms 1-2, eqs. (13)-(18).
+.. [5] Xu, Huang, Song, Lan, "Live gradient compensation for evading stragglers
+   in distributed learning", 2021, Algorithm 1, eqs. (2)-(7), Section V.
+.. [6] Tandon, Lei, Dimakis, Karampatziakis, "Gradient coding", ICML 2017.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gctheory import montecarlo
+from gctheory._training_models import (
+    DELAY_NAMES,
+    Dataset,
+    DelayModel,
+    LogisticRegression,
+    SoftmaxRegression,
+    load_digits_dataset,
+    parse_delay,
+    partition_indices,
+    smoothness,
+)
+from gctheory._training_schemes import (
+    LGC,
+    Coded,
+    Grouped,
+    IgnoreStragglers,
+    Iteration,
+    Scheme,
+    WaitAll,
+    lag_select,
+    lgc_compensation,
+)
+
+__all__ = [
+    "SCHEMES",
+    "DELAY_NAMES",
+    "Dataset",
+    "DelayModel",
+    "LogisticRegression",
+    "SoftmaxRegression",
+    "TrainingRun",
+    "load_digits_dataset",
+    "partition_indices",
+    "parse_delay",
+    "make_scheme",
+    "simulate",
+    "repeat_runs",
+    "estimate_run_metric",
+    "loss_band",
+    "reference_loss",
+    "lgc_compensation",
+    "lag_select",
+]
+
+_ALIASES = {
+    "ksgd": "ignore",
+    "forget-s": "ignore",
+    "forget_s": "ignore",
+    "full": "gd",
+    "gc": "cyclic_mds",
+}
+SCHEMES: dict[str, str] = {
+    "gd": "wait for all n workers (uncoded GD, Full-SGD)",
+    "ignore": "ignore stragglers: fastest K of n, uncoded (K-SGD, forget-s)",
+    "lgc": "LGC-SGD: fastest K now, stragglers compensated next iteration (Xu et al. 2021)",
+    "cyclic_mds": "Tandon et al. cyclic-MDS gradient code, load s+1 (alias gc)",
+    "frc": "Tandon et al. fractional repetition code, (s+1) | n",
+    "ye_abbe": "Ye-Abbe communication-efficient code, load s+m",
+    "commfr": "CommFR-GC on an MDS code (Kadhe et al. 2019)",
+    "rs": "Reed-Solomon gradient code (Halbawi et al. 2017)",
+    "dfrc": "d-fractional repetition code, approximate (Wang et al. 2019)",
+    "brc": "batch raptor code, approximate, peeling decoder (Wang et al. 2019)",
+    "bgc": "Bernoulli gradient code, approximate (Wang et al. 2019)",
+    "lag": "LAG-PS: lazily selected workers, no redundancy (Zhang & Simeone 2020)",
+    "ggd": "grouped GD: groups of r workers each storing the group's data",
+    "glag": "grouped LAG (Zhang & Simeone 2020, Algorithm 2)",
+    "lagc": "lazily aggregated gradient coding (Zhang & Simeone 2020, Algorithm 1)",
+}
+
+
+def _canon(scheme: str) -> str:
+    name = _ALIASES.get(str(scheme).lower(), str(scheme).lower())
+    if name not in SCHEMES:
+        raise ValueError(
+            f"unknown scheme {scheme!r}; valid schemes: {', '.join(SCHEMES)} "
+            f"(aliases: {', '.join(f'{a}={b}' for a, b in _ALIASES.items())})"
+        )
+    return name
+
+
+def _int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
+    if (
+        isinstance(v, bool)
+        or not isinstance(v, (int, np.integer))
+        or v < lo
+        or (hi is not None and v > hi)
+    ):
+        rule = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
+        raise ValueError(f"{name} must be {rule}, got {v!r}")
+    return int(v)
+
+
+def _code(
+    family: str, n: int, s: int, *, m: int = 1, d: int | None = None, rng: Any = None, **kw: Any
+) -> Any:
+    """Build a code of :mod:`gctheory.codes` for the scheme ``family`` (lazy import)."""
+    from gctheory import codes
+
+    def need(attr: str) -> Any:
+        if not hasattr(codes, attr):
+            raise ValueError(
+                f"scheme {family!r} needs gctheory.codes.{attr}, not available in this build"
+            )
+        return getattr(codes, attr)
+
+    if family == "cyclic_mds":
+        return need("CyclicMDSCode")(n, s, rng=rng, **kw)
+    if family == "frc":
+        return need("FractionalRepetitionCode")(n, s, **kw)
+    if family == "ye_abbe":
+        return need("YeAbbeCode")(n, s, m, rng=rng, **kw)
+    if family == "commfr":
+        return need("CommFRCode")(n, s, m, **kw)
+    if family == "rs":
+        return need("ReedSolomonCode")(n, kw.pop("k", n), kw.pop("w", s + 1), **kw)
+    if family == "dfrc":
+        return need("DFRCode")(n, **kw)
+    if family == "brc":
+        return need("BatchRaptorCode")(n, rng=rng, **kw)
+    if family == "bgc":
+        return need("BernoulliGradientCode")(n, rng=rng, **kw)
+    raise ValueError(f"scheme {family!r} is not a gradient code")
+
+
+def make_scheme(
+    scheme: str,
+    n: int,
+    *,
+    K: int | None = None,
+    s: int | None = None,
+    r: int | None = None,
+    groups: int | None = None,
+    m: int = 1,
+    xi: float = 0.1,
+    D: int = 10,
+    blocks: int = 4,
+    partial_work: bool = False,
+    linear_scaling: bool = True,
+    warmup: int = 0,
+    code_options: dict[str, Any] | None = None,
+    rng: Any = None,
+) -> Scheme:
+    """Build one scheme for ``n`` workers.
+
+    Parameters
+    ----------
+    scheme : str
+        A name of :data:`SCHEMES` (or an alias).
+    n : int
+        Number of workers.
+    K, s : int
+        Number of workers waited for (``K``) or stragglers tolerated
+        (``s = n - K``); for ``ignore``, ``lgc`` and the gradient codes.
+    r : int
+        Storage redundancy for ``ggd``, ``glag``, ``lagc`` (Zhang & Simeone 2020).
+    groups : int
+        Number of groups for ``lagc`` (``ggd``/``glag`` use n/r groups).
+    m : int
+        Communication saving of ``ye_abbe`` / ``commfr`` (Kadhe et al. 2019).
+    xi, D : float, int
+        LAG constants of rule (13)/(17) (weight and memory); defaults
+        ``xi = 0.1 = 1/D``, ``D = 10`` as in Chen et al. 2018's experiments.
+    blocks, partial_work, linear_scaling, warmup :
+        LGC options (Xu et al. 2021, Algorithm 1, eq. (6)); see :class:`LGC`.
+    code_options : dict
+        Extra keyword arguments for the code's constructor (e.g. ``load`` for
+        ``dfrc``); approximate codes also take ``wait_for``.
+    """
+    name = _canon(scheme)
+    n = _int("n", n, 1)
+    if K is not None and s is not None and K != n - s:
+        raise ValueError(f"give K or s, not both inconsistent ones (K={K}, s={s}, n={n})")
+    if K is None and s is not None:
+        K = n - _int("s", s, 0, n - 1)
+    if K is not None:
+        if isinstance(K, (int, np.integer)) and K > n:
+            raise ValueError(
+                f"K must be at most n={n} (cannot wait for more workers than exist), got K={K}"
+            )
+        K = _int("K", K, 1, n)
+    opts = dict(code_options or {})
+    if name == "gd":
+        return WaitAll(n)
+    if name in ("ignore", "lgc"):
+        if K is None:
+            raise ValueError(f"scheme {name!r} needs K (workers waited for) or s")
+        if name == "ignore":
+            return IgnoreStragglers(n, K)
+        return LGC(
+            n,
+            K,
+            _int("blocks", blocks, 1),
+            bool(partial_work),
+            bool(linear_scaling),
+            _int("warmup", warmup, 0),
+        )
+    if name in ("lag", "ggd", "glag", "lagc"):
+        if name == "lag":
+            sch = Grouped(n, n, 1, True, "lag", xi, D)
+            return sch
+        if r is None:
+            raise ValueError(f"scheme {name!r} needs the storage redundancy r")
+        r = _int("r", r, 1, n)
+        if name in ("ggd", "glag"):
+            if n % r:
+                raise ValueError(
+                    f"r must divide n for {name!r} (groups of r workers), got n={n}, r={r}"
+                )
+            return Grouped(n, n // r, r, name == "glag", name, xi, D)
+        if groups is None:
+            raise ValueError("scheme 'lagc' needs the number of groups")
+        groups = _int("groups", groups, 1, n)
+        if n % groups:
+            raise ValueError(f"groups must divide n, got n={n}, groups={groups}")
+        if r >= n // groups:
+            raise ValueError(
+                f"lagc needs r < n/groups = {n // groups} (use glag for r = n/groups), got r={r}"
+            )
+        return Grouped(
+            n,
+            groups,
+            r,
+            True,
+            "lagc",
+            xi,
+            D,
+            code_factory=lambda ng, ss: _code("cyclic_mds", ng, ss),
+        )
+    # gradient codes
+    wait_for = opts.pop("wait_for", None)
+    if K is None and wait_for is None:
+        raise ValueError(f"scheme {name!r} needs K (workers waited for) or s")
+    s_ = n - (K if K is not None else wait_for)
+    code = _code(name, n, s_, m=_int("m", m, 1), rng=rng, **opts)
+    if code.s is not None:
+        f = n - code.s
+        if K is not None and K != f:
+            raise ValueError(f"{name} with s={code.s} waits for n - s = {f} workers, got K={K}")
+    else:
+        f = K if K is not None else wait_for
+    return Coded(code, int(f), name)
+
+
+# ---------------------------------------------------------------------------
+# the simulator
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingRun:
+    """One simulated training run.
+
+    Arrays are indexed by iteration; ``time``, ``loss`` and ``accuracy`` have
+    one more entry (the start, t = 0, time 0) than the per-step arrays.
+
+    Attributes
+    ----------
+    scheme : str
+    time : ndarray (T+1,)
+        Simulated wall-clock time after each iteration.
+    loss, accuracy : ndarray (T+1,)
+        Training loss F(w_t) and training accuracy at the iterates.
+    grad_error : ndarray (T,)
+        ``|g_hat - grad F| / |grad F|`` of the gradient the server used.
+    wait : ndarray (T,)
+        Time the server waited each iteration (decoding time excluded).
+    comm, comp : ndarray (T,)
+        Communication load (downloads + uploads) and computation load
+        (partial gradients computed), Zhang & Simeone 2020, eqs. (7)-(8).
+    draws : ndarray (T, n) or None
+        The per-unit-load times drawn (with ``record_draws=True``).
+    loads : ndarray (n,)
+        Relative loads of the workers.
+    w : ndarray
+        The final model.
+    """
+
+    scheme: str
+    time: np.ndarray
+    loss: np.ndarray
+    accuracy: np.ndarray
+    grad_error: np.ndarray
+    wait: np.ndarray
+    comm: np.ndarray
+    comp: np.ndarray
+    loads: np.ndarray
+    w: np.ndarray = field(repr=False)
+    draws: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def iterations(self) -> int:
+        return len(self.wait)
+
+    def time_to_loss(self, target: float) -> float:
+        """First simulated time at which the loss is <= ``target`` (inf if never)."""
+        hit = np.flatnonzero(self.loss <= target)
+        return float(self.time[hit[0]]) if hit.size else math.inf
+
+    def loss_at(self, times: np.ndarray) -> np.ndarray:
+        """The loss of the latest iterate finished by each of ``times`` (a step function)."""
+        idx = np.searchsorted(self.time, np.asarray(times, float), side="right") - 1
+        return self.loss[np.clip(idx, 0, None)]
+
+    def __repr__(self) -> str:
+        return (
+            f"TrainingRun({self.scheme!r}, iterations={self.iterations}, time={self.time[-1]:.4g}, "
+            f"loss={self.loss[-1]:.4g})"
+        )
+
+
+def _model_and_data(model: Any, data: Any, l2: float) -> tuple[Any, Dataset]:
+    if isinstance(model, str):
+        if model not in ("logistic", "softmax"):
+            raise ValueError(
+                f"model must be 'logistic', 'softmax' or a model object, got {model!r}"
+            )
+        model = LogisticRegression(l2) if model == "logistic" else SoftmaxRegression(l2)
+    if not isinstance(model, (LogisticRegression, SoftmaxRegression)):
+        raise ValueError(f"model must be 'logistic', 'softmax' or a model object, got {model!r}")
+    if data is None:
+        data = "digits-binary" if model.name == "logistic" else "digits"
+    if isinstance(data, str):
+        if data not in ("digits", "digits-binary"):
+            raise ValueError(f"data must be 'digits', 'digits-binary' or a Dataset, got {data!r}")
+        data = load_digits_dataset("binary" if data == "digits-binary" else "multiclass")
+    if not isinstance(data, Dataset):
+        raise ValueError(f"data must be 'digits', 'digits-binary' or a Dataset, got {data!r}")
+    model.check(data)
+    return model, data
+
+
+def simulate(
+    scheme: str,
+    *,
+    n: int,
+    delay: Any = "exp(1)",
+    iterations: int = 100,
+    model: Any = "softmax",
+    data: Any = None,
+    partition: Any = "iid",
+    step_size: float | None = None,
+    l2: float = 1e-3,
+    persist: int = 1,
+    n_slow: int = 0,
+    slowdown: float = 1.0,
+    comm_time: float = 0.0,
+    decode_time_per_op: float = 0.0,
+    target_loss: float | None = None,
+    record_draws: bool = False,
+    rng: Any = None,
+    **scheme_options: Any,
+) -> TrainingRun:
+    """Simulate one training run of ``scheme`` with ``n`` workers.
+
+    Parameters
+    ----------
+    scheme : str
+        A name of :data:`SCHEMES`; ``scheme_options`` (``K``, ``s``, ``r``,
+        ``groups``, ``m``, ``xi``, ``D``, ``blocks``, ``partial_work``,
+        ``linear_scaling``, ``warmup``, ``code_options``) go to :func:`make_scheme`.
+    n : int
+        Number of workers.
+    delay : str, scipy.stats distribution or DelayModel
+        Per-unit-load computing time (see :func:`parse_delay`), e.g.
+        ``"shifted_exp(0.05, 0.02)"`` (Xu et al. 2021, Section V-B).
+    iterations : int
+        Number of iterations (fewer if ``target_loss`` is reached first).
+    model, data :
+        ``"softmax"`` (default data: the 10 digits) or ``"logistic"`` (default
+        data: digit >= 5), or model / :class:`Dataset` objects.
+    partition : "iid" or int c
+        IID, or non-IID(c) (each data partition holds c classes; Xu et al. 2021).
+    step_size : float
+        Gradient step ``alpha``; default ``1/L`` with L the smoothness constant
+        of the full loss (the choice of Zhang & Simeone 2020, Section V).
+    l2 : float
+        Ridge penalty of the model.
+    persist, n_slow, slowdown, comm_time :
+        Options of :class:`DelayModel` (persistent stragglers for ``persist``
+        iterations; ``n_slow`` background-slowed workers; upload time).
+    decode_time_per_op : float
+        Simulated time per multiply-add of the code's decoder (its
+        ``decoding_cost``); 0 ignores decoding time.
+    target_loss : float
+        Stop as soon as the training loss is <= this.
+    record_draws : bool
+        Keep every iteration's delay draws in the result.
+    rng : seed or Generator
+        All randomness of the run (partition, code construction, delays).
+
+    Returns
+    -------
+    TrainingRun
+    """
+    rng = np.random.default_rng(rng)
+    model, ds = _model_and_data(model, data, l2)
+    iterations = _int("iterations", iterations, 1)
+    dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
+    if dm.n_slow > n:
+        raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
+    if not decode_time_per_op >= 0:
+        raise ValueError(f"decode_time_per_op must be >= 0, got {decode_time_per_op!r}")
+    sch = make_scheme(scheme, n, rng=rng, **scheme_options)
+    if partition in ("iid", None):
+        c = None
+    elif isinstance(partition, (int, np.integer)) and not isinstance(partition, bool):
+        c = int(partition)
+    else:
+        raise ValueError(f"partition must be 'iid' or an int c (non-IID(c)), got {partition!r}")
+    k = sch.k
+    parts = [
+        rng.permutation(p) for p in partition_indices(ds.classes, k, classes_per_part=c, rng=rng)
+    ]
+    order = np.concatenate(parts)
+    Xo, yo = ds.X[order], ds.y[order]
+    bounds = np.concatenate([[0], np.cumsum([len(p) for p in parts])])
+    N = len(yo)
+    smooth = np.array(
+        [smoothness(model, Xo[bounds[j] : bounds[j + 1]], N, 1 / k) for j in range(k)]
+    )
+    L = smoothness(model, Xo, N, 1.0)
+    alpha = 1.0 / L if step_size is None else float(step_size)
+    if not (alpha > 0 and math.isfinite(alpha)):
+        raise ValueError(f"step_size must be a positive number, got {step_size!r}")
+    sch.prepare(smooth, alpha, dm.comm_time)
+    dim = model.dim(ds)
+    w = np.zeros(dim)
+    l2k = model.l2 / k
+
+    def block_grad(j: int, r: int, s: int) -> np.ndarray:
+        a, b = bounds[j], bounds[j + 1]
+        cut = a + sum(len(c) for c in np.array_split(np.arange(b - a), s)[:r])
+        return model.back(Xo[a:cut], resid[a:cut]) / N + (r / s) * l2k * w
+
+    times, losses, accs = [0.0], [], []
+    gerr, waits, comms, comps, draws = [], [], [], [], []
+    clock = 0.0
+    X = None
+    for t in range(iterations + 1):
+        loss_sum, resid, correct = model.forward(w, Xo, yo)
+        losses.append(loss_sum / N + 0.5 * model.l2 * float(w @ w))
+        accs.append(correct / N)
+        if t == iterations or (target_loss is not None and losses[-1] <= target_loss):
+            break
+        G = np.stack(
+            [
+                model.back(Xo[bounds[j] : bounds[j + 1]], resid[bounds[j] : bounds[j + 1]])
+                for j in range(k)
+            ]
+        )
+        G /= N
+        G += l2k * w
+        if t % dm.persist == 0 or X is None:
+            X = dm.draw(rng, n)
+        step = sch.step(Iteration(G, X, w, t, block_grad))
+        full = G.sum(axis=0)
+        nf = float(np.linalg.norm(full))
+        gerr.append(float(np.linalg.norm(step.grad - full)) / nf if nf > 0 else 0.0)
+        w = w - alpha * step.grad
+        clock += step.wait + decode_time_per_op * step.decode_ops
+        times.append(clock)
+        waits.append(step.wait)
+        comms.append(step.comm)
+        comps.append(step.comp)
+        if record_draws:
+            draws.append(X.copy())
+    return TrainingRun(
+        scheme=sch.name,
+        time=np.array(times),
+        loss=np.array(losses),
+        accuracy=np.array(accs),
+        grad_error=np.array(gerr),
+        wait=np.array(waits),
+        comm=np.array(comms, float),
+        comp=np.array(comps, float),
+        loads=sch.loads.copy(),
+        w=w,
+        draws=np.array(draws) if record_draws else None,
+    )
+
+
+# ---------------------------------------------------------------------------
+# repeated runs
+
+
+@functools.lru_cache(maxsize=16)
+def _reference_loss(model_name: str, l2: float, data_name: str) -> float:
+    from scipy import optimize
+
+    model, ds = _model_and_data(model_name, data_name, l2)
+    N = ds.X.shape[0]
+
+    def fg(w: np.ndarray) -> tuple[float, np.ndarray]:
+        loss, resid, _ = model.forward(w, ds.X, ds.y)
+        return loss / N + 0.5 * l2 * float(w @ w), model.back(ds.X, resid) / N + l2 * w
+
+    res = optimize.minimize(
+        fg,
+        np.zeros(model.dim(ds)),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": 5000, "gtol": 1e-10, "ftol": 1e-15},
+    )
+    return float(res.fun)
+
+
+def reference_loss(model: str = "softmax", l2: float = 1e-3, data: str | None = None) -> float:
+    """The minimum training loss F* (L-BFGS to gradient norm ~1e-10), for optimality gaps."""
+    if data is None:
+        data = "digits-binary" if model == "logistic" else "digits"
+    return _reference_loss(model, float(l2), data)
+
+
+def repeat_runs(trials: int, *, rng: Any = None, **kwargs: Any) -> list[TrainingRun]:
+    """``trials`` independent runs of :func:`simulate` with child seeds ``SeedSequence.spawn``."""
+    trials = _int("trials", trials, 1)
+    children = montecarlo.seed_sequence(rng).spawn(trials)
+    return [simulate(rng=np.random.default_rng(c), **kwargs) for c in children]
+
+
+_METRICS = (
+    "final_loss",
+    "total_time",
+    "mean_wait",
+    "time_to_target",
+    "comm",
+    "comp",
+    "mean_grad_error",
+)
+
+
+def _metric(run: TrainingRun, metric: str, target: float | None) -> float:
+    if metric == "final_loss":
+        return float(run.loss[-1])
+    if metric == "total_time":
+        return float(run.time[-1])
+    if metric == "mean_wait":
+        return float(np.mean(np.diff(run.time)))
+    if metric == "comm":
+        return float(run.comm.sum())
+    if metric == "comp":
+        return float(run.comp.sum())
+    if metric == "mean_grad_error":
+        return float(np.mean(run.grad_error))
+    t = run.time_to_loss(target)
+    if not math.isfinite(t):
+        raise ValueError(
+            f"scheme {run.scheme!r} did not reach loss {target:g} in {run.iterations} iterations "
+            f"(final loss {run.loss[-1]:.4g}); raise iterations or the target"
+        )
+    return t
+
+
+def _metric_sampler(
+    kwargs: dict[str, Any], metric: str, rng: np.random.Generator, size: int
+) -> np.ndarray:
+    """Module-level sampler for :func:`gctheory.montecarlo.estimate_mean` (via partial)."""
+    out = np.empty(size)
+    target = kwargs.get("target_loss")
+    for i in range(size):
+        out[i] = _metric(simulate(rng=rng.spawn(1)[0], **kwargs), metric, target)
+    return out
+
+
+def estimate_run_metric(
+    metric: str,
+    trials: int,
+    *,
+    rng: Any = None,
+    level: float = 0.95,
+    executor: Any = None,
+    **kwargs: Any,
+) -> montecarlo.Estimate:
+    """Mean of a per-run metric over ``trials`` seeded runs, with a CLT interval.
+
+    ``metric`` is one of ``final_loss``, ``total_time``, ``mean_wait`` (mean
+    simulated time per iteration), ``time_to_target`` (needs ``target_loss``;
+    runs stop there), ``comm``, ``comp`` (summed loads), ``mean_grad_error``.
+    Runs go through :func:`gctheory.montecarlo.estimate_mean` with one run per
+    chunk, so they scale out on any executor (Dask included) and the result
+    depends only on ``(rng, trials)``. ``kwargs`` go to :func:`simulate`.
+    """
+    if metric not in _METRICS:
+        raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}")
+    if metric == "time_to_target" and kwargs.get("target_loss") is None:
+        raise ValueError("metric 'time_to_target' needs target_loss")
+    sampler = functools.partial(_metric_sampler, dict(kwargs), metric)
+    return montecarlo.estimate_mean(
+        sampler, trials, rng=rng, level=level, chunk_size=1, executor=executor
+    )
+
+
+def loss_band(
+    runs: list[TrainingRun], times: np.ndarray, *, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean loss on a time grid over ``runs``, with a pointwise CLT band (mean, low, high)."""
+    from scipy import special
+
+    L = np.array([r.loss_at(times) for r in runs])
+    mean = L.mean(axis=0)
+    if len(runs) < 2:
+        return mean, mean.copy(), mean.copy()
+    z = float(special.ndtri(0.5 + level / 2))
+    half = z * L.std(axis=0, ddof=1) / math.sqrt(len(runs))
+    return mean, mean - half, mean + half
