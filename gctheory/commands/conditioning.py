@@ -1,0 +1,150 @@
+"""CLI: ``gctheory table1`` (Table I of Kadhe et al. 2019), ``gctheory skappa`` and
+``gctheory maxcond`` (worst condition number of a Gaussian or Vandermonde generator)."""
+
+from __future__ import annotations
+
+import argparse
+
+from gctheory._output import add_format_argument, format_table
+from gctheory.conditioning import (
+    C_CHEN_DONGARRA,
+    PREFACTORS,
+    empirical_s_kappa,
+    max_condition,
+    s_kappa_bound,
+)
+from gctheory.generators import VANDERMONDE_NODES, gaussian_generator, vandermonde_generator
+from gctheory.tables import table1
+
+
+def _bound_args(p: argparse.ArgumentParser, kappa: float = 1000, eps: float = 1e-3) -> None:
+    p.add_argument(
+        "--kappa", type=float, default=kappa, help=f"stability bound (default {kappa:g})"
+    )
+    p.add_argument("--eps", type=float, default=eps, help=f"failure probability (default {eps:g})")
+    p.add_argument(
+        "--C",
+        type=float,
+        default=C_CHEN_DONGARRA,
+        help=f"Chen-Dongarra constant (default {C_CHEN_DONGARRA})",
+    )
+    p.add_argument(
+        "--prefactor",
+        choices=PREFACTORS,
+        default="eq7",
+        help="leading factor: eq7 = 1/sqrt(2 pi) (Chen-Dongarra), lemma1 = sqrt(2 pi)",
+    )
+
+
+def _cmd_table1(args: argparse.Namespace) -> int:
+    rows = table1(kappa=args.kappa, eps=args.eps, C=args.C, prefactor=args.prefactor)
+    for r in rows:
+        r["match"] = (
+            "yes" if (r["s_kappa_ya"], r["s_kappa"]) == (r["paper_ya"], r["paper"]) else "NO"
+        )
+    cols = ["n", "s", "m", "s_kappa_ya", "paper_ya", "s_kappa", "paper", "match"]
+    if any(r["note"] for r in rows):
+        cols.append("note")
+    title = (
+        f"Table I of Kadhe et al. 2019 recomputed (kappa={args.kappa:g}, eps={args.eps:g}, "
+        f"C={args.C:g}, prefactor={args.prefactor}); paper columns are the printed values"
+    )
+    print(format_table(rows, args.format, columns=cols, title=title))
+    return 0
+
+
+def _cmd_skappa(args: argparse.Namespace) -> int:
+    rows = []
+    schemes = []
+    if args.n is not None:
+        schemes.append(("Ye-Abbe", args.n, args.n - args.s))
+    if args.m is not None:
+        schemes.append(("CommFR-GC", args.m + args.s, args.m))
+    for scheme, N, K in schemes:
+        b = s_kappa_bound(N, K, args.kappa, args.eps, args.C, args.prefactor, strict=not args.loose)
+        rows.append(
+            {
+                "scheme": scheme,
+                "N": N,
+                "K": K,
+                "t_star": b.t_star,
+                "s_kappa": b.s_kappa,
+                "f(t_star)": b.f_t_star,
+                "eq8_kappa_min": b.kappa_min,
+                "eq8_holds": b.condition8,
+                "f_monotone": b.monotone,
+            }
+        )
+    if not rows:
+        raise ValueError("give --n (Ye-Abbe) and/or --m (CommFR-GC) together with --s")
+    print(format_table(rows, args.format, title="Theorem 2 of Kadhe et al. 2019"))
+    return 0
+
+
+def _cmd_maxcond(args: argparse.Namespace) -> int:
+    if args.generator == "gaussian":
+        G = gaussian_generator(args.K, args.N, rng=args.seed)
+    else:
+        G = vandermonde_generator(args.K, args.N, nodes=args.generator)
+    rows = []
+    if args.t is None:
+        args.t = args.N - 1
+    if args.kappa is not None:
+        e = empirical_s_kappa(G, args.kappa, exhaustive_limit=args.exhaustive_limit, rng=args.seed)
+        steps = e.steps
+    else:
+        steps = [max_condition(G, args.t, exhaustive_limit=args.exhaustive_limit, rng=args.seed)]
+    for mc in steps:
+        rows.append(
+            {
+                "t": mc.t,
+                "stragglers": args.N - mc.t,
+                "max_cond": mc.value,
+                "max_cond_mp": mc.value_mp,
+                "worst_subset": " ".join(map(str, mc.subset)),
+                "method": mc.method,
+                "evaluated": mc.evaluated,
+                "subsets": mc.n_subsets,
+            }
+        )
+    title = f"{args.generator} {args.K} x {args.N} generator"
+    if args.kappa is not None:
+        title += f": empirical s_kappa = {e.value} (kappa={args.kappa:g}, exact={e.exact})"
+    print(format_table(rows, args.format, title=title))
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "table1", help="Table I of Kadhe et al. 2019 (s_kappa, Ye-Abbe vs CommFR-GC), recomputed"
+    )
+    _bound_args(p)
+    add_format_argument(p)
+    p.set_defaults(func=_cmd_table1)
+
+    p = subparsers.add_parser(
+        "skappa", help="Theorem 2 of Kadhe et al. 2019: guaranteed s_kappa for given n, s, m"
+    )
+    p.add_argument("--n", type=int, help="workers (Ye-Abbe scheme: (n-s) x n Gaussian V)")
+    p.add_argument("--s", type=int, required=True, help="stragglers the code tolerates")
+    p.add_argument("--m", type=int, help="communication saving (CommFR-GC: [m+s, m] code)")
+    p.add_argument(
+        "--loose", action="store_true", help="outside eq. (8): use the bare union bound (warns)"
+    )
+    _bound_args(p)
+    add_format_argument(p)
+    p.set_defaults(func=_cmd_skappa)
+
+    p = subparsers.add_parser(
+        "maxcond",
+        help="worst condition number over t-column subsets of a K x N generator, or s_kappa",
+    )
+    p.add_argument("--K", type=int, required=True)
+    p.add_argument("--N", type=int, required=True)
+    p.add_argument("--t", type=int, help="surviving columns (default N - 1)")
+    p.add_argument("--kappa", type=float, help="if given, compute the empirical s_kappa instead")
+    p.add_argument("--generator", choices=("gaussian",) + VANDERMONDE_NODES, default="gaussian")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--exhaustive-limit", type=int, default=200_000)
+    add_format_argument(p)
+    p.set_defaults(func=_cmd_maxcond)
