@@ -233,7 +233,7 @@ class DecodeResult:
     coefficients: np.ndarray = field(repr=False)
     condition_number: float
     residual: float
-    survivors: tuple[int, ...]
+    survivors: tuple[int, ...] = field(repr=False)
     exact: bool
 
     def error_bound(self, scale: float, size: int) -> float:
