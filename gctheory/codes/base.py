@@ -66,6 +66,7 @@ References
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,6 +86,8 @@ __all__ = [
     "split_chunks",
     "join_chunks",
     "target_matrix",
+    "ToleranceCheck",
+    "verify_straggler_sets",
 ]
 
 _EPS = float(np.finfo(float).eps)
@@ -346,9 +349,15 @@ class GradientCode:
         A, *_ = np.linalg.lstsq(E_T, target_matrix(self.k, self.m), rcond=None)
         return A, effective_condition_number(E_T)
 
-    def decoding_coefficients(self, survivors: Sequence[int], *, rtol: float = 1e-6):
-        """``(A, condition_number, residual)`` for ``survivors`` (no gradient needed)."""
-        T = validate_survivors(survivors, self.n, self.min_survivors)
+    def decoding_coefficients(
+        self, survivors: Sequence[int], *, check: bool = True
+    ) -> tuple[np.ndarray, float, float]:
+        """``(A, condition_number, residual)`` for ``survivors`` (no gradient needed).
+
+        With ``check=False`` fewer than :attr:`min_survivors` are accepted
+        (to measure how decoding breaks); the residual then tells.
+        """
+        T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
         A, kappa = self._solve(T)
         C = target_matrix(self.k, self.m)
         res = float(np.linalg.norm(self.encoding_matrix[:, T] @ A - C) / np.linalg.norm(C))
@@ -376,10 +385,12 @@ class GradientCode:
         rtol : float
             Largest relative residual of the decoding equations counted as exact.
         check : bool
-            For exact codes, raise ``ValueError`` when the residual exceeds
-            ``rtol``. Set False to measure a broken decoding instead.
+            For exact codes, raise ``ValueError`` when fewer than
+            :attr:`min_survivors` are given or the residual exceeds ``rtol``.
+            Set False to measure a broken decoding instead (then only the
+            index rules are enforced and ``exact`` in the result tells).
         """
-        T = validate_survivors(survivors, self.n, self.min_survivors)
+        T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
         Y = np.asarray(received)
         if Y.ndim != 2 or Y.shape[0] != T.size:
             raise ValueError(
@@ -392,7 +403,7 @@ class GradientCode:
                     f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, "
                     f"got {Y.shape[1]}"
                 )
-        A, kappa, res = self.decoding_coefficients(T, rtol=rtol)
+        A, kappa, res = self.decoding_coefficients(T, check=check)
         ok = res <= rtol
         if check and self.exact and not ok:
             raise ValueError(
@@ -430,3 +441,99 @@ class GradientCode:
         return DecodingCost(
             setup=2 * self.k * self.m * t * t, apply=t * self.m * r, method="dense least squares"
         )
+
+
+# ------------------------------------------------------------- verification
+@dataclass(frozen=True)
+class ToleranceCheck:
+    """Outcome of :func:`verify_straggler_sets`.
+
+    ``sets``: straggler sets tried; ``failures``: those that did not decode
+    within the condition-number tolerance (or raised); ``max_error``: largest
+    relative forward error ``||g_hat - g||_inf / sum_j ||g_j||_inf`` seen;
+    ``max_condition``: largest condition number of a solved system;
+    ``max_error_over_bound``: largest ratio of the error to its
+    :meth:`DecodeResult.error_bound` (<= 1 means within tolerance).
+    """
+
+    stragglers: int
+    sets: int
+    failures: tuple[tuple[int, ...], ...]
+    max_error: float
+    max_condition: float
+    max_error_over_bound: float
+    exhaustive: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def verify_straggler_sets(
+    code: GradientCode,
+    stragglers: int | None = None,
+    *,
+    d: int = 5,
+    max_sets: int | None = None,
+    rng: Any = None,
+) -> ToleranceCheck:
+    """Decode from every straggler set of a given size and compare with the true sum.
+
+    Random Gaussian partials (k, d); each set of ``stragglers`` workers
+    (default ``code.s``) is removed, the rest decode, and the result must agree
+    with ``sum_j g_j`` to within :meth:`DecodeResult.error_bound` with
+    ``scale = max_u ||A[:, u]||_1 max|y| + sum_j ||g_j||_inf`` (the size of
+    what the decoder adds up) and ``size = k m``. A set that raises
+    ``ValueError`` (cannot decode) counts as a failure. With ``max_sets``, a
+    random sample of that many sets is tried instead of all
+    (``exhaustive=False``). Decoding runs with ``check=False``, so sets with
+    more than ``s`` stragglers are decoded as far as the algebra allows and
+    counted as failures when not exact.
+    """
+    gen = np.random.default_rng(rng)
+    e = code.s if stragglers is None else check_positive_int("stragglers", stragglers, minimum=0)
+    if e is None:
+        raise ValueError("stragglers must be given for an approximate code (s is None)")
+    if e >= code.n:
+        raise ValueError(f"stragglers must be < n={code.n}, got {e}")
+    d = check_positive_int("d", d)
+    P = gen.standard_normal((code.k, d))
+    Y = code.encode(P)
+    truth = P.sum(axis=0)
+    scale0 = float(np.abs(P).max(axis=1).sum())
+    total = math.comb(code.n, e)
+    if max_sets is None or total <= max_sets:
+        sets = itertools.combinations(range(code.n), e)
+        exhaustive = True
+    else:
+        sets = (
+            tuple(sorted(gen.choice(code.n, e, replace=False).tolist())) for _ in range(max_sets)
+        )
+        exhaustive = False
+    failures: list[tuple[int, ...]] = []
+    count, max_err, max_kappa, max_ratio = 0, 0.0, 0.0, 0.0
+    for S in sets:
+        count += 1
+        alive = np.setdiff1d(np.arange(code.n), S)
+        try:
+            res = code.decode_detail(alive, Y[alive], d, check=False)
+        except ValueError:
+            failures.append(tuple(S))
+            continue
+        err = float(np.abs(res.gradient - truth).max())
+        scale = float(np.abs(res.coefficients).sum(axis=0).max() * np.abs(Y[alive]).max()) + scale0
+        bound = res.error_bound(scale, code.k * code.m)
+        max_err = max(max_err, err / scale0)
+        max_kappa = max(max_kappa, res.condition_number)
+        max_ratio = max(max_ratio, err / bound)
+        if not res.exact or err > bound:
+            failures.append(tuple(S))
+    return ToleranceCheck(
+        stragglers=e,
+        sets=count,
+        failures=tuple(failures),
+        max_error=max_err,
+        max_condition=max_kappa,
+        max_error_over_bound=max_ratio,
+        exhaustive=exhaustive,
+    )
