@@ -1,0 +1,280 @@
+"""CLI: ``gctheory orderstat`` (expected k-th order statistic, exact, approximate and
+sampled) and ``gctheory optimum {halbawi,scheme,zhang,xu}`` (runtime-optimal parameters)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from scipy import stats
+
+from gctheory._output import add_format_argument, format_table
+from gctheory.order_stats import (
+    halbawi_proposition1_error,
+    order_statistic_mc,
+    order_statistic_moments,
+    xu_log_approx_error,
+)
+from gctheory.runtime import (
+    SCHEMES,
+    ZHANG_SCHEMES,
+    halbawi_alpha_star,
+    halbawi_cm_range,
+    halbawi_f,
+    halbawi_optimal_f,
+    optimal_straggler_tolerance,
+    xu_feasible_interval,
+    xu_feasible_k_exact,
+    xu_optimal_p,
+    zhang_best_redundancy,
+    zhang_metrics,
+)
+
+
+def _dist_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--dist",
+        choices=("pareto", "exponential"),
+        default="pareto",
+        help="worker time: pareto (CDF 1-(t0/t)^xi) or shifted exponential delta + Exp(mean mu)",
+    )
+    p.add_argument("--t0", type=float, default=0.001, help="Pareto scale (default 0.001)")
+    p.add_argument("--xi", type=float, default=1.1, help="Pareto shape (default 1.1)")
+    p.add_argument("--mu", type=float, default=1.0, help="exponential mean (default 1)")
+    p.add_argument("--delta", type=float, default=0.0, help="exponential shift (default 0)")
+
+
+def _make_dist(args: argparse.Namespace):
+    if args.dist == "pareto":
+        if not args.xi > 0:
+            raise ValueError(f"--xi must be > 0, got {args.xi}")
+        if not args.t0 > 0:
+            raise ValueError(f"--t0 must be positive, got {args.t0}")
+        return stats.pareto(args.xi, scale=args.t0)
+    if not args.mu > 0:
+        raise ValueError(f"--mu must be positive, got {args.mu}")
+    return stats.expon(loc=args.delta, scale=args.mu)
+
+
+def _cmd_orderstat(args: argparse.Namespace) -> int:
+    dist = _make_dist(args)
+    ks = args.k if args.k else [args.n]
+    rows = []
+    for k in ks:
+        m = order_statistic_moments(dist, k, args.n)
+        row = {
+            "k": k,
+            "n": args.n,
+            "mean": m.mean,
+            "std": m.std,
+            "method": m.method,
+        }
+        if args.dist == "pareto":
+            alpha = 1 - k / args.n
+            if alpha > 0:
+                a = halbawi_proposition1_error(args.t0, args.xi, alpha, args.n, f=k)
+                row["prop1_limit"] = a.approx
+                row["prop1_rel_err"] = a.rel_error if math.isfinite(a.exact) else None
+        else:
+            a = xu_log_approx_error(args.delta, args.mu, k, args.n)
+            row["log_approx"] = a.approx
+            row["log_rel_err"] = a.rel_error
+        if args.mc:
+            if math.isfinite(m.variance):
+                e = order_statistic_mc(dist, k, args.n, args.mc, rng=args.seed)
+                row["mc_mean"], row["mc_low"], row["mc_high"] = e.value, e.low, e.high
+            else:
+                row["mc_mean"] = None
+        row["note"] = m.reason or ""
+        rows.append(row)
+    cols = list(dict.fromkeys(c for r in rows for c in r))
+    desc = (
+        f"Pareto(t0={args.t0:g}, xi={args.xi:g})"
+        if args.dist == "pareto"
+        else f"{args.delta:g} + Exp(mean {args.mu:g})"
+    )
+    title = f"E[X_(k:n)] for X ~ {desc}" + (
+        " (MC skipped where variance is infinite)" if args.mc else ""
+    )
+    print(format_table(rows, args.format, columns=cols, title=title))
+    return 0
+
+
+def _cmd_halbawi(args: argparse.Namespace) -> int:
+    rows = []
+    for dec in ("none", "rs", "generic"):
+        o = halbawi_optimal_f(
+            args.n, t0=args.t0, xi=args.xi, n_cg=args.n_cg, c_m=args.c_m, decoding=dec
+        )
+        rows.append(
+            {"decoding": dec, "f_opt": o.f, "alpha": o.alpha, "T_f": o.time, "c_m": args.c_m}
+        )
+    try:
+        a = halbawi_alpha_star(args.t0, args.xi, args.n_cg)
+        rows.append(
+            {"decoding": "eq. (22) alpha*", "f_opt": halbawi_f(a, args.n), "alpha": a, "T_f": None}
+        )
+    except ValueError as err:
+        rows.append({"decoding": f"eq. (22): {err}"})
+    if args.target_f:
+        for dec in ("rs", "generic"):
+            rng_ = halbawi_cm_range(
+                args.target_f, args.n, t0=args.t0, xi=args.xi, n_cg=args.n_cg, decoding=dec
+            )
+            rows.append(
+                {
+                    "decoding": f"{dec}: c_m making f={args.target_f} optimal",
+                    "c_m": "none" if rng_ is None else f"[{rng_[0]:.6g}, {rng_[1]:.6g}]",
+                }
+            )
+    title = (
+        f"Halbawi et al. 2017 eq. (17): n={args.n}, t0={args.t0:g}, xi={args.xi:g}, "
+        f"N c_g={args.n_cg:g}"
+    )
+    print(
+        format_table(
+            rows, args.format, title=title, columns=["decoding", "f_opt", "alpha", "T_f", "c_m"]
+        )
+    )
+    return 0
+
+
+def _cmd_scheme(args: argparse.Namespace) -> int:
+    dist = _make_dist(args)
+    rows = []
+    for scheme in args.scheme or [s for s in SCHEMES if s not in ("commfr-gc",)]:
+        s, times = optimal_straggler_tolerance(scheme, dist, args.n, args.m, tau=args.tau)
+        rows.append({"scheme": scheme, "s_opt": s, "time": times[s], "time_s0": times.get(0)})
+    print(
+        format_table(
+            rows,
+            args.format,
+            title=f"Expected iteration time, n={args.n}, m={args.m}, tau={args.tau:g}",
+        )
+    )
+    return 0
+
+
+def _cmd_zhang(args: argparse.Namespace) -> int:
+    rows = []
+    for scheme in ZHANG_SCHEMES:
+        try:
+            z = zhang_metrics(
+                scheme,
+                args.n,
+                1 if scheme in ("GD", "LAG") else args.r,
+                model=args.model,
+                shape=args.shape,
+                rho=args.rho,
+                groups=args.groups,
+            )
+        except ValueError as err:
+            rows.append({"scheme": scheme, "note": str(err)})
+            continue
+        rows.append(
+            {
+                "scheme": scheme,
+                "time": z.time,
+                "communication": z.communication,
+                "computation": z.computation,
+            }
+        )
+    for scheme in ("GC", "G-GD", "G-LAG"):
+        r, times = zhang_best_redundancy(
+            scheme, args.n, model=args.model, shape=args.shape, rho=args.rho
+        )
+        rows.append({"scheme": f"{scheme} best r", "time": times[r], "note": f"r={r}"})
+    title = (
+        f"Zhang et al. 2020 per iteration: n={args.n}, r={args.r}, {args.model}"
+        + (f" shape={args.shape:g}" if args.model == "pareto" else "")
+        + f", rho={args.rho:g}"
+    )
+    cols = ["scheme", "time", "communication", "computation", "note"]
+    print(format_table(rows, args.format, columns=cols, title=title))
+    return 0
+
+
+def _cmd_xu(args: argparse.Namespace) -> int:
+    lo, hi = xu_feasible_interval(args.N, args.s, args.lam)
+    ks = xu_feasible_k_exact(args.N, args.s, args.lam, delta=args.delta, mu=args.mu, tau=args.tau)
+    rows = [
+        {"quantity": "eq. (23) K/N interval", "value": f"[{lo:.6g}, {hi:.6g}]"},
+        {
+            "quantity": "eq. (23) K range",
+            "value": f"{math.ceil(lo * args.N)}..{math.floor(hi * args.N)}",
+        },
+        {"quantity": "exact (19)-(20) K set", "value": ",".join(map(str, ks)) or "empty"},
+    ]
+    if args.c is not None:
+        rows.append(
+            {"quantity": f"eq. (25) p* for c={args.c:g}", "value": f"{xu_optimal_p(args.c):.6g}"}
+        )
+    print(
+        format_table(
+            rows,
+            args.format,
+            title=f"Xu et al. 2021, N={args.N}, s={args.s:g}, lambda={args.lam:g}",
+        )
+    )
+    return 0
+
+
+def register(subparsers) -> None:
+    """Add ``orderstat`` and ``optimum`` to the ``gctheory`` command."""
+    p = subparsers.add_parser(
+        "orderstat",
+        help="expected k-th smallest of n worker times (exact, asymptotic, Monte Carlo)",
+        description="E[X_(k:n)] exactly (closed form), the papers' large-n approximation "
+        "and its error, and optionally a seeded Monte Carlo estimate.",
+    )
+    _dist_args(p)
+    p.add_argument("--n", type=int, required=True, help="number of workers")
+    p.add_argument("--k", type=int, nargs="*", help="order(s) k (default: n, the maximum)")
+    p.add_argument("--mc", type=int, default=0, help="Monte Carlo trials (default 0: none)")
+    p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed")
+    add_format_argument(p)
+    p.set_defaults(func=_cmd_orderstat)
+
+    o = subparsers.add_parser(
+        "optimum", help="runtime-optimal parameters (halbawi f/alpha, scheme s, zhang r, xu K)"
+    )
+    osub = o.add_subparsers(dest="model", required=True)
+    h = osub.add_parser("halbawi", help="optimal f under eq. (17) of Halbawi et al. 2017")
+    h.add_argument("--n", type=int, default=80)
+    h.add_argument("--t0", type=float, default=0.001)
+    h.add_argument("--xi", type=float, default=1.1)
+    h.add_argument("--n-cg", type=float, default=0.035, help="N c_g (default 0.035)")
+    h.add_argument("--c-m", type=float, default=0.0, help="time per decoding FLOP (default 0)")
+    h.add_argument("--target-f", type=int, help="report the c_m range making this f optimal")
+    add_format_argument(h)
+    h.set_defaults(func=_cmd_halbawi)
+
+    s = osub.add_parser("scheme", help="optimal straggler tolerance s per coding scheme")
+    _dist_args(s)
+    s.add_argument("--n", type=int, required=True)
+    s.add_argument("--m", type=int, default=1, help="communication saving (Ye-Abbe)")
+    s.add_argument("--tau", type=float, default=0.0, help="time to send one full gradient")
+    s.add_argument("--scheme", choices=SCHEMES, nargs="*")
+    add_format_argument(s)
+    s.set_defaults(func=_cmd_scheme)
+
+    z = osub.add_parser("zhang", help="GD/GC/LAG/G-GD/G-LAG/LAGC per-iteration metrics")
+    z.add_argument("--n", type=int, default=24)
+    z.add_argument("--r", type=int, default=2, help="storage redundancy")
+    z.add_argument("--model", choices=("exponential", "pareto"), default="exponential")
+    z.add_argument("--shape", type=float, default=2.0, help="Pareto shape")
+    z.add_argument("--rho", type=float, default=0.5, help="fraction selected by the lazy rule")
+    z.add_argument("--groups", type=int, default=6, help="LAGC number of groups")
+    add_format_argument(z)
+    z.set_defaults(func=_cmd_zhang)
+
+    x = osub.add_parser("xu", help="feasible K (eq. (23)) and optimal p (eq. (25)) of Xu et al.")
+    x.add_argument("--N", type=int, default=10)
+    x.add_argument("--s", type=float, default=2.0)
+    x.add_argument("--lam", type=float, default=0.5)
+    x.add_argument("--mu", type=float, default=1.0)
+    x.add_argument("--delta", type=float, default=0.0)
+    x.add_argument("--tau", type=float, default=0.0)
+    x.add_argument("--c", type=float, help="right-hand side of eq. (25)")
+    add_format_argument(x)
+    x.set_defaults(func=_cmd_xu)
