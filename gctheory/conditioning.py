@@ -54,7 +54,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from gctheory.montecarlo import Estimate, estimate_probability
+from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
 
 __all__ = [
     "C_CHEN_DONGARRA",
@@ -79,6 +79,8 @@ __all__ = [
     "condition_number_mp",
     "vandermonde_condition_mp",
     "condition_tail_mc",
+    "subset_failure_mc",
+    "empirical_s_kappa_mc",
     "MaxCondition",
     "max_condition",
     "EmpiricalSKappa",
@@ -705,6 +707,110 @@ def condition_tail_mc(
     event = partial(_cond_exceeds, u, v, kappa)
     return estimate_probability(
         event, trials, rng=rng, executor=executor, level=level, chunk_size=chunk_size
+    )
+
+
+def _subset_max_exceeds(
+    N: int, K: int, t: int, kappa: float, rng: np.random.Generator, size: int
+) -> np.ndarray:
+    """Engine event: max over all t-column subsets of cond(G_T) > kappa, G a K x N Gaussian."""
+    subsets = _combinations_array(N, t)
+    per_gen = len(subsets) * K * t
+    block = max(1, _MC_BLOCK_ENTRIES // per_gen)
+    out = np.empty(size, dtype=bool)
+    for start in range(0, size, block):
+        n = min(block, size - start)
+        Gt = rng.standard_normal((n, N, K))  # transposed generators: rows are columns of G
+        sub = np.swapaxes(Gt[:, subsets], -1, -2)  # (n, n_subsets, K, t)
+        out[start : start + n] = (condition_numbers(sub) > kappa).any(axis=1)
+    return out
+
+
+def subset_failure_mc(
+    N: int,
+    K: int,
+    t: int,
+    kappa: float,
+    trials: int,
+    *,
+    rng: Any = None,
+    executor: Any = None,
+    level: float = 0.99,
+    max_subsets: int = 20_000,
+) -> Estimate:
+    """Monte Carlo ``P(max_{|T| = t} cond(G_T) > kappa)`` for a K x N standard Gaussian G.
+
+    The twin of :func:`straggler_union_bound` (Kadhe et al. 2019, eq. (11)):
+    Theorem 2 says this is ``<= f(t) <= eps`` at ``t = t*``. Every one of the
+    ``binom(N, t)`` subsets of every sampled generator is evaluated (batched),
+    so ``binom(N, t) <= max_subsets`` is required.
+    """
+    N, K = _check_NK(N, K)
+    t = _int("t", t)
+    if not K <= t <= N:
+        raise ValueError(f"t must lie in [K, N] = [{K}, {N}], got t={t}")
+    if math.comb(N, t) > max_subsets:
+        raise ValueError(
+            f"binom(N, t) = {math.comb(N, t)} exceeds max_subsets={max_subsets}: "
+            "exhaustive evaluation per sample is not tractable"
+        )
+    event = partial(_subset_max_exceeds, N, K, t, _kappa(kappa))
+    return estimate_probability(
+        event, _int("trials", trials, 1), rng=rng, executor=executor, level=level
+    )
+
+
+def _empirical_s_kappa_sampler(
+    N: int, K: int, kappa: float, rng: np.random.Generator, size: int
+) -> np.ndarray:
+    """Engine sampler: empirical s_kappa (all subsets, -1 if cond(G) > kappa) of Gaussian G's."""
+    Gt = rng.standard_normal((size, N, K))
+    value = np.full(size, -1.0)
+    alive = np.ones(size, dtype=bool)
+    for s in range(0, N - K + 1):
+        idx = np.flatnonzero(alive)
+        if idx.size == 0:
+            break
+        subsets = _combinations_array(N, N - s)
+        block = max(1, _MC_BLOCK_ENTRIES // (len(subsets) * K * (N - s)))
+        ok = np.empty(idx.size, dtype=bool)
+        for start in range(0, idx.size, block):
+            g = Gt[idx[start : start + block]]
+            sub = np.swapaxes(g[:, subsets], -1, -2)
+            ok[start : start + len(g)] = (condition_numbers(sub) <= kappa).all(axis=1)
+        value[idx[ok]] = s
+        alive[idx[~ok]] = False
+    return value
+
+
+def empirical_s_kappa_mc(
+    N: int,
+    K: int,
+    kappa: float,
+    trials: int,
+    *,
+    rng: Any = None,
+    executor: Any = None,
+    level: float = 0.99,
+    max_subsets: int = 20_000,
+) -> Estimate:
+    """Monte Carlo mean of the empirical s_kappa of a K x N standard Gaussian generator.
+
+    Each sample is :func:`empirical_s_kappa` of a fresh generator (exact,
+    batched over generators and subsets; -1 when even ``cond(G) > kappa``).
+    Compare with Theorem 2's guarantee :func:`s_kappa_bound` to see how
+    conservative it is. Requires ``binom(N, t) <= max_subsets`` for every t.
+    """
+    N, K = _check_NK(N, K)
+    worst = max(math.comb(N, t) for t in range(K, N + 1))
+    if worst > max_subsets:
+        raise ValueError(
+            f"up to {worst} subsets per generator exceeds max_subsets={max_subsets}; "
+            "use empirical_s_kappa (estimate mode) on individual generators"
+        )
+    sampler = partial(_empirical_s_kappa_sampler, N, K, _kappa(kappa))
+    return estimate_mean(
+        sampler, _int("trials", trials, 1), rng=rng, executor=executor, level=level
     )
 
 
