@@ -884,6 +884,14 @@ class BRCParameters:
     max_load: int
     condition_53: bool
 
+    def __repr__(self) -> str:
+        return (
+            f"BRCParameters(b={self.b}, D={self.D}, u={float(self.u):.6g}, "
+            f"average_degree={float(self.average_degree):.6g}, "
+            f"average_load={float(self.average_load):.6g}, max_load={self.max_load}, "
+            f"condition_53={self.condition_53})"
+        )
+
 
 def brc_parameters(n: int, s: int, eps: float) -> BRCParameters:
     """Batch size, degree distribution and average load of Theorem 6 of Wang et al. 2019.
