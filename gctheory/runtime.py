@@ -43,6 +43,7 @@ from scipy import stats
 
 from gctheory.montecarlo import Estimate
 from gctheory.order_stats import (
+    OrderStatMoments,
     _check_alpha,
     _check_dist,
     _check_kn,
@@ -64,6 +65,7 @@ __all__ = [
     "SCHEMES",
     "scheme_layout",
     "scheme_expected_time",
+    "scheme_time_moments",
     "scheme_time_mc",
     "optimal_straggler_tolerance",
     "ZHANG_SCHEMES",
@@ -389,6 +391,25 @@ def scheme_expected_time(
     tau = _nonneg("tau", tau)
     mom = grouped_completion_moments(_scaled(dist, lay.load), lay.groups, lay.group_size, lay.wait)
     return mom.mean + tau * lay.comm
+
+
+def scheme_time_moments(
+    scheme: str,
+    dist: Any,
+    n: int,
+    s: int = 0,
+    m: int = 1,
+    *,
+    tau: float = 0.0,
+    code: tuple[int, int, int] | None = None,
+) -> OrderStatMoments:
+    """Mean and variance of the iteration time of :func:`scheme_expected_time`
+    (the variance tells whether a Monte Carlo interval is meaningful)."""
+    _check_dist(dist)
+    lay = scheme_layout(scheme, n, s, m, code=code)
+    tau = _nonneg("tau", tau)
+    mom = grouped_completion_moments(_scaled(dist, lay.load), lay.groups, lay.group_size, lay.wait)
+    return OrderStatMoments(mom.mean + tau * lay.comm, mom.variance, mom.method, mom.reason)
 
 
 def scheme_time_mc(

@@ -1,0 +1,269 @@
+"""Figures: expected iteration time versus load / f / K / redundancy, optimum marked,
+Monte Carlo points with error bars on the analytic curves; Halbawi et al. Figure 3."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+from gctheory.order_stats import (
+    expected_order_statistic,
+    exponential_log_approx,
+    order_statistic_mc,
+)
+from gctheory.plots import figure, plt, save_figure
+from gctheory.runtime import (
+    halbawi_alpha_star,
+    halbawi_approx_time,
+    halbawi_cm_range,
+    halbawi_optimal_f,
+    scheme_expected_time,
+    scheme_time_mc,
+    scheme_time_moments,
+    zhang_metrics,
+)
+
+T0, XI, N_CG, N80 = 0.001, 1.1, 0.035, 80  # halbawi2017 Figure 3 / Section 6
+
+
+@figure(
+    "halbawi2017_fig3",
+    description="T_f of eq. (21) vs alpha with alpha* of eq. (22) starred; exact eq. (17) at "
+    "n = 80 (offline decoding) with Monte Carlo points",
+    paper="halbawi2017",
+)
+def _fig3(outdir: Path, quick: bool) -> list[Path]:
+    alpha = np.linspace(0.02, 1.0, 400)
+    t21 = np.array([halbawi_approx_time(a, t0=T0, xi=XI, n_cg=N_CG) for a in alpha])
+    a_star = halbawi_alpha_star(T0, XI, N_CG)
+    opt = halbawi_optimal_f(N80, t0=T0, xi=XI, n_cg=N_CG, decoding="none")
+    f_all = np.arange(1, N80 + 1)
+    a_exact = (N80 - f_all + 1) / N80
+    d = stats.pareto(XI, scale=T0)
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax.plot(alpha, t21, label="eq. (21), large-n approximation")
+    ax.plot(a_exact, opt.times, ".", ms=3, color="C1", label="eq. (17) exact, n = 80")
+    ax.plot(
+        [a_star],
+        [halbawi_approx_time(a_star, t0=T0, xi=XI, n_cg=N_CG)],
+        "*",
+        ms=14,
+        color="C3",
+        label=f"alpha* = {a_star:.4f} (eq. 22)",
+    )
+    ax.plot([opt.alpha], [opt.time], "D", color="C2", label=f"exact optimum f = {opt.f}")
+    mc_a, mc_v, mc_e = [], [], []
+    trials = 2000 if quick else 20000
+    for f in (20, 40, 60, 68, 75):
+        e = order_statistic_mc(d, f, N80, trials, rng=1000 + f)
+        mc_a.append((N80 - f + 1) / N80)
+        mc_v.append(e.value + N_CG * mc_a[-1])
+        mc_e.append(e.half_width)
+    ax.errorbar(
+        mc_a,
+        mc_v,
+        yerr=mc_e,
+        fmt="o",
+        mfc="none",
+        color="k",
+        capsize=3,
+        label="Monte Carlo (99% CI)",
+    )
+    ax.set_xlabel("alpha = w/k (fraction of data per machine)")
+    ax.set_ylabel("expected time T_f (s)")
+    ax.set_ylim(0, 0.06)
+    ax.set_title("Halbawi et al. 2017, Fig. 3: N c_g = 0.035, t0 = 0.001, xi = 1.1")
+    ax.legend(fontsize=8)
+    data = {
+        "alpha": list(alpha) + list(a_exact) + mc_a,
+        "T": list(t21) + list(opt.times) + mc_v,
+        "ci_half_width": [0.0] * (len(alpha) + len(a_exact)) + mc_e,
+        "curve": ["eq21"] * len(alpha) + ["eq17_n80"] * len(a_exact) + ["monte_carlo"] * len(mc_a),
+    }
+    return save_figure(fig, outdir, "halbawi2017_fig3", data)
+
+
+@figure(
+    "runtime_halbawi_f",
+    description="T_f of eq. (17) vs f at n = 80 with offline, O(f^2) (RS) and O(f^3) (generic) "
+    "decoding; optima marked",
+    paper="halbawi2017",
+)
+def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
+    kw = dict(t0=T0, xi=XI, n_cg=N_CG)
+    lo1, hi1 = halbawi_cm_range(33, N80, decoding="generic", **kw)
+    c_m = (lo1 + hi1) / 2
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    data: dict[str, list] = {"f": [], "T": [], "decoding": []}
+    f_all = np.arange(1, N80 + 1)
+    for dec, label in (("none", "offline"), ("rs", "RS, c_m f(f-1)"), ("generic", "MDS, c_m f^3")):
+        o = halbawi_optimal_f(N80, c_m=c_m, decoding=dec, **kw)
+        ok = np.isfinite(o.times)
+        (line,) = ax.plot(f_all[ok], o.times[ok], label=f"{label}: f* = {o.f}")
+        ax.plot([o.f], [o.time], "*", ms=12, color=line.get_color())
+        data["f"] += list(f_all)
+        data["T"] += list(o.times)
+        data["decoding"] += [dec] * N80
+    ax.set_ylim(0, 0.08)
+    ax.set_xlabel("f (machines waited for)")
+    ax.set_ylabel("T_f (s)")
+    ax.set_title(f"eq. (17), n = 80, N c_g = 0.035, c_m = {c_m:.3g} s/FLOP")
+    ax.legend(fontsize=8)
+    return save_figure(fig, outdir, "runtime_halbawi_f", data)
+
+
+@figure(
+    "runtime_schemes",
+    description="Expected iteration time vs straggler tolerance s per scheme, shifted "
+    "exponential and Pareto, n = 24, optimum marked, Monte Carlo points",
+    paper="kadhe2019",
+)
+def _schemes(outdir: Path, quick: bool) -> list[Path]:
+    n, tau = 24, 0.5
+    models = {
+        "shifted exp. 1 + Exp(1)": stats.expon(loc=1.0, scale=1.0),
+        "Pareto(1, 1.5)": stats.pareto(1.5, scale=1.0),
+    }
+    trials = 2000 if quick else 20000
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    data: dict[str, list] = {"model": [], "scheme": [], "s": [], "time": [], "mc": [], "ci": []}
+    for ax, (mname, d) in zip(axes, models.items(), strict=True):
+        for scheme, m in (("cyclic-mds", 1), ("frc", 1), ("ye-abbe", 2), ("ignore-s", 1)):
+            ss = [s for s in range(n - 1) if not (scheme == "frc" and n % (s + 1))]
+            if scheme == "ye-abbe":
+                ss = [s for s in ss if s + m <= n]
+            t = [scheme_expected_time(scheme, d, n, s, m, tau=tau) for s in ss]
+            lab = f"{scheme}" + (f" (m={m})" if m > 1 else "")
+            (line,) = ax.plot(ss, t, label=lab)
+            i = int(np.argmin(t))
+            ax.plot([ss[i]], [t[i]], "*", ms=12, color=line.get_color())
+            mc_s = ss[:: max(1, len(ss) // 4)]
+            for s in mc_s:
+                if not math.isfinite(scheme_time_moments(scheme, d, n, s, m, tau=tau).variance):
+                    continue  # infinite variance: a CLT interval would mean nothing
+                e = scheme_time_mc(scheme, d, n, s, m, trials, tau=tau, rng=s + 7)
+                ax.errorbar(
+                    [s],
+                    [e.value],
+                    yerr=[e.half_width],
+                    fmt="o",
+                    mfc="none",
+                    color=line.get_color(),
+                    capsize=2,
+                )
+                data["model"].append(mname)
+                data["scheme"].append(scheme)
+                data["s"].append(s)
+                data["time"].append(scheme_expected_time(scheme, d, n, s, m, tau=tau))
+                data["mc"].append(e.value)
+                data["ci"].append(e.half_width)
+            for s, v in zip(ss, t, strict=True):
+                data["model"].append(mname)
+                data["scheme"].append(scheme)
+                data["s"].append(s)
+                data["time"].append(v)
+                data["mc"].append(math.nan)
+                data["ci"].append(math.nan)
+        ax.set_title(f"{mname}, n = {n}, tau = {tau}")
+        ax.set_xlabel("straggler tolerance s")
+        ax.set_ylabel("expected iteration time")
+        ax.legend(fontsize=8)
+    fig.suptitle(
+        "load scales compute time, 1/m scales communication; stars: optimum; "
+        "circles: Monte Carlo 99% CI (omitted where the variance is infinite); "
+        "ignore-s gives only an approximate gradient",
+        fontsize=9,
+    )
+    return save_figure(fig, outdir, "runtime_schemes", data)
+
+
+@figure(
+    "runtime_xu_K",
+    description="E[X_(K:N)] for X ~ 0.05 + Exp(mean 0.02), N = 10: exact, eq. (21) log "
+    "approximation, Monte Carlo",
+    paper="xu2021",
+)
+def _xu(outdir: Path, quick: bool) -> list[Path]:
+    N, delta, mu = 10, 0.05, 0.02
+    d = stats.expon(loc=delta, scale=mu)
+    ks = list(range(1, N + 1))
+    exact = [expected_order_statistic(d, k, N) for k in ks]
+    approx = [exponential_log_approx(delta, mu, k, N) for k in ks]
+    trials = 4000 if quick else 40000
+    mc = [order_statistic_mc(d, k, N, trials, rng=k) for k in ks]
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax.plot(ks, exact, "-", label="exact delta + mu (H_N - H_{N-K})")
+    ax.plot(ks, approx, "--", label="eqs. (21)-(22) log approximation")
+    ax.errorbar(
+        ks,
+        [e.value for e in mc],
+        yerr=[e.half_width for e in mc],
+        fmt="o",
+        mfc="none",
+        color="k",
+        capsize=2,
+        label="Monte Carlo 99% CI",
+    )
+    saving = 1 - exact[6] / exact[-1]
+    ax.annotate(
+        f"K = 7: {saving:.1%} faster than K = N",
+        (7, exact[6]),
+        (2, 0.095),
+        arrowprops={"arrowstyle": "->"},
+    )
+    ax.set_xlabel("K (fastest workers waited for)")
+    ax.set_ylabel("expected iteration time (s)")
+    ax.set_title("Xu et al. 2021: X ~ 0.05 + Exp(mean 0.02), N = 10")
+    ax.legend(fontsize=8)
+    data = {
+        "K": ks,
+        "exact": exact,
+        "log_approx": approx,
+        "mc": [e.value for e in mc],
+        "mc_half_width": [e.half_width for e in mc],
+    }
+    return save_figure(fig, outdir, "runtime_xu_K", data)
+
+
+@figure(
+    "runtime_zhang",
+    description="Time per iteration vs redundancy r for GC, G-GD, G-LAG (rho = 0.5) and the "
+    "r-independent GD/LAG, exponential and Pareto, n = 24",
+    paper="zhang2020",
+)
+def _zhang(outdir: Path, quick: bool) -> list[Path]:
+    n = 24
+    rs = [r for r in range(1, n + 1) if n % r == 0]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    data: dict[str, list] = {"model": [], "scheme": [], "r": [], "time": []}
+    for ax, (model, shape) in zip(axes, (("exponential", 2.0), ("pareto", 2.0)), strict=True):
+        for scheme in ("GC", "G-GD", "G-LAG"):
+            t = [zhang_metrics(scheme, n, r, model=model, shape=shape, rho=0.5).time for r in rs]
+            (line,) = ax.plot(rs, t, "o-", ms=3, label=scheme)
+            i = int(np.argmin(t))
+            ax.plot([rs[i]], [t[i]], "*", ms=12, color=line.get_color())
+            data["model"] += [model] * len(rs)
+            data["scheme"] += [scheme] * len(rs)
+            data["r"] += rs
+            data["time"] += t
+        for scheme, ls in (("GD", ":"), ("LAG", "-.")):
+            v = zhang_metrics(scheme, n, model=model, shape=shape, rho=0.5).time
+            ax.axhline(v, ls=ls, color="gray", label=f"{scheme} (r = 1)")
+            data["model"].append(model)
+            data["scheme"].append(scheme)
+            data["r"].append(1)
+            data["time"].append(v)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("storage redundancy r (group size for G-GD / G-LAG)")
+        ax.set_ylabel("expected time per iteration")
+        ax.set_title(f"{model}" + (f", shape {shape}" if model == "pareto" else "") + ", n = 24")
+        ax.legend(fontsize=8)
+    fig.suptitle(
+        "Zhang et al. 2020 model: mean time proportional to r; LAG/G-LAG select "
+        "half the workers/groups",
+        fontsize=9,
+    )
+    return save_figure(fig, outdir, "runtime_zhang", data)
