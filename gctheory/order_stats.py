@@ -661,23 +661,11 @@ def grouped_completion_mc(
     """Monte Carlo twin of :func:`expected_grouped_completion`."""
     groups, r, wait = _check_grouped(groups, group_size, wait)
     _check_dist(dist)
-    fam, p = _family(dist)
-    if fam == "pareto":
-        m = r - wait + 1
-        mean = math.inf if p["xi"] * m <= 1 else 0.0
-        var = math.inf if p["xi"] * m <= 2 else 0.0
-        moments = OrderStatMoments(
-            mean, var, "tail", f"Pareto tail xi * (r - wait + 1) = {p['xi'] * m:.4g}"
-        )
-    else:
-        moments = OrderStatMoments(0.0, 0.0, "assumed-finite")
+    moments = grouped_completion_moments(dist, groups, r, wait)
     return _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments)
 
 
 def _safe_moments(dist: Any, k: int, n: int) -> OrderStatMoments:
-    fam, _ = _family(dist)
-    if fam == "other":  # avoid a costly integration: only the tail matters here
-        return OrderStatMoments(0.0, 0.0, "assumed-finite")
     return order_statistic_moments(dist, k, n)
 
 

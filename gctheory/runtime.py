@@ -73,6 +73,7 @@ __all__ = [
     "zhang_worker_dist",
     "zhang_metrics",
     "zhang_best_redundancy",
+    "zhang_best_groups",
     "xu_expected_time",
     "xu_time_saving",
     "xu_feasible_interval",
@@ -619,6 +620,32 @@ def zhang_best_redundancy(
         t = zhang_metrics(scheme, n, r, model=model, theta=theta, shape=shape, rho=rho).time
         if math.isfinite(t):
             times[r] = t
+    return min(times, key=lambda k: times[k]), times
+
+
+def zhang_best_groups(
+    n: int,
+    r: int,
+    *,
+    model: str = "exponential",
+    theta: float = 1.0,
+    shape: float = 2.0,
+    rho: float = 1.0,
+) -> tuple[int, dict[int, float]]:
+    """The number of groups ``G`` (``G | n``, ``r <= n/G``) minimising LAGC's time
+    per iteration (Zhang et al. 2020, Section IV), with the time for every valid ``G``."""
+    n, r = _int("n", n), _int("r", r)
+    times = {}
+    for G in range(1, n + 1):
+        if n % G or r > n // G:
+            continue
+        t = zhang_metrics(
+            "LAGC", n, r, model=model, theta=theta, shape=shape, rho=rho, groups=G
+        ).time
+        if math.isfinite(t):
+            times[G] = t
+    if not times:
+        raise ValueError(f"no valid number of groups for n = {n}, r = {r}")
     return min(times, key=lambda k: times[k]), times
 
 

@@ -32,6 +32,7 @@ from gctheory.runtime import (
     xu_optimal_K,
     xu_optimal_p,
     xu_time_saving,
+    zhang_best_groups,
     zhang_best_redundancy,
     zhang_metrics,
 )
@@ -232,6 +233,14 @@ def test_zhang_bad_input():
         zhang_metrics("LAGC", 12, 2, groups=5)
     with pytest.raises(ValueError, match="model must be"):
         zhang_metrics("GD", 12, model="weibull")
+
+
+def test_zhang_best_groups_brute_force():
+    G, times = zhang_best_groups(12, 2, model="exponential", rho=0.5)
+    assert set(times) == {1, 2, 3, 4, 6}  # divisors G of 12 with n/G >= r = 2
+    assert times[G] == min(times.values())
+    # G = n/r groups of r with r-redundant GC inside is G-GD's layout at the same selection
+    assert times[6] == pytest.approx(zhang_metrics("G-LAG", 12, 2, rho=0.5).time, rel=1e-9)
 
 
 def test_zhang_best_redundancy_brute_force():
