@@ -226,10 +226,12 @@ class SoftmaxRegression(_Model):
     def forward(self, w: np.ndarray, X: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, int]:
         C = w.size // X.shape[1]
         Z = X @ w.reshape(X.shape[1], C)
-        lse = special.logsumexp(Z, axis=1)
+        zmax = Z.max(axis=1, keepdims=True)
+        E = np.exp(Z - zmax)
+        tot = E.sum(axis=1)
         rows = np.arange(len(y))
-        loss = float(np.sum(lse - Z[rows, y]))
-        P = np.exp(Z - lse[:, None])
+        loss = float(np.sum(np.log(tot) + zmax[:, 0] - Z[rows, y]))
+        P = E / tot[:, None]
         P[rows, y] -= 1.0
         return loss, P, int(np.sum(np.argmax(Z, axis=1) == y))
 
@@ -244,9 +246,8 @@ def smoothness(model: _Model, X_part: np.ndarray, n_total: int, share: float) ->
     """Smoothness of a partition's loss ``sum_{i in part} l_i / N + share l2/2 |w|^2``."""
     if X_part.shape[0] == 0:
         return share * model.l2
-    return (
-        model.hessian_bound() * float(np.linalg.norm(X_part, 2)) ** 2 / n_total + share * model.l2
-    )
+    top = float(np.linalg.eigvalsh(X_part.T @ X_part)[-1])  # |X_part|_2^2
+    return model.hessian_bound() * top / n_total + share * model.l2
 
 
 # ---------------------------------------------------------------------------

@@ -60,6 +60,7 @@ class Scheme:
         # relative load: fraction of the data held, times n (1 for one n-th of it)
         self.loads = self.support.sum(axis=1) * (n / k)
         self.msg_frac = np.full(n, float(msg_frac))
+        self.smooth, self.alpha, self.comm_time = np.ones(k), 1.0, 0.0
 
     def prepare(self, smooth: np.ndarray, alpha: float, comm_time: float) -> None:
         """Called once per run with partition smoothness constants and the step size."""
@@ -132,7 +133,7 @@ def lgc_compensation(worker_grads: np.ndarray, fastest: np.ndarray) -> np.ndarra
     g = np.asarray(worker_grads, float)
     N = g.shape[0]
     mask = np.zeros(N, bool)
-    mask[np.asarray(fastest)] = True
+    mask[np.asarray(fastest, dtype=np.int64)] = True
     K = int(mask.sum())
     if K == 0 or K > N:
         raise ValueError(f"fastest must hold between 1 and N={N} distinct workers, got {K}")

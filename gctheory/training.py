@@ -34,6 +34,7 @@ References
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from dataclasses import dataclass, field
@@ -154,16 +155,36 @@ def _code(
     if family == "ye_abbe":
         return need("YeAbbeCode")(n, s, m, rng=rng, **kw)
     if family == "commfr":
-        return need("CommFRCode")(n, s, m, **kw)
+        # an MDS [N, K] code with K = m and N = s + m: (l, m, s) = (N, m, s) (Theorem 1)
+        fam = kw.pop("family", "systematic")
+        return need("commfr_code")(n, kw.pop("k", n), s + m, m, family=fam, rng=rng, **kw)
     if family == "rs":
         return need("ReedSolomonCode")(n, kw.pop("k", n), kw.pop("w", s + 1), **kw)
     if family == "dfrc":
-        return need("DFRCode")(n, **kw)
+        d = kw.pop("d", None)
+        if d is None:
+            d = max(1, math.ceil(need("dfrc_theorem4_load")(n, s))) if s else 1
+        return need("DFractionalRepetitionCode")(n, d, rng=rng, **kw)
     if family == "brc":
-        return need("BatchRaptorCode")(n, rng=rng, **kw)
+        eps = kw.pop("eps", None)
+        if eps is None:  # smallest eps of Theorem 6 whose degrees fit the floor(n/b) batches
+            K = n // need("theorem6_batch_size")(n, max(s, 1))
+            fits = [e for e in (0.05, 0.1, 0.2) if _theorem6_max_degree(e) <= K]
+            if not fits:
+                raise ValueError(f"brc: no Theorem 6 degree distribution fits n={n}; give eps")
+            eps = fits[0]
+        return need("BatchRaptorCode").theorem6(n, max(s, 1), eps, rng=rng, **kw)
     if family == "bgc":
-        return need("BernoulliGradientCode")(n, rng=rng, **kw)
+        p = kw.pop("p", min(1.0, math.log(n) / n))
+        return need("BernoulliGradientCode")(n, p, rng=rng, **kw)
     raise ValueError(f"scheme {family!r} is not a gradient code")
+
+
+def _theorem6_max_degree(eps: float) -> int:
+    from gctheory.codes import theorem6_degree_distribution
+
+    degrees, pmf = theorem6_degree_distribution(eps)
+    return int(degrees[pmf > 0].max())
 
 
 def make_scheme(
@@ -372,6 +393,15 @@ def _model_and_data(model: Any, data: Any, l2: float) -> tuple[Any, Dataset]:
     return model, data
 
 
+def _blas_single_thread() -> Any:
+    """Limit BLAS to one thread: the products here are small, and threads only contend."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        return contextlib.nullcontext()
+    return threadpool_limits(1)
+
+
 def simulate(
     scheme: str,
     *,
@@ -435,6 +465,16 @@ def simulate(
     -------
     TrainingRun
     """
+    with _blas_single_thread():
+        return _simulate(scheme, n, delay, iterations, model, data, partition, step_size, l2,
+                         persist, n_slow, slowdown, comm_time, decode_time_per_op, target_loss,
+                         record_draws, rng, scheme_options)  # fmt: skip
+
+
+def _simulate(
+    scheme, n, delay, iterations, model, data, partition, step_size, l2, persist, n_slow,
+    slowdown, comm_time, decode_time_per_op, target_loss, record_draws, rng, scheme_options,
+) -> TrainingRun:  # fmt: skip
     rng = np.random.default_rng(rng)
     model, ds = _model_and_data(model, data, l2)
     iterations = _int("iterations", iterations, 1)

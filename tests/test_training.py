@@ -1,0 +1,261 @@
+"""Tests of gctheory.training: the straggler simulator of distributed training."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+pytest.importorskip("sklearn")
+
+from gctheory import training as tr  # noqa: E402
+from gctheory._training_schemes import Iteration  # noqa: E402
+
+EXP = "exp(1)"
+
+
+# ---------------------------------------------------------------- models
+
+
+def _partition_loss(model, w, X, y, N, share):
+    loss, _, _ = model.forward(w, X, y)
+    return loss / N + 0.5 * share * model.l2 * float(w @ w)
+
+
+@pytest.mark.parametrize("kind", ["logistic", "softmax"])
+def test_partial_gradients_match_finite_differences(kind):
+    model = tr.LogisticRegression(0.01) if kind == "logistic" else tr.SoftmaxRegression(0.01)
+    data = tr.load_digits_dataset("binary" if kind == "logistic" else "multiclass")
+    rng = np.random.default_rng(0)
+    parts = tr.partition_indices(data.classes, 5, rng=1)
+    N, k = len(data.y), 5
+    w = 0.1 * rng.standard_normal(model.dim(data))
+    full = np.zeros_like(w)
+    for p in parts:
+        X, y = data.X[p], data.y[p]
+        _, resid, _ = model.forward(w, X, y)
+        g = model.back(X, resid) / N + model.l2 / k * w
+        full += g
+        # central differences on a few random directions: error O(h^2) ~ 1e-10
+        for _ in range(3):
+            v = rng.standard_normal(w.size)
+            h = 1e-5
+            fd = (
+                _partition_loss(model, w + h * v, X, y, N, 1 / k)
+                - _partition_loss(model, w - h * v, X, y, N, 1 / k)
+            ) / (2 * h)
+            assert abs(fd - g @ v) <= 1e-7 * max(1.0, abs(fd))
+    # the partials sum to the gradient of the full loss
+    _, resid, _ = model.forward(w, data.X, data.y)
+    assert np.allclose(full, model.back(data.X, resid) / N + model.l2 * w, atol=1e-12)
+
+
+def test_model_dataset_mismatch_is_rejected():
+    with pytest.raises(ValueError, match="binary"):
+        tr.simulate("gd", n=4, model="logistic", data="digits", iterations=2)
+    with pytest.raises(ValueError, match="model must be"):
+        tr.simulate("gd", n=4, model="svm", iterations=2)
+
+
+def test_non_iid_partition_holds_c_classes_and_covers_the_data():
+    data = tr.load_digits_dataset()
+    for c in (1, 2, 3):
+        parts = tr.partition_indices(data.classes, 10, classes_per_part=c, rng=3)
+        assert all(len(np.unique(data.classes[p])) == c for p in parts)
+        allidx = np.concatenate(parts)
+        assert len(allidx) == len(data.y) and len(np.unique(allidx)) == len(data.y)
+    with pytest.raises(ValueError, match="classes_per_part"):
+        tr.partition_indices(data.classes, 10, classes_per_part=11)
+
+
+# ---------------------------------------------------------------- delays
+
+
+def test_delay_specs_and_bad_delays():
+    d = tr.parse_delay("shifted_exp(0.05, 0.02)")
+    assert d.dist.mean() == pytest.approx(0.07)  # 0.05 + 0.02
+    with pytest.raises(ValueError, match="valid delays"):
+        tr.parse_delay("weibull(1)")
+    with pytest.raises(ValueError, match="negative"):
+        tr.parse_delay("shifted_exp(-0.05, 0.02)")
+    with pytest.raises(ValueError, match="nonnegative"):
+        tr.DelayModel(stats.norm())
+    with pytest.raises(ValueError, match="persist"):
+        tr.parse_delay(EXP, persist=0)
+
+
+def test_persistent_draws_are_kept_for_h_iterations():
+    run = tr.simulate("gd", n=5, iterations=12, persist=4, record_draws=True, rng=1)
+    D = run.draws
+    for t in range(12):
+        assert np.array_equal(D[t], D[4 * (t // 4)])
+    assert not np.array_equal(D[0], D[4])
+
+
+# ---------------------------------------------------------------- schemes
+
+
+def test_unknown_scheme_lists_the_valid_ones_and_K_above_n_fails():
+    with pytest.raises(ValueError, match="valid schemes: gd, ignore, lgc"):
+        tr.simulate("async", n=4)
+    with pytest.raises(ValueError, match="K must be at most n=4"):
+        tr.simulate("ignore", n=4, K=5)
+    with pytest.raises(ValueError, match="needs K"):
+        tr.simulate("lgc", n=4)
+
+
+@pytest.mark.parametrize(
+    "scheme, opts, rank",
+    [
+        ("gd", {}, lambda T, n: np.sort(T)[n - 1]),
+        ("ignore", {"K": 7}, lambda T, n: np.sort(T)[6]),
+        ("lgc", {"K": 7}, lambda T, n: np.sort(T)[6]),
+        ("cyclic_mds", {"s": 2}, lambda T, n: np.sort(T)[n - 3]),
+        ("ggd", {"r": 2}, lambda T, n: T.reshape(-1, 2).min(axis=1).max()),
+    ],
+)
+def test_waiting_time_is_the_order_statistic_of_the_draws(scheme, opts, rank):
+    run = tr.simulate(scheme, n=10, iterations=6, record_draws=True, rng=7, **opts)
+    for t in range(run.iterations):
+        T = run.loads * run.draws[t]
+        assert run.wait[t] == rank(T, 10)  # exact: the same floats, sorted
+    assert np.allclose(np.diff(run.time), run.wait)
+
+
+def test_mean_iteration_time_agrees_with_expected_order_statistic():
+    os_ = pytest.importorskip("gctheory.order_stats")
+    dist = stats.expon(loc=0.05, scale=0.02)
+    kw = dict(scheme="ignore", K=7, n=10, delay="shifted_exp(0.05, 0.02)", iterations=40)
+    est = tr.estimate_run_metric("mean_wait", 30, rng=11, level=0.99, **kw)
+    exact = os_.expected_order_statistic(dist, 7, 10)  # 0.05 + 0.02 (H_10 - H_3)
+    assert exact == pytest.approx(0.05 + 0.02 * (sum(1 / j for j in range(4, 11))))
+    assert est.contains(exact)
+    # negative control: the wrong order statistic (the maximum) lies outside
+    assert not est.contains(os_.expected_order_statistic(dist, 10, 10))
+
+
+EXACT = [
+    ("cyclic_mds", {"s": 2}),
+    ("frc", {"s": 2}),
+    ("ye_abbe", {"s": 2, "m": 2}),
+    ("rs", {"s": 2}),
+    ("commfr", {"s": 2, "m": 2}),
+    ("ggd", {"r": 3}),
+    ("lag", {"xi": 0.0}),
+    ("glag", {"r": 3, "xi": 0.0}),
+    ("lagc", {"r": 2, "groups": 2, "xi": 0.0}),
+    ("lgc", {"K": 12}),
+]
+
+
+@pytest.mark.parametrize("scheme, opts", EXACT, ids=[e[0] for e in EXACT])
+def test_exact_schemes_reproduce_gd_iterates_without_stragglers(scheme, opts):
+    base = dict(n=12, delay="constant(1)", iterations=15, rng=3)
+    gd = tr.simulate("gd", **base)
+    try:
+        run = tr.simulate(scheme, **base, **opts)
+    except ValueError as exc:
+        if "not available in this build" in str(exc):
+            pytest.skip(str(exc))
+        raise
+    # rounding of the decoders only: relative 1e-9 on the model after 15 steps
+    assert np.allclose(run.w, gd.w, rtol=1e-9, atol=1e-12)
+    assert np.allclose(run.loss, gd.loss, rtol=1e-12)
+
+
+def test_ignore_stragglers_is_not_exact():
+    # negative control of the test above: K-SGD under constant delays uses the same
+    # 7 workers every time, so its iterates differ from GD's
+    base = dict(n=12, delay="constant(1)", iterations=15, rng=3, partition=2)
+    gd, ks = tr.simulate("gd", **base), tr.simulate("ignore", K=7, **base)
+    assert not np.allclose(ks.w, gd.w, rtol=1e-3)
+
+
+@pytest.mark.parametrize(
+    "scheme, opts", [("cyclic_mds", {"s": 3}), ("rs", {"s": 3}), ("ye_abbe", {"s": 2, "m": 2})]
+)
+def test_decoded_gradient_within_decoding_error_bound(scheme, opts):
+    rng = np.random.default_rng(5)
+    sch = tr.make_scheme(scheme, 12, rng=1, **opts)
+    for _ in range(5):
+        G = rng.standard_normal((sch.k, 37))
+        X = rng.exponential(size=12)
+        step = sch.step(Iteration(G, X, np.zeros(1), 0, lambda *a: None))
+        res = sch.last_decode
+        bound = res.error_bound(scale=float(np.abs(G).max(axis=1).sum()), size=sch.n)
+        assert np.max(np.abs(step.grad - G.sum(axis=0))) <= bound
+        assert len(res.survivors) == sch.f
+
+
+def test_lgc_compensation_matches_eq7():
+    rng = np.random.default_rng(2)
+    N, K = 10, 7
+    for _ in range(20):
+        g = rng.standard_normal((N, 6))
+        S = rng.choice(N, K, replace=False)
+        notS = np.setdiff1d(np.arange(N), S)
+        e = tr.lgc_compensation(g, S)
+        # eq. (7), first line: mean over all N minus mean over the K fastest
+        assert np.allclose(e, g.mean(axis=0) - g[S].mean(axis=0), atol=1e-14)
+        # eq. (7), second line
+        bracket = g[notS].mean(axis=0) - g[S].mean(axis=0)
+        assert np.allclose(e, (N - K) / N * bracket, atol=1e-14)
+    with pytest.raises(ValueError):
+        tr.lgc_compensation(g, [])
+
+
+def test_lgc_update_is_fresh_mean_plus_previous_compensation():
+    # Algorithm 1, line 22 of Xu et al.: g_t = g'_t + e_{t-1}
+    rng = np.random.default_rng(4)
+    n, K = 8, 5
+    sch = tr.make_scheme("lgc", n, K=K)
+    G0, G1 = rng.standard_normal((2, n, 3))
+    X0, X1 = rng.exponential(size=(2, n))
+    s0 = sch.step(Iteration(G0, X0, np.zeros(3), 0, lambda *a: None))
+    S0 = np.argsort(X0, kind="stable")[:K]
+    assert np.allclose(s0.grad, (n * G0[S0]).mean(axis=0))
+    s1 = sch.step(Iteration(G1, X1, np.zeros(3), 1, lambda *a: None))
+    S1 = np.argsort(X1, kind="stable")[:K]
+    expect = (n * G1[S1]).mean(axis=0) + tr.lgc_compensation(n * G0, S0)
+    assert np.allclose(s1.grad, expect)
+    # summed over the two steps, the compensation restores the full gradient of step 0
+    assert np.allclose(s0.grad + tr.lgc_compensation(n * G0, S0), G0.sum(axis=0))
+
+
+def test_lgc_partial_work_and_linear_scaling():
+    base = dict(n=10, K=7, delay="shifted_exp(0.05, 0.02)", iterations=30, rng=2, partition=3)
+    full = tr.simulate("lgc", **base)
+    part = tr.simulate("lgc", partial_work=True, blocks=4, **base)
+    noscale = tr.simulate("lgc", partial_work=True, blocks=4, linear_scaling=False, **base)
+    assert np.array_equal(full.time, part.time)  # same draws, same waits
+    assert part.comp.sum() < full.comp.sum()  # stragglers stopped early
+    assert not np.allclose(part.w, noscale.w)
+
+
+def test_lag_saves_communication_and_runs_are_reproducible():
+    base = dict(n=10, delay=EXP, iterations=60, rng=5)
+    gd, lag = tr.simulate("gd", **base), tr.simulate("lag", **base)
+    assert lag.comm.sum() < gd.comm.sum()
+    again = tr.simulate("lag", **base)
+    assert np.array_equal(lag.w, again.w) and np.array_equal(lag.time, again.time)
+
+
+def test_estimate_run_metric_validates_and_is_seeded():
+    kw = dict(scheme="gd", n=4, iterations=5)
+    a = tr.estimate_run_metric("total_time", 3, rng=1, **kw)
+    b = tr.estimate_run_metric("total_time", 3, rng=1, **kw)
+    assert a == b
+    with pytest.raises(ValueError, match="metric"):
+        tr.estimate_run_metric("speed", 3, **kw)
+    with pytest.raises(ValueError, match="target_loss"):
+        tr.estimate_run_metric("time_to_target", 3, **kw)
+
+
+def test_every_registered_scheme_builds_and_runs():
+    opts = {"ignore": {"K": 9}, "lgc": {"K": 9}, "ggd": {"r": 3}, "glag": {"r": 3}}
+    opts.update(lagc={"r": 2, "groups": 2}, gd={}, lag={}, ye_abbe={"s": 2, "m": 2})
+    opts.update(commfr={"s": 2, "m": 2})
+    for name in tr.SCHEMES:
+        run = tr.simulate(name, n=12, iterations=3, rng=1, **opts.get(name, {"s": 2}))
+        assert run.iterations == 3 and np.all(np.isfinite(run.loss))
+        assert run.loss[-1] < run.loss[0]
