@@ -82,6 +82,7 @@ __all__ = [
     "brc_parameters",
     "brc_condition_54_margin",
     "all_bounds",
+    "load_curves",
 ]
 
 _DPS = 50  # mpmath digits for the closed forms (so the integer ceiling is exact)
@@ -216,9 +217,22 @@ def _emit(bound: LoadBound, warn: bool) -> LoadBound:
     return bound
 
 
+def _snap(value: Any) -> Any:
+    """``value`` (an mpf at ``_DPS`` digits) snapped to the nearest integer when within
+    1e-30 of it, so that closed forms that are exact integers (e.g. eq. (13) at s = 1 is
+    ln n / ln n = 1) are not pushed to the next integer by rounding."""
+    r = mpmath.nint(value)
+    return r if abs(value - r) < mpmath.mpf("1e-30") * max(1, abs(r)) else value
+
+
+def _ceil(value: Any) -> int:
+    return int(mpmath.ceil(_snap(value)))
+
+
 def _lower_load(value: Any, strict: bool) -> int:
     """Smallest integer d with d >= value (or d > value), at least 1; value an mpf."""
-    k = int(mpmath.floor(value)) + 1 if strict else int(mpmath.ceil(value))
+    v = _snap(value)
+    k = int(mpmath.floor(v)) + 1 if strict else int(mpmath.ceil(v))
     return max(1, k)
 
 
@@ -465,7 +479,7 @@ def approximate_recovery_lower_bound(
     return _emit(b, warn)
 
 
-def frc_load(n: int, s: int, form: str = "theorem") -> LoadBound:
+def frc_load(n: int, s: int, form: str = "theorem", *, warn: bool = True) -> LoadBound:
     """The d-FRC load that Theorem 4 of Wang et al. 2019 proves sufficient (eq. (14)).
 
     Parameters
@@ -484,7 +498,10 @@ def frc_load(n: int, s: int, form: str = "theorem") -> LoadBound:
         ``kind="achievable"``, ``load = ceil(value)``: the FRC with this load
         fails with probability ``o(1)`` as ``n -> infinity``. At a finite ``n``
         use :func:`frc_failure_probability` for the exact failure probability
-        and :func:`frc_min_load` for the smallest sufficient ``d``.
+        and :func:`frc_min_load` for the smallest sufficient ``d``. A
+        :class:`LoadBoundRegimeWarning` is emitted (unless ``warn=False``)
+        when ``n ln(1/delta) <= e^2``, where the proof's remainder
+        ``1/ln(n ln(1/delta))`` is not small (e.g. ``s >= n - 7``).
     """
     n, s = _check_ns(n, s)
     if form not in ("theorem", "proof"):
@@ -501,8 +518,16 @@ def frc_load(n: int, s: int, form: str = "theorem") -> LoadBound:
             value = max(mpmath.mpf(1), mpmath.log(n * L) / L)
         else:
             value = 1 + mpmath.log(n) / L
-        load = max(1, int(mpmath.ceil(value)))
-        return LoadBound(float(value), load, "achievable", src, regime, asymptotic=True)
+        load = max(1, _ceil(value))
+        # the proof's remainder (n/d) delta^d = 1/ln(n ln(1/delta)) at eq. (14)'s d must be small
+        notes = ()
+        if n * L <= mpmath.e**2:
+            notes = (
+                f"n ln(1/delta)={float(n * L):.3g} <= e^2: the proof's remainder "
+                "1/ln(n ln(1/delta)) is not small, eq. (14) guarantees nothing here",
+            )
+        b = LoadBound(float(value), load, "achievable", src, regime, asymptotic=True, notes=notes)
+    return _emit(b, warn)
 
 
 # ---------------------------------------------------------------------------
@@ -908,7 +933,7 @@ def brc_parameters(n: int, s: int, eps: float) -> BRCParameters:
     if s == 0:
         raise ValueError("s must be at least 1 for Theorem 6 (b = ceil(1/ln(n/s)) + 1)")
     with mpmath.workdps(_DPS):
-        b = int(mpmath.ceil(1 / mpmath.log(mpmath.mpf(n) / s))) + 1
+        b = _ceil(1 / mpmath.log(mpmath.mpf(n) / s)) + 1
     D = math.floor(1 / e)
     u = 2 * e * (1 - 2 * e) / (1 - 4 * e) ** 2
     p = [u / (u + 1)]
@@ -977,8 +1002,8 @@ def all_bounds(
     rows += [
         (f"finite-n, P(fail)<={target:g}, eps=0", min_load_lower_bound(n, s, target)),
         (f"finite-n, P(err>eps n)<={target:g}", min_load_lower_bound(n, s, target, eps)),
-        ("FRC, Thm 4 eq. (14)", frc_load(n, s)),
-        ("FRC, Thm 4 proof d=1+log n/log(1/delta)", frc_load(n, s, "proof")),
+        ("FRC, Thm 4 eq. (14)", frc_load(n, s, warn=False)),
+        ("FRC, Thm 4 proof d=1+log n/log(1/delta)", frc_load(n, s, "proof", warn=False)),
     ]
     d_frc = frc_min_load(n, s, target)
     rows.append(
@@ -994,3 +1019,56 @@ def all_bounds(
         )
     )
     return [(label, b, frc_failure_probability(n, s, b.load)) for label, b in rows]
+
+
+def load_curves(
+    n: int, s_values: Sequence[int], eps: float = 0.01, target: float = 0.01
+) -> dict[str, list]:
+    """The columns behind Figure 2 of Wang et al. 2019, regenerated (and extended).
+
+    For each ``s`` in ``s_values``: the real-valued bounds (worst case ``s+1``,
+    eq. (13), eq. (29), Theorem 5 as stated and eq. (52) at ``eps``), their
+    integer loads, the finite-n lower bounds at ``target`` (``eps = 0`` and
+    ``eps``), Theorem 4's FRC load and the exact smallest d-FRC load with
+    failure probability ``<= target``; and whether eq. (13) is in its
+    decreasing (broken-down) region. No warnings are emitted.
+    """
+    n = _int("n", n)
+    cols: dict[str, list] = {
+        k: []
+        for k in (
+            "s",
+            "worst_case",
+            "thm3_eq13",
+            "thm3_eq29",
+            "thm5_stated",
+            "thm5_eq52",
+            "thm3_eq13_load",
+            "thm5_eq52_load",
+            "finite_n_lb_eps0",
+            "finite_n_lb_eps",
+            "frc_eq14_load",
+            "frc_exact_min_load",
+            "eq13_decreasing",
+        )
+    }
+    proof_ok = 2 * _check_eps(eps) * n + 4 < n
+    for s in s_values:
+        _check_ns(n, s)
+        t3 = exact_recovery_lower_bound(n, s, warn=False)
+        t5 = approximate_recovery_lower_bound(n, s, eps, warn=False)
+        p52 = approximate_recovery_lower_bound(n, s, eps, "proof", warn=False) if proof_ok else None
+        cols["s"].append(int(s))
+        cols["worst_case"].append(worst_case_load(n, s).load)
+        cols["thm3_eq13"].append(t3.value)
+        cols["thm3_eq29"].append(exact_recovery_lower_bound(n, s, "proof", warn=False).value)
+        cols["thm5_stated"].append(t5.value)
+        cols["thm5_eq52"].append(p52.value if p52 else float("nan"))
+        cols["thm3_eq13_load"].append(t3.load)
+        cols["thm5_eq52_load"].append(p52.load if p52 else -1)
+        cols["finite_n_lb_eps0"].append(min_load_lower_bound(n, s, target).load)
+        cols["finite_n_lb_eps"].append(min_load_lower_bound(n, s, target, eps).load)
+        cols["frc_eq14_load"].append(frc_load(n, s, warn=False).load)
+        cols["frc_exact_min_load"].append(frc_min_load(n, s, target))
+        cols["eq13_decreasing"].append(int(not t3.in_regime))
+    return cols

@@ -471,3 +471,29 @@ def test_regime_warnings():
     # in regime: no warning (filterwarnings=error would fail the test otherwise)
     assert lb.approximate_recovery_lower_bound(1000, 100, 0.01, "proof").in_regime
     assert lb.exact_recovery_lower_bound(1000, 0).load == 1  # s = 0: d* = 1 exactly
+
+
+def test_frc_load_warns_where_its_proof_remainder_is_not_small():
+    with pytest.warns(lb.LoadBoundRegimeWarning, match="remainder"):
+        b = lb.frc_load(1000, 995)
+    assert not b.in_regime
+    # the exact d-FRC at eq. (14)'s load (322) fails most of the time there
+    assert lb.frc_failure_probability(1000, 995, b.load) > Fraction(3, 4)  # exact: 0.764
+
+
+def test_load_curves_columns_and_orderings():
+    c = lb.load_curves(100, [1, 5, 10, 30, 60, 95], eps=0.01, target=0.05)
+    assert len({len(v) for v in c.values()}) == 1
+    for lo, frc in zip(c["finite_n_lb_eps0"], c["frc_exact_min_load"]):
+        assert lo <= frc
+    for lo_eps, lo0 in zip(c["finite_n_lb_eps"], c["finite_n_lb_eps0"]):
+        assert lo_eps <= lo0
+
+
+def test_integer_valued_closed_forms_are_not_pushed_up_by_rounding():
+    for n in (10, 100, 1000, 12345):
+        # eq. (13) at s = 1 is ln(n ln^2 n / ln^2 n) / ln n = 1 exactly
+        b = lb.exact_recovery_lower_bound(n, 1)
+        assert b.value == pytest.approx(1.0, abs=1e-12) and b.load == 1
+    # d = 1 + ln(1000)/ln(10) = 4 exactly (proof of Theorem 4)
+    assert lb.frc_load(1000, 100, "proof").load == 4

@@ -1,0 +1,89 @@
+"""Figure 2 of Wang et al. 2019 regenerated: load bounds versus stragglers, with achievability."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from gctheory.load_bounds import load_curves
+from gctheory.plots import figure, plt, save_figure
+
+__all__ = ["make_fig2"]
+
+NAME = "wang2019_fig2_load_bounds"
+
+
+@figure(
+    NAME,
+    description="Wang et al. 2019 Fig. 2 (n = 1000): lower bounds on the load versus s "
+    "(worst case s+1, Theorem 3, Theorem 5 and eq. (52)), finite-n bounds, and the load "
+    "the d-FRC achieves (Theorem 4 and exact)",
+    paper="wang2019",
+)
+def make_fig2(outdir: Path, quick: bool) -> list[Path]:
+    n, eps, target = 1000, 0.01, 0.01
+    num = 30 if quick else 90
+    s_values = sorted({int(round(x)) for x in np.geomspace(1, n - 1, num)})
+    c = load_curves(n, s_values, eps=eps, target=target)
+    s = np.array(c["s"])
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.8), sharex=True)
+
+    ax1.plot(s, c["worst_case"], "k-", lw=2, label="worst case $s+1$ (Tandon)")
+    dec = np.array(c["eq13_decreasing"], bool)
+    eq13 = np.array(c["thm3_eq13"])
+    ax1.plot(s, np.where(~dec, eq13, np.nan), "C0-", label="Thm 3, eq. (13), $\\epsilon=0$")
+    ax1.plot(s, np.where(dec, eq13, np.nan), "C0:", label="eq. (13) where it decreases in $s$")
+    ax1.plot(s, c["thm3_eq29"], "C0--", lw=1, label="proof of Thm 3, eq. (29)")
+    ax1.plot(s, c["thm5_stated"], "C1-", label=f"Thm 5 as stated, $\\epsilon={eps:g}$")
+    ax1.plot(s, c["thm5_eq52"], "C1--", label=f"proof of Thm 5, eq. (52), $\\epsilon={eps:g}$")
+    ax1.axhline(1, color="grey", lw=0.8)
+    ax1.set_xscale("log")
+    ax1.set_yscale("symlog", linthresh=1)
+    ax1.set_ylim(-20, 1500)
+    ax1.set_xlabel("stragglers $s$")
+    ax1.set_ylabel("bound on load $d$ (real value)")
+    ax1.set_title(f"(a) closed-form lower bounds, $n={n}$")
+    ax1.legend(fontsize=7.5, loc="upper left")
+
+    ax2.step(s, c["worst_case"], "k-", where="mid", lw=2, label="worst case $s+1$")
+    ax2.step(
+        s,
+        c["frc_exact_min_load"],
+        "C3-",
+        where="mid",
+        lw=2,
+        label=f"d-FRC exact: smallest $d$ with P(fail) $\\leq {target:g}$",
+    )
+    ax2.step(s, c["frc_eq14_load"], "C3--", where="mid", label="d-FRC, Thm 4 eq. (14), ceil")
+    ax2.step(
+        s,
+        c["finite_n_lb_eps0"],
+        "C2-",
+        where="mid",
+        label=f"finite-n lower bound, P(fail) $\\leq {target:g}$",
+    )
+    ax2.step(s, c["thm3_eq13_load"], "C0-", where="mid", lw=1, label="eq. (13), ceil")
+    ax2.step(
+        s,
+        c["finite_n_lb_eps"],
+        "C2:",
+        where="mid",
+        label=f"finite-n lower bound, P(err$>\\epsilon n$) $\\leq {target:g}$",
+    )
+    ax2.step(
+        s,
+        c["thm5_eq52_load"],
+        "C1--",
+        where="mid",
+        lw=1,
+        label=f"eq. (52), ceil, $\\epsilon={eps:g}$",
+    )
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.set_xlabel("stragglers $s$")
+    ax2.set_ylabel("partitions per worker (integer load)")
+    ax2.set_title("(b) integer loads: bounds next to what the d-FRC achieves")
+    ax2.legend(fontsize=7.5, loc="upper left")
+    fig.tight_layout()
+    return save_figure(fig, outdir, NAME, data=c)
