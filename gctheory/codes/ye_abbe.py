@@ -53,7 +53,7 @@ from gctheory.codes.base import (
 from gctheory.codes.tandon import cyclic_support
 from gctheory.generators import gaussian_generator, vandermonde_generator
 
-__all__ = ["YeAbbeCode"]
+__all__ = ["YeAbbeCode", "ye_abbe_decoding_cost"]
 
 
 class YeAbbeCode(GradientCode):
@@ -164,10 +164,22 @@ class YeAbbeCode(GradientCode):
         return A, effective_condition_number(V_T)
 
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
-        """Inverting V_T: LU ``t^3 / 3`` plus ``m`` solves ``2 m t^2`` (t = n - s),
-        then ``t m ceil(d/m)`` to combine (Kadhe et al. 2019, Section II-B)."""
-        t = self.n - self.s
-        r = -(-check_positive_int("d", d) // self.m)
-        return DecodingCost(
-            setup=t**3 // 3 + 2 * self.m * t * t, apply=t * self.m * r, method="invert V_T"
-        )
+        """See :func:`ye_abbe_decoding_cost` (independent of which n - s workers survive)."""
+        return ye_abbe_decoding_cost(self.n, self.s, self.m, d)
+
+
+def ye_abbe_decoding_cost(n: int, s: int, m: int, d: int = 1) -> DecodingCost:
+    """Multiply-adds of Ye-Abbe decoding: invert V_T (Kadhe et al. 2019, Section II-B).
+
+    LU of the t x t matrix V_T, ``t^3 / 3``, plus ``m`` solves, ``2 m t^2``
+    (t = n - s), then ``t m ceil(d/m)`` to combine the received vectors.
+    Computable without building the code (for large n).
+    """
+    n = check_positive_int("n", n)
+    s = check_positive_int("s", s, minimum=0)
+    m = check_positive_int("m", m)
+    if s >= n:
+        raise ValueError(f"s must be < n, got s={s}, n={n}")
+    t = n - s
+    r = -(-check_positive_int("d", d) // m)
+    return DecodingCost(setup=t**3 // 3 + 2 * m * t * t, apply=t * m * r, method="invert V_T")
