@@ -275,12 +275,12 @@ def halbawi_cm_range(
         if j == i or not np.isfinite(a[j]):
             continue
         if d[j] > d[i]:
-            lo = max(lo, (a[i] - a[j]) / (d[j] - d[i]))
+            lo = max(lo, float((a[i] - a[j]) / (d[j] - d[i])))
         elif d[j] < d[i]:
-            hi = min(hi, (a[j] - a[i]) / (d[i] - d[j]))
+            hi = min(hi, float((a[j] - a[i]) / (d[i] - d[j])))
         elif a[j] < a[i]:
             return None
-    return (lo, hi) if lo <= hi else None
+    return (float(lo), float(hi)) if lo <= hi else None
 
 
 # ===========================================================================
