@@ -589,7 +589,7 @@ def condition_numbers(M: Any) -> np.ndarray:
     redo = ~(out <= GRAM_LIMIT)
     if np.any(redo):
         sv = np.linalg.svd(M[redo], compute_uv=False)
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):
             out[redo] = np.where(sv[:, -1] > 0, sv[:, 0] / sv[:, -1], np.inf)
     return out.reshape(batch)
 

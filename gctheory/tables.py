@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gctheory.conditioning import C_CHEN_DONGARRA, s_kappa_bound
+from gctheory.conditioning import _C, C_CHEN_DONGARRA, _eps, _kappa, _prefactor, s_kappa_bound
 
 __all__ = ["TABLE1_PARAMETERS", "TABLE1_PRINTED", "table1"]
 
@@ -75,6 +75,7 @@ def table1(
     rows : iterable of (n, s, m), optional
         Defaults to :data:`TABLE1_PARAMETERS`.
     """
+    _kappa(kappa), _eps(eps), _C(C), _prefactor(prefactor)  # bad input raises, never a note
     out = []
     for n, s, m in TABLE1_PARAMETERS if rows is None else rows:
         notes = []

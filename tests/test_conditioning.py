@@ -1,0 +1,296 @@
+"""Tests of gctheory.conditioning (Kadhe et al. 2019, Section IV-B; Chen & Dongarra 2005)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from functools import partial
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gctheory.conditioning import (
+    Float64Warning,
+    RegimeWarning,
+    c_interval,
+    chen_dongarra_tail,
+    condition_number_mp,
+    condition_numbers,
+    condition_tail_mc,
+    empirical_s_kappa,
+    empirical_s_kappa_mc,
+    gaussian_condition_bound,
+    is_monotone_decreasing,
+    kappa_condition,
+    max_condition,
+    s_kappa_bound,
+    s_kappa_commfr,
+    s_kappa_ye_abbe,
+    straggler_union_bound,
+    subset_failure_mc,
+    t_star,
+    union_bound_profile,
+    vandermonde_condition_mp,
+)
+from gctheory.generators import gaussian_generator, vandermonde_generator
+
+SQ2PI = math.sqrt(2 * math.pi)
+
+
+def _f_reference(N, K, t, kappa, C=6.414, a=1 / SQ2PI):
+    """Eq. (7) of Kadhe et al. 2019 written out independently (mpmath, 30 digits)."""
+    with mpmath.workdps(30):
+        r = t - K + 1
+        return a * mpmath.binomial(N, t) * (mpmath.mpf(C) * t / (kappa * r)) ** r
+
+
+# ---------------------------------------------------------------------------
+# analytic side
+
+
+def test_chen_dongarra_closed_form():
+    # closed form (1/sqrt(2 pi)) (C/x)^(|v-u|+1), Chen & Dongarra 2005 Thm. 4.5
+    assert chen_dongarra_tail(2, 5, 10.0) == pytest.approx((6.414 / 10) ** 4 / SQ2PI, rel=1e-14)
+    assert chen_dongarra_tail(3, 3, 2.0, C=5.013) == pytest.approx(5.013 / 2 / SQ2PI, rel=1e-14)
+    lemma1 = chen_dongarra_tail(2, 5, 10.0, prefactor="lemma1")
+    assert lemma1 / chen_dongarra_tail(2, 5, 10.0) == pytest.approx(2 * math.pi, rel=1e-13)
+
+
+def test_gaussian_condition_bound_is_tail_at_scaled_x():
+    # x = kappa (|v-u|+1)/v (Kadhe et al. eq. (12)-(13))
+    assert gaussian_condition_bound(12, 14, 60) == pytest.approx(
+        chen_dongarra_tail(12, 14, 60 * 3 / 14), rel=1e-14
+    )
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: chen_dongarra_tail(1, 5, 10), "u must be >= 2"),
+        (lambda: chen_dongarra_tail(2, 5, 3.0), r"x must be >= \|v-u\|\+1 = 4"),
+        (lambda: chen_dongarra_tail(2, 5, 10, C=0), "C must be a positive"),
+        (lambda: chen_dongarra_tail(2, 5, 10, prefactor="x"), "prefactor must be one of"),
+        (lambda: gaussian_condition_bound(3, 10, 9), "kappa must be >= v = 10"),
+        (lambda: straggler_union_bound(10, 3, 2, 100), r"t must lie in \[K, N\]"),
+        (lambda: straggler_union_bound(10, 11, 10, 100), "K must be <= N"),
+        (lambda: straggler_union_bound(10, 1, 5, 100), "K must be >= 2"),
+        (lambda: straggler_union_bound(10, 3, 5, 1.0), "kappa must be > 1"),
+        (lambda: straggler_union_bound(10.0, 3, 5, 100), "N must be an integer"),
+        (lambda: s_kappa_commfr(3, 2, 1000, 0.0), r"eps must lie in the open interval \(0, 1\)"),
+        (lambda: s_kappa_commfr(3, 2, 1000, 1.0), "eps must lie"),
+        (lambda: s_kappa_commfr(-1, 2, 1000, 0.1), "s must be >= 0"),
+        (lambda: s_kappa_commfr(3, -2, 1000, 0.1), "m must be >= 0"),
+        (lambda: s_kappa_ye_abbe(10, 10, 1000, 0.1), "s must be < n"),
+        (lambda: kappa_condition(3, 2, 2.0), "eps must lie"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_union_bound_matches_eq7_and_warns_outside_lemma1():
+    for N, K, t, kappa in [(60, 52, 57, 1000), (15, 2, 4, 1000), (1000, 810, 915, 1000)]:
+        ref = _f_reference(N, K, t, kappa)  # independent mpmath evaluation of eq. (7)
+        assert straggler_union_bound(N, K, t, kappa) == pytest.approx(float(ref), rel=1e-12)
+    with pytest.warns(RegimeWarning, match="outside the domain of Lemma 1"):
+        straggler_union_bound(60, 52, 57, 50)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    s=st.integers(0, 40),
+    m=st.integers(2, 60),
+    eps=st.sampled_from([0.3, 1e-2, 1e-3, 1e-8]),
+    C=st.sampled_from([5.013, 6.414, 7.0]),
+)
+def test_eq8_makes_f_decreasing_and_small(s, m, eps, C):
+    # Kadhe et al. 2019, eq. (8): f decreasing on [m, m+s] and f(m+s) <= eps
+    k = kappa_condition(s, m, eps, C) * (1 + 1e-9)
+    f = union_bound_profile(m + s, m, k, C)
+    assert f[-1] <= eps
+    if s > 0:
+        assert is_monotone_decreasing(m + s, m, k, C)
+
+
+def test_t_star_is_smallest_t_with_f_below_eps():
+    # brute force over t with the independent eq. (7) reference
+    for N, K, kappa, eps in [(10, 2, 1000, 1e-3), (60, 47, 1000, 1e-3), (25, 12, 500, 1e-2)]:
+        ts = [t for t in range(K, N + 1) if _f_reference(N, K, t, kappa) <= eps]
+        assert t_star(N, K, kappa, eps) == ts[0]
+
+
+def test_ye_abbe_is_substitution_and_commfr_is_m_plus_s():
+    # Section IV-B: Ye-Abbe = Theorem 2 with m+s -> n, m -> n-s
+    assert s_kappa_ye_abbe(60, 8, 1000, 1e-3) == s_kappa_bound(60, 52, 1000, 1e-3).s_kappa
+    assert s_kappa_commfr(8, 2, 1000, 1e-3) == s_kappa_bound(10, 2, 1000, 1e-3).s_kappa
+
+
+def test_s_kappa_monotone_in_kappa_and_eps():
+    ks = [s_kappa_commfr(40, 10, k, 1e-3) for k in (400, 1000, 3000, 10_000)]
+    assert ks == sorted(ks)
+    es = [s_kappa_commfr(40, 10, 1000, e) for e in (1e-6, 1e-4, 1e-2, 0.5)]
+    assert es == sorted(es)
+
+
+def test_condition8_failure_is_refused_or_warned():
+    with pytest.raises(ValueError, match=r"violates Kadhe et al. eq. \(8\)"):
+        s_kappa_commfr(8, 52, 50, 1e-3)
+    with pytest.warns(RegimeWarning, match=r"violates eq. \(8\)"):
+        b = s_kappa_bound(10, 2, 25, 1e-3, strict=False)  # eq. (8) needs kappa > 25.66
+    assert not b.condition8 and b.t_star <= 10 and b.f_t_star <= 1e-3
+    # eq. (8) holds but Lemma 1's domain kappa >= t fails for every t (footnote 1 gap)
+    with pytest.raises(ValueError):
+        s_kappa_bound(1100, 1000, 400, 1e-3)
+
+
+def test_c_interval_brackets_the_constant():
+    lo, hi = c_interval(60, 52, 2, 1000, 1e-3)
+    assert s_kappa_ye_abbe(60, 8, 1000, 1e-3, C=hi * (1 - 1e-9)) == 2
+    assert s_kappa_ye_abbe(60, 8, 1000, 1e-3, C=(lo + hi) / 2) == 2
+    assert s_kappa_ye_abbe(60, 8, 1000, 1e-3, C=lo * (1 - 1e-9)) != 2
+    assert s_kappa_ye_abbe(60, 8, 1000, 1e-3, C=hi * (1 + 1e-9)) != 2
+
+
+# ---------------------------------------------------------------------------
+# condition numbers
+
+
+@pytest.mark.parametrize("shape", [(50, 12, 14), (40, 14, 12), (30, 5, 5), (7, 1, 4)])
+def test_condition_numbers_match_numpy_cond(shape):
+    rng = np.random.default_rng(1)
+    M = rng.standard_normal(shape)
+    ref = np.array([np.linalg.cond(a) for a in M])  # LAPACK SVD per matrix
+    np.testing.assert_allclose(condition_numbers(M), ref, rtol=1e-9)
+    Z = M + 1j * rng.standard_normal(shape)
+    np.testing.assert_allclose(condition_numbers(Z), [np.linalg.cond(a) for a in Z], rtol=1e-9)
+
+
+def test_condition_numbers_ill_conditioned_uses_svd():
+    # diag(1, 1e-8) rotated: exact condition number 1e8 (closed form)
+    rng = np.random.default_rng(2)
+    Q, _ = np.linalg.qr(rng.standard_normal((6, 6)))
+    D = np.diag([1, 0.5, 0.3, 0.2, 0.1, 1e-8])
+    assert condition_numbers(Q @ D)[()] == pytest.approx(1e8, rel=1e-6)
+    assert np.isinf(condition_numbers(np.zeros((1, 3, 3)))[0])
+
+
+def test_mp_condition_where_float64_fails():
+    # equispaced Vandermonde 40 x 40: float64 is off by orders of magnitude; mpmath at 60
+    # and 90 digits agree (stability under precision increase is the reference)
+    a = float(vandermonde_condition_mp(40, 40, nodes="equispaced", dps=60))
+    b = float(vandermonde_condition_mp(40, 40, nodes="equispaced", dps=90))
+    assert a == pytest.approx(b, rel=1e-12)
+    f64 = np.linalg.cond(vandermonde_generator(40, 40, nodes="equispaced"))
+    assert abs(f64 / a - 1) > 0.1  # float64 unreliable here
+    # roots of unity, full square: V / sqrt(N) is unitary, kappa = 1 (closed form)
+    assert float(vandermonde_condition_mp(8, 8, nodes="roots_of_unity")) == pytest.approx(1, 1e-30)
+    # a float64 matrix is converted exactly: diag(1, 1e-20) has kappa 1e20
+    assert float(condition_number_mp(np.diag([1.0, 1e-20]))) == pytest.approx(1e20, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# Monte Carlo twin of the tail bound
+
+
+SHAPES = [(2, 2, 50), (2, 3, 10), (2, 4, 12), (2, 5, 15), (12, 14, 60), (12, 12, 200)]
+
+
+@pytest.mark.parametrize("u, v, kappa", SHAPES)
+def test_tail_bound_holds_against_mc(u, v, kappa):
+    bound = gaussian_condition_bound(u, v, kappa)
+    est = condition_tail_mc(u, v, kappa, 20_000, rng=[u, v, kappa], level=0.98)
+    # one-sided 99% lower limit below the bound; the ratio bound/estimate (1.4 .. 100)
+    # is the looseness reported in docs/conditioning.md
+    assert est.low <= bound
+    assert bound < 1
+
+
+def test_tail_bound_57x60():
+    est = condition_tail_mc(57, 60, 200, 4_000, rng=5760, level=0.98)
+    assert est.low <= gaussian_condition_bound(57, 60, 200)
+
+
+def test_tail_negative_control_wrong_constant():
+    # C = 4 < 5.013 (below Chen-Dongarra's admissible range): the bound must be violated
+    est = condition_tail_mc(12, 12, 200, 20_000, rng=1212, level=0.98)
+    assert est.low > gaussian_condition_bound(12, 12, 200, C=4.0)
+
+
+def test_tail_mc_serial_equals_pool():
+    a = condition_tail_mc(4, 6, 20, 3_000, rng=3, chunk_size=1_000)
+    b = condition_tail_mc(4, 6, 20, 3_000, rng=3, chunk_size=1_000, executor=2)
+    assert a == b
+
+
+# ---------------------------------------------------------------------------
+# worst case over subsets and empirical s_kappa
+
+
+def _brute_max(G, t):
+    return max(np.linalg.cond(G[:, list(T)]) for T in itertools.combinations(range(G.shape[1]), t))
+
+
+def test_max_condition_exhaustive_equals_brute_force():
+    G = gaussian_generator(4, 9, rng=9)
+    for t in (4, 6, 9):
+        mc = max_condition(G, t)
+        assert mc.exact and mc.method == "exhaustive" and mc.n_subsets == math.comb(9, t)
+        assert mc.value == pytest.approx(_brute_max(G, t), rel=1e-9)  # brute-force enumeration
+        assert np.linalg.cond(G[:, list(mc.subset)]) == pytest.approx(mc.value, rel=1e-9)
+
+
+def test_max_condition_estimate_is_labelled_lower_bound():
+    G = gaussian_generator(5, 14, rng=4)
+    exact = max_condition(G, 7)
+    est = max_condition(G, 7, exhaustive_limit=10, samples=200, rng=1)
+    assert not est.exact and "estimate" in est.method
+    assert est.value <= exact.value * (1 + 1e-12)
+    assert est.value >= 0.5 * exact.value  # local search gets near the worst subset
+
+
+def test_max_condition_flags_float64():
+    G = vandermonde_generator(30, 31, nodes="equispaced")
+    with pytest.warns(Float64Warning):
+        mc = max_condition(G, 30, mp_dps=None)
+    assert not mc.float64_reliable
+    ref = partial(vandermonde_condition_mp, 30, 31, nodes="equispaced", dps=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mc2 = max_condition(G, 30, mp_reference=ref)
+    assert mc2.value_mp == pytest.approx(float(ref(mc2.subset)), rel=1e-12)
+
+
+def test_empirical_s_kappa_by_definition():
+    G = gaussian_generator(3, 9, rng=12)
+    kappa = 30.0
+    e = empirical_s_kappa(G, kappa)
+    # brute force: largest s such that all (9 - s')-subsets, s' <= s, have cond <= kappa
+    s_ref = None
+    for s in range(0, 7):
+        if _brute_max(G, 9 - s) > kappa:
+            break
+        s_ref = s
+    assert e.exact and e.value == s_ref
+
+
+def test_theorem2_holds_in_mc_with_negative_control():
+    # Theorem 2: P(max_{|T|=t*} cond(G_T) > kappa) <= f(t*) <= eps
+    b = s_kappa_bound(8, 3, 100, 0.1)
+    est = subset_failure_mc(8, 3, b.t_star, 100, 2_000, rng=83, level=0.98)
+    assert est.low <= b.f_t_star <= 0.1
+    # negative control: t = K (two more stragglers than guaranteed) fails far above eps
+    bad = subset_failure_mc(8, 3, 3, 100, 2_000, rng=83, level=0.98)
+    assert bad.low > 0.1
+
+
+def test_theorem2_is_lower_bound_of_empirical_mean():
+    b = s_kappa_bound(10, 2, 1000, 1e-3)
+    est = empirical_s_kappa_mc(10, 2, 1000, 300, rng=102)
+    assert est.low >= b.s_kappa
+    # negative control: the same check fails against the bound shifted up by 2
+    assert not est.low >= b.s_kappa + 2
