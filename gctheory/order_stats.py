@@ -30,10 +30,10 @@ References
 .. [2] S. Kadhe, O. O. Koyluoglu, K. Ramchandran, "Communication-efficient
    gradient coding for straggler mitigation in distributed learning", 2019
    (kadhe2019).
-.. [3] X. Zhang, O. Simeone et al., "LAGC: Lazily aggregated gradient coding
+.. [3] J. Zhang and O. Simeone, "LAGC: Lazily aggregated gradient coding
    for straggler-tolerant and communication-efficient distributed learning",
    2020 (zhang2020).
-.. [4] H. Xu et al., "Live gradient compensation for evading stragglers in
+.. [4] J. Xu, S.-L. Huang, L. Song, T. Lan, "Live gradient compensation for evading stragglers in
    distributed learning", 2021 (xu2021).
 """
 

@@ -26,9 +26,9 @@ References
    distributed gradient descent using Reed-Solomon codes", 2017.
 .. [2] S. Kadhe, O. O. Koyluoglu, K. Ramchandran, "Communication-efficient
    gradient coding for straggler mitigation in distributed learning", 2019.
-.. [3] X. Zhang, O. Simeone et al., "LAGC: Lazily aggregated gradient coding
+.. [3] J. Zhang and O. Simeone, "LAGC: Lazily aggregated gradient coding
    for straggler-tolerant and communication-efficient distributed learning", 2020.
-.. [4] H. Xu et al., "Live gradient compensation for evading stragglers in
+.. [4] J. Xu, S.-L. Huang, L. Song, T. Lan, "Live gradient compensation for evading stragglers in
    distributed learning", 2021.
 """
 
@@ -172,7 +172,10 @@ def halbawi_expected_time(
     Returns ``inf`` when the Pareto mean is infinite (``n - f + 1 <= 1/xi``).
     """
     f, n = _check_kn(f, n, "f", "n")
-    _check_pos("t0", t0), _check_pos("xi", xi), _nonneg("n_cg", n_cg), _nonneg("c_m", c_m)
+    for name, v in (("t0", t0), ("xi", xi)):
+        _check_pos(name, v)
+    for name, v in (("n_cg", n_cg), ("c_m", c_m)):
+        _nonneg(name, v)
     delay = order_statistic_moments(stats.pareto(xi, scale=t0), f, n).mean
     alpha = (n - f + 1) / n
     return delay + n_cg * alpha + _t_dec(f, c_m, decoding)
@@ -741,7 +744,8 @@ def xu_bound_B(
     K, N = _check_kn(K, N, "K", "N")
     for nm, v in (("mu", mu), ("gap", gap), ("L", L), ("eta", eta), ("t", t)):
         _check_pos(nm, v)
-    _nonneg("beta2", beta2), _nonneg("sigma2", sigma2)
+    _nonneg("beta2", beta2)
+    _nonneg("sigma2", sigma2)
     if exact:
         mk = xu_expected_time(K, N, delta=delta, mu=mu)
     else:

@@ -270,3 +270,19 @@ def test_mc_infinite_variance_warns():
         order_statistic_mc(PARETO, 80, 80, 1000, rng=1)
     with pytest.warns(UnreliableMonteCarloWarning, match="infinite mean"):
         order_statistic_mc(stats.pareto(0.9), 10, 10, 100, rng=1)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    n=st.integers(1, 60),
+    data=st.data(),
+    xi=st.floats(2.1, 6.0),
+    loc=st.floats(-1.0, 1.0),
+)
+def test_quad_path_agrees_with_closed_forms_fuzz(n, data, xi, loc):
+    k = data.draw(st.integers(1, n))
+    for dist in (stats.pareto(xi, loc=loc, scale=0.5), stats.expon(loc=loc, scale=0.7)):
+        closed = order_statistic_moments(dist, k, n)
+        quad = order_statistic_moments(dist, k, n, method="quad")
+        assert quad.mean == pytest.approx(closed.mean, rel=1e-8, abs=1e-10)
+        assert quad.variance == pytest.approx(closed.variance, rel=1e-5, abs=1e-10)

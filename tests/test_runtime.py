@@ -329,3 +329,29 @@ def test_xu_exact_B_unique_minimum(N, mu, gap, eta, t):
     assert np.all(np.diff(b, 2) > 0)  # strictly convex: unique minimiser
     assert b[K - 1] == b.min()
     assert xu_bound_B(K, N, mu=mu, gap=gap, L=1.0, eta=eta, t=t, beta2=0.5, sigma2=1.0) == b[K - 1]
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def test_cli_orderstat_and_optimum(capsys):
+    import json
+
+    from gctheory.cli import main
+
+    args = "orderstat --dist pareto --t0 0.001 --xi 1.1 --n 80 --k 68 80 --format json"
+    assert main(args.split()) == 0
+    rows = json.loads(capsys.readouterr().out)
+    d = stats.pareto(1.1, scale=0.001)
+    assert rows[0]["mean"] == pytest.approx(expected_order_statistic(d, 68, 80), rel=1e-12)
+    assert rows[1]["std"] == "inf"  # infinite variance reported as such
+    assert main("optimum halbawi --n 80 --target-f 33 --format json".split()) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["f_opt"] == 68  # exact optimum of eq. (17), offline decoding
+    for cmd in ("optimum xu --c 2", "optimum zhang --format csv", "optimum scheme --n 12"):
+        assert main(cmd.split()) == 0
+    capsys.readouterr()
+    assert main("orderstat --n 80 --k 81".split()) == 2
+    assert "1 <= k <= n" in capsys.readouterr().err
+    assert main("orderstat --n 8 --xi -1".split()) == 2
+    assert "xi must be > 0" in capsys.readouterr().err
