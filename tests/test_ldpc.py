@@ -227,3 +227,214 @@ def test_regular_ensemble_bad_input():
         regular_ensemble(10, 0, 6)
     with pytest.raises(ValueError, match="n"):
         regular_ensemble(2.5, 3, 6)
+
+
+# ---------------------------------------------------------------------------
+# degree distributions, thresholds, density evolution
+# ---------------------------------------------------------------------------
+
+
+def _mp_threshold(lam: dict, rho: dict, x0: str) -> tuple:
+    """eps* = f(x*) with f'(x*) = 0, f(x) = x / lambda(1 - rho(1 - x)), mpmath at 50 digits."""
+    from mpmath import diff, findroot, mp, mpf
+
+    with mp.workdps(50):
+        lp = lambda z: sum(mpf(f) * z ** (d - 1) for d, f in lam.items())  # noqa: E731
+        rp = lambda z: sum(mpf(f) * z ** (d - 1) for d, f in rho.items())  # noqa: E731
+        f = lambda x: x / lp(1 - rp(1 - x))  # noqa: E731
+        xs = findroot(lambda x: diff(f, x), mpf(x0))
+        return float(f(xs)), float(xs)
+
+
+@pytest.mark.parametrize(
+    "lam, rho, x0",
+    [
+        ({3: 1}, {6: 1}, "0.26"),
+        ({4: 1}, {8: 1}, "0.26"),
+        ({3: 1}, {5: 1}, "0.33"),
+        ({5: 1}, {10: 1}, "0.25"),
+        ({2: 0.3, 3: 0.7}, {6: 1}, "0.19"),
+        ({2: 0.25, 3: 0.35, 8: 0.4}, {7: 0.5, 8: 0.5}, "0.2"),
+    ],
+)
+def test_threshold_against_mpmath(lam, rho, x0):
+    want_eps, want_x = _mp_threshold(lam, rho, x0)  # mpmath, 50 digits
+    got = ldpc.bec_threshold(lam, rho)
+    assert not got.stability
+    assert abs(got.eps - want_eps) < 1e-12
+    assert abs(got.x - want_x) < 1e-8
+
+
+def test_threshold_3_6_value_and_definition():
+    th = ldpc.regular_threshold(3, 6)
+    assert abs(th.eps - 0.42943981441949183716) < 1e-13  # mpmath 50 digits (above)
+    x = np.linspace(1e-6, 1, 200001)
+    lam_of = lambda e: e * (1 - (1 - x) ** 5) ** 2  # noqa: E731  Kadhe et al. Sec. IV-A
+    assert np.all(lam_of(th.eps * (1 - 1e-9)) < x)  # below eps*: DE fixed point only at 0
+    assert np.any(lam_of(th.eps * (1 + 1e-6)) >= x)  # negative control: above eps* it sticks
+
+
+def test_threshold_stability_and_degenerate_cases():
+    th = ldpc.regular_threshold(2, 4)
+    assert th.stability and abs(th.eps - 1 / 3) < 1e-15  # closed form 1/(lambda_2 rho'(1)) = 1/3
+    assert ldpc.regular_threshold(1, 3).eps == 0.0  # degree-1 variables: x/lambda -> 0 at x -> 0
+    # irregular ensemble where stability binds: lambda_2 = 0.5, rho'(1) = 5 -> 0.4 (closed form)
+    th = ldpc.bec_threshold({2: 0.5, 20: 0.5}, {6: 1})
+    assert th.stability and abs(th.eps - 0.4) < 1e-14
+
+
+def test_threshold_is_fast():
+    import time
+
+    t0 = time.perf_counter()
+    for dv, dc in [(3, 6), (4, 8), (3, 5), (5, 10)]:
+        ldpc.regular_threshold(dv, dc)
+    assert time.perf_counter() - t0 < 2.0  # a few ms each; generous for a loaded machine
+
+
+def test_degree_conversions_exact():
+    from fractions import Fraction as F
+
+    L = {2: F(1, 2), 3: F(1, 3), 6: F(1, 6)}
+    lam = ldpc.node_to_edge(L)
+    # hand computation: sum j L_j = 1 + 1 + 1 = 3 -> lambda = {2: 1/3, 3: 1/3, 6: 1/3}
+    assert lam == {2: F(1, 3), 3: F(1, 3), 6: F(1, 3)}
+    assert ldpc.edge_to_node(lam) == L
+    assert ldpc.design_rate({3: F(1)}, {6: F(1)}) == F(1, 2)  # 1 - dv/dc
+    assert ldpc.design_rate({3: 1.0}, {4: 1.0}) == pytest.approx(0.25, abs=1e-15)  # 1 - 3/4
+
+
+def test_distribution_bad_input():
+    with pytest.raises(ValueError, match="sum to 1"):
+        ldpc.bec_threshold({3: 0.5}, {6: 1})
+    with pytest.raises(ValueError, match=">= 0"):
+        ldpc.bec_threshold({3: 1.5, 4: -0.5}, {6: 1})
+    with pytest.raises(ValueError, match=">= 2"):
+        ldpc.bec_threshold({3: 1}, {1: 1})
+    with pytest.raises(ValueError, match=">= 1"):
+        ldpc.bec_threshold({0: 1}, {6: 1})
+    with pytest.raises(ValueError, match="integers"):
+        ldpc.bec_threshold({2.5: 1}, {6: 1})
+    with pytest.raises(ValueError, match="mapping"):
+        ldpc.bec_threshold([1.0], {6: 1})
+    with pytest.raises(ValueError, match="eps"):
+        ldpc.de_trajectory({3: 1}, {6: 1}, 1.2)
+    with pytest.raises(ValueError, match="eps"):
+        ldpc.block_failure_rate(HAMMING_7_4, -0.1, 10)
+
+
+def test_de_trajectory_and_fixed_point():
+    th = ldpc.regular_threshold(3, 6).eps
+    below = ldpc.de_trajectory({3: 1}, {6: 1}, th - 0.01, 2000)
+    assert np.all(np.diff(below) <= 0) and below[-1] < 1e-12
+    above = ldpc.de_trajectory({3: 1}, {6: 1}, th + 0.01, 5000)
+    x_inf, res = ldpc.de_fixed_point({3: 1}, {6: 1}, th + 0.01)
+    assert abs(above[-1] - x_inf) < 1e-9 and x_inf > 0.1
+    # residual fraction: eps * L(1 - rho(1 - x)) with L = x^3 for the (3,6) ensemble
+    assert abs(res - (th + 0.01) * (1 - (1 - x_inf) ** 5) ** 3) < 1e-12
+    assert ldpc.de_fixed_point({3: 1}, {6: 1}, th - 0.01) == (0.0, 0.0)
+
+
+# ---------------------------------------------------------------------------
+# Monte Carlo at finite length
+# ---------------------------------------------------------------------------
+
+
+def test_residual_rate_matches_density_evolution():
+    H = regular_ensemble(4000, 3, 6, rng=21)
+    est = ldpc.residual_erasure_rate(H, 0.5, 200, rng=5, level=0.999)
+    _, res = ldpc.de_fixed_point({3: 1}, {6: 1}, 0.5)
+    # finite-length bias is O(1/n), far inside the interval's width (~2e-3)
+    assert est.contains(res)
+    _, wrong = ldpc.de_fixed_point({3: 1}, {6: 1}, 0.48)  # negative control
+    assert not est.contains(wrong)
+
+
+def test_failure_rate_sides_of_threshold():
+    H = regular_ensemble(4000, 3, 6, rng=22)
+    lo = ldpc.block_failure_rate(H, 0.33, 300, rng=1)
+    hi = ldpc.block_failure_rate(H, 0.47, 300, rng=1)
+    assert lo.high < 0.05  # well below eps* = 0.4294: peeling succeeds w.h.p.
+    assert hi.low > 0.95  # well above: peeling fails w.h.p.
+    # same seed -> same frames -> failure indicator consistent with residual > 0
+    res = ldpc.residual_erasure_rate(H, 0.47, 300, rng=1)
+    assert res.value > 0
+
+
+def test_count_model_agrees_with_critical_counts():
+    H = regular_ensemble(600, 3, 6, rng=3)
+    Hc = ldpc._as_parity_check(H)
+    crit = ldpc._critical_counts(Hc, ldpc._resolve_backend("auto"), np.random.default_rng(8), 400)
+    for t in (230, 250, 270):
+        est = ldpc.count_failure_rate(H, t, 400, rng=9)
+        p_emp = np.mean(crit < t)  # an independent sample of the same probability
+        assert est.low - 0.1 <= p_emp <= est.high + 0.1
+    mean = ldpc.critical_erasure_count(H, 100, rng=4)
+    assert 200 < mean.value < 0.4294 * 600 + 20  # below the DE limit plus slack
+
+
+def test_monte_carlo_reproducible_across_chunks_and_executor():
+    H = regular_ensemble(500, 3, 6, rng=1)
+    a = ldpc.block_failure_rate(H, 0.42, 200, rng=7, chunk_size=50)
+    b = ldpc.block_failure_rate(H, 0.42, 200, rng=7, chunk_size=50, executor=2)
+    assert a.successes == b.successes
+
+
+# ---------------------------------------------------------------------------
+# batch raptor code (Wang et al. 2019, Theorem 6)
+# ---------------------------------------------------------------------------
+
+
+def test_raptor_distribution_exact_and_eq_55():
+    from fractions import Fraction as F
+
+    p = ldpc.raptor_degree_distribution(F(1, 10))
+    assert sum(p.values()) == 1  # exact: u/(u+1) + (1 - 1/D)/(u+1) + 1/(D(u+1))
+    assert p[1] == F(4, 13)  # u = 2(1/10)(8/10)/(6/10)^2 = 4/9 -> u/(u+1) = 4/13
+    assert max(p) == 11  # D + 1 with D = floor(1/eps) = 10
+    # eq. (55): Omega'(x) = (u - ln(1-x) + x^D - sum_{d>D} x^d/d)/(u+1), mpmath series
+    from mpmath import log, mp, mpf, nsum
+
+    with mp.workdps(30):
+        u, D, x = mpf(4) / 9, 10, mpf("0.7")
+        lhs = sum(k * mpf(v.numerator) / v.denominator * x ** (k - 1) for k, v in p.items())
+        tail = nsum(lambda d: x**d / d, [D + 1, mp.inf])
+        rhs = (u - log(1 - x) + x**D - tail) / (u + 1)
+        assert abs(lhs - rhs) < mpf(10) ** -25
+
+
+def test_condition_54_and_residual():
+    p = ldpc.raptor_degree_distribution(0.1)
+    need = (1 - 0.2) / (1 - 0.4)
+    margin, _ = ldpc.check_condition_54(p, need, 0.9)
+    assert margin > 0  # (54) holds on [0, 1 - eps]
+    margin, _ = ldpc.check_condition_54(p, 1.0, 0.9)
+    assert margin < 0  # negative control: overhead 1 is not enough
+    res = ldpc.lt_residual_fraction(p, need)
+    assert 0 < res < 0.1  # (54) on [0, 1 - eps] means peeling passes 1 - eps
+    assert ldpc.lt_residual_fraction(p, need * 1.2) < res  # more overhead, less residue
+
+
+def test_raptor_monte_carlo_matches_asymptotics():
+    n, s, eps = 1000, 200, 0.1
+    prm = ldpc.raptor_parameters(eps, s / n)
+    assert prm.b == 2 and prm.condition_53  # ceil(1/ln 5) + 1 = 2; 1.333 < 2 * 0.8
+    est = ldpc.raptor_residual_rate(n, s, eps, 200, rng=3, level=0.999)
+    want = ldpc.lt_residual_fraction(ldpc.raptor_degree_distribution(eps), prm.overhead)
+    assert abs(est.value - want) < est.half_width + 0.002  # O(1/K) finite-length bias
+    assert est.high < eps
+    fail = ldpc.raptor_failure_rate(n, s, eps, 100, rng=4)
+    assert fail.high < 0.1
+
+
+def test_raptor_bad_input():
+    with pytest.raises(ValueError, match="1/4"):
+        ldpc.raptor_degree_distribution(0.3)
+    with pytest.raises(ValueError, match="delta"):
+        ldpc.raptor_parameters(0.1, 1.5)
+    with pytest.raises(ValueError, match="divide"):
+        ldpc.raptor_code_matrix(11, 2, {1: 1.0})
+    with pytest.raises(ValueError, match="K"):
+        ldpc.raptor_code_matrix(4, 2, {3: 1.0})
+    with pytest.raises(ValueError, match="overhead"):
+        ldpc.check_condition_54({1: 1.0}, -1, 0.5)
