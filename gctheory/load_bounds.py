@@ -55,7 +55,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from gctheory.montecarlo import Estimate, estimate_probability
+from gctheory.montecarlo import Estimate, estimate_probability, seed_sequence
 
 __all__ = [
     "LoadBound",
@@ -83,6 +83,8 @@ __all__ = [
     "brc_condition_54_margin",
     "all_bounds",
     "load_curves",
+    "AchievedLoad",
+    "achieved_load_mc",
 ]
 
 _DPS = 50  # mpmath digits for the closed forms (so the integer ceiling is exact)
@@ -1072,3 +1074,109 @@ def load_curves(
         cols["frc_exact_min_load"].append(frc_min_load(n, s, target))
         cols["eq13_decreasing"].append(int(not t3.in_regime))
     return cols
+
+
+# ---------------------------------------------------------------------------
+# achievability of the constructions of gctheory.codes.approximate, by Monte Carlo
+
+
+@dataclass(frozen=True)
+class AchievedLoad:
+    """One construction's load and its Monte Carlo ``P(err(A_S) > eps n)``.
+
+    Attributes
+    ----------
+    family : str
+        ``"frc"``, ``"brc"`` or ``"bgc"``.
+    parameter : float
+        The family's knob: ``d`` (FRC), batch size ``b`` (BRC with Theorem 6's
+        ``P_w``), expected load ``p n`` (BGC).
+    max_load : int
+        ``kappa(A)`` of Definition 2 (the most partitions any worker holds).
+    mean_load : float
+        Partitions per worker, averaged over workers.
+    estimate : Estimate
+        ``P(err > eps n)`` under ``s`` uniform stragglers, with the code's own decoder.
+    """
+
+    family: str
+    parameter: float
+    max_load: int
+    mean_load: float
+    estimate: Estimate
+
+
+def _build_code(family: str, n: int, s: int, eps: Fraction, parameter: int, rng: Any):
+    from gctheory.codes import approximate as ap  # lazy: codes sit beside this module
+
+    if family == "frc":
+        return ap.DFractionalRepetitionCode(n, parameter, rng=rng)
+    if family == "brc":
+        return ap.BatchRaptorCode.theorem6(n, s, eps, b=parameter, rng=rng)
+    return ap.BernoulliGradientCode(n, min(1.0, parameter / n), rng=rng)
+
+
+def achieved_load_mc(
+    family: str,
+    n: int,
+    s: int,
+    eps: float,
+    target: float,
+    trials: int,
+    *,
+    parameters: Sequence[int] | None = None,
+    rng: Any = None,
+    executor: Any = None,
+    level: float = 0.98,
+) -> tuple[AchievedLoad | None, list[AchievedLoad]]:
+    """Smallest-load member of a code family whose ``P(err > eps n)`` is ``<= target``.
+
+    Scans ``parameters`` (increasing; default ``1, 2, ...``) of the family
+    (``"frc"``: the d-FRC of :mod:`gctheory.codes.approximate`, Definition 4 /
+    Remark 1, group-sum decoder; ``"brc"``: the batch raptor code with
+    Theorem 6's ``P_w(eps)`` and batch size ``b = parameter``, peeling
+    decoder; ``"bgc"``: the Bernoulli gradient code with ``p = parameter/n``,
+    least-squares decoder), builds one random code per value and estimates
+    its failure probability through :mod:`gctheory.montecarlo`. A member is
+    accepted when the *upper* confidence limit is ``<= target`` (at the
+    two-sided ``level``, i.e. one-sided ``(1 + level)/2``): conservative.
+
+    Parameters for which the family cannot be built (a BRC with fewer
+    batches ``n/b`` than its largest degree ``D + 1``) are skipped.
+
+    Returns ``(first accepted or None, every member tried)``. Monte Carlo:
+    BRC peeling costs about 4 ms per trial at ``n = 100``; BGC least squares
+    tens of ms.
+    """
+    if family not in ("frc", "brc", "bgc"):
+        raise ValueError(f"family must be 'frc', 'brc' or 'bgc', got {family!r}")
+    n, s = _check_ns(n, s)
+    e = _check_eps(eps)
+    tgt = _check_target(target)
+    if family == "brc" and not 0 < e < Fraction(1, 4):
+        raise ValueError(f"eps must lie in (0, 1/4) for the BRC of Theorem 6, got eps={eps}")
+    from gctheory.codes.approximate import estimate_decoding_failure
+
+    params = list(parameters) if parameters is not None else list(range(1, n + 1))
+    seeds = seed_sequence(rng).spawn(2 * len(params))
+    tried = []
+    for i, par in enumerate(params):
+        try:
+            code = _build_code(family, n, s, e, int(par), np.random.default_rng(seeds[2 * i]))
+        except ValueError:  # e.g. a BRC batch size leaving fewer batches than the top degree
+            continue
+        est = estimate_decoding_failure(
+            code,
+            s,
+            trials,
+            threshold=float(e * n),
+            rng=np.random.default_rng(seeds[2 * i + 1]),
+            level=level,
+            executor=executor,
+        )
+        loads = np.asarray(code.support).sum(axis=1)
+        row = AchievedLoad(family, float(par), int(loads.max()), float(loads.mean()), est)
+        tried.append(row)
+        if est.high <= tgt:
+            return row, tried
+    return None, tried

@@ -497,3 +497,40 @@ def test_integer_valued_closed_forms_are_not_pushed_up_by_rounding():
         assert b.value == pytest.approx(1.0, abs=1e-12) and b.load == 1
     # d = 1 + ln(1000)/ln(10) = 4 exactly (proof of Theorem 4)
     assert lb.frc_load(1000, 100, "proof").load == 4
+
+
+# ---------------------------------------------------------------------------
+# the constructions of gctheory.codes.approximate against the bounds
+
+
+def test_codes_module_frc_agrees_with_exact():
+    ap = pytest.importorskip("gctheory.codes.approximate")
+    for n, d in [(12, 3), (30, 5), (100, 4)]:
+        for s in (0, 3, 7, 11):
+            assert ap.dfrc_failure_probability(n, d, s) == lb.frc_failure_probability(n, s, d)
+    code = ap.DFractionalRepetitionCode(30, 3)
+    est = ap.estimate_decoding_failure(code, 9, 4000, rng=11, level=0.99)
+    assert est.contains(float(lb.frc_failure_probability(30, 9, 3)))
+    assert not est.contains(float(lb.frc_failure_probability(30, 9, 2)))  # negative control
+
+
+@pytest.mark.parametrize(
+    "family,eps,params", [("frc", 0.0, None), ("brc", 0.1, [1, 2]), ("bgc", 0.1, [2, 4, 6])]
+)
+def test_no_construction_beats_a_valid_lower_bound(family, eps, params):
+    pytest.importorskip("gctheory.codes.approximate")
+    n, s = 30, 6
+    best, tried = lb.achieved_load_mc(
+        family, n, s, eps, 0.05, 400, parameters=params, rng=2019, level=0.98
+    )
+    assert tried
+    for row in tried:
+        p_hi = row.estimate.high  # one-sided 99% upper limit of P(err > eps n)
+        if p_hi < 1:
+            assert lb.min_load_lower_bound(n, s, p_hi, eps).load <= row.max_load
+        # fully rigorous (no lemma): P(err > 0) >= single-column bound at the code's load;
+        # P(err > eps n) <= P(err > 0), so only the eps = 0 estimate can be held to it
+        if eps == 0:
+            assert p_hi >= lb.single_column_lower_bound(n, s, row.max_load)
+    if best is not None:
+        assert best.max_load >= lb.min_load_lower_bound(n, s, 0.05, eps).load
