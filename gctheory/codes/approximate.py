@@ -621,10 +621,35 @@ class BatchRaptorCode(_ApproximateCode):
         return A, kappa
 
     def recovered_batches(self, survivors: Sequence[int]) -> np.ndarray:
-        """Boolean mask of the batches peeling recovers from ``survivors`` (structure only)."""
+        """Boolean mask of the batches peeling recovers from ``survivors`` (structure only).
+
+        The same edge-removal process as :func:`peeling_decode` without values
+        (the recovered set does not depend on the ripple order), on Python
+        adjacency lists for speed in Monte Carlo loops.
+        """
         T = validate_survivors(survivors, self.n, 1)
-        HT = self.H[T]
-        return peeling_decode(HT, np.zeros((T.size, 1)))[1]
+        if not hasattr(self, "_row_lists"):
+            self._row_lists = [np.flatnonzero(h).tolist() for h in self.H]
+        K = self.H.shape[1]
+        rows = [self._row_lists[int(t)] for t in T]
+        rows_of: list[list[int]] = [[] for _ in range(K)]
+        deg = [len(r) for r in rows]
+        for i, r in enumerate(rows):
+            for b in r:
+                rows_of[b].append(i)
+        recovered = [False] * K
+        stack = [i for i, dg in enumerate(deg) if dg == 1]
+        while stack:
+            i = stack.pop()
+            if deg[i] != 1:
+                continue
+            b = next(c for c in rows[i] if not recovered[c])
+            recovered[b] = True
+            for o in rows_of[b]:
+                deg[o] -= 1
+                if deg[o] == 1:
+                    stack.append(o)
+        return np.array(recovered, dtype=bool)
 
     def decoder_error(self, survivors: Sequence[int]) -> float:
         """Partitions in batches peeling leaves unrecovered (or eq. (5) for ``lstsq``)."""
