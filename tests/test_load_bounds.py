@@ -534,3 +534,37 @@ def test_no_construction_beats_a_valid_lower_bound(family, eps, params):
             assert p_hi >= lb.single_column_lower_bound(n, s, row.max_load)
     if best is not None:
         assert best.max_load >= lb.min_load_lower_bound(n, s, 0.05, eps).load
+
+
+# ---------------------------------------------------------------------------
+# CLI
+
+
+def test_cli_load_and_grid(capsys):
+    import json
+
+    from gctheory.cli import main
+
+    assert main(["load", "--n", "100", "--s", "10", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    by = {r["bound"]: r for r in rows}
+    assert by["worst case (Tandon / Ye-Abbe m=1)"]["load"] == 11  # s + 1
+    assert by["exact whp, Thm 3 eq. (13)"]["load"] == 2
+    # the column tells the user what the bound's load gives at their n (exact FRC)
+    assert by["exact whp, Thm 3 eq. (13)"]["FRC P(fail) at load"] == pytest.approx(
+        float(lb.frc_failure_probability(100, 10, 2))
+    )
+    assert main(["load-grid", "--n", "60", "--delta", "0.1", "0.5", "--format", "csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and out[1].startswith("60,6,7")
+    assert main(["load", "--n", "10", "--s", "10"]) == 2
+    assert "s must be smaller than n" in capsys.readouterr().err
+
+
+def test_eq14_depends_on_the_log_base():
+    # eq. (14) has log(1/delta) inside a log: unlike (13) and (52) it is not base-free
+    n, s = 1000, 100
+    nat = lb.frc_load(n, s).value
+    base10 = math.log10(n * math.log10(n / s)) / math.log10(n / s)
+    assert nat == pytest.approx(3.3622, abs=1e-4)  # math.log by hand: ln(1000 ln 10)/ln 10
+    assert base10 == pytest.approx(3.0, abs=1e-12)

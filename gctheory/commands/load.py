@@ -50,6 +50,40 @@ def _handler(args: argparse.Namespace) -> int:
     return 0
 
 
+def _grid_handler(args: argparse.Namespace) -> int:
+    from gctheory.load_bounds import frc_failure_probability, load_curves
+
+    rows = []
+    for n in args.n:
+        s_values = sorted({int(round(dl * n)) for dl in args.delta})
+        for s in s_values:
+            if not 0 <= s < n:
+                raise ValueError(f"delta * n must give 0 <= s < n, got s={s} for n={n}")
+        c = load_curves(n, s_values, eps=args.eps, target=args.target)
+        for i, s in enumerate(c["s"]):
+            d = c["frc_exact_min_load"][i]
+            rows.append(
+                {
+                    "n": n,
+                    "s": s,
+                    "s+1": c["worst_case"][i],
+                    "eq13": c["thm3_eq13_load"][i],
+                    "eq52(eps)": c["thm5_eq52_load"][i],
+                    "LB finite eps=0": c["finite_n_lb_eps0"][i],
+                    "LB finite eps": c["finite_n_lb_eps"][i],
+                    "FRC eq14": c["frc_eq14_load"][i],
+                    "FRC exact d": d,
+                    "FRC P(fail) at d": float(frc_failure_probability(n, s, d)),
+                }
+            )
+    title = (
+        f"Integer loads (target failure probability {args.target:g}, eps={args.eps:g}); "
+        "LB = finite-n lower bound, FRC exact d = smallest d-FRC load meeting the target"
+    )
+    print(format_table(rows, args.format, title=title))
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "load",
@@ -74,3 +108,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_format_argument(p)
     p.set_defaults(func=_handler)
+
+    g = subparsers.add_parser(
+        "load-grid",
+        help="integer load bounds and the exact smallest d-FRC load over a grid of n and s",
+        description=(
+            "For each n and s = round(delta n): the worst-case load s+1, the integer loads of "
+            "Wang et al.'s eq. (13) and eq. (52), the exact finite-n lower bounds, Theorem 4's "
+            "FRC load and the exact smallest d-FRC load whose failure probability is at most "
+            "the target."
+        ),
+    )
+    g.add_argument("--n", type=int, nargs="+", required=True, help="numbers of workers")
+    g.add_argument(
+        "--delta",
+        type=float,
+        nargs="+",
+        default=[0.01, 0.05, 0.1, 0.2, 0.3, 0.5],
+        help="straggler fractions s/n (default 0.01 0.05 0.1 0.2 0.3 0.5)",
+    )
+    g.add_argument("--eps", type=float, default=0.01, help="error level eps (default 0.01)")
+    g.add_argument("--target", type=float, default=0.01, help="target failure probability")
+    add_format_argument(g)
+    g.set_defaults(func=_grid_handler)
