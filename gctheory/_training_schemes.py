@@ -203,10 +203,25 @@ class Coded(Scheme):
         self.code, self.f, self.name, self.scale = code, wait_for, name, scale
         self.exact = bool(getattr(code, "exact", False))
         self.last_decode: Any = None
+        # group-structured exact codes decode once every group has `need` survivors
+        self.groups_need: tuple[int, int] | None = None
+        from gctheory.codes import CommFRCode, FractionalRepetitionCode
+
+        if isinstance(code, FractionalRepetitionCode) and code.k == code.n:
+            self.groups_need = (code.s + 1, 1)
+        elif type(code) is CommFRCode:
+            self.groups_need = (code.N, code.N - code.delta + 1)
 
     def step(self, it: Iteration) -> Step:
         T = self.finish_times(it.X)
         S, wait = _kth(T, self.f)
+        if self.groups_need is not None:
+            # Tandon et al. 2017, Sec. 3.1 (one survivor per group); Kadhe et al. 2019,
+            # Theorem 1 (N - delta + 1 per group): the sum is decodable at
+            # max_g T^(g)_(need); the exact code decodes the same sum (up to rounding)
+            # from its n - s fastest, which is what its decoder accepts.
+            size, need = self.groups_need
+            wait = float(np.sort(T.reshape(-1, size), axis=1)[:, need - 1].max())
         d = it.G.shape[1]
         Y = self.code.encode(it.G)
         res = self.code.decode_detail(S, Y[S], d)

@@ -34,6 +34,7 @@ References
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import math
@@ -594,11 +595,35 @@ def reference_loss(model: str = "softmax", l2: float = 1e-3, data: str | None = 
     return _reference_loss(model, float(l2), data)
 
 
+_MEMO: collections.OrderedDict[tuple[str, str], TrainingRun] = collections.OrderedDict()
+_MEMO_SIZE = 4096
+
+
+def _memo_run(kwargs: dict[str, Any], rng: np.random.Generator) -> TrainingRun:
+    """:func:`simulate` memoised on (arguments, exact generator state), in this process.
+
+    Runs are deterministic functions of both, so a claim and a figure asking
+    for the same seeded runs share them. Treat the returned arrays as read-only.
+    """
+    key = (repr(sorted(kwargs.items())), repr(rng.bit_generator.state))
+    run = _MEMO.get(key)
+    if run is None:
+        run = simulate(rng=rng, **kwargs)
+        _MEMO[key] = run
+        if len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return run
+
+
 def repeat_runs(trials: int, *, rng: Any = None, **kwargs: Any) -> list[TrainingRun]:
-    """``trials`` independent runs of :func:`simulate` with child seeds ``SeedSequence.spawn``."""
+    """``trials`` independent runs of :func:`simulate` with child seeds ``SeedSequence.spawn``.
+
+    The seeds are those :func:`estimate_run_metric` gives its runs for the
+    same ``rng`` and ``trials``, so bands and estimates describe the same runs.
+    """
     trials = _int("trials", trials, 1)
     children = montecarlo.seed_sequence(rng).spawn(trials)
-    return [simulate(rng=np.random.default_rng(c), **kwargs) for c in children]
+    return [_memo_run(kwargs, np.random.default_rng(c)) for c in children]
 
 
 _METRICS = (
@@ -640,8 +665,9 @@ def _metric_sampler(
     """Module-level sampler for :func:`gctheory.montecarlo.estimate_mean` (via partial)."""
     out = np.empty(size)
     target = kwargs.get("target_loss")
-    for i in range(size):
-        out[i] = _metric(simulate(rng=rng.spawn(1)[0], **kwargs), metric, target)
+    rngs = [rng] if size == 1 else rng.spawn(size)
+    for i, g in enumerate(rngs):
+        out[i] = _metric(_memo_run(kwargs, g), metric, target)
     return out
 
 
