@@ -309,6 +309,7 @@ def _numba_kernel():  # pragma: no cover - compiled code is not traced
         W = np.zeros(n, dtype=np.uint64)
         active = np.empty(m, dtype=np.int64)
         one64 = np.uint64(1)
+        visits = 0  # check visits (each costs 2 passes over the check's edges at most)
         for b0 in range(0, B, 64):
             b1 = min(B, b0 + 64)
             W[:] = 0
@@ -324,6 +325,7 @@ def _numba_kernel():  # pragma: no cover - compiled code is not traced
                 # Gauss-Seidel sweep over the checks that still see >= 2 erasures
                 changed = False
                 keep = 0
+                visits += na
                 for i in range(na):
                     c = active[i]
                     a1 = np.uint64(0)
@@ -345,16 +347,21 @@ def _numba_kernel():  # pragma: no cover - compiled code is not traced
                 sh = np.uint64(b - b0)
                 for v in range(n):
                     out[b, v] = ((W[v] >> sh) & one64) != 0
-        return out
+        return visits
 
     return _peel_batch_numba
 
 
-def _peel_numba(Hc: sparse.csc_matrix, E: np.ndarray) -> np.ndarray:
+def _peel_numba(Hc: sparse.csc_matrix, E: np.ndarray, stats: list | None = None) -> np.ndarray:
+    """Run the numba kernel; append the number of check visits to ``stats`` if given."""
     kernel = _numba_kernel()
     Hr = Hc.tocsr()
     out = np.empty(E.shape, dtype=np.bool_)
-    kernel(Hr.indptr.astype(np.int64), Hr.indices.astype(np.int64), np.ascontiguousarray(E), out)
+    visits = kernel(
+        Hr.indptr.astype(np.int64), Hr.indices.astype(np.int32), np.ascontiguousarray(E), out
+    )
+    if stats is not None:
+        stats.append(int(visits))
     return out
 
 
