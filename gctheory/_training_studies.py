@@ -83,21 +83,24 @@ def loss_curves(
     points: int = 150,
     level: float = 0.95,
     gap: float | None = None,
+    own_grid: bool = False,
 ) -> dict[str, dict[str, np.ndarray]]:
     """Mean training loss versus simulated time per scheme, with pointwise CLT bands.
 
     ``schemes`` maps a label to :func:`simulate` keywords. Every scheme gets
-    the same seeds. The grid runs to the shortest final time over all runs, so
-    every curve is an average of live runs. ``gap``: subtract this (F*) from
-    the losses (optimality gap). Also returns mean cumulative communication.
+    the same seeds. The grid runs to the shortest final time over all runs
+    (``own_grid``: over the scheme's own runs), so every point averages live
+    runs. ``gap``: subtract this (F*) from the losses (optimality gap). Also
+    returns the mean cumulative communication on the grid.
     """
     from gctheory.training import loss_band
 
     runs = {lab: repeat_runs(trials, rng=rng, **kw) for lab, kw in schemes.items()}
-    t_end = min(r.time[-1] for rs in runs.values() for r in rs)
-    grid = np.linspace(0.0, t_end, points)
+    t_all = min(r.time[-1] for rs in runs.values() for r in rs)
     out = {}
     for lab, rs in runs.items():
+        t_end = min(r.time[-1] for r in rs) if own_grid else t_all
+        grid = np.linspace(0.0, t_end, points)
         mean, low, high = loss_band(rs, grid, level=level)
         comm = np.mean(
             [
