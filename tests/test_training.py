@@ -259,3 +259,20 @@ def test_every_registered_scheme_builds_and_runs():
         run = tr.simulate(name, n=12, iterations=3, rng=1, **opts.get(name, {"s": 2}))
         assert run.iterations == 3 and np.all(np.isfinite(run.loss))
         assert run.loss[-1] < run.loss[0]
+
+
+def test_cli_simulate_writes_csv_and_figure(tmp_path, capsys):
+    from gctheory.cli import main
+
+    out = tmp_path / "run"
+    argv = ["simulate", "--scheme", "lgc", "--n", "10", "--K", "7", "--iterations", "5"]
+    argv += ["--delay", "shifted_exp(0.05, 0.02)", "--out", str(out), "--format", "csv"]
+    assert main(argv) == 0
+    text = (tmp_path / "run.csv").read_text().splitlines()
+    assert text[0].startswith("trial,iteration,time,loss") and len(text) == 1 + 6
+    assert (tmp_path / "run.png").stat().st_size > 0
+    assert "final_loss" in capsys.readouterr().out
+    assert main(["simulate", "--scheme", "nope"]) == 2
+    assert "valid schemes" in capsys.readouterr().err
+    assert main(["simulate", "--scheme", "gd", "--delay", "weibull(1)"]) == 2
+    assert main(["simulate", "--scheme", "ignore", "--n", "4", "--K", "5"]) == 2
