@@ -258,7 +258,11 @@ class Grouped(Scheme):
     G-LAG, LAG when n_g = 1); if ``r < n_g`` the group runs the cyclic-MDS
     gradient code ``code_factory(n_g, r - 1)`` and needs its fastest
     ``n_g - r + 1`` (LAGC; GC when groups = 1). ``select``: LAG rule (17) with
-    constants ``xi`` and memory ``D``; else every group every iteration.
+    constants ``xi`` and memory ``D``; else every group every iteration. A
+    group's smoothness constant is the sum of its partitions' constants
+    ``|X_j|_2^2 h / N + l2 / k`` (an upper bound; h the model's Hessian bound).
+    Iterations where no group is selected take no time (the paper's clock
+    counts computation only, Section II-A).
     """
 
     def __init__(
