@@ -1,0 +1,223 @@
+"""Figures of the numerical-stability analysis (Kadhe et al. 2019, Section IV-B, Table I).
+
+Every number comes from :mod:`gctheory.conditioning`; Table I's printed values are
+drawn only as comparison markers.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from gctheory.conditioning import (
+    FLOAT64_RELIABLE_LIMIT,
+    condition_tail_mc,
+    empirical_s_kappa,
+    empirical_s_kappa_mc,
+    gaussian_condition_bound,
+    max_condition,
+    s_kappa_commfr,
+    s_kappa_ye_abbe,
+    vandermonde_condition_mp,
+)
+from gctheory.generators import VANDERMONDE_NODES, gaussian_generator, vandermonde_generator
+from gctheory.plots import figure, plt, save_figure
+from gctheory.tables import TABLE1_PRINTED
+
+KAPPA, EPS = 1000, 1e-3
+NODE_LABEL = {
+    "equispaced": "Vandermonde, equispaced",
+    "chebyshev": "Vandermonde, Chebyshev",
+    "roots_of_unity": "Vandermonde, roots of unity",
+}
+
+
+def _bound_or_nan(fn, *args) -> float:
+    try:
+        return float(fn(*args))
+    except ValueError:
+        return float("nan")
+
+
+@figure(
+    "kadhe2019_skappa_vs_s",
+    paper="kadhe2019",
+    description="Theorem 2's s_kappa vs s: CommFR-GC vs Ye-Abbe (Gaussian), Table I markers",
+)
+def make_skappa_vs_s(outdir: Path, quick: bool) -> list[Path]:
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    data: dict[str, list] = {"n": [], "s": [], "scheme": [], "m": [], "s_kappa": []}
+    for ax, n, ms in ((axes[0], 60, (2, 12)), (axes[1], 1000, (10, 210))):
+        step = 1 if n == 60 else (10 if quick else 5)
+        ss = list(range(1, (25 if n == 60 else 250) + 1, step))
+        ya = [_bound_or_nan(s_kappa_ye_abbe, n, s, KAPPA, EPS) for s in ss]
+        ax.plot(ss, ya, "k-", label="Ye-Abbe, Gaussian V (Thm. 2, m+s->n)")
+        data["n"] += [n] * len(ss)
+        data["s"] += ss
+        data["scheme"] += ["ye-abbe"] * len(ss)
+        data["m"] += [""] * len(ss)
+        data["s_kappa"] += ya
+        for m, style in zip(ms, ("C0-", "C1-")):
+            cf = [_bound_or_nan(s_kappa_commfr, s, m, KAPPA, EPS) for s in ss]
+            ax.plot(ss, cf, style, label=f"CommFR-GC, [m+s, m], m={m}")
+            data["n"] += [n] * len(ss)
+            data["s"] += ss
+            data["scheme"] += ["commfr"] * len(ss)
+            data["m"] += [m] * len(ss)
+            data["s_kappa"] += cf
+        ax.plot(ss, ss, ":", color="grey", label="s (no stability constraint)")
+        for (tn, ts, tm), (pya, pcf) in TABLE1_PRINTED.items():
+            if tn != n:
+                continue
+            col = "C0" if tm == ms[0] else "C1"
+            ax.plot([ts], [pcf], "o", mfc="none", color=col, ms=8)
+            ax.plot([ts], [pya], "s", mfc="none", color="k", ms=8)
+        ax.set_title(f"n = {n}, kappa = {KAPPA}, eps = {EPS:g} (C = 6.414)")
+        ax.set_xlabel("s (stragglers the code tolerates)")
+        ax.set_ylabel("guaranteed s_kappa")
+        ax.grid(alpha=0.3)
+    axes[0].plot([], [], "ko", mfc="none", label="Table I printed (circles CommFR, squares YA)")
+    axes[0].legend(fontsize=7, loc="upper left")
+    return save_figure(fig, outdir, "kadhe2019_skappa_vs_s", data)
+
+
+@figure(
+    "kadhe2019_skappa_empirical",
+    paper="kadhe2019",
+    description="s_kappa of [m+s, m] codes: Theorem 2 bound vs sampled Gaussian vs Vandermonde",
+)
+def make_skappa_empirical(outdir: Path, quick: bool) -> list[Path]:
+    trials = 60 if quick else 200
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
+    data: dict[str, list] = {"m": [], "s": [], "theorem2": [], "gaussian_mean": []}
+    data.update({"gaussian_low": [], "gaussian_high": []})
+    data.update({f"vandermonde_{k}": [] for k in VANDERMONDE_NODES})
+    for ax, m, smax in ((axes[0], 4, 10), (axes[1], 8, 8 if quick else 8)):
+        ss = list(range(1, smax + 1))
+        bound, emp, lo, hi = [], [], [], []
+        vand: dict[str, list] = {k: [] for k in VANDERMONDE_NODES}
+        for s in ss:
+            bound.append(_bound_or_nan(s_kappa_commfr, s, m, KAPPA, EPS))
+            est = empirical_s_kappa_mc(m + s, m, KAPPA, trials, rng=[2019, m, s])
+            emp.append(est.value)
+            lo.append(est.low)
+            hi.append(est.high)
+            for nodes in VANDERMONDE_NODES:
+                G = vandermonde_generator(m, m + s, nodes=nodes)
+                ref = partial(vandermonde_condition_mp, m, m + s, nodes=nodes, dps=60)
+                v = empirical_s_kappa(G, KAPPA, mp_reference=ref).value
+                vand[nodes].append(-1 if v is None else v)
+        ax.plot(ss, ss, ":", color="grey", label="s (no stability constraint)")
+        ax.plot(ss, bound, "k-o", ms=4, label="Gaussian: Theorem 2 guarantee (prob. 1 - eps)")
+        ax.errorbar(
+            ss, emp, yerr=[np.subtract(emp, lo), np.subtract(hi, emp)], fmt="C0-s", ms=4,
+            capsize=2, label=f"Gaussian: mean empirical s_kappa ({trials} generators, 99% CI)",
+        )  # fmt: skip
+        for nodes, style in zip(VANDERMONDE_NODES, ("C3--^", "C2--v", "C4--d")):
+            ax.plot(ss, vand[nodes], style, ms=4, label=NODE_LABEL[nodes] + " (exact)")
+        ax.set_xlabel(f"s  ([m+s, m] code, m = {m})")
+        ax.set_ylabel("s_kappa  (kappa = 1000; -1: even cond(G) > kappa)")
+        ax.set_title(f"CommFR-GC group code, m = {m}")
+        ax.grid(alpha=0.3)
+        data["m"] += [m] * len(ss)
+        data["s"] += ss
+        data["theorem2"] += bound
+        data["gaussian_mean"] += emp
+        data["gaussian_low"] += lo
+        data["gaussian_high"] += hi
+        for k in VANDERMONDE_NODES:
+            data[f"vandermonde_{k}"] += vand[k]
+    axes[0].legend(fontsize=7)
+    return save_figure(fig, outdir, "kadhe2019_skappa_empirical", data)
+
+
+@figure(
+    "kadhe2019_cond_vs_n",
+    paper="kadhe2019",
+    description="worst condition number of the Ye-Abbe decoding matrices vs n (s = 1)",
+)
+def make_cond_vs_n(outdir: Path, quick: bool) -> list[Path]:
+    s = 1
+    ns = list(range(6, 41, 2 if quick else 1))
+    seeds = 3 if quick else 10
+    curves: dict[str, list] = {k: [] for k in VANDERMONDE_NODES}
+    f64: dict[str, list] = {k: [] for k in VANDERMONDE_NODES}
+    gmed, gmax = [], []
+    for n in ns:
+        K = n - s
+        for nodes in VANDERMONDE_NODES:
+            ref = partial(vandermonde_condition_mp, K, n, nodes=nodes, dps=80)
+            mc = max_condition(vandermonde_generator(K, n, nodes=nodes), K, mp_reference=ref)
+            f64[nodes].append(mc.value)
+            exact = mc.value_mp if mc.value_mp is not None else mc.value
+            curves[nodes].append(exact)
+        vals = [max_condition(gaussian_generator(K, n, rng=[n, r]), K).value for r in range(seeds)]
+        gmed.append(float(np.median(vals)))
+        gmax.append(float(np.max(vals)))
+    fig, ax = plt.subplots(figsize=(6.5, 4.4))
+    for nodes, col in zip(VANDERMONDE_NODES, ("C3", "C2", "C4")):
+        ax.semilogy(ns, curves[nodes], "-", color=col, label=NODE_LABEL[nodes] + " (mpmath)")
+        ax.semilogy(ns, f64[nodes], ".", color=col, ms=3)
+    ax.semilogy(ns, gmed, "C0-", label=f"Gaussian V: median of {seeds}")
+    ax.semilogy(ns, gmax, "C0:", label=f"Gaussian V: max of {seeds}")
+    ax.axhline(FLOAT64_RELIABLE_LIMIT, color="grey", ls="--", lw=1)
+    ax.axhline(1 / np.finfo(float).eps, color="k", ls="--", lw=1)
+    ax.text(ns[-1], FLOAT64_RELIABLE_LIMIT / 8, "1e10: float64 keeps < 6 digits", fontsize=7,
+            ha="right")  # fmt: skip
+    ax.text(ns[-1], 1 / np.finfo(float).eps / 8, "1/eps: no digit left", fontsize=7, ha="right")
+    ax.axvline(25, color="grey", lw=0.8)
+    ax.set_xlabel("n (workers); decoding matrix V_T is (n-1) x (n-1)")
+    ax.set_ylabel("max over T of cond(V_T), s = 1")
+    ax.set_title("Ye-Abbe decoding matrices (dots: float64 values)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, loc="upper left")
+    data = {"n": ns, "gaussian_median": gmed, "gaussian_max": gmax}
+    for k in VANDERMONDE_NODES:
+        data[f"{k}_mp"] = curves[k]
+        data[f"{k}_float64"] = f64[k]
+    return save_figure(fig, outdir, "kadhe2019_cond_vs_n", data)
+
+
+@figure(
+    "kadhe2019_tail_bound_mc",
+    paper="kadhe2019",
+    description="Chen-Dongarra tail bound (Lemma 1) vs Monte Carlo P(cond > kappa)",
+)
+def make_tail(outdir: Path, quick: bool) -> list[Path]:
+    trials = 20_000 if quick else 100_000
+    shapes = [(2, 5), (12, 14), (12, 12)] + ([] if quick else [(57, 60)])
+    fig, ax = plt.subplots(figsize=(6.5, 4.4))
+    data: dict[str, list] = {
+        "u": [], "v": [], "kappa": [], "bound": [], "mc": [], "mc_low": [], "mc_high": []
+    }  # fmt: skip
+    for i, (u, v) in enumerate(shapes):
+        ks = np.geomspace(max(v, 5), 3000, 7 if quick else 10)
+        b = [gaussian_condition_bound(u, v, k) for k in ks]
+        tr = trials if u * v < 1000 else trials // 10
+        est = [condition_tail_mc(u, v, k, tr, rng=[u, v, j]) for j, k in enumerate(ks)]
+        col = f"C{i}"
+        ax.loglog(ks, b, "-", color=col, label=f"{u}x{v}: bound (1/sqrt(2 pi), C=6.414)")
+        val = np.array([e.value for e in est])
+        lo = np.array([e.low for e in est])
+        hi = np.array([e.high for e in est])
+        pos = val > 0
+        ax.errorbar(
+            ks[pos], val[pos], yerr=[(val - lo)[pos], (hi - val)[pos]], fmt="o", color=col,
+            ms=3, capsize=2, label=f"{u}x{v}: Monte Carlo ({tr} matrices, 99% CI)",
+        )  # fmt: skip
+        data["u"] += [u] * len(ks)
+        data["v"] += [v] * len(ks)
+        data["kappa"] += list(ks)
+        data["bound"] += b
+        data["mc"] += list(val)
+        data["mc_low"] += list(lo)
+        data["mc_high"] += list(hi)
+    ax.set_xlabel("kappa")
+    ax.set_ylabel("P(cond(M) > kappa)")
+    ax.set_title("Lemma 1 (Chen-Dongarra) vs Monte Carlo, u x v Gaussian M")
+    ax.grid(alpha=0.3, which="both")
+    ax.set_ylim(1e-5, 2)
+    ax.legend(fontsize=6.5)
+    return save_figure(fig, outdir, "kadhe2019_tail_bound_mc", data)
