@@ -568,3 +568,32 @@ def test_eq14_depends_on_the_log_base():
     base10 = math.log10(n * math.log10(n / s)) / math.log10(n / s)
     assert nat == pytest.approx(3.3622, abs=1e-4)  # math.log by hand: ln(1000 ln 10)/ln 10
     assert base10 == pytest.approx(3.0, abs=1e-12)
+
+
+def _min_union_probability(n: int, d: int, s: int) -> tuple[Fraction, Fraction]:
+    """min P(some column of A_S is zero) over all supports with max row weight d, and over U_n^d.
+
+    Exhaustive over supports (bitmasks); straggler sets enumerated."""
+    rows = [
+        sum(1 << j for j in c) for w in range(1, d + 1) for c in itertools.combinations(range(n), w)
+    ]
+    strag = [sum(1 << i for i in c) for c in itertools.combinations(range(n), s)]
+    best_all = best_u = None
+    for supp in itertools.product(rows, repeat=n):
+        weights = [bin(r).count("1") for r in supp]
+        if max(weights) != d:
+            continue
+        cols = [sum(1 << i for i in range(n) if supp[i] >> j & 1) for j in range(n)]
+        p = Fraction(sum(any(c & ~S == 0 for c in cols) for S in strag), len(strag))
+        best_all = p if best_all is None or p < best_all else best_all
+        if min(weights) == d and all(bin(c).count("1") == d for c in cols):
+            best_u = p if best_u is None or p < best_u else best_u
+    return best_all, best_u
+
+
+@pytest.mark.parametrize("n,d", [(4, 2), (4, 3)])
+def test_lemma1_reduction_holds_exhaustively_for_small_n(n, d):
+    # Lemma 1: the minimum over A_n^d equals (is at least) the minimum over U_n^d
+    for s in range(1, n):
+        best_all, best_u = _min_union_probability(n, d, s)
+        assert best_all >= best_u
