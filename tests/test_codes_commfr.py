@@ -213,3 +213,24 @@ def test_ldpc_bad_input():
         CommFRLDPCCode(4, 4, np.array([[2, 1, 0, 1]]))
     with pytest.raises(ValueError, match="K = 0"):
         CommFRLDPCCode(2, 2, np.eye(2))
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(N=st.integers(2, 6), p=st.integers(1, 2), data=st.data())
+def test_theorem1_non_mds_codes(N, p, data):
+    # small integer generators, often not MDS: delta by enumeration, tolerance by decoding
+    K = data.draw(st.integers(1, N))
+    entries = st.lists(st.integers(-1, 1), min_size=K * N, max_size=K * N)
+    G = np.array(data.draw(entries), dtype=float).reshape(K, N)
+    G[:, :K] += np.eye(K) * 3  # full rank K (diagonally dominant leading block)
+    code = CommFRCode(p * N, p, G)
+    delta = code.delta
+    assert 1 <= delta <= N - K + 1  # Singleton bound
+    n, k, s, m = code.n, code.k, code.s, code.m
+    # eq. (1): l/k >= (s + m)/n, with equality iff the code is MDS (Corollary 1)
+    assert code.load * n >= k * (s + m)
+    assert (code.load * n == k * (s + m)) == (delta == N - K + 1)
+    assert verify_straggler_sets(code, rng=0).ok
+    if s + 1 < N:
+        # delta - 1 is tight: some set of delta erasures in one group leaves rank < K
+        assert verify_straggler_sets(code, s + 1, rng=0).failures

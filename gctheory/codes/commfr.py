@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import scipy.linalg
 
 from gctheory.codes.base import (
     DecodingCost,
@@ -228,22 +229,32 @@ class CommFRCode(GradientCode):
             sys_pos = {int(c): u for u, c in enumerate(self.systematic_columns)}
             have = {sys_pos[int(c)]: q for q, c in enumerate(cols) if int(c) in sys_pos}
             missing = [u for u in range(K) if u not in have]
-            parity = [q for q, c in enumerate(cols) if int(c) not in sys_pos][: len(missing)]
-            if len(parity) == len(missing):
+            cand = [q for q, c in enumerate(cols) if int(c) not in sys_pos]
+            e = len(missing)
+            if e == 0 or len(cand) >= e:
                 A = np.zeros((cols.size, K), dtype=self.G.dtype)
                 for u, q in have.items():
                     A[q, u] = 1.0
-                if missing:
+                if e == 0:
+                    return A
+                # e parity survivors whose block G[M, P] is best conditioned: the first e
+                # pivots of a column-pivoted QR (any e of them for an MDS code)
+                block = self.G[np.ix_(missing, cols[cand])]
+                piv = scipy.linalg.qr(block, pivoting=True, mode="r")[1]
+                parity = [cand[i] for i in sorted(piv[:e])]
+                Pc = cols[parity]
+                Gmp = self.G[np.ix_(missing, Pc)]
+                if effective_condition_number(Gmp) < 1 / _EPS and np.linalg.matrix_rank(Gmp) == e:
                     # y_P = x_S G[S, P] + x_M G[M, P]  =>  x_M = (y_P - x_S G[S, P]) W
-                    Pc = cols[parity]
-                    S = list(have)
-                    W = np.linalg.inv(self.G[np.ix_(missing, Pc)])
+                    W = np.linalg.inv(Gmp)
                     A[np.ix_(parity, missing)] = W
+                    S = list(have)
                     if S:
                         corr = -self.G[np.ix_(S, Pc)] @ W  # |S| x e
                         for a, u in enumerate(S):
                             A[have[u], missing] += corr[a]
-                return A
+                    return A
+                # singular erased block (not MDS): the generic solve below reports it
         return np.linalg.lstsq(self.G[:, cols], np.eye(K), rcond=None)[0]
 
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
@@ -378,8 +389,6 @@ class CommFRLDPCCode(CommFRCode):
         if Hd.ndim != 2 or not np.all((Hd == 0) | (Hd == 1)):
             raise ValueError("H must be a 0/1 parity-check matrix (checks x N)")
         N = Hd.shape[1]
-        import scipy.linalg
-
         _, R, piv = scipy.linalg.qr(Hd, pivoting=True, mode="economic")
         diag = np.abs(np.diag(R))
         rank = int(np.sum(diag > max(Hd.shape) * _EPS * (diag[0] if diag.size else 0) * 1e3))
