@@ -85,3 +85,11 @@ def test_cli_stability(capsys):
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0].startswith("family,n,s,m,worst_rel_error")
     assert out[1].startswith("commfr-gaussian,8,2,2,")
+
+
+def test_cli_verify_ldpc(capsys):
+    pytest.importorskip("gctheory.ldpc")
+    argv = ["codes", "verify", "commfr-ldpc", "--n", "24", "--k", "12", "--N", "12"]
+    assert main([*argv, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["failures"] == 0 and rows[0]["exhaustive"]

@@ -20,6 +20,7 @@ CLI_FAMILIES = (
     "ye-abbe-vandermonde",
     "ye-abbe-gaussian",
     *(f"commfr-{f}" for f in COMMFR_FAMILIES),
+    "commfr-ldpc",
     "reed-solomon",
 )
 
@@ -43,6 +44,13 @@ def _build(args: argparse.Namespace) -> GradientCode:
         _need(args, "s")
         V = f.removeprefix("ye-abbe-")
         return YeAbbeCode(args.n, args.s, args.m or 1, V=V, rng=args.seed)
+    if f == "commfr-ldpc":
+        _need(args, "k", "N")
+        from gctheory.codes.commfr import CommFRLDPCCode
+        from gctheory.ldpc import regular_ensemble
+
+        H = regular_ensemble(args.N, args.dv, args.dc, rng=args.seed)
+        return CommFRLDPCCode(args.n, args.k, H)
     if f.startswith("commfr-"):
         _need(args, "k", "N", "K")
         return commfr_code(
@@ -117,6 +125,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     v.add_argument("--N", type=int, help="code length (CommFR-GC)")
     v.add_argument("--K", type=int, help="code dimension (CommFR-GC)")
     v.add_argument("--w", type=int, help="partitions per worker (Reed-Solomon)")
+    v.add_argument("--dv", type=int, default=3, help="LDPC variable degree (commfr-ldpc)")
+    v.add_argument("--dc", type=int, default=6, help="LDPC check degree (commfr-ldpc)")
     v.add_argument("--d", type=int, default=1000, help="gradient length for the cost model")
     v.add_argument("--max-sets", type=int, default=5000, help="sample beyond this many sets")
     v.add_argument("--seed", type=int, default=0)
