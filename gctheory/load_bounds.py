@@ -43,6 +43,7 @@ References
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import warnings
@@ -72,6 +73,7 @@ __all__ = [
     "frc_failure_probability",
     "frc_failure_mc",
     "frc_min_load",
+    "frc_error_pmf",
     "single_column_lower_bound",
     "union_lower_bound",
     "zero_column_count_pmf",
@@ -686,6 +688,44 @@ def frc_min_load(n: int, s: int, target: float, rounding: str = "ceil") -> int:
         if frc_failure_probability(n, s, d, rounding) <= t:
             return d
     raise AssertionError("unreachable: the FRC with d = n never fails")  # pragma: no cover
+
+
+def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, Fraction]:
+    """Exact law of ``err(A_S)`` for the d-FRC under ``s`` uniform stragglers.
+
+    A group whose workers all straggle loses its block; every other block is
+    received, so (with the group-sum decoder or the least-squares decoder of
+    eq. (4), which coincide here) ``err(A_S)`` of eq. (5) is the number of lost
+    partitions, the sum of the lost groups' block sizes. The joint law of the
+    number of lost groups of each size follows from inclusion-exclusion
+    (``P(Y = j) = sum_{j' >= j} prod (-1)^{j'-j} C(j', j) S_{j'}``, ``S`` the
+    hypergeometric sums of Appendix D). Returns ``{err value: probability}``
+    (exact Fractions, summing to 1); ``P(err > 0)`` equals
+    :func:`frc_failure_probability`.
+    """
+    n, s = _check_ns(n, s)
+    d = _check_d(d, n)
+    counts = sorted(Counter(frc_group_sizes(n, d, rounding)).items())
+    sizes = [a for a, _ in counts]
+    mult = [x for _, x in counts]
+    tails = _tail_binomials(n, s)
+    ranges = [range(0, min(x, s // a) + 1) for a, x in counts]
+    S = {}
+    for jp in itertools.product(*ranges):
+        m = sum(j * a for j, a in zip(jp, sizes))
+        if m <= s:
+            S[jp] = math.prod(math.comb(x, j) for x, j in zip(mult, jp)) * tails[m]
+    pmf: dict[int, Fraction] = {}
+    for j in S:
+        num = 0
+        for jp, val in S.items():
+            if all(b >= a for a, b in zip(j, jp)):
+                sign = (-1) ** sum(b - a for a, b in zip(j, jp))
+                num += sign * math.prod(math.comb(b, a) for a, b in zip(j, jp)) * val
+        if num:
+            err = sum(a * k for a, k in zip(sizes, j))
+            pmf[err] = pmf.get(err, Fraction(0)) + Fraction(num, tails[0])
+    return dict(sorted(pmf.items()))
 
 
 # ---------------------------------------------------------------------------

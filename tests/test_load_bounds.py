@@ -597,3 +597,34 @@ def test_lemma1_reduction_holds_exhaustively_for_small_n(n, d):
     for s in range(1, n):
         best_all, best_u = _min_union_probability(n, d, s)
         assert best_all >= best_u
+
+
+@pytest.mark.parametrize(
+    "n,d,rounding", [(6, 2, "ceil"), (7, 3, "ceil"), (7, 3, "floor"), (8, 3, "ceil")]
+)
+def test_frc_error_pmf_equals_enumeration_of_least_squares_error(n, d, rounding):
+    A = frc_matrix(n, d, rounding)
+    for s in range(n):
+        counts: dict[int, int] = {}
+        combos = list(itertools.combinations(range(n), s))
+        for strag in combos:
+            e = err(A[np.setdiff1d(np.arange(n), strag)])  # eq. (5) by least squares
+            counts[round(e)] = counts.get(round(e), 0) + 1
+        assert lb.frc_error_pmf(n, s, d, rounding) == {
+            k: Fraction(v, len(combos)) for k, v in sorted(counts.items())
+        }
+
+
+def test_frc_error_distribution_monte_carlo_twin():
+    ap = pytest.importorskip("gctheory.codes.approximate")
+    n, s, d = 30, 12, 3
+    pmf = lb.frc_error_pmf(n, s, d)
+    mean = sum(k * p for k, p in pmf.items())
+    assert mean == ap.dfrc_expected_error(n, d, s)  # closed form n C(n-d,s-d)/C(n,s)
+    code = ap.DFractionalRepetitionCode(n, d)
+    est = ap.estimate_mean_error(code, s, 4000, rng=5, level=0.99)
+    assert est.contains(float(mean))
+    assert not est.contains(float(mean) * 1.3)  # negative control
+    tail = float(sum(p for k, p in pmf.items() if k > 3))  # P(err > 3)
+    est_tail = ap.estimate_decoding_failure(code, s, 4000, threshold=3, rng=6, level=0.99)
+    assert est_tail.contains(tail)
