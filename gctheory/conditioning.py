@@ -492,6 +492,8 @@ def s_kappa_commfr(
     """
     s = _int("s", s, 0)
     m = _int("m", m, 0)
+    if m < 2:
+        raise ValueError(f"m must be >= 2 (Lemma 1 needs a matrix with >= 2 rows), got m={m}")
     return s_kappa_bound(m + s, m, kappa, eps, C, prefactor, strict=strict).s_kappa
 
 
@@ -516,6 +518,8 @@ def s_kappa_ye_abbe(
     s = _int("s", s, 0)
     if s >= n:
         raise ValueError(f"s must be < n, got s={s}, n={n}")
+    if n - s < 2:
+        raise ValueError(f"n - s must be >= 2 (Lemma 1 needs >= 2 rows), got n={n}, s={s}")
     return s_kappa_bound(n, n - s, kappa, eps, C, prefactor, strict=strict).s_kappa
 
 

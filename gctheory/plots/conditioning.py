@@ -89,7 +89,7 @@ def make_skappa_vs_s(outdir: Path, quick: bool) -> list[Path]:
     description="s_kappa of [m+s, m] codes: Theorem 2 bound vs sampled Gaussian vs Vandermonde",
 )
 def make_skappa_empirical(outdir: Path, quick: bool) -> list[Path]:
-    trials = 60 if quick else 200
+    trials = 30 if quick else 200
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
     data: dict[str, list] = {"m": [], "s": [], "theorem2": [], "gaussian_mean": []}
     data.update({"gaussian_low": [], "gaussian_high": []})
