@@ -203,7 +203,7 @@ def ZHANG2020(quick: bool) -> dict[str, Any]:
         },
         "delays": {"exponential": "exp(1)", "Pareto": "pareto(1, 2.5)"},
         "eps": 0.3 if quick else 0.25,
-        "trials": 2 if quick else 3,
+        "trials": 2 if quick else 6,
         "rng": 2020,
     }
 
