@@ -276,3 +276,11 @@ def test_cli_simulate_writes_csv_and_figure(tmp_path, capsys):
     assert "valid schemes" in capsys.readouterr().err
     assert main(["simulate", "--scheme", "gd", "--delay", "weibull(1)"]) == 2
     assert main(["simulate", "--scheme", "ignore", "--n", "4", "--K", "5"]) == 2
+
+
+def test_estimates_are_identical_serially_and_on_a_process_pool():
+    kw = dict(scheme="lgc", K=3, n=4, iterations=5, delay="shifted_exp(0.05, 0.02)")
+    serial = tr.estimate_run_metric("final_loss", 2, rng=9, **kw)
+    tr._MEMO.clear()  # make the pool recompute rather than reuse this process's runs
+    pooled = tr.estimate_run_metric("final_loss", 2, rng=9, executor=2, **kw)
+    assert serial == pooled
