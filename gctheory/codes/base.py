@@ -359,9 +359,12 @@ class GradientCode:
         """
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
         A, kappa = self._solve(T)
+        return A, kappa, self._residual(T, A)
+
+    def _residual(self, T: np.ndarray, A: np.ndarray) -> float:
+        """Relative residual ``||E_T A - C||_F / ||C||_F`` (families may compute it blockwise)."""
         C = target_matrix(self.k, self.m)
-        res = float(np.linalg.norm(self.encoding_matrix[:, T] @ A - C) / np.linalg.norm(C))
-        return A, kappa, res
+        return float(np.linalg.norm(self.encoding_matrix[:, T] @ A - C) / np.linalg.norm(C))
 
     def decode_detail(
         self,

@@ -43,6 +43,7 @@ from gctheory.codes.base import (
     GradientCode,
     check_positive_int,
     effective_condition_number,
+    split_chunks,
     validate_survivors,
 )
 from gctheory.generators import (
@@ -179,11 +180,7 @@ class CommFRCode(GradientCode):
         self.support = np.zeros((n, k), dtype=bool)
         for g in range(self.groups):
             self.support[g * N : (g + 1) * N, g * l_ : (g + 1) * l_] = True
-        E = np.zeros((k * K, n), dtype=self.G.dtype)
-        for g in range(self.groups):
-            for j in range(g * l_, (g + 1) * l_):
-                E[j * K : (j + 1) * K, g * N : (g + 1) * N] = self.G
-        self._E = E
+        self._E: np.ndarray | None = None  # built on first use (k K x n can be large)
         self.systematic_columns = self._find_systematic()
         self.name = name or f"CommFR-GC [{N}, {K}, {self.delta}]"
 
@@ -199,7 +196,37 @@ class CommFRCode(GradientCode):
 
     @property
     def encoding_matrix(self) -> np.ndarray:
+        """(k K) x n, block (partition j of group g, workers of group g) = G; built lazily.
+
+        ``encode`` and ``decode`` work per group and never form it.
+        """
+        if self._E is None:
+            l_, N, K = self.load, self.N, self.K
+            E = np.zeros((self.k * K, self.n), dtype=self.G.dtype)
+            for g in range(self.groups):
+                for j in range(g * l_, (g + 1) * l_):
+                    E[j * K : (j + 1) * K, g * N : (g + 1) * N] = self.G
+            self._E = E
         return self._E
+
+    def encode(self, partials: np.ndarray) -> np.ndarray:
+        """Eqs. (2)-(4): group sums, cut into K chunks, times G; shape (n, ceil(d / K))."""
+        P = self._check_partials(partials)
+        l_, K = self.load, self.K
+        sums = P.reshape(self.groups, l_, -1).sum(axis=1)  # g^(i) of eq. (2)
+        rows, _ = split_chunks(sums, K)  # (groups K, r): chunk u of group g at g K + u
+        r = rows.shape[1]
+        g_mat = rows.reshape(self.groups, K, r)  # eq. (4), transposed
+        out = np.einsum("gur,uc->gcr", g_mat, self.G)  # worker c of group g sends g_mat G_c
+        return out.reshape(self.n, r)
+
+    def _residual(self, T: np.ndarray, A: np.ndarray) -> float:
+        # ||E_T A - C||_F^2 = sum_g l ||G^(g) A_g - I_K||_F^2 and ||C||_F^2 = k K
+        total = 0.0
+        eye = np.eye(self.K)
+        for pos, cols in self._groups_of(T):
+            total += self.load * float(np.linalg.norm(self.G[:, cols] @ A[pos] - eye) ** 2)
+        return math.sqrt(total / (self.k * self.K))
 
     @property
     def triple(self) -> tuple[int, int, int]:

@@ -130,12 +130,12 @@ class YeAbbeCode(GradientCode):
         B = np.zeros((n * m, t), dtype=V.dtype)
         for j in range(n):
             non_holders = np.flatnonzero(~self.support[:, j])  # n - l = free workers
-            for u in range(m):
-                row = j * m + u
-                B[row, free + u] = 1.0
-                if free:
-                    rhs = -V[free + u, non_holders]
-                    B[row, :free] = np.linalg.solve(V[:free, non_holders].T, rhs)
+            rows = slice(j * m, (j + 1) * m)
+            B[rows, free:] = np.eye(m)
+            if free:
+                # b V[:free, C] = -V[free + u, C] for the m rows (j, u) at once
+                rhs = -V[free:, non_holders].T  # (free, m)
+                B[rows, :free] = np.linalg.solve(V[:free, non_holders].T, rhs).T
         return B
 
     @property
