@@ -829,7 +829,7 @@ def min_load_lower_bound(n: int, s: int, target: float, eps: float = 0.0) -> Loa
     ``target``: for every smaller load, every code (within Lemma 1's reduction)
     fails more often than ``target``. The bound used at load ``d`` is the
     largest of the single-column bound (eq. (26), only if ``eps n < 1``), the
-    union bound (eq. (24), if ``eps = 0``) and the exact ``P(Y > eps n)`` of
+    union bound (eq. (24), if ``eps n < 1``) and the exact ``P(Y > eps n)`` of
     :func:`zero_column_tail_lower_bound`.
 
     Returns
