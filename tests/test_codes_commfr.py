@@ -234,3 +234,16 @@ def test_theorem1_non_mds_codes(N, p, data):
     if s + 1 < N:
         # delta - 1 is tight: some set of delta erasures in one group leaves rank < K
         assert verify_straggler_sets(code, s + 1, rng=0).failures
+
+
+def test_fast_paths_equal_generic_interface():
+    # per-group encode / residual == the generic formulas of GradientCode on the full E
+    from gctheory.codes.base import GradientCode
+
+    code = commfr_code(12, 6, 6, 3, family="gaussian", rng=8)
+    P = np.random.default_rng(9).standard_normal((6, 7))
+    np.testing.assert_allclose(code.encode(P), GradientCode.encode(code, P), atol=1e-13)
+    for T in ([0, 1, 2, 6, 7, 8], [0, 1, 6, 7, 8, 9, 10], [0, 3, 4, 5, 11]):
+        T = np.array(T)
+        A, _ = code._solve(T)
+        assert code._residual(T, A) == pytest.approx(GradientCode._residual(code, T, A), abs=1e-14)
