@@ -105,3 +105,17 @@ def test_triple_matches_bound_with_equality(n, data):
     assert code.load * n == code.k * (s + m)  # l/k = (s+m)/n: optimal (Ye-Abbe, eq. (1))
     assert np.all(code.support.sum(axis=1) == s + m)
     assert verify_straggler_sets(code, max_sets=15, rng=0).ok
+
+
+def test_ye_abbe_coefficients_function():
+    from gctheory.codes.ye_abbe import ye_abbe_coefficients
+
+    code = YeAbbeCode(7, 2, 2, V="gaussian", rng=1)
+    T = np.array([6, 0, 2, 3, 5])
+    A = ye_abbe_coefficients(code.V[:, T], 2)
+    np.testing.assert_allclose(
+        code.V[:, T] @ A, np.vstack([np.zeros((3, 2)), np.eye(2)]), atol=1e-12
+    )
+    np.testing.assert_allclose(A, code.decoding_coefficients(T)[0])
+    with pytest.raises(ValueError, match="V_T must be"):
+        ye_abbe_coefficients(np.ones((5, 4)), 2)

@@ -53,7 +53,7 @@ from gctheory.codes.base import (
 from gctheory.codes.tandon import cyclic_support
 from gctheory.generators import gaussian_generator, vandermonde_generator
 
-__all__ = ["YeAbbeCode", "ye_abbe_decoding_cost"]
+__all__ = ["YeAbbeCode", "ye_abbe_coefficients", "ye_abbe_decoding_cost"]
 
 
 class YeAbbeCode(GradientCode):
@@ -149,19 +149,8 @@ class YeAbbeCode(GradientCode):
         return self.V[:, T]
 
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
-        t, m = self.n - self.s, self.m
         V_T = self.V[:, T]
-        Q = np.zeros((t, m), dtype=V_T.dtype)
-        Q[t - m :, :] = np.eye(m)
-        A = None
-        if T.size == t:
-            try:
-                A = np.linalg.solve(V_T, Q)
-            except np.linalg.LinAlgError:  # exactly singular: fall back, residual reports it
-                A = None
-        if A is None:
-            A = np.linalg.lstsq(V_T, Q, rcond=None)[0]
-        return A, effective_condition_number(V_T)
+        return ye_abbe_coefficients(V_T, self.m), effective_condition_number(V_T)
 
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """See :func:`ye_abbe_decoding_cost` (independent of which n - s workers survive)."""
@@ -183,3 +172,29 @@ def ye_abbe_decoding_cost(n: int, s: int, m: int, d: int = 1) -> DecodingCost:
     t = n - s
     r = -(-check_positive_int("d", d) // m)
     return DecodingCost(setup=t**3 // 3 + 2 * m * t * t, apply=t * m * r, method="invert V_T")
+
+
+def ye_abbe_coefficients(V_T: np.ndarray, m: int) -> np.ndarray:
+    """Decoding coefficients ``A`` (|T| x m) from the survivors' columns ``V_T`` of V.
+
+    Solves ``V_T A = [0; I_m]`` ((n - s) x |T| system; minimum-norm least
+    squares when |T| > n - s or V_T is exactly singular). This is the whole
+    decoding work of the Ye-Abbe scheme (Kadhe et al. 2019, Section II-B) and
+    needs only V, not B or G, so it can be timed at large n without building
+    the code.
+    """
+    V_T = np.asarray(V_T)
+    m = check_positive_int("m", m)
+    if V_T.ndim != 2 or V_T.shape[0] > V_T.shape[1] or m > V_T.shape[0]:
+        raise ValueError(
+            f"V_T must be (n - s) x |T| with |T| >= n - s >= m, got shape {V_T.shape}, m={m}"
+        )
+    t = V_T.shape[0]
+    Q = np.zeros((t, m), dtype=V_T.dtype)
+    Q[t - m :, :] = np.eye(m)
+    if V_T.shape[1] == t:
+        try:
+            return np.linalg.solve(V_T, Q)
+        except np.linalg.LinAlgError:  # exactly singular: least squares, residual reports it
+            pass
+    return np.linalg.lstsq(V_T, Q, rcond=None)[0]
