@@ -185,13 +185,12 @@ class CommFRCode(GradientCode):
         self.name = name or f"CommFR-GC [{N}, {K}, {self.delta}]"
 
     def _find_systematic(self) -> np.ndarray | None:
+        """For each u the first column of G equal to e_u exactly, or None if some u has none."""
+        G = self.G
+        unit = (np.count_nonzero(G, axis=0) == 1) & np.any(G == 1, axis=0)
         cols = np.full(self.K, -1)
-        eye = np.eye(self.K)
-        for c in range(self.N):
-            for u in range(self.K):
-                if cols[u] < 0 and np.array_equal(self.G[:, c], eye[:, u]):
-                    cols[u] = c
-                    break
+        for c in np.flatnonzero(unit)[::-1]:  # reversed: the first such column wins
+            cols[int(np.flatnonzero(G[:, c])[0])] = c
         return cols if np.all(cols >= 0) else None
 
     @property
