@@ -27,6 +27,7 @@ __all__ = [
     "KADHE2019",
     "study_xu2021_time",
     "study_xu2021_bias",
+    "study_xu2021_partial",
     "study_zhang2020",
     "study_wang2019",
     "study_kadhe2019",
@@ -183,6 +184,36 @@ def study_xu2021_bias(quick: bool) -> dict[str, Any]:
             )
         out["rows"].append(row)
     return out
+
+
+def study_xu2021_partial(quick: bool) -> dict[str, Any]:
+    """Section V-C.2: LGC with stragglers' partial work (s = 4 blocks), with/without eq. (6).
+
+    A straggler processes ``r = floor(4 T_(K) / T_i)`` of its 4 blocks before
+    the update arrives. Returns the excess final loss over Full-SGD (paired
+    seeds) of K-SGD, LGC with complete delayed gradients, and LGC with partial
+    work with and without the linear scaling of eq. (6).
+    """
+    cfg = XU2021(quick)
+    c, K, R, seed = cfg["common"], cfg["K"], cfg["trials"], cfg["rng"]
+    gd = dict(scheme="gd", **c)
+    variants = {
+        "K-SGD": dict(scheme="ignore", K=K),
+        "LGC, complete delayed gradients": dict(scheme="lgc", K=K),
+        "LGC, partial work, linear scaling (eq. (6))": dict(
+            scheme="lgc", K=K, partial_work=True, blocks=4
+        ),
+        "LGC, partial work, no scaling": dict(
+            scheme="lgc", K=K, partial_work=True, blocks=4, linear_scaling=False
+        ),
+    }
+    return {
+        "config": cfg,
+        "excess": {
+            lab: estimate_paired_metric("final_loss", R, {**c, **kw}, gd, op="difference", rng=seed)
+            for lab, kw in variants.items()
+        },
+    }
 
 
 # ---------------------------------------------------------------------------
