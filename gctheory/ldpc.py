@@ -882,8 +882,9 @@ def waterfall(
 
     For each ``n`` one code is drawn from the regular ``(dv, dc)`` ensemble
     (:func:`regular_ensemble`); for each ``eps`` the same frames give both
-    estimates. Seeds: one child of ``rng`` per ``n`` for the code and one per
-    ``(n, eps)`` for the frames, so each point is reproducible on its own.
+    estimates. Seeds: the code for ``n`` and the frames for ``(n, eps)`` draw
+    from seed sequences keyed by ``n`` and ``eps`` under ``rng``, so a point
+    does not depend on which other points are computed with it.
     As ``n`` grows the failure curve steepens towards the density-evolution
     threshold :func:`regular_threshold` (Richardson and Urbanke 2008, Sec. 3.23).
     """
@@ -891,11 +892,13 @@ def waterfall(
     eps_values = [_check_eps(e) for e in np.atleast_1d(eps_values).tolist()]
     trials = _check_int("trials", trials, 2)
     root = seed_sequence(rng)
-    code_seeds = root.spawn(len(ns))
     points = []
-    for n, cs in zip(ns, code_seeds):
-        H = regular_ensemble(n, dv, dc, rng=np.random.default_rng(cs))
-        for e, fs in zip(eps_values, cs.spawn(len(eps_values))):
+    for n in ns:
+        code_seed = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, n))
+        H = regular_ensemble(n, dv, dc, rng=np.random.default_rng(code_seed))
+        for e in eps_values:
+            key = (*root.spawn_key, n, int(round(e * 1e12)))
+            fs = np.random.SeedSequence(root.entropy, spawn_key=key)
             fail = block_failure_rate(H, e, trials, rng=fs, backend=backend, **engine)
             res = residual_erasure_rate(H, e, trials, rng=fs, backend=backend, **engine)
             points.append(WaterfallPoint(n, e, fail, res))

@@ -438,3 +438,46 @@ def test_raptor_bad_input():
         ldpc.raptor_code_matrix(4, 2, {3: 1.0})
     with pytest.raises(ValueError, match="overhead"):
         ldpc.check_condition_54({1: 1.0}, -1, 0.5)
+
+
+# ---------------------------------------------------------------------------
+# fallback path, waterfall, CLI
+# ---------------------------------------------------------------------------
+
+
+def test_auto_backend_is_numpy_without_numba(monkeypatch):
+    monkeypatch.setattr(ldpc, "HAVE_NUMBA", False)
+    assert ldpc._resolve_backend("auto") == "numpy"
+    with pytest.raises(ValueError, match="numba"):
+        ldpc._resolve_backend("numba")
+    H = regular_ensemble(300, 3, 6, rng=2)
+    E = np.random.default_rng(1).random((20, 300)) < 0.45
+    np.testing.assert_array_equal(peel_batch(H, E), peel_batch(H, E, backend="numpy"))
+
+
+def test_waterfall_points_and_monotonicity():
+    pts = ldpc.waterfall([500, 1000], [0.30, 0.50], 3, 6, 100, rng=1)
+    assert [(p.n, p.eps) for p in pts] == [(500, 0.3), (500, 0.5), (1000, 0.3), (1000, 0.5)]
+    for lo, hi in ((pts[0], pts[1]), (pts[2], pts[3])):
+        assert lo.failure.high < hi.failure.low  # failure grows with eps, beyond the noise
+        assert lo.residual.value < hi.residual.value
+    again = ldpc.waterfall([500], [0.5], 3, 6, 100, rng=1)
+    assert again[0].failure.successes == pts[1].failure.successes  # per-point seeds
+
+
+def test_cli_threshold_and_waterfall(capsys, tmp_path):
+    from gctheory.cli import main
+
+    assert main(["threshold", "--dv", "3", "--dc", "6", "--n", "10000", "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert "0.429439814419" in out and "4294.40" in out  # mpmath value above; 10000 eps*
+    f = tmp_path / "ens.json"
+    f.write_text('{"lam": {"2": 0.5, "20": 0.5}, "rho": {"6": 1}}')
+    assert main(["threshold", "--file", str(f), "--format", "json"]) == 0
+    assert "0.400000000000" in capsys.readouterr().out  # stability 1/(0.5*5), closed form
+    assert main(["threshold", "--lam", "3:0.5", "--rho", "6:1"]) == 2  # bad input -> exit 2
+    assert "sum to 1" in capsys.readouterr().err
+    argv = ["waterfall", "--n", "200", "--eps", "0.3", "0.5", "--trials", "20", "--format", "csv"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3 and lines[0].startswith("n,eps")
