@@ -396,9 +396,13 @@ def peel_batch(H: Any, erased: Any, *, backend: str = "auto") -> np.ndarray:
     erased : array_like of bool, shape (B, n)
         ``erased[b, j]`` is True if variable ``j`` is erased in frame ``b``.
     backend : {"auto", "numba", "numpy"}, keyword-only
-        ``"numba"`` is a sequential O(edges) kernel per frame (the ``fast``
-        extra); ``"numpy"`` a flooding schedule with sparse products. Both give
-        identical results; ``"auto"`` picks numba when it is importable.
+        Both are bit-parallel: 64 frames share one uint64 word per variable and
+        a check resolves, in every frame at once, its neighbour when exactly one
+        is erased. ``"numba"`` (the ``fast`` extra) sweeps the checks in place
+        (Gauss-Seidel) over those still seeing >= 2 erasures; ``"numpy"``
+        updates all checks per round (Jacobi) with array gathers. Both reach
+        the same fixed point, so results are identical; ``"auto"`` picks numba
+        when it is importable.
 
     Returns
     -------
