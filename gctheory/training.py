@@ -38,6 +38,7 @@ import collections
 import contextlib
 import functools
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,7 @@ __all__ = [
     "LogisticRegression",
     "SoftmaxRegression",
     "TrainingRun",
+    "DivergenceWarning",
     "load_digits_dataset",
     "partition_indices",
     "parse_delay",
@@ -373,6 +375,10 @@ class TrainingRun:
         )
 
 
+class DivergenceWarning(UserWarning):
+    """The training loss became non-finite (the step size is too large); the run stopped."""
+
+
 def _model_and_data(model: Any, data: Any, l2: float) -> tuple[Any, Dataset]:
     if isinstance(model, str):
         if model not in ("logistic", "softmax"):
@@ -466,7 +472,8 @@ def simulate(
     -------
     TrainingRun
     """
-    with _blas_single_thread():
+    # overflow of a diverging run is reported once, as a DivergenceWarning, not per product
+    with _blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
         return _simulate(scheme, n, delay, iterations, model, data, partition, step_size, l2,
                          persist, n_slow, slowdown, comm_time, decode_time_per_op, target_loss,
                          record_draws, rng, scheme_options)  # fmt: skip
@@ -480,11 +487,11 @@ def _simulate(
     model, ds = _model_and_data(model, data, l2)
     iterations = _int("iterations", iterations, 1)
     dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
-    if dm.n_slow > n:
-        raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
     if not decode_time_per_op >= 0:
         raise ValueError(f"decode_time_per_op must be >= 0, got {decode_time_per_op!r}")
     sch = make_scheme(scheme, n, rng=rng, **scheme_options)
+    if dm.n_slow > n:
+        raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
     if partition in ("iid", None):
         c = None
     elif isinstance(partition, (int, np.integer)) and not isinstance(partition, bool):
@@ -525,6 +532,14 @@ def _simulate(
         losses.append(loss_sum / N + 0.5 * model.l2 * float(w @ w))
         accs.append(correct / N)
         if t == iterations or (target_loss is not None and losses[-1] <= target_loss):
+            break
+        if not math.isfinite(losses[-1]):
+            warnings.warn(
+                f"{sch.name}: the loss is {losses[-1]} at iteration {t} (step size {alpha:.3g}); "
+                "the run stops here",
+                DivergenceWarning,
+                stacklevel=3,
+            )
             break
         G = np.stack(
             [
@@ -605,7 +620,8 @@ def _memo_run(kwargs: dict[str, Any], rng: np.random.Generator) -> TrainingRun:
     Runs are deterministic functions of both, so a claim and a figure asking
     for the same seeded runs share them. Treat the returned arrays as read-only.
     """
-    key = (repr(sorted(kwargs.items())), repr(rng.bit_generator.state))
+    ids = [id(v) for v in kwargs.values() if isinstance(v, (Dataset, DelayModel))]
+    key = (repr(sorted(kwargs.items())) + repr(ids), repr(rng.bit_generator.state))
     run = _MEMO.get(key)
     if run is None:
         run = simulate(rng=rng, **kwargs)

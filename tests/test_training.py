@@ -284,3 +284,9 @@ def test_estimates_are_identical_serially_and_on_a_process_pool():
     tr._MEMO.clear()  # make the pool recompute rather than reuse this process's runs
     pooled = tr.estimate_run_metric("final_loss", 2, rng=9, executor=2, **kw)
     assert serial == pooled
+
+
+def test_divergence_is_reported_not_hidden():
+    with pytest.warns(tr.DivergenceWarning, match="stops"):
+        run = tr.simulate("gd", n=4, iterations=200, step_size=1e6, model="logistic", rng=0)
+    assert run.iterations < 200
