@@ -472,3 +472,54 @@ def test_cli_threshold_and_waterfall(capsys, tmp_path):
     assert main(argv) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 3 and lines[0].startswith("n,eps")
+
+
+# ---------------------------------------------------------------------------
+# symbolic derivations (sympy) and fuzzing of the threshold's definition
+# ---------------------------------------------------------------------------
+
+
+def test_sympy_stability_limit_and_pw_normalisation():
+    import sympy as sp
+
+    x, l2, r5 = sp.symbols("x lambda2 rho5", positive=True)
+    lam = lambda z: l2 * z + (1 - l2) * z**2  # noqa: E731  lambda = {2: l2, 3: 1 - l2}
+    rho = lambda z: r5 * z**4 + (1 - r5) * z**5  # noqa: E731  rho = {5: r5, 6: 1 - r5}
+    lim = sp.limit(x / lam(1 - rho(1 - x)), x, 0)
+    # the x -> 0 limit of the threshold function is 1/(lambda_2 rho'(1)) (stability)
+    assert sp.simplify(lim - 1 / (l2 * sp.diff(rho(x), x).subs(x, 1))) == 0
+    th = ldpc.bec_threshold({2: 0.5, 3: 0.5}, {5: 1 / 3, 6: 2 / 3})
+    bound = float(lim.subs({l2: sp.Rational(1, 2), r5: sp.Rational(1, 3)}))
+    assert th.eps <= bound + 1e-15  # eps* = min over x <= the x -> 0 limit
+    # P_w of Wang et al. eq. (17) sums to 1 for every D: u/(u+1) + sum 1/(k(k-1)(u+1)) + 1/(D(u+1))
+    k, D, u = sp.symbols("k D u", positive=True, integer=True)
+    total = u / (u + 1) + sp.summation(1 / (k * (k - 1)), (k, 2, D)) / (u + 1) + 1 / (D * (u + 1))
+    assert sp.simplify(total) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.integers(2, 8), min_size=1, max_size=3, unique=True),
+    st.lists(st.integers(3, 12), min_size=1, max_size=3, unique=True),
+    st.integers(0, 2**31 - 1),
+)
+def test_threshold_definition_fuzz(lam_degs, rho_degs, seed):
+    rng = np.random.default_rng(seed)
+    w = rng.random(len(lam_degs)) + 0.05
+    v = rng.random(len(rho_degs)) + 0.05
+    lam = dict(zip(lam_degs, w / w.sum()))
+    rho = dict(zip(rho_degs, v / v.sum()))
+    th = ldpc.bec_threshold(lam, rho)
+    x = np.concatenate([np.geomspace(1e-7, 1e-2, 300), np.linspace(1e-2, 1, 20001)])
+
+    def de(eps):
+        y = 1 - sum(f * (1 - x) ** (d - 1) for d, f in rho.items())
+        return eps * sum(f * y ** (d - 1) for d, f in lam.items())
+
+    assert np.all(de(th.eps * (1 - 1e-6)) < x)  # below eps*: the DE map stays under x
+    if th.stability:
+        assert 2 in lam  # only lambda_2 > 0 can make x -> 0 bind
+        assert th.eps == pytest.approx(1 / (lam[2] * sum(f * (d - 1) for d, f in rho.items())))
+    else:
+        near = np.abs(x - th.x) < 1e-3
+        assert np.any(de(th.eps * (1 + 1e-6))[near] >= x[near])  # above: it touches at x*
