@@ -290,3 +290,22 @@ def test_divergence_is_reported_not_hidden():
     with pytest.warns(tr.DivergenceWarning, match="stops"):
         run = tr.simulate("gd", n=4, iterations=200, step_size=1e6, model="logistic", rng=0)
     assert run.iterations < 200
+
+
+@pytest.mark.parametrize(
+    "scheme, opts, groups, size, wait",
+    [("ggd", {"r": 3}, 4, 3, 1), ("frc", {"s": 2}, 4, 3, 1), ("commfr", {"s": 2, "m": 2}, 3, 4, 2)],
+)
+def test_grouped_iteration_time_agrees_with_eq28(scheme, opts, groups, size, wait):
+    # Zhang & Simeone eq. (28) / Kadhe et al. Theorem 1: the clock stops when every group has
+    # `wait` survivors; workers hold `size` partitions' worth (load 3 or 4), so T = load * X
+    os_ = pytest.importorskip("gctheory.order_stats")
+    load = {"ggd": 3, "frc": 3, "commfr": 4}[scheme]
+    kw = dict(scheme=scheme, n=12, delay="exp(1)", iterations=15, **opts)
+    est = tr.estimate_run_metric("mean_wait", 20, rng=3, level=0.99, **kw)
+    exact = os_.expected_grouped_completion(stats.expon(scale=load), groups, size, wait)
+    assert est.contains(exact)
+    # negative control: waiting for the slowest of each group instead
+    assert not est.contains(
+        os_.expected_grouped_completion(stats.expon(scale=load), groups, size, size)
+    )
