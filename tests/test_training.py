@@ -309,3 +309,34 @@ def test_grouped_iteration_time_agrees_with_eq28(scheme, opts, groups, size, wai
     assert not est.contains(
         os_.expected_grouped_completion(stats.expon(scale=load), groups, size, size)
     )
+
+
+RUNTIME_CASES = [
+    ("uncoded", "gd", {}),
+    ("ignore-s", "ignore", {"K": 10}),
+    ("cyclic-mds", "cyclic_mds", {"s": 2}),
+    ("frc", "frc", {"s": 2}),
+    ("ye-abbe", "ye_abbe", {"s": 2, "m": 2}),
+    ("commfr-gc", "commfr", {"s": 2, "m": 2}),
+]
+
+
+@pytest.mark.parametrize("rt_name, scheme, opts", RUNTIME_CASES, ids=[c[0] for c in RUNTIME_CASES])
+def test_mean_iteration_time_agrees_with_runtime_model(rt_name, scheme, opts):
+    # gctheory.runtime: a worker with data share `load` returns after load * X, X the time
+    # for the whole dataset, plus tau/m; here X per n-th of the data, so X_runtime = n X
+    rt = pytest.importorskip("gctheory.runtime")
+    n, tau = 12, 0.03
+    kw = dict(scheme=scheme, n=n, delay="shifted_exp(0.05, 0.02)", comm_time=tau, iterations=10)
+    est = tr.estimate_run_metric("mean_wait", 16, rng=5, level=0.99, **kw, **opts)
+    dist = stats.expon(loc=n * 0.05, scale=n * 0.02)
+    code = (4, 2, 3) if rt_name == "commfr-gc" else None
+    exact = rt.scheme_expected_time(
+        rt_name, dist, n, opts.get("s", n - opts.get("K", n)), opts.get("m", 1), tau=tau, code=code
+    )
+    assert est.contains(exact)
+    # negative control: the same model without the upload time
+    wrong = rt.scheme_expected_time(
+        rt_name, dist, n, opts.get("s", n - opts.get("K", n)), opts.get("m", 1), tau=0, code=code
+    )
+    assert not est.contains(wrong)
