@@ -272,18 +272,14 @@ class Grouped(Scheme):
         ng = n // groups
         self.ng, self.groups, self.r, self.select = ng, groups, r, select
         self.xi, self.D = xi, D
-        self.codes = None
+        if r < ng:
+            if code_factory is None:
+                raise ValueError("r < n/groups needs a gradient code inside each group")
+            self.code = code_factory(ng, r - 1)  # one code, used by every group
         sup = np.zeros((n, n), bool)
         for g in range(groups):
             slots = np.arange(g * ng, (g + 1) * ng)
-            if r == ng:
-                sup[np.ix_(slots, slots)] = True
-            else:
-                if code_factory is None:
-                    raise ValueError("r < n/groups needs a gradient code inside each group")
-                code = code_factory(ng, r - 1)
-                self.code = code
-                sup[np.ix_(slots, slots)] = code.support
+            sup[np.ix_(slots, slots)] = True if r == ng else self.code.support
         super().__init__(n, n, sup)
         self.name = name
         self.exact = not select

@@ -292,7 +292,7 @@ def make_scheme(
             "lagc",
             xi,
             D,
-            code_factory=lambda ng, ss: _code("cyclic_mds", ng, ss),
+            code_factory=lambda ng, ss: _code("cyclic_mds", ng, ss, rng=rng),
         )
     # gradient codes
     wait_for = opts.pop("wait_for", None)

@@ -238,6 +238,11 @@ def test_lag_saves_communication_and_runs_are_reproducible():
     assert lag.comm.sum() < gd.comm.sum()
     again = tr.simulate("lag", **base)
     assert np.array_equal(lag.w, again.w) and np.array_equal(lag.time, again.time)
+    # random code constructions draw from the run's rng too: bit-identical reruns
+    for name, o in (("lagc", {"r": 2, "groups": 2}), ("cyclic_mds", {"s": 2}), ("bgc", {"s": 2})):
+        a = tr.simulate(name, n=10, iterations=5, rng=6, **o)
+        b = tr.simulate(name, n=10, iterations=5, rng=6, **o)
+        assert np.array_equal(a.w, b.w), name
 
 
 def test_estimate_run_metric_validates_and_is_seeded():
