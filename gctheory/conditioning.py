@@ -80,6 +80,7 @@ __all__ = [
     "condition_tail_mc",
     "subset_failure_mc",
     "empirical_s_kappa_mc",
+    "s_kappa_shortfall_mc",
     "MaxCondition",
     "max_condition",
     "EmpiricalSKappa",
@@ -915,6 +916,47 @@ def empirical_s_kappa_mc(
     return estimate_mean(
         sampler, _int("trials", trials, 1), rng=rng, executor=executor, level=level
     )
+
+
+def _shortfall_event(
+    N: int, K: int, kappa: float, target: int, rng: np.random.Generator, size: int
+) -> np.ndarray:
+    """Engine event: the empirical s_kappa of a fresh Gaussian generator is below ``target``."""
+    return _empirical_s_kappa_sampler(N, K, kappa, rng, size) < target
+
+
+def s_kappa_shortfall_mc(
+    N: int,
+    K: int,
+    kappa: float,
+    eps: float,
+    trials: int,
+    *,
+    target: int | None = None,
+    C: float = C_CHEN_DONGARRA,
+    prefactor: str = "eq7",
+    rng: Any = None,
+    executor: Any = None,
+    level: float = 0.99,
+    max_subsets: int = 20_000,
+) -> Estimate:
+    """Monte Carlo ``P(empirical s_kappa < Theorem 2's s_kappa)`` for K x N Gaussian generators.
+
+    Theorem 2 (Kadhe et al. 2019) promises this is at most ``eps`` (with the
+    empirical s_kappa read as "every s' <= s tolerated", the event also covers
+    ``t > t*``, so the union bound gives ``sum_{t >= t*} f(t)``, about ``f(t*)``
+    when f decreases fast). ``target`` replaces the bound (e.g. for a negative control).
+    """
+    N, K = _check_NK(N, K)
+    kappa = _kappa(kappa)
+    bound = s_kappa_bound(N, K, kappa, eps, C, prefactor).s_kappa
+    target = bound if target is None else _int("target", target)
+    worst = max(math.comb(N, t) for t in range(K, N + 1))
+    if worst > max_subsets:
+        raise ValueError(f"up to {worst} subsets per generator exceeds max_subsets={max_subsets}")
+    event = partial(_shortfall_event, N, K, kappa, target)
+    trials = _int("trials", trials, 1)
+    return estimate_probability(event, trials, rng=rng, executor=executor, level=level)
 
 
 # ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from gctheory.conditioning import (
     max_condition,
     s_kappa_bound,
     s_kappa_commfr,
+    s_kappa_shortfall_mc,
     s_kappa_ye_abbe,
     straggler_union_bound,
     subset_failure_mc,
@@ -328,3 +329,35 @@ def test_branch_and_bound_top_values_equal_full_enumeration():
     subsets = list(itertools.combinations(range(13), 7))
     allv = np.sort([np.linalg.cond(G[:, list(T)]) for T in subsets])[::-1][:5]
     np.testing.assert_allclose([v for v, _ in mc.top], allv, rtol=1e-9)
+
+
+@pytest.mark.parametrize("N, K, kappa, eps", [(8, 3, 100, 0.1), (10, 2, 1000, 1e-3)])
+def test_theorem2_rate_at_least_one_minus_eps(N, K, kappa, eps):
+    # Theorem 2: P(empirical s_kappa < guaranteed s_kappa) <= eps (one-sided 99% limit)
+    est = s_kappa_shortfall_mc(N, K, kappa, eps, 1_000, rng=[N, K], level=0.98)
+    assert est.low <= eps
+    # negative control: the guarantee raised by 2 fails the same check
+    bound = s_kappa_bound(N, K, kappa, eps).s_kappa
+    bad = s_kappa_shortfall_mc(N, K, kappa, eps, 1_000, rng=[N, K], level=0.98, target=bound + 2)
+    assert bad.low > eps
+
+
+def _worst_ye_abbe_condition(n, nodes, s=1):
+    K = n - s
+    if nodes == "gaussian":
+        vals = [max_condition(gaussian_generator(K, n, rng=[n, r]), K).value for r in range(3)]
+        return float(np.median(vals))
+    ref = partial(vandermonde_condition_mp, K, n, nodes=nodes, dps=60)
+    mc = max_condition(vandermonde_generator(K, n, nodes=nodes), K, mp_reference=ref)
+    return mc.value_mp if mc.value_mp is not None else mc.value
+
+
+def test_section1_vandermonde_unstable_beyond_25_gaussian_usable_to_30():
+    # Kadhe et al. Section I (after Ye & Abbe): criterion "unstable" = worst decoding
+    # matrix has kappa > 1e10 (float64 keeps fewer than 6 digits); s = 1 straggler
+    limit = 1e10
+    assert _worst_ye_abbe_condition(20, "equispaced") < limit
+    assert _worst_ye_abbe_condition(26, "equispaced") > limit
+    assert _worst_ye_abbe_condition(30, "gaussian") < 1e6
+    # contrast: the same criterion does not call roots-of-unity nodes unstable at n = 30
+    assert not _worst_ye_abbe_condition(30, "roots_of_unity") > limit
