@@ -253,7 +253,10 @@ def test_random_brc_structure(n, b, seed):
     pmf = np.full(degrees.size, 1 / degrees.size)
     code = BatchRaptorCode.random(n, b, degrees, pmf, rng=seed)
     sizes = np.array([bt.size for bt in code.batches])
-    assert sizes.sum() == n and set(sizes.tolist()) <= {b, b + 1} and len(sizes) == K
+    assert sizes.sum() == n and len(sizes) == K
+    assert set(sizes.tolist()) <= {n // K, -(-n // K)}  # leftover spread evenly
+    if n % b < K:
+        assert set(sizes.tolist()) <= {b, b + 1}  # the Remark 1 pattern
     assert set(code.H.sum(axis=1).tolist()) <= set(degrees.tolist())
     # load = max over workers of the partitions in its batches (Definition 2)
     assert code.load == max(sizes[code.H[i]].sum() for i in range(n))

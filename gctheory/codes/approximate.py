@@ -145,11 +145,13 @@ class _ApproximateCode(GradientCode):
         return self.A.T.astype(float)
 
     def decoder_error(self, survivors: Sequence[int]) -> float:
-        """The error ``||A_S^T u - 1||^2`` this code's decoder makes on ``survivors``."""
+        """The error ``||A_S^T u - 1||^2`` this code's decoder makes on ``survivors``.
+
+        Here (least-squares decoding) it is ``err(A_S)`` of eq. (5); the
+        structured decoders override it with their own count.
+        """
         T = validate_survivors(survivors, self.n, 1)
-        A, _ = self._solve(T)
-        e = self.A[T].T.astype(float) @ A[:, 0] - 1.0
-        return float(e @ e)
+        return recovery_error(self.A[T].astype(float))  # the least-squares decoder's error
 
     def decode_detail(
         self,
@@ -501,8 +503,10 @@ class BatchRaptorCode(_ApproximateCode):
     Partitions ``0..k-1`` are grouped into batches; worker ``i`` sends the sum
     of the batches ``H[i]`` (``H`` the ``n x K`` worker-batch adjacency).
     Build it with :meth:`random` (Definition 5: ``K = floor(k/b)`` batches of
-    ``b`` consecutive partitions, ``k mod b`` of them, chosen at random, one
-    larger, as Remark 1 does for the FRC; each worker draws a degree from
+    ``b`` consecutive partitions; when ``b`` does not divide ``k`` the
+    ``k - K b`` leftover partitions are spread as evenly as possible, random
+    batches taking the extra one, as Remark 1 does for the FRC, so batch sizes
+    are ``floor(k/K)`` or ``ceil(k/K)``; each worker draws a degree from
     ``P`` and that many distinct batches uniformly), :meth:`theorem6` (``P_w``
     and ``b`` of Theorem 6) or directly from ``batches`` and ``H`` (e.g.
     Example 1 of [1]).
@@ -576,9 +580,10 @@ class BatchRaptorCode(_ApproximateCode):
                 f"batches, got degrees up to {int(degrees[pmf > 0].max())}"
             )
         rng = np.random.default_rng(rng)
-        sizes = np.full(K, b, dtype=np.int64)
-        if k % b:
-            sizes[rng.choice(K, size=k % b, replace=False)] += 1
+        rem = k - K * b  # < b leftover partitions, spread as evenly as possible
+        sizes = np.full(K, b + rem // K, dtype=np.int64)
+        if rem % K:
+            sizes[rng.choice(K, size=rem % K, replace=False)] += 1
         ends = np.cumsum(sizes)
         batches = [list(range(e - z, e)) for e, z in zip(ends, sizes)]
         H = np.zeros((n, K), dtype=bool)
