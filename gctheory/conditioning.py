@@ -1073,7 +1073,7 @@ def _gram_bound_sq(G: np.ndarray, subsets: np.ndarray) -> np.ndarray:
                 acc[: k + 1] -= L[i, k] * X[k, : k + 1]
             acc *= inv_diag[i]
         bound = np.einsum("iib->b", W) * np.einsum("ijb,ijb->b", X, X)
-        bound[~ok] = np.inf
+        bound[~ok | ~np.isfinite(bound)] = np.inf  # never prune what could not be bounded
         out[start : start + b] = bound
     return out
 
@@ -1173,6 +1173,8 @@ def max_condition(
     K, N = G.shape
     if K > N:
         raise ValueError(f"G must have K <= N, got shape {G.shape}")
+    if not np.all(np.isfinite(G)):
+        raise ValueError("G must have finite entries")
     t = _int("t", t)
     if not K <= t <= N:
         raise ValueError(f"t must lie in [K, N] = [{K}, {N}], got t={t}")
