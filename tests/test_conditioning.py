@@ -361,3 +361,16 @@ def test_section1_vandermonde_unstable_beyond_25_gaussian_usable_to_30():
     assert _worst_ye_abbe_condition(30, "gaussian") < 1e6
     # contrast: the same criterion does not call roots-of-unity nodes unstable at n = 30
     assert not _worst_ye_abbe_condition(30, "roots_of_unity") > limit
+
+
+def test_condition_numbers_exact_edge_cases():
+    # closed forms: identity 1, diag(1, 1, 1, 2) -> 2, orthogonal 1, zero matrix inf
+    assert condition_numbers(np.eye(5)[None])[0] == pytest.approx(1.0, rel=1e-14)
+    assert condition_numbers(np.diag([1.0, 1, 1, 2])[None])[0] == pytest.approx(2.0, rel=1e-14)
+    Q, _ = np.linalg.qr(np.random.default_rng(0).standard_normal((6, 6)))
+    assert condition_numbers(Q)[()] == pytest.approx(1.0, rel=1e-12)
+    assert np.all(np.isinf(condition_numbers(np.zeros((2, 4, 4)))))
+    with pytest.raises(ValueError, match="M must have shape"):
+        condition_numbers(np.ones(3))
+    with pytest.raises(ValueError, match="finite"):
+        max_condition(np.full((2, 3), np.nan), 2)
