@@ -361,3 +361,19 @@ def test_bad_input():
         code.decoder_error([0, 6])
     with pytest.raises(ValueError, match="n must be"):
         dfrc_group_sizes(0, 1)
+
+
+def test_monte_carlo_bit_identical_on_a_process_pool():
+    code = DFractionalRepetitionCode(24, 3)
+    serial = estimate_decoding_failure(code, 9, 400, rng=5, chunk_size=100)
+    pooled = estimate_decoding_failure(code, 9, 400, rng=5, chunk_size=100, executor=2)
+    assert serial.successes == pooled.successes
+
+
+def test_decoding_costs():
+    frc = DFractionalRepetitionCode(12, 3)
+    c = frc.decoding_cost(range(12), d=5)
+    assert c.setup == 24 and c.apply == 4 * 5  # DP over 12 + 12, four blocks of length 5
+    brc = BatchRaptorCode(EX1_BATCHES, EX1_H)
+    c = brc.decoding_cost([0, 1, 2, 3], d=2)
+    assert c.setup == 7 and c.apply == 14  # 7 edges among workers 1-4 of Example 1

@@ -52,6 +52,7 @@ import numpy as np
 
 from gctheory.codes.base import (
     DecodeResult,
+    DecodingCost,
     GradientCode,
     check_positive_int,
     effective_condition_number,
@@ -349,6 +350,16 @@ class DFractionalRepetitionCode(_ApproximateCode):
         A = np.zeros((T.size, 1))
         A[[pos[int(c)] for c in chosen], 0] = 1.0
         return A, 1.0  # a sum of disjoint rows: no system is solved
+
+    def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
+        """Group-sum decoder: an ``O(k + |T|)`` interval search, then one addition per entry
+        of each chosen survivor (at most ``max(group_sizes)`` of them). ``lstsq``: dense."""
+        if self.decoder == "lstsq":
+            return super().decoding_cost(survivors, d)
+        t = self.n if survivors is None else len(survivors)
+        r = check_positive_int("d", d)
+        chosen = int(self.group_sizes.max())
+        return DecodingCost(setup=self.k + t, apply=chosen * r, method="group sum (interval DP)")
 
     def decoder_error(self, survivors: Sequence[int]) -> float:
         """Number of partitions the group-sum decoder misses (or eq. (5) for ``lstsq``)."""
@@ -655,6 +666,18 @@ class BatchRaptorCode(_ApproximateCode):
                 if deg[o] == 1:
                     stack.append(o)
         return np.array(recovered, dtype=bool)
+
+    def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
+        """Peeling (Algorithm 1): every edge of the survivors' bipartite graph is removed once,
+        each removal subtracting a length-d vector; ``lstsq``: the dense model."""
+        if self.decoder == "lstsq":
+            return super().decoding_cost(survivors, d)
+        r = check_positive_int("d", d)
+        if survivors is None:
+            edges = int(self.H.sum())
+        else:
+            edges = int(self.H[validate_survivors(survivors, self.n, 1)].sum())
+        return DecodingCost(setup=edges, apply=edges * r, method="peeling (Wang et al. Alg. 1)")
 
     def decoder_error(self, survivors: Sequence[int]) -> float:
         """Partitions in batches peeling leaves unrecovered (or eq. (5) for ``lstsq``)."""
