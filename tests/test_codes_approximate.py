@@ -377,3 +377,15 @@ def test_decoding_costs():
     brc = BatchRaptorCode(EX1_BATCHES, EX1_H)
     c = brc.decoding_cost([0, 1, 2, 3], d=2)
     assert c.setup == 7 and c.apply == 14  # 7 edges among workers 1-4 of Example 1
+
+
+def test_dfrc_failure_probability_matches_load_bounds_module():
+    # an independent implementation (generating polynomial, gctheory.load_bounds, another
+    # author) of the same exact probability when d | n
+    lb = pytest.importorskip("gctheory.load_bounds")
+    f = getattr(lb, "frc_failure_probability", None)
+    if f is None:
+        pytest.skip("gctheory.load_bounds has no frc_failure_probability")
+    for n, d in [(12, 3), (30, 5), (100, 4)]:
+        for s in (0, d - 1, d, n // 3, n - 1):
+            assert f(n, s, d) == dfrc_failure_probability(n, d, s)
