@@ -366,3 +366,19 @@ def test_tolerance_reaches_lower_bound_formula():
         s = rs_tolerance(n, k, w)
         assert Fraction(w, k) >= Fraction(s + 1, n)
         assert Fraction(w, k) < Fraction(s + 2, n)  # s + 1 stragglers would violate eq. (2)
+
+
+@pytest.mark.parametrize("n,k,w", [(8, 4, 3), (7, 5, 3), (10, 4, 3), (30, 17, 6), (40, 40, 9)])
+def test_cyclic_shift_fast_path_equals_direct_products(n, k, w):
+    # Algorithm 2 literally: B[i, j] = prod over the zero rows r of column j of (1 - alpha^(i-r))
+    M = mask_matrix(n, k, w)
+    alpha = np.exp(2j * np.pi / n)
+    direct = np.zeros((n, k), dtype=complex)
+    for j in range(k):
+        for i in range(n):
+            if M[i, j]:
+                direct[i, j] = np.prod(
+                    [1 - alpha ** ((i - r) % n) for r in np.flatnonzero(~M[:, j])]
+                )
+    B = rs_encoding_matrix(n, k, w)
+    np.testing.assert_allclose(B, direct, rtol=1e-12 * n, atol=0)

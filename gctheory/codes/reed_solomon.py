@@ -209,15 +209,43 @@ def rs_encoding_matrix(n: int, k: int, w: int) -> np.ndarray:
     return _encode_from_mask(M)
 
 
+def _zero_run(col: np.ndarray) -> tuple[int, int] | None:
+    """``(start, length)`` if the zeros of a mask column form one cyclic run, else None."""
+    z = ~col
+    L = int(z.sum())
+    if L == 0:
+        return 0, 0
+    starts = np.flatnonzero(z & ~np.roll(z, 1))  # zero preceded (cyclically) by a one
+    if starts.size != 1:
+        return None
+    return int(starts[0]), L
+
+
 def _encode_from_mask(M: np.ndarray) -> np.ndarray:
+    """``B[i, j] = prod_{r : M[r, j] = 0} (1 - alpha^{i - r})`` (Algorithm 2).
+
+    The masks of Algorithms 1 and 4 have the zeros of every column in one
+    cyclic run, so column ``j`` is a cyclic shift of the column for a run of
+    the same length starting at row 0: one ``O(n L)`` product per distinct
+    run length, ``O(n^2)`` in all. Other masks take the direct ``O(n^2)``
+    product per column.
+    """
     n, k = M.shape
     om = _roots(n)
     one_minus = 1.0 - om  # 1 - alpha^m, m = 0..n-1 (m = 0 gives exactly 0)
     rows = np.arange(n)
     B = np.zeros((n, k), dtype=complex)
+    base: dict[int, np.ndarray] = {}
     for j in range(k):
-        zeros = np.flatnonzero(~M[:, j])
-        B[:, j] = np.prod(one_minus[(rows[:, None] - zeros[None, :]) % n], axis=1)
+        run = _zero_run(M[:, j])
+        if run is None:
+            zeros = np.flatnonzero(~M[:, j])
+            B[:, j] = np.prod(one_minus[(rows[:, None] - zeros[None, :]) % n], axis=1)
+            continue
+        start, L = run
+        if L not in base:
+            base[L] = np.prod(one_minus[(rows[:, None] - np.arange(L)[None, :]) % n], axis=1)
+        B[:, j] = np.roll(base[L], start)
     B[~M] = 0.0
     return B
 
