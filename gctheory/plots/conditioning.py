@@ -186,7 +186,7 @@ def make_cond_vs_n(outdir: Path, quick: bool) -> list[Path]:
     description="Chen-Dongarra tail bound (Lemma 1) vs Monte Carlo P(cond > kappa)",
 )
 def make_tail(outdir: Path, quick: bool) -> list[Path]:
-    trials = 20_000 if quick else 100_000
+    trials = 20_000 if quick else 50_000
     shapes = [(2, 5), (12, 14), (12, 12)] + ([] if quick else [(57, 60)])
     fig, ax = plt.subplots(figsize=(6.5, 4.4))
     data: dict[str, list] = {
