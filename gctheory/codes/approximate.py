@@ -287,8 +287,11 @@ def dfrc_expected_error(n: int, d: int, s: int) -> Fraction:
 def dfrc_theorem4_load(n: int, s: int) -> float:
     """``d = max{1, log(n log(1/delta)) / log(1/delta)}``, ``delta = s/n`` (Wang et al. eq. (14)).
 
-    The load Theorem 4 prescribes for ``P(err > 0) = o(1)``; natural logs
-    (the ratio does not depend on the base). Requires ``0 < s < n``.
+    The load Theorem 4 prescribes for ``P(err > 0) = o(1)``, in natural logs.
+    The paper does not name the base and the formula is *not* base-free (a log
+    sits inside a log): at n = 1000, s = 100 it is 3.36 with ln, 3.0 with log10.
+    :func:`gctheory.load_bounds.frc_load` returns the same value with its regime.
+    Requires ``0 < s < n``.
     """
     n, s = _check_ns(n, s)
     if s == 0:
