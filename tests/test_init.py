@@ -1,0 +1,43 @@
+"""The package namespace: lazy re-exports stay in step with the modules' __all__."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+import gctheory
+
+
+def test_lazy_map_matches_every_module_all():
+    owners: dict[str, list[str]] = {}
+    for mod in gctheory._SUBMODULES:
+        for name in importlib.import_module(f"gctheory.{mod}").__all__:
+            owners.setdefault(name, []).append(mod)
+    expected = {n: m[0] for n, m in owners.items() if len(m) == 1}
+    assert gctheory._LAZY == expected
+
+
+def test_names_resolve_to_the_module_objects():
+    from gctheory.montecarlo import estimate_probability
+
+    assert gctheory.estimate_probability is estimate_probability
+    assert gctheory.ldpc.regular_threshold is gctheory.regular_threshold
+    assert "regular_threshold" in dir(gctheory)
+
+
+def test_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no_such_name"):
+        gctheory.no_such_name  # noqa: B018
+
+
+def test_import_is_light():
+    # `import gctheory` must not pull matplotlib or the heavy modules in.
+    code = (
+        "import sys, gctheory; "
+        "print('matplotlib' in sys.modules, 'gctheory.training' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
