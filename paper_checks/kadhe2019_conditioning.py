@@ -48,6 +48,15 @@ def _intersect(intervals: list) -> tuple[float, float] | None:
     return (lo, hi) if lo < hi else None
 
 
+def _eps_interval(N: int, K: int, p: int) -> tuple[float, float] | None:
+    """eps values [low, high) for which Theorem 2 (C = 6.414, kappa = 1000) gives s_kappa = p."""
+    f = union_bound_profile(N, K, KAPPA)  # f(t), t = K..N
+    t = N - p
+    low = f[t - K]
+    high = min(f[: t - K], default=np.inf)
+    return (float(low), float(high)) if low < high else None
+
+
 def _fmt(iv: tuple[float, float] | None) -> str:
     return "no C" if iv is None else f"C in ({iv[0]:.4f}, {iv[1]:.4f}]"
 
@@ -107,8 +116,13 @@ def _common_c(quick: bool) -> Outcome:
     all24 = _intersect(
         [iv for r in TABLE1_PARAMETERS for iv in _row_intervals(*r, TABLE1_PRINTED[r], "eq7")]
     )
+    eps_ivs = []
+    for n, s, m in rows:
+        ya, cf = TABLE1_PRINTED[(n, s, m)]
+        eps_ivs += [_eps_interval(n, n - s, ya), _eps_interval(m + s, m, cf)]
     computed = {
         "C range reproducing 22 of 24 entries (eq7)": eq7,
+        "eps range at C=6.414 reproducing the same 22": _intersect(eps_ivs),
         "same with lemma1 factor sqrt(2 pi)": per_prefactor["lemma1"],
         "C range reproducing all 24": all24,
         "kappa range at C=6.414 (eq7)": None
@@ -127,7 +141,8 @@ def _common_c(quick: bool) -> Outcome:
         f"({computed['kappa range at C=6.414 (eq7)'][0]:.1f}, "
         f"{computed['kappa range at C=6.414 (eq7)'][1]:.1f}] at C = 6.414. With Lemma 1's factor "
         f"sqrt(2 pi) the common range is {_fmt(per_prefactor['lemma1'])}: the n = 60 CommFR-GC "
-        "entries need C < 4.22 there. Row (60, 13, 12) fits no C (transcription).",
+        "entries need C < 4.22 there. No eps (equivalently no leading factor) reproduces them at "
+        "C = 6.414. Row (60, 13, 12) fits no C (transcription).",
     )
 
 
