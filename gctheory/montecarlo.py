@@ -161,6 +161,12 @@ def binomial_estimate(
     level = _check_level(level)
     if interval not in _INTERVALS:
         raise ValueError(f"interval must be one of {sorted(_INTERVALS)}, got {interval!r}")
+    if isinstance(trials, bool) or int(trials) != trials or trials < 1:
+        raise ValueError(f"trials must be a positive integer, got {trials!r}")
+    if isinstance(successes, bool) or int(successes) != successes or not 0 <= successes <= trials:
+        raise ValueError(
+            f"successes must be an integer in [0, trials] = [0, {trials}], got {successes!r}"
+        )
     low, high = _INTERVALS[interval](int(successes), int(trials), level)
     return Estimate(
         value=successes / trials,

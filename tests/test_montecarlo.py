@@ -360,3 +360,13 @@ def test_progress_bar_only_when_asked_or_on_a_terminal(capsys):
     estimate_probability(event, 4000, rng=1, chunk_size=1000, progress=True)
     err = capsys.readouterr().err
     assert "100.0%" in err and "4000/4000" in err
+
+
+def test_binomial_estimate_refuses_impossible_counts():
+    with pytest.raises(ValueError, match=r"successes must be an integer in \[0, trials\]"):
+        binomial_estimate(5, 3)
+    with pytest.raises(ValueError, match="successes"):
+        binomial_estimate(-1, 3)
+    with pytest.raises(ValueError, match="trials must be a positive integer"):
+        binomial_estimate(0, 0)
+    assert binomial_estimate(3, 3).value == 1.0  # boundary count is allowed
