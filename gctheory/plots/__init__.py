@@ -83,7 +83,9 @@ def save_figure(
     outdir.mkdir(parents=True, exist_ok=True)
     paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
     fig.savefig(paths[0], dpi=130, bbox_inches="tight")
-    fig.savefig(paths[1], bbox_inches="tight", metadata={"Date": None})
+    # a fixed hash salt makes the SVG's element ids, and so the file, reproducible
+    with matplotlib.rc_context({"svg.hashsalt": name}):
+        fig.savefig(paths[1], bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     if data is not None:
         cols = list(data)
