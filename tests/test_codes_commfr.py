@@ -26,7 +26,7 @@ def test_fig1_example():
     code = CommFRCode(8, 4, G_EQ6)
     # delta by enumeration of column pairs (any two columns of G independent)
     assert code.delta == 3
-    assert code.triple == (2, 2, 2)
+    assert code.triple == (2, 2, 2)  # Theorem 1: (kN/n, K, delta - 1) = (4 * 4 / 8, 2, 3 - 1)
     assert code.groups == 2 and code.systematic_columns.tolist() == [0, 1]
     # placement: workers 0-3 hold D_1, D_2; workers 4-7 hold D_3, D_4 (Section III-A)
     assert code.support[:4].tolist() == [[True, True, False, False]] * 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -42,6 +43,20 @@ HALBAWI = dict(t0=0.001, xi=1.1, n_cg=0.035)  # halbawi2017 Figure 3 parameters
 
 def _h(j: int) -> float:
     return math.fsum(1 / i for i in range(1, j + 1))
+
+
+def _f_opt_reference(n: int) -> int:
+    """argmin_f of eq. (17) (Halbawi et al. 2017, c_m = 0) written out independently: mpmath
+    30 digits, Pareto(t0, xi) order-statistic mean by Vannman's closed form
+    E[X_(f:n)] = t0 G(n+1) G(n-f+1-1/xi) / (G(n-f+1) G(n+1-1/xi)), plus N c_g (n-f+1)/n."""
+    with mpmath.workdps(30):
+        t0, a, ncg = mpmath.mpf("0.001"), 1 / mpmath.mpf("1.1"), mpmath.mpf("0.035")
+        g = mpmath.gamma
+        T = [
+            t0 * g(n + 1) * g(n - f + 1 - a) / (g(n - f + 1) * g(n + 1 - a)) + ncg * (n - f + 1) / n
+            for f in range(1, n + 1)
+        ]
+        return 1 + min(range(n), key=T.__getitem__)
 
 
 # ---------------------------------------------------------------- halbawi2017
@@ -347,7 +362,7 @@ def test_cli_orderstat_and_optimum(capsys):
     assert rows[1]["std"] == "inf"  # infinite variance reported as such
     assert main("optimum halbawi --n 80 --target-f 33 --format json".split()) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert rows[0]["f_opt"] == 68  # exact optimum of eq. (17), offline decoding
+    assert rows[0]["f_opt"] == _f_opt_reference(80) == 68  # exact optimum of eq. (17), offline
     for cmd in ("optimum xu --c 2", "optimum zhang --format csv", "optimum scheme --n 12"):
         assert main(cmd.split()) == 0
     capsys.readouterr()
