@@ -269,12 +269,19 @@ def register(subparsers) -> None:
     z.set_defaults(func=_cmd_zhang)
 
     x = osub.add_parser("xu", help="feasible K (eq. (23)) and optimal p (eq. (25)) of Xu et al.")
-    x.add_argument("--N", type=int, default=10)
-    x.add_argument("--s", type=float, default=2.0)
-    x.add_argument("--lam", type=float, default=0.5)
-    x.add_argument("--mu", type=float, default=1.0)
-    x.add_argument("--delta", type=float, default=0.0)
-    x.add_argument("--tau", type=float, default=0.0)
+    x.add_argument("--N", type=int, default=10, help="number of workers (default 10)")
+    x.add_argument(
+        "--s", type=float, default=2.0, help="slack s of constraint (20): mu_N / s <= mu_K + tau"
+    )
+    x.add_argument(
+        "--lam",
+        type=float,
+        default=0.5,
+        help="lambda of constraint (19): mu_K <= (1 + lambda) E[X] (default 0.5)",
+    )
+    x.add_argument("--mu", type=float, default=1.0, help="exponential mean of X (default 1)")
+    x.add_argument("--delta", type=float, default=0.0, help="shift Delta of X (default 0)")
+    x.add_argument("--tau", type=float, default=0.0, help="communication latency (default 0)")
     x.add_argument("--c", type=float, help="right-hand side of eq. (25)")
     add_format_argument(x)
     x.set_defaults(func=_cmd_xu)
