@@ -113,9 +113,11 @@ def _zero_approx_n1000(quick: bool) -> Outcome:
     return Outcome(
         out.verdict,
         computed,
-        "3 = ceil(2.046) from Theorem 3's eq. (13); the sentence cites Theorem 5, which at "
-        "eps = 0 gives 2 in both its stated form (1.44) and its proof's eq. (52) (1.64). "
-        "Asymptotic: the d-FRC with d = 3 fails with exact probability 0.294 at n = 1000",
+        f"{t3.load} = ceil({t3.value:.3f}) from Theorem 3's eq. (13), compared exactly; the "
+        f"sentence cites Theorem 5, which at eps = 0 gives {t5.load} in its stated form "
+        f"({t5.value:.2f}) and {p52.load} in its proof's eq. (52) ({p52.value:.2f}). "
+        "Asymptotic: the d-FRC with d = 3 fails with exact probability "
+        f"{computed['FRC d=3 exact P(fail)']:.3f} at n = 1000",
         out.cause,
     )
 
