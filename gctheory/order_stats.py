@@ -187,6 +187,13 @@ def harmonic_difference(n: int, k: int, power: int = 1) -> float:
 
     Exact ``math.fsum`` for ``k <= 10**5`` terms, else polygamma differences.
     """
+    for name, v in (("n", n), ("k", k), ("power", power)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise ValueError(f"{name} must be an integer, got {v!r}")
+    if not 0 <= k <= n:
+        raise ValueError(f"k must satisfy 0 <= k <= n = {n}, got {k}")
+    if power < 1:
+        raise ValueError(f"power must be >= 1, got {power}")
     if k <= 100_000:
         return math.fsum(1.0 / j**power for j in range(n - k + 1, n + 1))
     if power == 1:
@@ -687,6 +694,13 @@ def _check_pos(name: str, v: float) -> float:
     return v
 
 
+def _check_shift(name: str, v: float) -> float:
+    v = float(v)
+    if not (np.isfinite(v) and v >= 0):
+        raise ValueError(f"{name} (the minimum time, a shift) must be >= 0 and finite, got {v!r}")
+    return v
+
+
 def pareto_limit(t0: float, xi: float, alpha: float) -> float:
     """Halbawi et al. 2017, Proposition 1 (eq. (19)): the large-``n`` limit of the
     Pareto order statistic, ``lim_n E[T_((1-alpha)n : n)] = t0 alpha^(-1/xi)``.
@@ -718,6 +732,7 @@ def exponential_log_approx(delta: float, mu: float, k: int, n: int) -> float:
     ``Delta + mu log N`` for ``K = N`` (``mu`` the mean of the exponential part)."""
     k, n = _check_kn(k, n, "K", "N")
     mu = _check_pos("mu", mu)
+    delta = _check_shift("delta", delta)
     if k < n:
         return float(delta) + mu * math.log(n / (n - k))
     return float(delta) + mu * math.log(n)

@@ -48,6 +48,7 @@ from gctheory.order_stats import (
     _check_dist,
     _check_kn,
     _check_pos,
+    _check_shift,
     grouped_completion_mc,
     grouped_completion_moments,
     order_statistic_moments,
@@ -661,6 +662,7 @@ def xu_expected_time(K: int, N: int, *, delta: float, mu: float) -> float:
     workers with ``X ~ Delta + Exp(mean mu)``: ``Delta + mu (H_N - H_{N-K})``
     (the exact form behind Xu et al. 2021 eqs. (21)-(22))."""
     _check_pos("mu", mu)
+    _check_shift("delta", delta)
     return order_statistic_moments(stats.expon(loc=delta, scale=mu), K, N).mean
 
 

@@ -286,3 +286,15 @@ def test_quad_path_agrees_with_closed_forms_fuzz(n, data, xi, loc):
         quad = order_statistic_moments(dist, k, n, method="quad")
         assert quad.mean == pytest.approx(closed.mean, rel=1e-8, abs=1e-10)
         assert quad.variance == pytest.approx(closed.variance, rel=1e-5, abs=1e-10)
+
+
+def test_harmonic_difference_and_log_approx_refuse_bad_input():
+    from gctheory.order_stats import exponential_log_approx, harmonic_difference
+
+    assert harmonic_difference(4, 2) == pytest.approx(1 / 3 + 1 / 4)  # closed form H_4 - H_2
+    with pytest.raises(ValueError, match=r"k must satisfy 0 <= k <= n"):
+        harmonic_difference(10, 11)
+    with pytest.raises(ValueError, match="power must be >= 1"):
+        harmonic_difference(10, 3, 0)
+    with pytest.raises(ValueError, match="delta .* must be >= 0"):
+        exponential_log_approx(-0.05, 0.02, 7, 10)

@@ -370,3 +370,13 @@ def test_cli_orderstat_and_optimum(capsys):
     assert "1 <= k <= n" in capsys.readouterr().err
     assert main("orderstat --n 8 --xi -1".split()) == 2
     assert "xi must be > 0" in capsys.readouterr().err
+
+
+def test_xu_expected_time_refuses_a_negative_shift():
+    from gctheory.runtime import xu_expected_time, xu_time_saving
+
+    with pytest.raises(ValueError, match="delta .* must be >= 0"):
+        xu_expected_time(7, 10, delta=-0.05, mu=0.02)
+    with pytest.raises(ValueError, match="delta"):
+        xu_time_saving(7, 10, delta=-0.05, mu=0.02)
+    assert xu_expected_time(1, 1, delta=0.0, mu=0.02) == pytest.approx(0.02)  # E[Exp(mean mu)]
