@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 import time
@@ -169,7 +170,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        rc = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return rc
+    except BrokenPipeError:
+        # the reader closed the pipe (e.g. `gctheory table1 | head`): stop quietly, as
+        # Unix tools do, and keep Python from complaining when it flushes at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except ValueError as exc:
         print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)
         return 2

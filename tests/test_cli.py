@@ -137,3 +137,16 @@ def test_reproduce_writes_report(tmp_path, capsys):
 def test_bad_figure_name_is_a_clean_error(capsys):
     assert main(["figures", "no-such-figure", "--outdir", "/tmp/none"]) == 2
     assert "unknown figure" in capsys.readouterr().err
+
+
+def test_closed_pipe_is_quiet():
+    # `gctheory table1 | head -1`: the reader goes away; no traceback, exit 141 (SIGPIPE)
+    code = "import sys; from gctheory.cli import main; sys.exit(main(['table1']))"
+    p = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    p.stdout.close()
+    with p.stderr:
+        err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == 141
+    assert "Traceback" not in err and "BrokenPipeError" not in err
