@@ -143,6 +143,7 @@ def _mc(quick: bool) -> Outcome:
     trials = 150 if quick else 400  # 0 failures in 150 -> one-sided 99% limit 0.035
     rows: dict[str, object] = {}
     good_ok, bad_ok = True, True
+    preds = {}
     for eps, delta in ((0.1, 0.2), (0.2, 0.3)):
         prm = ldpc.raptor_parameters(eps, delta)
         pred = ldpc.lt_residual_fraction(ldpc.raptor_degree_distribution(eps), prm.overhead)
@@ -150,6 +151,7 @@ def _mc(quick: bool) -> Outcome:
             f"eps={eps}, delta={delta} (b={prm.b}, (53) {'holds' if prm.condition_53 else 'fails'})"
         )
         rows[key] = {"LT prediction of err (n=inf)": round(pred, 5)}
+        preds[eps] = pred
         for n in ns:
             s = int(round(delta * n))
             fail = ldpc.raptor_failure_rate(n, s, eps, trials, rng=[n, s, 1], level=0.98)
@@ -158,7 +160,9 @@ def _mc(quick: bool) -> Outcome:
                 f"{fail.value:.3f} [{fail.low:.3f}, {fail.high:.3f}]"
             )
             rows[key][f"n={n}: mean err"] = f"{res.value:.4f} [{res.low:.4f}, {res.high:.4f}]"
-            near = abs(res.value - pred) <= res.half_width + 0.01
+            # 99% interval plus 0.002 for the O(1/K) finite-length bias (was + 0.01, wider
+            # than the predicted 0.0097 itself in the eps = 0.1 case)
+            near = abs(res.value - pred) <= res.half_width + 0.002
             if prm.condition_53:
                 good_ok &= fail.high < 0.05 and near
             else:
@@ -171,11 +175,11 @@ def _mc(quick: bool) -> Outcome:
         rows,
         f"{trials} codes per point (fresh code and uniformly random s = delta n stragglers per "
         "trial), one-sided 99% limits; mean err compared with the LT and-or-tree residual at "
-        "overhead b(1 - delta)",
+        "overhead b(1 - delta), within the 99% half-width + 0.002",
         "holds where (53) holds (eps = 0.1, delta = 0.2: no failures, err matches the LT "
-        "prediction ~0.01), but the theorem is stated for all eps < 1/4: at eps = 0.2, "
-        "delta = 0.3 (b = 2, (53) fails) the error concentrates at the LT prediction 0.214 > eps,"
-        " so P(err > eps) -> 1, not 0"
+        f"prediction {preds[0.1]:.4f}), but the theorem is stated for all eps < 1/4: at "
+        "eps = 0.2, delta = 0.3 (b = 2, (53) fails) the error concentrates at the LT prediction "
+        f"{preds[0.2]:.3f} > eps, so P(err > eps) -> 1, not 0"
         if verdict == "differs"
         else "Monte Carlo did not match the LT prediction, so the comparison is inconclusive",
     )
