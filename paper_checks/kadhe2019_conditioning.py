@@ -131,18 +131,30 @@ def _common_c(quick: bool) -> Outcome:
     }
     if eq7 is not None and eq7[0] < C_CHEN_DONGARRA <= eq7[1]:
         return Outcome("reproduced", computed, "6.414 inside the common C interval")
+    # how far the entries at C = 6.414 are from the printed ones (computed, for the cause)
+    off = []
+    for r in table1(KAPPA, EPS, C_CHEN_DONGARRA, "eq7"):
+        pr = TABLE1_PRINTED[(r["n"], r["s"], r["m"])]
+        off += [abs(a - b) for a, b in zip((r["s_kappa_ya"], r["s_kappa"]), pr) if a != b]
+    n60 = [
+        c_interval(m + s, m, TABLE1_PRINTED[(n, s, m)][1], KAPPA, EPS, "lemma1")
+        for n, s, m in rows
+        if n == 60
+    ]
+    c60 = min((iv[1] for iv in n60 if iv is not None), default=float("nan"))
     return Outcome(
         "differs",
         computed,
         "intersection over entries of the exact C intervals (c_interval) that reproduce each",
         f"every printed entry except row (60, 13, 12) is reproduced by one constant, {_fmt(eq7)} "
         "with the eq. (7) factor 1/sqrt(2 pi) (e.g. C = 7), but not by C = 6.414 nor any C <= "
-        "6.414 (12 of 24 entries differ at 6.414, by 1 or 2). Equivalently kappa in "
+        f"6.414 ({len(off)} of 24 entries differ at 6.414, by {sorted(set(off))}; the "
+        "largest gaps are row (60, 13, 12)'s). Equivalently kappa in "
         f"({computed['kappa range at C=6.414 (eq7)'][0]:.1f}, "
         f"{computed['kappa range at C=6.414 (eq7)'][1]:.1f}] at C = 6.414. With Lemma 1's factor "
         f"sqrt(2 pi) the common range is {_fmt(per_prefactor['lemma1'])}: the n = 60 CommFR-GC "
-        "entries need C < 4.22 there. No eps (equivalently no leading factor) reproduces them at "
-        "C = 6.414. Row (60, 13, 12) fits no C (transcription).",
+        f"entries need C <= {c60:.3f} there. No eps (equivalently no leading factor) "
+        "reproduces them at C = 6.414. Row (60, 13, 12) fits no C (transcription).",
     )
 
 
