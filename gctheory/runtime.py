@@ -35,6 +35,7 @@ References
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ from scipy import stats
 
 from gctheory.montecarlo import Estimate
 from gctheory.order_stats import (
+    InfiniteMomentWarning,
     OrderStatMoments,
     _check_alpha,
     _check_dist,
@@ -395,6 +397,8 @@ def scheme_expected_time(
     lay = scheme_layout(scheme, n, s, m, code=code)
     tau = _nonneg("tau", tau)
     mom = grouped_completion_moments(_scaled(dist, lay.load), lay.groups, lay.group_size, lay.wait)
+    if math.isinf(mom.mean):
+        warnings.warn(mom.reason, InfiniteMomentWarning, stacklevel=2)
     return mom.mean + tau * lay.comm
 
 
@@ -455,7 +459,7 @@ def optimal_straggler_tolerance(
             continue
         if scheme == "ye-abbe" and s + m > n:
             continue
-        times[s] = scheme_expected_time(scheme, dist, n, s, m, tau=tau)
+        times[s] = scheme_time_moments(scheme, dist, n, s, m, tau=tau).mean  # inf: no warning
     best = min(times, key=lambda k: times[k])
     return best, times
 

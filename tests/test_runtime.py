@@ -380,3 +380,14 @@ def test_xu_expected_time_refuses_a_negative_shift():
     with pytest.raises(ValueError, match="delta"):
         xu_time_saving(7, 10, delta=-0.05, mu=0.02)
     assert xu_expected_time(1, 1, delta=0.0, mu=0.02) == pytest.approx(0.02)  # E[Exp(mean mu)]
+
+
+def test_scheme_expected_time_warns_when_the_mean_is_infinite():
+    from gctheory.order_stats import InfiniteMomentWarning
+    from gctheory.runtime import optimal_straggler_tolerance, scheme_expected_time
+
+    heavy = stats.pareto(0.5, scale=1.0)  # E[max of n] infinite: n - k + 1 = 1 <= 1/xi = 2
+    with pytest.warns(InfiniteMomentWarning, match="infinite"):
+        assert math.isinf(scheme_expected_time("uncoded", heavy, 10))
+    s_best, times = optimal_straggler_tolerance("ignore-s", heavy, 10)  # sweep: no warnings
+    assert math.isinf(times[0]) and math.isfinite(times[s_best])
