@@ -29,9 +29,10 @@ def test_small_n_is_exact_within_condition_bound():
     assert len(pts) == 2 * len(STABILITY_FAMILIES)
     for p in pts:
         assert p.worst_exhaustive  # C(8, 2) = 28 <= exhaustive_limit
-        # forward error <= 10 * size * kappa * eps (size = k m of the decoding system);
-        # factor 100 for the chunk combination on top of the solve
-        assert p.worst_error <= 100 * 10 * p.n * p.m * p.worst_condition * _EPS, p
+        # forward error <= 10 * size * kappa * eps (size = k m of the decoding system); the
+        # measured ratio error / (size kappa eps) is at most 0.17 for this seed, so the former
+        # extra factor 100 (a bound 6000x looser than needed) is dropped
+        assert p.worst_error <= 10 * p.n * p.m * p.worst_condition * _EPS, p
 
 
 def test_ye_abbe_vandermonde_breaks_and_commfr_does_not():
