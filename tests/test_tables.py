@@ -117,3 +117,12 @@ def test_cli_skappa_and_bad_input(capsys):
 def test_cli_maxcond(capsys):
     assert main(["maxcond", "--K", "3", "--N", "6", "--kappa", "50", "--format", "csv"]) == 0
     assert "exhaustive" in capsys.readouterr().out
+
+
+def test_cli_skappa_names_the_straggler_rule(capsys):
+    from gctheory.cli import main
+
+    assert main(["skappa", "--s", "-1", "--m", "2"]) == 2
+    assert "--s must be >= 0" in capsys.readouterr().err
+    assert main(["skappa", "--n", "10", "--s", "10"]) == 2
+    assert "--s must be < --n" in capsys.readouterr().err

@@ -56,6 +56,12 @@ def _cmd_table1(args: argparse.Namespace) -> int:
 def _cmd_skappa(args: argparse.Namespace) -> int:
     rows = []
     schemes = []
+    if args.s < 0:
+        raise ValueError(f"--s must be >= 0 (stragglers), got {args.s}")
+    if args.n is not None and args.s >= args.n:
+        raise ValueError(f"--s must be < --n (a worker must survive), got s={args.s}, n={args.n}")
+    if args.m is not None and args.m < 0:
+        raise ValueError(f"--m must be >= 0, got {args.m}")
     if args.n is not None:
         schemes.append(("Ye-Abbe", args.n, args.n - args.s))
     if args.m is not None:
@@ -139,12 +145,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "maxcond",
         help="worst condition number over t-column subsets of a K x N generator, or s_kappa",
     )
-    p.add_argument("--K", type=int, required=True)
-    p.add_argument("--N", type=int, required=True)
+    p.add_argument("--K", type=int, required=True, help="code dimension (rows of the generator)")
+    p.add_argument("--N", type=int, required=True, help="code length (columns of the generator)")
     p.add_argument("--t", type=int, help="surviving columns (default N - 1)")
     p.add_argument("--kappa", type=float, help="if given, compute the empirical s_kappa instead")
     p.add_argument("--generator", choices=("gaussian",) + VANDERMONDE_NODES, default="gaussian")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--exhaustive-limit", type=int, default=200_000)
+    p.add_argument("--seed", type=int, default=0, help="seed of the Gaussian generator, sampling")
+    p.add_argument(
+        "--exhaustive-limit",
+        type=int,
+        default=200_000,
+        help="enumerate all subsets up to this many, else a labelled estimate (default 200000)",
+    )
     add_format_argument(p)
     p.set_defaults(func=_cmd_maxcond)
