@@ -146,15 +146,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "regular (dv,dc) ensemble per length n, with confidence intervals."
         ),
     )
-    w.add_argument("--dv", type=int, default=3)
-    w.add_argument("--dc", type=int, default=6)
-    w.add_argument("--n", type=int, nargs="+", default=[1000, 4000])
+    w.add_argument("--dv", type=int, default=3, help="variable degree (default 3)")
+    w.add_argument("--dc", type=int, default=6, help="check degree (default 6)")
+    w.add_argument(
+        "--n", type=int, nargs="+", default=[1000, 4000], help="code lengths (default 1000 4000)"
+    )
     w.add_argument("--eps", type=float, nargs="+", help="erasure probabilities (else a grid)")
-    w.add_argument("--eps-min", type=float, default=0.36)
-    w.add_argument("--eps-max", type=float, default=0.46)
-    w.add_argument("--points", type=int, default=6)
-    w.add_argument("--trials", type=int, default=500)
-    w.add_argument("--level", type=float, default=0.99)
-    w.add_argument("--seed", type=int, default=2019)
+    w.add_argument("--eps-min", type=float, default=0.36, help="grid start (default 0.36)")
+    w.add_argument("--eps-max", type=float, default=0.46, help="grid end (default 0.46)")
+    w.add_argument("--points", type=int, default=6, help="grid points (default 6)")
+    w.add_argument("--trials", type=int, default=500, help="frames per point (default 500)")
+    w.add_argument("--level", type=float, default=0.99, help="interval level (default 0.99)")
+    w.add_argument("--seed", type=int, default=2019, help="seed (default 2019)")
     add_format_argument(w)
     w.set_defaults(func=_waterfall)
