@@ -139,13 +139,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--slowdown", type=float, default=1.0, help="their slowdown factor")
     p.add_argument("--comm-time", type=float, default=0.0, help="upload time of a full gradient")
     p.add_argument("--decode-time-per-op", type=float, default=0.0, help="time per decoder op")
-    p.add_argument("--model", choices=("softmax", "logistic"), default="softmax")
+    p.add_argument(
+        "--model",
+        choices=("softmax", "logistic"),
+        default="softmax",
+        help="softmax (the 10 digits) or logistic (digit >= 5); default softmax",
+    )
     p.add_argument("--partition", type=_partition, default="iid", help="'iid' or c (non-IID(c))")
-    p.add_argument("--iterations", type=int, default=100)
+    p.add_argument("--iterations", type=int, default=100, help="iterations (default 100)")
     p.add_argument("--step-size", type=float, help="default 1/L")
     p.add_argument("--target-loss", type=float, help="stop at this training loss")
     p.add_argument("--trials", type=int, default=1, help="seeded runs (bands if > 1)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     p.add_argument("--out", default="simulate", help="output path prefix (.csv and .png)")
     add_format_argument(p)
     p.set_defaults(func=_cmd_simulate)
