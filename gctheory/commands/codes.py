@@ -129,7 +129,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     v.add_argument("--dc", type=int, default=6, help="LDPC check degree (commfr-ldpc)")
     v.add_argument("--d", type=int, default=1000, help="gradient length for the cost model")
     v.add_argument("--max-sets", type=int, default=5000, help="sample beyond this many sets")
-    v.add_argument("--seed", type=int, default=0)
+    v.add_argument("--seed", type=int, default=0, help="seed of random codes and gradients")
     add_format_argument(v)
     v.set_defaults(func=_cmd_verify)
 
@@ -142,6 +142,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     s.add_argument("--trials", type=int, default=50, help="random straggler sets per point")
     s.add_argument("--worst-samples", type=int, default=30, help="extra sets for the worst case")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=int, default=0, help="seed of codes and straggler sets")
     add_format_argument(s)
     s.set_defaults(func=_cmd_stability)
