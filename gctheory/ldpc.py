@@ -788,6 +788,20 @@ def residual_erasure_rate(
     Same frames as :func:`block_failure_rate` for the same ``rng``, ``trials``
     and ``chunk_size``. Compare with :func:`de_fixed_point` (the ``n -> inf``
     limit). Returns an :class:`~gctheory.montecarlo.Estimate` with a CLT interval.
+
+    Notes
+    -----
+    The interval is the engine's normal-approximation (CLT) interval
+    ``mean +- z std / sqrt(trials)``, reported as is and **not clipped** to
+    ``[0, 1]``: where residual erasures are rare (just below the threshold, a
+    few frames with a stopping set), its lower limit can be negative, e.g.
+    about ``[-0.0008, 0.012]`` at ``n = 2000``, ``eps = 0.4``. A negative lower
+    limit only says the CLT interval is too coarse there; the fraction itself
+    lies in ``[0, 1]``, and its one-sided lower limit is then just 0. For a
+    rigorous statement about rare residuals, use the failure probability of
+    :func:`block_failure_rate` (a binomial interval inside ``[0, 1]``, Wilson
+    or, with ``interval="clopper-pearson"``, exact): the residual is 0 in
+    every frame that peels.
     """
     Hc = _as_parity_check(H)
     eps = _check_eps(eps)

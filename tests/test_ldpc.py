@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -482,7 +483,8 @@ def test_cli_threshold_and_waterfall(capsys, tmp_path):
     f = tmp_path / "ens.json"
     f.write_text('{"lam": {"2": 0.5, "20": 0.5}, "rho": {"6": 1}}')
     assert main(["threshold", "--file", str(f), "--format", "json"]) == 0
-    assert "0.400000000000" in capsys.readouterr().out  # stability 1/(0.5*5), closed form
+    eps_json = json.loads(capsys.readouterr().out)[0]["eps*"]  # a JSON number, not a string
+    assert eps_json == pytest.approx(0.4, abs=1e-12)  # stability 1/(0.5*5), closed form
     assert main(["threshold", "--lam", "3:0.5", "--rho", "6:1"]) == 2  # bad input -> exit 2
     assert "sum to 1" in capsys.readouterr().err
     argv = ["waterfall", "--n", "200", "--eps", "0.3", "0.5", "--trials", "20", "--format", "csv"]
@@ -540,3 +542,35 @@ def test_threshold_definition_fuzz(lam_degs, rho_degs, seed):
     else:
         near = np.abs(x - th.x) < 1e-3
         assert np.any(de(th.eps * (1 + 1e-6))[near] >= x[near])  # above: it touches at x*
+
+
+def test_cli_threshold_json_numbers(capsys):
+    # issue 5: eps*, critical x and eps* x n are JSON numbers, not strings
+    from gctheory.cli import main
+
+    assert main(["threshold", "--dv", "3", "--dc", "6", "--n", "100", "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    for col in ("eps*", "critical x", "eps* x n (n=100)", "design rate"):
+        assert isinstance(row[col], float), (col, row[col])
+    assert abs(row["eps*"] - 0.42943981441949183716) < 1e-13  # mpmath 50 digits (above)
+    assert row["eps* x n (n=100)"] == pytest.approx(100 * row["eps*"])
+    assert 0 < row["critical x"] < 1
+    # human formats keep the fixed 12-digit string (not cut to 6 significant digits)
+    assert main(["threshold", "--dv", "3", "--dc", "6"]) == 0
+    assert "0.429439814419" in capsys.readouterr().out  # mpmath value above, 12 decimals
+
+
+def test_residual_interval_is_the_unclipped_clt_interval(capsys):
+    # issue 5: the residual fraction's interval is the CLT one, reported as is (documented):
+    # where residuals are rare its lower limit can be < 0, and it must not be clipped silently
+    H = ldpc.regular_ensemble(2000, 3, 6, rng=0)
+    e = ldpc.residual_erasure_rate(H, 0.4, 200, rng=1)
+    assert e.low < 0 <= e.value  # rare residual (eps = 0.4 < eps* = 0.4294): CLT low < 0
+    assert e.low == pytest.approx(e.value - e.half_width)  # symmetric, i.e. not clipped
+    assert "not clipped" in ldpc.residual_erasure_rate.__doc__
+    from gctheory.cli import main
+
+    argv = ["waterfall", "--n", "200", "--eps", "0.3", "--trials", "20", "--format", "md"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "residual CLT CI" in out and "may be < 0" in out

@@ -66,18 +66,23 @@ def _threshold(args: argparse.Namespace) -> int:
         if dv < 1 or dc < 2:
             raise ValueError(f"need dv >= 1 and dc >= 2, got dv={dv}, dc={dc}")
         ensembles.insert(0, (f"({dv},{dc}) regular", {dv: 1.0}, {dc: 1.0}))
+    # JSON gets numbers (full float precision); text/md/csv get fixed-point strings so the
+    # 12 digits of eps* are not cut to the table's default 6 significant digits
+    as_number = args.format == "json"
     rows = []
     for label, lam, rho in ensembles:
         th = bec_threshold(lam, rho)
         row = {
             "ensemble": label,
             "design rate": float(design_rate(lam, rho)),
-            "eps*": f"{th.eps:.12f}",
-            "critical x": f"{th.x:.10f}",
+            "eps*": float(th.eps) if as_number else f"{th.eps:.12f}",
+            "critical x": float(th.x) if as_number else f"{th.x:.10f}",
             "limited by": "stability (x->0)" if th.stability else "interior point",
         }
         if args.n:
-            row[f"eps* x n (n={args.n})"] = f"{th.eps * args.n:.2f}"
+            row[f"eps* x n (n={args.n})"] = (
+                float(th.eps * args.n) if as_number else f"{th.eps * args.n:.2f}"
+            )
         rows.append(row)
     title = "BEC peeling (density-evolution) thresholds"
     print(format_table(rows, args.format, title=title))
@@ -106,13 +111,14 @@ def _waterfall(args: argparse.Namespace) -> int:
                 "fail low": p.failure.low,
                 "fail high": p.failure.high,
                 "residual": p.residual.value,
-                "residual CI": f"[{p.residual.low:.4g}, {p.residual.high:.4g}]",
+                "residual CLT CI": f"[{p.residual.low:.4g}, {p.residual.high:.4g}]",
                 "DE residual (n=inf)": de_fixed_point({args.dv: 1}, {args.dc: 1}, p.eps)[1],
             }
         )
     title = (
         f"Peeling on BEC(eps), one ({args.dv},{args.dc}) code per n, {args.trials} frames "
-        f"per point, {args.level:g} intervals; DE threshold eps* = {th.eps:.6f}"
+        f"per point, {args.level:g} intervals; DE threshold eps* = {th.eps:.6f}. The residual "
+        "CI is the CLT interval, unclipped: its lower limit may be < 0 when residuals are rare"
     )
     print(format_table(rows, args.format, title=title))
     return 0
