@@ -167,3 +167,29 @@ def test_verify_straggler_sets_and_negative_control():
     assert not sample.exhaustive and sample.sets == 3
     with pytest.raises(ValueError, match="stragglers must be < n"):
         verify_straggler_sets(_Replication(3, 2), 3)
+
+
+def test_cli_verify_refused_rows_print_na_not_zero(capsys):
+    # issue 4: a straggler-set size at which every set is refused (too few survivors) must not
+    # print max_rel_error = max_condition = 0 (reads as perfect decoding) but n/a, "refused"
+    import json
+
+    from gctheory.cli import main
+
+    # Ye-Abbe n=6, s=2, m=2: with 3 stragglers only 3 < s + m = 4 survivors remain, so every
+    # one of the C(6,3) = 20 sets is refused (brute-force count); with 2, all 15 decode
+    argv = ["codes", "verify", "ye-abbe-vandermonde", "--n", "6", "--s", "2", "--m", "2"]
+    assert main([*argv, "--format", "json"]) == 0
+    ok, refused = json.loads(capsys.readouterr().out)
+    assert refused["status"] == "refused" and refused["failures"] == refused["sets"] == 20
+    for col in ("max_rel_error", "max_condition", "error/bound"):
+        assert refused[col] is None
+    assert ok["status"] == "ok" and ok["max_condition"] >= 1  # a solved system: kappa >= 1
+    assert main(argv) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1].split()
+    assert last[4:] == ["refused", "n/a", "n/a", "n/a"]
+    # negative control: a row with decodable but inexact sets keeps its measured numbers
+    assert main(["codes", "verify", "cyclic-mds", "--n", "6", "--s", "2", "--format", "json"]) == 0
+    failed = json.loads(capsys.readouterr().out)[1]
+    assert failed["status"] == "failures" and failed["max_condition"] >= 1
+    assert failed["max_rel_error"] > 0.01  # wrong sum: 3 stragglers > s = 2
