@@ -391,3 +391,36 @@ def test_scheme_expected_time_warns_when_the_mean_is_infinite():
         assert math.isinf(scheme_expected_time("uncoded", heavy, 10))
     s_best, times = optimal_straggler_tolerance("ignore-s", heavy, 10)  # sweep: no warnings
     assert math.isinf(times[0]) and math.isfinite(times[s_best])
+
+
+def _figure_csv(name, tmp_path):
+    import csv
+
+    from gctheory.plots import all_figures
+
+    (maker,) = [f for f in all_figures() if f.name == name]
+    paths = maker.make(tmp_path, True)  # quick mode
+    (path,) = [p for p in paths if p.suffix == ".csv"]
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_figures_halbawi_f_and_zhang_have_mc_points(tmp_path):
+    # issue 7: Monte Carlo points with error bars on the analytic curves of runtime_halbawi_f
+    # and runtime_zhang, only where the variance is finite (else a CLT bar means nothing)
+    rows = [r for r in _figure_csv("runtime_halbawi_f", tmp_path) if r["mc"] != "nan"]
+    assert {r["decoding"] for r in rows} == {"none", "rs", "generic"}
+    assert all(int(r["f"]) <= 79 for r in rows)  # Var[T_(f:80)] finite iff 81 - f > 2/1.1
+    zrows = [r for r in _figure_csv("runtime_zhang", tmp_path) if r["mc"] != "nan"]
+    assert {r["scheme"] for r in zrows} == {"GC", "G-GD", "G-LAG", "GD", "LAG"}
+    # Pareto(shape 2): r = 1 / GD / LAG are maxima with tail index 2, infinite variance
+    assert not [r for r in zrows if r["model"] == "pareto" and r["r"] == "1"]
+    assert len([r for r in zrows if r["model"] == "exponential"]) == 3 * 8 + 2  # 8 divisors
+    for rr, key, ci in ((rows, "T", "ci_half_width"), (zrows, "time", "ci")):
+        exact = np.array([float(r[key]) for r in rr])  # closed forms / quadrature
+        mc = np.array([float(r["mc"]) for r in rr])
+        hw = np.array([float(r[ci]) for r in rr])
+        assert np.all(hw > 0)
+        assert np.all(np.abs(mc - exact) <= hw)  # every 99% CI contains the exact value
+        # negative control: a 10% wrong target is rejected at (almost) every point
+        assert np.mean(np.abs(mc - 1.1 * exact) <= hw) < 0.1

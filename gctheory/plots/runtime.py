@@ -12,18 +12,23 @@ from scipy import stats
 from gctheory.order_stats import (
     expected_order_statistic,
     exponential_log_approx,
+    grouped_completion_mc,
+    grouped_completion_moments,
     order_statistic_mc,
+    order_statistic_moments,
 )
 from gctheory.plots import figure, plt, save_figure
 from gctheory.runtime import (
     halbawi_alpha_star,
     halbawi_approx_time,
     halbawi_cm_range,
+    halbawi_expected_time,
     halbawi_optimal_f,
     scheme_expected_time,
     scheme_time_mc,
     scheme_time_moments,
     zhang_metrics,
+    zhang_worker_dist,
 )
 
 T0, XI, N_CG, N80 = 0.001, 1.1, 0.035, 80  # halbawi2017 Figure 3 / Section 6
@@ -89,7 +94,7 @@ def _fig3(outdir: Path, quick: bool) -> list[Path]:
 @figure(
     "runtime_halbawi_f",
     description="T_f of eq. (17) vs f at n = 80 with offline, O(f^2) (RS) and O(f^3) (generic) "
-    "decoding; optima marked",
+    "decoding; optima marked; Monte Carlo points (99% CI) where the variance is finite",
     paper="halbawi2017",
 )
 def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
@@ -97,9 +102,22 @@ def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
     lo1, hi1 = halbawi_cm_range(33, N80, decoding="generic", **kw)
     c_m = (lo1 + hi1) / 2
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    data: dict[str, list] = {"f": [], "T": [], "decoding": []}
+    data: dict[str, list] = {"f": [], "T": [], "decoding": [], "mc": [], "ci_half_width": []}
     f_all = np.arange(1, N80 + 1)
-    for dec, label in (("none", "offline"), ("rs", "RS, c_m f(f-1)"), ("generic", "MDS, c_m f^3")):
+    # Monte Carlo of the only random term, the delay E[T_(f:n)]; the rest of eq. (17)
+    # (c_g N alpha + T_dec(f)) is deterministic: T_f(decoding) - T_f(no c_g, no decoding).
+    # Only at f whose delay has a finite variance (n - f + 1 > 2/xi: f <= 79 here), so
+    # every error bar is a meaningful CLT interval.
+    d = stats.pareto(XI, scale=T0)
+    trials = 2000 if quick else 20000
+    mc_f = [
+        f
+        for f in (10, 25, 40, 55, 68, 75)
+        if math.isfinite(order_statistic_moments(d, f, N80).variance)
+    ]
+    delay = {f: order_statistic_mc(d, f, N80, trials, rng=2000 + f) for f in mc_f}
+    decs = (("none", "offline"), ("rs", "RS, c_m f(f-1)"), ("generic", "MDS, c_m f^3"))
+    for dec, label in decs:
         o = halbawi_optimal_f(N80, c_m=c_m, decoding=dec, **kw)
         ok = np.isfinite(o.times)
         (line,) = ax.plot(f_all[ok], o.times[ok], label=f"{label}: f* = {o.f}")
@@ -107,11 +125,46 @@ def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
         data["f"] += list(f_all)
         data["T"] += list(o.times)
         data["decoding"] += [dec] * N80
+        data["mc"] += [math.nan] * N80
+        data["ci_half_width"] += [math.nan] * N80
+        mc_v, mc_e = [], []
+        for f in mc_f:
+            rest = halbawi_expected_time(
+                f, N80, c_m=c_m, decoding=dec, **kw
+            ) - halbawi_expected_time(f, N80, t0=T0, xi=XI, n_cg=0.0, decoding="none")
+            mc_v.append(delay[f].value + rest)
+            mc_e.append(delay[f].half_width)
+            data["f"].append(f)
+            data["T"].append(float(o.times[f - 1]))
+            data["decoding"].append(dec)
+            data["mc"].append(mc_v[-1])
+            data["ci_half_width"].append(mc_e[-1])
+        ax.errorbar(
+            mc_f, mc_v, yerr=mc_e, fmt="o", mfc="none", ms=5, color=line.get_color(), capsize=3
+        )
+    ax.errorbar(
+        [],
+        [],
+        yerr=[],
+        fmt="o",
+        mfc="none",
+        color="k",
+        capsize=3,
+        label=f"Monte Carlo, 99% CI ({trials} trials)",
+    )
     ax.set_ylim(0, 0.08)
     ax.set_xlabel("f (machines waited for)")
     ax.set_ylabel("T_f (s)")
     ax.set_title(f"eq. (17), n = 80, N c_g = 0.035, c_m = {c_m:.3g} s/FLOP")
     ax.legend(fontsize=8)
+    ax.text(
+        0.02,
+        0.02,
+        "MC points only where Var[T_(f:n)] is finite (n - f + 1 > 2/xi)",
+        transform=ax.transAxes,
+        fontsize=7,
+        color="0.3",
+    )
     return save_figure(fig, outdir, "runtime_halbawi_f", data)
 
 
@@ -231,31 +284,82 @@ def _xu(outdir: Path, quick: bool) -> list[Path]:
 @figure(
     "runtime_zhang",
     description="Time per iteration vs redundancy r for GC, G-GD, G-LAG (rho = 0.5) and the "
-    "r-independent GD/LAG, exponential and Pareto, n = 24",
+    "r-independent GD/LAG, exponential and Pareto, n = 24; Monte Carlo points (99% CI) where "
+    "the variance is finite",
     paper="zhang2020",
 )
 def _zhang(outdir: Path, quick: bool) -> list[Path]:
-    n = 24
+    n, rho = 24, 0.5
     rs = [r for r in range(1, n + 1) if n % r == 0]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    data: dict[str, list] = {"model": [], "scheme": [], "r": [], "time": []}
-    for ax, (model, shape) in zip(axes, (("exponential", 2.0), ("pareto", 2.0)), strict=True):
-        for scheme in ("GC", "G-GD", "G-LAG"):
-            t = [zhang_metrics(scheme, n, r, model=model, shape=shape, rho=0.5).time for r in rs]
+    trials = 1000 if quick else 10000
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    data: dict[str, list] = {"model": [], "scheme": [], "r": [], "time": [], "mc": [], "ci": []}
+
+    def add(model, scheme, r, time, mc=math.nan, ci=math.nan):
+        for key, v in zip(data, (model, scheme, r, time, mc, ci), strict=True):
+            data[key].append(v)
+
+    def mc_point(ax, model, shape, scheme, r, time, color, seed):
+        # zhang_metrics' time as "fastest `wait` of `size` in each of `groups` groups":
+        # GD/LAG: all of n (or round(rho n)); GC: n - r + 1 of n; G-GD: the fastest of each of
+        # the n/r groups of r; G-LAG: the same over round(rho n/r) groups
+        G = n // r
+        groups, size, wait = {
+            "GD": (1, n, n),
+            "LAG": (1, max(1, round(rho * n)), max(1, round(rho * n))),
+            "GC": (1, n, n - r + 1),
+            "G-GD": (G, r, 1),
+            "G-LAG": (max(1, round(rho * G)), r, 1),
+        }[scheme]
+        dist = zhang_worker_dist(model, r, shape=shape)
+        if not math.isfinite(grouped_completion_moments(dist, groups, size, wait).variance):
+            return False  # infinite variance: the MC mean is unreliable, no error bar drawn
+        e = grouped_completion_mc(dist, groups, size, wait, trials, rng=seed)
+        ax.errorbar(
+            [r], [e.value], yerr=[e.half_width], fmt="o", mfc="none", ms=6, color=color, capsize=3
+        )
+        add(model, scheme, r, time, e.value, e.half_width)
+        return True
+
+    for j, (ax, (model, shape)) in enumerate(
+        zip(axes, (("exponential", 2.0), ("pareto", 2.0)), strict=True)
+    ):
+        skipped = []
+        for si, scheme in enumerate(("GC", "G-GD", "G-LAG")):
+            t = [zhang_metrics(scheme, n, r, model=model, shape=shape, rho=rho).time for r in rs]
             (line,) = ax.plot(rs, t, "o-", ms=3, label=scheme)
             i = int(np.argmin(t))
             ax.plot([rs[i]], [t[i]], "*", ms=12, color=line.get_color())
-            data["model"] += [model] * len(rs)
-            data["scheme"] += [scheme] * len(rs)
-            data["r"] += rs
-            data["time"] += t
+            for r, v in zip(rs, t, strict=True):
+                add(model, scheme, r, v)
+                seed = 100 * j + 10 * si + r
+                if not mc_point(ax, model, shape, scheme, r, v, line.get_color(), seed):
+                    skipped.append(f"{scheme} r={r}")
         for scheme, ls in (("GD", ":"), ("LAG", "-.")):
-            v = zhang_metrics(scheme, n, model=model, shape=shape, rho=0.5).time
+            v = zhang_metrics(scheme, n, model=model, shape=shape, rho=rho).time
             ax.axhline(v, ls=ls, color="gray", label=f"{scheme} (r = 1)")
-            data["model"].append(model)
-            data["scheme"].append(scheme)
-            data["r"].append(1)
-            data["time"].append(v)
+            add(model, scheme, 1, v)
+            if not mc_point(ax, model, shape, scheme, 1, v, "gray", 100 * j + 90 + len(scheme)):
+                skipped.append(scheme)
+        ax.errorbar(
+            [],
+            [],
+            yerr=[],
+            fmt="o",
+            mfc="none",
+            color="k",
+            capsize=3,
+            label=f"Monte Carlo 99% CI ({trials} trials)",
+        )
+        if skipped:
+            ax.text(
+                0.03,
+                0.5,
+                "no MC point (infinite variance,\nMC mean unreliable):\n" + ", ".join(skipped),
+                transform=ax.transAxes,
+                fontsize=7,
+                color="0.3",
+            )
         ax.set_xscale("log", base=2)
         ax.set_xlabel("storage redundancy r (group size for G-GD / G-LAG)")
         ax.set_ylabel("expected time per iteration")
@@ -263,7 +367,9 @@ def _zhang(outdir: Path, quick: bool) -> list[Path]:
         ax.legend(fontsize=8)
     fig.suptitle(
         "Zhang et al. 2020 model: mean time proportional to r; LAG/G-LAG select "
-        "half the workers/groups",
+        "half the workers/groups\ncircles: Monte Carlo 99% CI (GD/LAG at r = 1), omitted where "
+        "the variance is infinite",
         fontsize=9,
     )
+    fig.subplots_adjust(top=0.84)
     return save_figure(fig, outdir, "runtime_zhang", data)
