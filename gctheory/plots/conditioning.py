@@ -221,3 +221,120 @@ def make_tail(outdir: Path, quick: bool) -> list[Path]:
     ax.set_ylim(1e-5, 2)
     ax.legend(fontsize=6.5)
     return save_figure(fig, outdir, "kadhe2019_tail_bound_mc", data)
+
+
+def _empirical_or_minus1(G, **kw) -> tuple[int, bool]:
+    r = empirical_s_kappa(G, KAPPA, **kw)
+    return (-1 if r.value is None else r.value), r.exact
+
+
+@figure(
+    "kadhe2019_skappa_vs_n",
+    paper="kadhe2019",
+    description="s_kappa vs n at s = n/4: Ye-Abbe vs CommFR-GC (m = 4), Gaussian vs Vandermonde",
+)
+def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
+    """s_kappa versus n with s = floor(n/4) stragglers, kappa = 1000, eps = 1e-3.
+
+    Left, Ye-Abbe: the server inverts column submatrices of an ``(n-s) x n``
+    matrix V; the empirical s_kappa of a given V is the largest s' <= s such
+    that every ``(n-s')``-column submatrix has cond <= kappa
+    (:func:`gctheory.conditioning.empirical_s_kappa`: exhaustive while
+    ``binom(n, s') <= 20000``, else an estimate from 2000 random subsets plus
+    local search, an upper bound, drawn as open markers; -1 means even
+    cond(V) > kappa). Right, CommFR-GC: the same for one group's
+    ``[m+s, m]`` code, m = 4 (every group uses the same code, so this is the
+    scheme's s_kappa; it depends on n only through s), all exact, the
+    Gaussian one as a Monte Carlo mean
+    (:func:`gctheory.conditioning.empirical_s_kappa_mc`). Theorem 2's
+    guarantee (probability >= 1 - eps) is drawn for both, from
+    :func:`s_kappa_ye_abbe` and :func:`s_kappa_commfr`, out to n = 60.
+    Vandermonde values use the mpmath reference
+    (:func:`vandermonde_condition_mp`) wherever float64 is unreliable.
+    Empirical curves: n = 8..44 (quick: 8..32).
+    """
+    m = 4
+    ns = list(range(8, (32 if quick else 44) + 1, 4))
+    ns_bound = list(range(8, 61, 4))
+    seeds = 1 if quick else 2
+    trials = 20 if quick else 60
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.8), sharey=True)
+    styles = dict(zip(VANDERMONDE_NODES, (("C3", "--^"), ("C2", "--v"), ("C4", "--d"))))
+    data: dict[str, list] = {"scheme": [], "n": [], "s": [], "curve": [], "s_kappa": []}
+    data.update({"exact": [], "ci_low": [], "ci_high": []})
+
+    def record(scheme, n, curve, value, exact, low="", high=""):
+        for key, v in zip(data, (scheme, n, n // 4, curve, value, exact, low, high)):
+            data[key].append(v)
+
+    def draw(ax, xs, points, color, fmt, label):
+        ax.plot(xs, [v for v, _ in points], fmt, color=color, ms=5, label=label)
+        for n, (v, ex) in zip(xs, points):
+            if not ex:
+                ax.plot([n], [v], fmt[-1], color=color, ms=5, mfc="white")
+
+    # Ye-Abbe: (n - s) x n matrix V
+    ax = axes[0]
+    yb = [_bound_or_nan(s_kappa_ye_abbe, n, n // 4, KAPPA, EPS) for n in ns_bound]
+    for n, v in zip(ns_bound, yb):
+        record("ye-abbe", n, "theorem2", v, True)
+    ax.plot(ns_bound, yb, "k-o", ms=4, label="Gaussian: Theorem 2 guarantee (prob. >= 1 - eps)")
+    gauss: list[list[tuple[int, bool]]] = [[] for _ in range(seeds)]
+    vand: dict[str, list[tuple[int, bool]]] = {k: [] for k in VANDERMONDE_NODES}
+    for n in ns:
+        K = n - n // 4
+        kw = dict(exhaustive_limit=20_000, samples=2000, rng=[n, 7])
+        for r in range(seeds):
+            v, ex = _empirical_or_minus1(gaussian_generator(K, n, rng=[n, r]), **kw)
+            gauss[r].append((v, ex))
+            record("ye-abbe", n, f"gaussian_seed{r}", v, ex)
+        for nodes in VANDERMONDE_NODES:
+            ref = partial(vandermonde_condition_mp, K, n, nodes=nodes, dps=80)
+            G = vandermonde_generator(K, n, nodes=nodes)
+            v, ex = _empirical_or_minus1(G, mp_reference=ref, **kw)
+            vand[nodes].append((v, ex))
+            record("ye-abbe", n, f"vandermonde_{nodes}", v, ex)
+    for r in range(seeds):
+        draw(ax, ns, gauss[r], "C0", "-s" if r == 0 else ":s", f"Gaussian V, seed {r}")
+    for nodes in VANDERMONDE_NODES:
+        draw(ax, ns, vand[nodes], *styles[nodes], NODE_LABEL[nodes])
+    ax.plot([], [], "s", color="grey", mfc="white", label="open marker: estimate (upper bound)")
+    ax.set_title("Ye-Abbe: (n - s) x n matrix V", fontsize=10)
+
+    # CommFR-GC: one group's [m + s, m] code
+    ax = axes[1]
+    cb = [_bound_or_nan(s_kappa_commfr, n // 4, m, KAPPA, EPS) for n in ns_bound]
+    for n, v in zip(ns_bound, cb):
+        record("commfr", n, "theorem2", v, True)
+    ax.plot(ns_bound, cb, "k-o", ms=4, label="Gaussian: Theorem 2 guarantee")
+    est = [empirical_s_kappa_mc(m + n // 4, m, KAPPA, trials, rng=[2019, m, n]) for n in ns]
+    for n, e in zip(ns, est):
+        record("commfr", n, "gaussian_mc_mean", e.value, True, e.low, e.high)
+    val = np.array([e.value for e in est])
+    lo, hi = np.array([e.low for e in est]), np.array([e.high for e in est])
+    ax.errorbar(
+        ns, val, yerr=[val - lo, hi - val], fmt="C0-s", ms=5, capsize=2,
+        label=f"Gaussian: mean empirical s_kappa ({trials} generators, 99% CI)",
+    )  # fmt: skip
+    for nodes in VANDERMONDE_NODES:
+        points = []
+        for n in ns:
+            ref = partial(vandermonde_condition_mp, m, m + n // 4, nodes=nodes, dps=80)
+            G = vandermonde_generator(m, m + n // 4, nodes=nodes)
+            points.append(_empirical_or_minus1(G, mp_reference=ref))
+            record("commfr", n, f"vandermonde_{nodes}", *points[-1])
+        draw(ax, ns, points, *styles[nodes], NODE_LABEL[nodes] + " (exact)")
+    ax.set_title(f"CommFR-GC: every group an [m + s, m] code, m = {m}", fontsize=10)
+
+    for ax in axes:
+        ax.plot(ns_bound, [n // 4 for n in ns_bound], ":", color="grey", label="s = floor(n/4)")
+        ax.axhline(0, color="grey", lw=0.6)
+        ax.set_xlabel("n (workers); s = floor(n/4) stragglers")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0].set_ylabel("s_kappa   (-1: even the full matrix has cond > kappa)")
+    fig.suptitle(
+        f"s_kappa versus n at s = n/4, kappa = {KAPPA}, eps = {EPS:g} (Theorem 2 with C = 6.414)",
+        fontsize=10,
+    )
+    return save_figure(fig, outdir, "kadhe2019_skappa_vs_n", data)
