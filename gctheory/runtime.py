@@ -393,13 +393,10 @@ def scheme_expected_time(
     the model in which Kadhe et al. 2019 Section V compare the schemes; its
     numbers are EC2 measurements, not this model.
     """
-    _check_dist(dist)
-    lay = scheme_layout(scheme, n, s, m, code=code)
-    tau = _nonneg("tau", tau)
-    mom = grouped_completion_moments(_scaled(dist, lay.load), lay.groups, lay.group_size, lay.wait)
+    mom = scheme_time_moments(scheme, dist, n, s, m, tau=tau, code=code)
     if math.isinf(mom.mean):
         warnings.warn(mom.reason, InfiniteMomentWarning, stacklevel=2)
-    return mom.mean + tau * lay.comm
+    return mom.mean
 
 
 def scheme_time_moments(
