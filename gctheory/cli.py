@@ -28,12 +28,6 @@ def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def _paper_names() -> list[str]:
-    from paper_checks import PAPERS
-
-    return list(PAPERS)
-
-
 def _run_figures(outdir: Path, quick: bool, names: Sequence[str] | None = None) -> int:
     from gctheory.plots import all_figures
 
@@ -62,25 +56,59 @@ def _run_figures(outdir: Path, quick: bool, names: Sequence[str] | None = None) 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from paper_checks import all_claims, run_claims
     from paper_checks._framework import write_report
+    from paper_checks._ledger import (
+        LEDGER_PATH,
+        compare_ledger,
+        format_diffs,
+        load_ledger,
+        updated_ledger,
+        write_ledger,
+    )
 
-    outdir = Path(args.outdir)
+    if args.outdir is None:
+        # a quick run never overwrites the committed full-run outputs of a checkout
+        outdir = Path(".")
+        stem, figdir = (
+            ("REPORT.quick", Path("figures") / "quick")
+            if args.quick
+            else (
+                "REPORT",
+                Path("figures"),
+            )
+        )
+    else:
+        outdir = Path(args.outdir)
+        stem, figdir = "REPORT", outdir / "figures"
+    ledger_path = Path(args.ledger) if args.ledger else LEDGER_PATH
+    ledger = load_ledger(ledger_path)
     claims = all_claims(args.paper)
     _log(f"running {len(claims)} claims ({'quick' if args.quick else 'full'} mode)")
     results = run_claims(claims, quick=args.quick, progress=_log)
-    md, js = write_report(results, outdir / "paper_checks", quick=args.quick)
+    md, js = write_report(results, outdir / "paper_checks", quick=args.quick, stem=stem)
     failed_figs = 0
     if not args.no_figures:
-        failed_figs = _run_figures(outdir / "figures", args.quick)
+        failed_figs = _run_figures(figdir, args.quick)
     counts: dict[str, int] = {}
     for r in results:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1
     print(f"report: {md} and {js}")
     print("verdicts: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
     errors = counts.get("error", 0)
+    rc = 0
+    if args.update_ledger:
+        new = updated_ledger(results, ledger, quick=args.quick)
+        print(f"ledger updated: {write_ledger(new, ledger_path)}")
+    else:
+        diffs = compare_ledger(results, ledger, quick=args.quick, complete=args.paper is None)
+        if diffs:
+            print(format_diffs(diffs), file=sys.stderr)
+            rc = 1
+        else:
+            print(f"ledger: every verdict as expected ({ledger_path})")
     if errors or failed_figs:
         print(f"{errors} claim(s) raised and {failed_figs} figure(s) failed", file=sys.stderr)
-        return 1
-    return 0
+        rc = 1
+    return rc
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -134,14 +162,30 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every registered paper claim and figure maker; write "
         "OUTDIR/paper_checks/REPORT.md, REPORT.json and OUTDIR/figures/*.",
     )
-    p.add_argument("--quick", action="store_true", help="CI mode: fewer trials, skip slow claims")
-    p.add_argument("--outdir", default=".", help="where paper_checks/ and figures/ go (default .)")
-    p.add_argument("--paper", choices=_paper_names(), help="only this paper's claims")
+    p.add_argument("--quick", action="store_true", help="desk mode: fewer trials, skip slow claims")
+    p.add_argument(
+        "--outdir",
+        default=None,
+        help="where paper_checks/ and figures/ go (default: the current folder; with --quick, "
+        "paper_checks/REPORT.quick.* and figures/quick/, so the committed outputs stay)",
+    )
+    p.add_argument("--paper", help="only this paper's claims (a seed paper or another source)")
     p.add_argument("--no-figures", action="store_true", help="skip the figures")
+    p.add_argument(
+        "--ledger",
+        default=None,
+        help="ledger of expected verdicts to compare with (default paper_checks/ledger.json)",
+    )
+    p.add_argument(
+        "--update-ledger",
+        action="store_true",
+        help="rewrite the ledger from this run instead of comparing (a deliberate change: "
+        "commit it)",
+    )
     p.set_defaults(func=_cmd_reproduce)
 
     p = sub.add_parser("check", help="run one paper's claims and print a table")
-    p.add_argument("paper", nargs="?", choices=_paper_names(), help="paper (default: all)")
+    p.add_argument("paper", nargs="?", help="paper (default: all)")
     p.add_argument("--quick", action="store_true", help="fewer trials, skip slow claims")
     add_format_argument(p)
     p.set_defaults(func=_cmd_check)

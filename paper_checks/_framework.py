@@ -8,8 +8,8 @@ import math
 import pkgutil
 import time
 import traceback
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,31 @@ PAPERS = {
     "distributed learning' (LGC-SGD), 2021",
 }
 
+# Papers outside the five seeds whose claims the toolkit also checks (the later literature
+# behind the code families and generators). Their checks are reported under their own
+# heading. A paper-check module adds its source with :func:`register_source` at import.
+OTHER_SOURCES: dict[str, str] = {}
+
 VERDICTS = ("reproduced", "differs", "not checkable")
+KINDS = ("claim", "theorem")
+
+
+def register_source(key: str, citation: str) -> None:
+    """Register a paper outside the five seeds (``PAPERS``) so claims can cite it.
+
+    Registering the same key twice with the same citation is a no-op.
+    """
+    if key in PAPERS:
+        raise ValueError(f"source {key!r} is one of the seed papers; use it directly")
+    old = OTHER_SOURCES.get(key)
+    if old is not None and old != citation:
+        raise ValueError(f"source {key!r} is already registered with another citation")
+    OTHER_SOURCES[key] = citation
+
+
+def all_sources() -> dict[str, str]:
+    """Seed papers first, then the other sources (in registration order)."""
+    return {**PAPERS, **OTHER_SOURCES}
 
 
 @dataclass(frozen=True)
@@ -37,23 +61,54 @@ class Outcome:
     ``computed`` is the recomputed value (number, tuple, dict, or text);
     ``comparison`` says how it was compared (tolerance, interval);
     ``cause`` is required for ``differs`` and ``not checkable``.
+
+    ``key`` names the numbers the ledger pins (``paper_checks/ledger.json``):
+    ``{name: value}`` with a default tolerance of ``rtol=1e-6``, or
+    ``{name: (value, rtol)}`` / ``{name: (value, rtol, atol)}`` for numbers that
+    vary more (Monte Carlo estimates: give a tolerance the seed-to-seed spread
+    cannot reach, or pin an integer count exactly with ``rtol=0``). Strings and
+    booleans are compared exactly.
+
+    A theorem checked over its parameter range (``kind="theorem"``) reports
+    ``instances`` (how many parameter points were verified), ``slack`` (the
+    smallest relative slack found) and, when it fails, ``counterexample``.
     """
 
     verdict: str
     computed: Any
     comparison: str = ""
     cause: str = ""
+    key: Mapping[str, Any] = field(default_factory=dict)
+    instances: int | None = None
+    slack: float | None = None
+    counterexample: Any = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if self.verdict != "reproduced" and not self.cause:
             raise ValueError(f"a {self.verdict!r} verdict needs its cause")
+        for name, v in self.key.items():
+            value = v[0] if isinstance(v, tuple) else v
+            if not isinstance(value, (bool, int, float, str, np.integer, np.floating)):
+                raise ValueError(
+                    f"key number {name!r} must be a number, bool or string (optionally "
+                    f"(value, rtol[, atol])), got {type(value).__name__}"
+                )
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One numeric claim of a paper and the function that recomputes it."""
+    """One claim of a paper and the functions that recompute and judge it.
+
+    ``check(quick)`` runs the whole claim. For a claim split into *compute*
+    and *judge* (every claim should be), ``compute(quick)`` returns the
+    computed numbers, ``judge(computed)`` is a pure function from them to an
+    :class:`Outcome`, and ``check`` is ``judge(compute(quick))``. ``examples``
+    are counterfactual computed values with the verdict the judge must give
+    for each: they show that the verdict can flip (``tests/test_judges.py``
+    runs them).
+    """
 
     paper: str
     id: str
@@ -62,13 +117,39 @@ class Claim:
     paper_value: Any
     check: Callable[[bool], Outcome]
     slow: bool = False
+    compute: Callable[[bool], Any] | None = None
+    judge: Callable[[Any], Outcome] | None = None
+    examples: tuple[tuple[Any, str], ...] = ()
+    kind: str = "claim"
 
     @property
     def key(self) -> str:
         return f"{self.paper}:{self.id}"
 
+    @property
+    def seed(self) -> bool:
+        """Whether the claim is from one of the five seed papers."""
+        return self.paper in PAPERS
+
 
 _REGISTRY: dict[str, Claim] = {}
+
+
+def _validate_examples(key: str, examples: Sequence[Any]) -> tuple[tuple[Any, str], ...]:
+    out = []
+    for ex in examples:
+        if not (isinstance(ex, tuple) and len(ex) == 2 and ex[1] in VERDICTS):
+            raise ValueError(
+                f"claim {key!r}: each example must be a (computed, verdict) pair with verdict "
+                f"one of {VERDICTS}, got {ex!r}"
+            )
+        out.append((ex[0], ex[1]))
+    if len({v for _, v in out}) < 2:
+        raise ValueError(
+            f"claim {key!r}: examples must show at least two different verdicts (a verdict "
+            "that cannot change is a defect)"
+        )
+    return tuple(out)
 
 
 def claim(
@@ -79,19 +160,49 @@ def claim(
     statement: str,
     paper_value: Any,
     slow: bool = False,
-) -> Callable[[Callable[[bool], Outcome]], Callable[[bool], Outcome]]:
-    """Register ``check(quick: bool) -> Outcome`` as the check of a claim.
+    judge: Callable[[Any], Outcome] | None = None,
+    examples: Sequence[tuple[Any, str]] = (),
+    kind: str = "claim",
+) -> Callable[[Callable[[bool], Any]], Callable[[bool], Any]]:
+    """Register a claim of ``paper``.
 
-    ``quick=True`` is the CI mode (``gctheory reproduce --quick``): fewer Monte
-    Carlo trials, smaller grids. A claim with ``slow=True`` is skipped in quick
-    mode. ``paper_value`` is what the paper prints, for the report only: the
-    check may compare against it but must never compute from it.
+    With ``judge`` (the form every claim should take), the decorated function
+    is ``compute(quick) -> computed`` and returns the numbers only;
+    ``judge(computed) -> Outcome`` decides the verdict from them alone, and
+    ``examples`` (at least two different verdicts) are counterfactual
+    computed values with the verdict ``judge`` must return for each. Without
+    ``judge`` the decorated function is a legacy ``check(quick) -> Outcome``.
+
+    ``quick=True`` is the desk mode (``gctheory reproduce --quick``): fewer
+    Monte Carlo trials, smaller grids; a claim with ``slow=True`` is skipped
+    then. ``paper_value`` is what the paper prints, for the report and the
+    judge's comparison: the computation must never use it. ``kind="theorem"``
+    marks a theorem or lemma verified over its parameter range (the report
+    lists those with their instance counts and smallest slack).
     """
-    if paper not in PAPERS:
-        raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
+    if paper not in PAPERS and paper not in OTHER_SOURCES:
+        raise ValueError(
+            f"paper must be one of {sorted(PAPERS)} or a source registered with "
+            f"register_source ({sorted(OTHER_SOURCES)}), got {paper!r}"
+        )
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    key = f"{paper}:{id}"
+    if judge is None and examples:
+        raise ValueError(f"claim {key!r}: examples need a judge")
+    checked = _validate_examples(key, examples) if judge is not None else ()
 
-    def register(func: Callable[[bool], Outcome]) -> Callable[[bool], Outcome]:
-        c = Claim(paper, id, where, statement, paper_value, func, slow)
+    def register(func: Callable[[bool], Any]) -> Callable[[bool], Any]:
+        if judge is None:
+            c = Claim(paper, id, where, statement, paper_value, func, slow, kind=kind)
+        else:
+            j = judge
+
+            def check(quick: bool) -> Outcome:
+                return j(func(quick))
+
+            check.__qualname__ = func.__qualname__
+            c = Claim(paper, id, where, statement, paper_value, check, slow, func, j, checked, kind)
         if c.key in _REGISTRY and _REGISTRY[c.key].check.__qualname__ != func.__qualname__:
             raise ValueError(f"claim {c.key!r} is registered twice")
         _REGISTRY[c.key] = c
@@ -123,10 +234,11 @@ def all_claims(paper: str | None = None) -> list[Claim]:
     for mod in pkgutil.iter_modules(paper_checks.__path__):
         if not mod.name.startswith("_"):
             importlib.import_module(f"paper_checks.{mod.name}")
-    if paper is not None and paper not in PAPERS:
-        raise ValueError(f"paper must be one of {sorted(PAPERS)}, got {paper!r}")
+    sources = all_sources()
+    if paper is not None and paper not in sources:
+        raise ValueError(f"paper must be one of {sorted(sources)}, got {paper!r}")
     claims = [c for c in _REGISTRY.values() if paper is None or c.paper == paper]
-    order = list(PAPERS)
+    order = list(sources)
     return sorted(claims, key=lambda c: (order.index(c.paper), c.id))
 
 
@@ -150,10 +262,12 @@ class ClaimResult:
         return self.outcome.verdict
 
     def to_json(self) -> dict[str, Any]:
+        # no timings: a second run of an unchanged checkout must write the same file
         o = self.outcome
-        return {
+        out = {
             "paper": self.claim.paper,
             "id": self.claim.id,
+            "kind": self.claim.kind,
             "where": self.claim.where,
             "statement": self.claim.statement,
             "paper_value": _jsonable(self.claim.paper_value),
@@ -161,10 +275,15 @@ class ClaimResult:
             "computed": _jsonable(o.computed) if o else None,
             "comparison": o.comparison if o else "",
             "cause": o.cause if o else "",
+            "key": _jsonable(dict(o.key)) if o else {},
             "error": self.error,
             "skipped": self.skipped,
-            "seconds": round(self.seconds, 3),
         }
+        if o is not None and self.claim.kind == "theorem":
+            out["instances"] = o.instances
+            out["slack"] = _jsonable(o.slack)
+            out["counterexample"] = _jsonable(o.counterexample)
+        return out
 
 
 def _jsonable(x: Any) -> Any:
@@ -217,23 +336,93 @@ def _fmt(x: Any) -> str:
     return str(x).replace("\n", " ")
 
 
+def _verdict_counts(results: list[ClaimResult]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    return counts
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _overview(results: list[ClaimResult]) -> list[str]:
+    """Per paper: statements in the inventory, how many are checked, and the verdicts."""
+    from paper_checks._inventory import load_inventory
+
+    cols = ["reproduced", "differs", "not checkable", "error", "skipped"]
+    lines = [
+        "| paper | statements (inventory) | checked | claims | " + " | ".join(cols) + " |",
+        "|---|---|---|---|" + "---|" * len(cols),
+    ]
+    for paper in all_sources():
+        rows = [r for r in results if r.claim.paper == paper]
+        if not rows:
+            continue
+        ran = {r.claim.id for r in rows if not r.error and not r.skipped}
+        inv = load_inventory(paper)
+        checked = sum(all(c in ran for c in e.claims) for e in inv)
+        counts = _verdict_counts(rows)
+        inv_cells = [str(len(inv)), str(checked)] if inv else ["-", "-"]
+        lines.append(
+            "| "
+            + " | ".join(
+                [paper, *inv_cells, str(len(rows)), *(str(counts.get(c, 0)) for c in cols)]
+            )
+            + " |"
+        )
+    return lines
+
+
+def _theorem_table(results: list[ClaimResult]) -> list[str]:
+    rows = [r for r in results if r.claim.kind == "theorem"]
+    if not rows:
+        return []
+    lines = [
+        "## Theorems verified over their parameter range",
+        "",
+        "| claim | where | instances | smallest slack | verdict | counterexample |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        o = r.outcome
+        inst = "" if o is None or o.instances is None else f"{o.instances:,}"
+        slack = "" if o is None or o.slack is None else _fmt(float(o.slack))
+        cex = "" if o is None or o.counterexample is None else _fmt(o.counterexample)
+        cells = [r.claim.key, r.claim.where, inst, slack, f"**{r.verdict}**", cex]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return lines + [""]
+
+
 def render_markdown(results: list[ClaimResult], *, quick: bool) -> str:
     """The human-readable report: a summary, then one section per paper."""
     lines = ["# gctheory paper checks", ""]
     lines.append(
-        f"Mode: {'quick (CI)' if quick else 'full'}. Every computed value below was recomputed "
+        f"Mode: {'quick' if quick else 'full'}. Every computed value below was recomputed "
         "by gctheory; the paper's printed value is shown for comparison only."
     )
     lines.append("")
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    counts = _verdict_counts(results)
     lines.append("Summary: " + ", ".join(f"{v}: {n}" for v, n in sorted(counts.items())))
     lines.append("")
-    for paper, title in PAPERS.items():
+    lines += _overview(results)
+    lines.append("")
+    lines += _theorem_table(results)
+    other_heading = False
+    for paper, title in all_sources().items():
         rows = [r for r in results if r.claim.paper == paper]
         if not rows:
             continue
+        if paper not in PAPERS and not other_heading:
+            lines += [
+                "# Other sources",
+                "",
+                "Claims of papers beyond the five seeds, behind the constructions the "
+                "toolkit adds.",
+                "",
+            ]
+            other_heading = True
         lines += [f"## {paper}", "", f"*{title}*", ""]
         lines.append(
             "| claim | where | statement | paper | computed | verdict | cause / comparison |"
@@ -253,16 +442,18 @@ def render_markdown(results: list[ClaimResult], *, quick: bool) -> str:
                 f"**{r.verdict}**",
                 note,
             ]
-            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
         lines.append("")
     return "\n".join(lines) + "\n"
 
 
-def write_report(results: list[ClaimResult], outdir: Path, *, quick: bool) -> tuple[Path, Path]:
-    """Write ``REPORT.md`` and ``REPORT.json`` into ``outdir``; return their paths."""
+def write_report(
+    results: list[ClaimResult], outdir: Path, *, quick: bool, stem: str = "REPORT"
+) -> tuple[Path, Path]:
+    """Write ``<stem>.md`` and ``<stem>.json`` into ``outdir``; return their paths."""
     outdir.mkdir(parents=True, exist_ok=True)
-    md = outdir / "REPORT.md"
-    js = outdir / "REPORT.json"
+    md = outdir / f"{stem}.md"
+    js = outdir / f"{stem}.json"
     md.write_text(render_markdown(results, quick=quick))
     js.write_text(
         json.dumps(
@@ -274,14 +465,18 @@ def write_report(results: list[ClaimResult], outdir: Path, *, quick: bool) -> tu
 
 
 __all__ = [
+    "KINDS",
+    "OTHER_SOURCES",
     "PAPERS",
     "VERDICTS",
     "Claim",
     "ClaimResult",
     "Outcome",
     "all_claims",
+    "all_sources",
     "claim",
     "close_verdict",
+    "register_source",
     "render_markdown",
     "run_claims",
     "write_report",

@@ -100,7 +100,7 @@ def test_run_claims_records_errors_and_skips(tmp_path):
     assert "## wang2019" in text and "**reproduced**" in text and "**error**" in text
     data = json.loads(js.read_text())
     assert data["quick"] is True and data["claims"][0]["computed"] == 4
-    assert "quick (CI)" in render_markdown(results, quick=True)
+    assert "Mode: quick" in render_markdown(results, quick=True)
 
 
 def test_claim_decorator_validates_paper():
