@@ -2,7 +2,9 @@
 
 ``paper_checks/inventory/<paper>.json`` lists, per paper, every checkable
 statement with its location and the ids of the registered claims that check
-it (one or more). A statement the toolkit cannot check still gets a claim,
+it (one or more). A topic may keep its part in ``<paper>_<topic>.json``
+beside it (one file per topic, like the claim modules); the inventory of a
+paper is all of its files together. A statement the toolkit cannot check still gets a claim,
 whose computed verdict is ``not checkable`` with the reason. The report shows
 per paper how many statements the inventory holds and how many are checked;
 ``tests/test_judges.py`` holds the inventory and the registry in step.
@@ -34,10 +36,19 @@ class InventoryEntry:
 
 
 def load_inventory(paper: str, directory: Path | None = None) -> list[InventoryEntry]:
-    """The inventory of ``paper`` (empty when it has no file)."""
-    path = (directory or INVENTORY_DIR) / f"{paper}.json"
-    if not path.exists():
-        return []
+    """The inventory of ``paper``: ``<paper>.json`` and every ``<paper>_<topic>.json``.
+
+    Empty when the paper has no file.
+    """
+    folder = directory or INVENTORY_DIR
+    paths = sorted(folder.glob(f"{paper}.json")) + sorted(folder.glob(f"{paper}_*.json"))
+    out = []
+    for path in paths:
+        out += _load_file(paper, path)
+    return out
+
+
+def _load_file(paper: str, path: Path) -> list[InventoryEntry]:
     try:
         data = json.loads(path.read_text())
     except json.JSONDecodeError as exc:

@@ -120,3 +120,19 @@ def test_inventory_and_registry_agree(paper):
     named = {cid for e in inv for cid in e.claims}
     assert not named - registered, f"inventory names unregistered claims: {named - registered}"
     assert not registered - named, f"claims missing from the inventory: {registered - named}"
+
+
+def test_inventory_reads_every_topic_file(tmp_path):
+    import json
+
+    from paper_checks._inventory import load_inventory
+
+    e = {"where": "Sec. 1", "statement": "s", "claims": ["a"]}
+    (tmp_path / "xu2021.json").write_text(json.dumps([e]))
+    (tmp_path / "xu2021_topic.json").write_text(json.dumps([{**e, "claims": ["b", "c"]}]))
+    (tmp_path / "xu2021x.json").write_text(json.dumps([e]))  # another paper's name
+    inv = load_inventory("xu2021", tmp_path)
+    assert [x.claims for x in inv] == [("a",), ("b", "c")]
+    (tmp_path / "xu2021_bad.json").write_text(json.dumps([{"where": "w"}]))
+    with pytest.raises(ValueError, match="needs the fields"):
+        load_inventory("xu2021", tmp_path)
