@@ -81,8 +81,13 @@ def test_expander_fixed_decoder_within_spectral_bound_exhaustive():
     # negative control: the bound with a too-small eigenvalue fails somewhere
     small = expander_error_bound(12, 3, fixed.d, fixed.lam / 3)
     T = np.arange(9)
-    assert max(fixed.decoder_error(np.setdiff1d(np.arange(12), S))
-               for S in itertools.combinations(range(12), 3)) > small
+    assert (
+        max(
+            fixed.decoder_error(np.setdiff1d(np.arange(12), S))
+            for S in itertools.combinations(range(12), 3)
+        )
+        > small
+    )
     assert fixed.decoder_error(T) >= 0
 
 
@@ -234,3 +239,14 @@ def test_frc_expected_recovered_exact_by_enumeration():
         for T in sets:
             tot += dec.recovered_count(T)
         assert tot / len(sets) == frc_expected_recovered(n, s, e)
+
+
+# ------------------------------------------------------- training simulator
+def test_expander_scheme_in_the_training_simulator():
+    from gctheory.training import SCHEMES, make_scheme, simulate
+
+    assert "expander" in SCHEMES
+    sch = make_scheme("expander", 12, K=9, rng=1)
+    assert isinstance(sch.code, ExpanderCode) and sch.code.d == 3  # ceil(log 12)
+    run = simulate("expander", n=12, K=9, iterations=3, rng=0)
+    assert np.all(np.isfinite(run.loss)) and len(run.loss) == 4
