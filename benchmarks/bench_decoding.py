@@ -11,7 +11,17 @@ Prints, against baselines measured in the same run:
 2. Kadhe et al. 2019, Proposition 1: time to find the decoding coefficients
    of CommFR-GC on a systematic [s + m, m] MDS code (per-group solves of size
    <= min(m, s)) against the Ye-Abbe scheme (one (n - s) x (n - s) solve), at
-   n = 60 and n = 1000, with the operation counts of both cost models.
+   n = 60 and n = 1000, with the operation counts of both cost models;
+3. cyclic-MDS (Tandon et al., random construction): ``GradientCode.decode``
+   (null-space decoder, relative-residual check on, no condition number)
+   against a bare ``numpy.linalg.lstsq`` decoder of ``a^T B_T = 1^T`` (the
+   approach of Tandon et al.'s public scripts), on the same B, gradients and
+   survivor sets, n in {10, 50, 200}, s in {1, n/10, n/4} (goal: >= 1.0x), with
+   the largest error of each against the true sum;
+4. fractional repetition and d-FRC group decoders against a bare Python loop
+   taking the first survivor of each group (ErasureHead's approach);
+5. ``decode_many`` over 1,000 survivor sets at n = 100 against a loop of
+   single ``decode`` calls (goal: >= 10x), and the cache on repeated sets.
 
 Run: ``python benchmarks/bench_decoding.py [--quick]``.
 """
@@ -30,12 +40,14 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 from mpmath import mp  # noqa: E402
 
+from gctheory.codes.approximate import DFractionalRepetitionCode  # noqa: E402
 from gctheory.codes.commfr import commfr_code  # noqa: E402
 from gctheory.codes.reed_solomon import (  # noqa: E402
     rs_decoding_vector,
     rs_decoding_vector_solve,
     rs_inverse_table,
 )
+from gctheory.codes.tandon import CyclicMDSCode, FractionalRepetitionCode  # noqa: E402
 from gctheory.codes.ye_abbe import YeAbbeCode, ye_abbe_decoding_cost  # noqa: E402
 from gctheory.generators import gaussian_generator  # noqa: E402
 
@@ -152,16 +164,175 @@ def bench_prop1(cases: list[tuple[int, int, int]], repeat: int) -> None:
     print()
 
 
+def _bare_lstsq_decode(B: np.ndarray, T: np.ndarray, Y_T: np.ndarray) -> np.ndarray:
+    """Tandon et al.'s decoder as their scripts do it: ``lstsq(B_T^T, 1)`` then combine."""
+    a = np.linalg.lstsq(B[T].T, np.ones(B.shape[1]), rcond=None)[0]
+    return a @ Y_T
+
+
+def _timed_pair(f_base, f_ours, items, repeat: int) -> tuple[float, float]:
+    """Best-of-repeat per-item times of two loops, interleaved so load hits both alike."""
+    tb = to = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for it in items:
+            f_base(it)
+        t1 = time.perf_counter()
+        for it in items:
+            f_ours(it)
+        t2 = time.perf_counter()
+        tb, to = min(tb, t1 - t0), min(to, t2 - t1)
+    return tb / len(items), to / len(items)
+
+
+def bench_cyclic_mds(ns: list[int], sets: int, repeat: int) -> None:
+    print("3. Cyclic-MDS decode: gctheory decode (residual check on) vs bare numpy lstsq")
+    print(
+        f"{'n':>5} {'s':>4} {'bare [us]':>10} {'decode [us]':>12} {'bare/decode':>12} "
+        f"{'err bare':>9} {'err ours':>9}"
+    )
+    rng = np.random.default_rng(2017)
+    for n in ns:
+        for s in sorted({1, max(1, n // 10), n // 4}):
+            code = CyclicMDSCode(n, s, rng=rng)
+            code.decode_cache_size = 0  # distinct sets anyway; no cache in this comparison
+            P = rng.standard_normal((n, 16))
+            Y = code.encode(P)
+            truth = P.sum(axis=0)
+            Ts = [np.sort(rng.permutation(n)[: n - s]) for _ in range(sets)]
+            items = [(T, Y[T]) for T in Ts]
+            code.decode(*items[0])  # one-time SVD of E (the null-space basis), outside the timing
+            eb = max(
+                float(np.abs(_bare_lstsq_decode(code.B, T, y) - truth).max()) for T, y in items
+            )
+            eo = max(float(np.abs(code.decode(T, y) - truth).max()) for T, y in items)
+            tb, to = _timed_pair(
+                lambda it, B=code.B: _bare_lstsq_decode(B, *it),
+                lambda it, c=code: c.decode(*it),
+                items,
+                repeat,
+            )
+            print(
+                f"{n:>5} {s:>4} {1e6 * tb:>10.1f} {1e6 * to:>12.1f} {tb / to:>12.2f} "
+                f"{eb:>9.1e} {eo:>9.1e}"
+            )
+    print("   (goal: bare/decode >= 1.0 with the residual check on)")
+    print()
+
+
+def _bare_group_decode(group_of: np.ndarray, T: np.ndarray, Y_T: np.ndarray) -> np.ndarray:
+    """ErasureHead-style approximate FRC decoding: first survivor of each group, summed."""
+    seen: set[int] = set()
+    out = np.zeros(Y_T.shape[1])
+    for i, w in enumerate(T.tolist()):
+        g = int(group_of[w])
+        if g not in seen:
+            seen.add(g)
+            out += Y_T[i]
+    return out
+
+
+def bench_groups(n: int, sets: int, repeat: int) -> None:
+    print(f"4. Group decoders at n = {n}: gctheory decode vs a bare loop (ErasureHead)")
+    print(f"{'code':>22} {'bare [us]':>10} {'decode [us]':>12} {'bare/decode':>12} {'same':>5}")
+    rng = np.random.default_rng(2018)
+    for name, code, group_of, e in (
+        ("FRC s = 4", FractionalRepetitionCode(n, 4), np.arange(n) // 5, 4),
+        (
+            "d-FRC d = 5, 10% strag",
+            DFractionalRepetitionCode(n, 5),
+            np.arange(n) % (n // 5),
+            n // 10,
+        ),
+    ):
+        code.decode_cache_size = 0
+        P = rng.standard_normal((n, 16))
+        Y = code.encode(P)
+        items = []
+        for _ in range(sets):
+            T = rng.permutation(n)[: n - e]
+            items.append((T, Y[T]))
+        same = all(
+            np.allclose(_bare_group_decode(group_of, T, y), code.decode(T, y, check=False))
+            for T, y in items[:50]
+        )
+        tb, to = _timed_pair(
+            lambda it, g=group_of: _bare_group_decode(g, *it),
+            lambda it, c=code: c.decode(*it, check=False),
+            items,
+            repeat,
+        )
+        print(f"{name:>22} {1e6 * tb:>10.1f} {1e6 * to:>12.1f} {tb / to:>12.2f} {str(same):>5}")
+    print()
+
+
+def bench_batched(n: int, sets: int, repeat: int) -> None:
+    print(f"5. decode_many vs a loop of decode, {sets} survivor sets, cyclic-MDS n = {n}")
+    print(
+        f"{'s':>4} {'loop [ms]':>10} {'many [ms]':>10} {'loop/many':>10} {'max |diff|':>11} "
+        f"{'cached [ms]':>12} {'loop/cached':>12}"
+    )
+    rng = np.random.default_rng(2019)
+    for s in sorted({1, n // 10, n // 4}):
+        code = CyclicMDSCode(n, s, rng=rng)
+        P = rng.standard_normal((n, 16))
+        Y = code.encode(P)
+        S = np.array([np.sort(rng.permutation(n)[: n - s]) for _ in range(sets)])
+        code.decode(S[0], Y[S[0]])
+        code.decode_cache_size = 0
+        loop = np.array([code.decode(T, Y[T]) for T in S])
+        many = code.decode_many(S, Y)
+        diff = float(np.abs(loop - many).max())
+        tl = tm = tc = float("inf")
+        for _ in range(repeat):
+            code.decode_cache_size = 0
+            t0 = time.perf_counter()
+            for T in S:
+                code.decode(T, Y[T])
+            t1 = time.perf_counter()
+            code.decode_many(S, Y)
+            t2 = time.perf_counter()
+            code.decode_cache_size = sets  # warm the cache, then time the repeat
+            for T in S:
+                code.decode(T, Y[T])
+            t3 = time.perf_counter()
+            for T in S:
+                code.decode(T, Y[T])
+            t4 = time.perf_counter()
+            tl, tm, tc = min(tl, t1 - t0), min(tm, t2 - t1), min(tc, t4 - t3)
+        print(
+            f"{s:>4} {1e3 * tl:>10.2f} {1e3 * tm:>10.2f} {tl / tm:>10.1f} {diff:>11.1e} "
+            f"{1e3 * tc:>12.2f} {tl / tc:>12.1f}"
+        )
+    print("   (goal: loop/many >= 10; cached: the same sets decoded again from the cache)")
+    print()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes, fewer repeats")
+    ap.add_argument(
+        "--only", type=int, nargs="+", choices=range(1, 6), help="run only these sections"
+    )
     args = ap.parse_args()
-    if args.quick:
-        bench_alg3([64, 128, 256, 512, 1024], repeat=3, mp_max=256)
-        bench_prop1([(60, 3, 2), (1000, 20, 5)], repeat=2)
-    else:
-        bench_alg3([64, 128, 256, 512, 1024, 2048, 4096], repeat=5, mp_max=1024)
-        bench_prop1([(60, 3, 2), (60, 10, 5), (1000, 20, 5), (1000, 50, 50)], repeat=3)
+    run = set(args.only or range(1, 6))
+    q = args.quick
+    if 1 in run:
+        if q:
+            bench_alg3([64, 128, 256, 512, 1024], repeat=3, mp_max=256)
+        else:
+            bench_alg3([64, 128, 256, 512, 1024, 2048, 4096], repeat=5, mp_max=1024)
+    if 2 in run:
+        if q:
+            bench_prop1([(60, 3, 2), (1000, 20, 5)], repeat=2)
+        else:
+            bench_prop1([(60, 3, 2), (60, 10, 5), (1000, 20, 5), (1000, 50, 50)], repeat=3)
+    if 3 in run:
+        bench_cyclic_mds([10, 50, 200], sets=100 if q else 300, repeat=3 if q else 5)
+    if 4 in run:
+        bench_groups(100, sets=500 if q else 2000, repeat=3 if q else 5)
+    if 5 in run:
+        bench_batched(100, sets=1000, repeat=2 if q else 3)
 
 
 if __name__ == "__main__":

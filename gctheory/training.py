@@ -109,6 +109,7 @@ SCHEMES: dict[str, str] = {
     "dfrc": "d-fractional repetition code, approximate (Wang et al. 2019)",
     "brc": "batch raptor code, approximate, peeling decoder (Wang et al. 2019)",
     "bgc": "Bernoulli gradient code, approximate (Wang et al. 2019)",
+    "expander": "expander-graph code, approximate, random d-regular (Raviv et al. 2020)",
     "lag": "LAG-PS: lazily selected workers, no redundancy (Zhang & Simeone 2020)",
     "ggd": "grouped GD: groups of r workers each storing the group's data",
     "glag": "grouped LAG (Zhang & Simeone 2020, Algorithm 2)",
@@ -177,6 +178,11 @@ def _code(
                 raise ValueError(f"brc: no Theorem 6 degree distribution fits n={n}; give eps")
             eps = fits[0]
         return need("BatchRaptorCode").theorem6(n, max(s, 1), eps, rng=rng, **kw)
+    if family == "expander":
+        deg = kw.pop("d", max(3, math.ceil(math.log(n)))) if n > 3 else n - 1
+        deg += (n * deg) % 2  # n d must be even
+        adj = need("random_regular_graph")(n, deg, rng=rng)
+        return need("ExpanderCode")(adj, **kw)
     if family == "bgc":
         p = kw.pop("p", min(1.0, math.log(n) / n))
         return need("BernoulliGradientCode")(n, p, rng=rng, **kw)

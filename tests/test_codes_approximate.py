@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gctheory import ldpc
+from gctheory import load_bounds as lb
 from gctheory.codes.approximate import (
     BatchRaptorCode,
     BernoulliGradientCode,
@@ -227,10 +229,7 @@ def test_theorem6_distribution():
 
 def test_theorem6_matches_ldpc_module_if_present():
     # an independent implementation of eq. (17) lives in gctheory.ldpc (another author)
-    ldpc = pytest.importorskip("gctheory.ldpc")
-    f = getattr(ldpc, "raptor_degree_distribution", None)
-    if f is None:
-        pytest.skip("gctheory.ldpc does not expose raptor_degree_distribution")
+    f = ldpc.raptor_degree_distribution
     theirs = f(Fraction(1, 20))  # {degree: probability}
     deg, mine = theorem6_degree_distribution(Fraction(1, 20))
     assert sorted(theirs) == deg.tolist()
@@ -382,10 +381,7 @@ def test_decoding_costs():
 def test_dfrc_failure_probability_matches_load_bounds_module():
     # an independent implementation (generating polynomial, gctheory.load_bounds, another
     # author) of the same exact probability when d | n
-    lb = pytest.importorskip("gctheory.load_bounds")
-    f = getattr(lb, "frc_failure_probability", None)
-    if f is None:
-        pytest.skip("gctheory.load_bounds has no frc_failure_probability")
+    f = lb.frc_failure_probability
     for n, d in [(12, 3), (30, 5), (100, 4)]:
         for s in (0, d - 1, d, n // 3, n - 1):
             assert f(n, s, d) == dfrc_failure_probability(n, d, s)

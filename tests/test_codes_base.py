@@ -180,7 +180,7 @@ def test_cli_verify_refused_rows_print_na_not_zero(capsys):
     # one of the C(6,3) = 20 sets is refused (brute-force count); with 2, all 15 decode
     argv = ["codes", "verify", "ye-abbe-vandermonde", "--n", "6", "--s", "2", "--m", "2"]
     assert main([*argv, "--format", "json"]) == 0
-    ok, refused = json.loads(capsys.readouterr().out)
+    ok, refused = json.loads(capsys.readouterr().out)["sets"]
     assert refused["status"] == "refused" and refused["failures"] == refused["sets"] == 20
     for col in ("max_rel_error", "max_condition", "error/bound"):
         assert refused[col] is None
@@ -190,6 +190,6 @@ def test_cli_verify_refused_rows_print_na_not_zero(capsys):
     assert last[4:] == ["refused", "n/a", "n/a", "n/a"]
     # negative control: a row with decodable but inexact sets keeps its measured numbers
     assert main(["codes", "verify", "cyclic-mds", "--n", "6", "--s", "2", "--format", "json"]) == 0
-    failed = json.loads(capsys.readouterr().out)[1]
+    failed = json.loads(capsys.readouterr().out)["sets"][1]
     assert failed["status"] == "failures" and failed["max_condition"] >= 1
     assert failed["max_rel_error"] > 0.01  # wrong sum: 3 stragglers > s = 2

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gctheory import ldpc
 from gctheory.codes.base import verify_straggler_sets
 from gctheory.codes.commfr import (
     COMMFR_FAMILIES,
@@ -177,7 +178,6 @@ def test_theorem1_triple(p, N, data):
 
 
 def test_ldpc_peeling():
-    ldpc = pytest.importorskip("gctheory.ldpc")
     H = ldpc.regular_ensemble(12, 3, 6, rng=3)
     code = CommFRLDPCCode(24, 12, H)
     assert code.K == 12 - np.linalg.matrix_rank(np.asarray(H.toarray(), float))
@@ -208,7 +208,6 @@ def test_ldpc_peeling():
 
 
 def test_ldpc_bad_input():
-    pytest.importorskip("gctheory.ldpc")
     with pytest.raises(ValueError, match="0/1 parity-check"):
         CommFRLDPCCode(4, 4, np.array([[2, 1, 0, 1]]))
     with pytest.raises(ValueError, match="K = 0"):

@@ -71,7 +71,7 @@ def test_bad_input():
 def test_cli_verify(capsys):
     assert main(["codes", "verify", "commfr-systematic", "--n", "8", "--k", "4", "--N", "4",
                  "--K", "2", "--format", "json"]) == 0  # fmt: skip
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["sets"]
     # s = 2: C(8, 2) = 28 sets, none fails; s + 1 = 3: the 2 C(4, 3) = 8 one-group sets fail
     assert [(r["stragglers"], r["sets"], r["failures"]) for r in rows] == [(2, 28, 0), (3, 56, 8)]
     assert main(["codes", "verify", "cyclic-mds", "--n", "6"]) == 2
@@ -92,5 +92,5 @@ def test_cli_verify_ldpc(capsys):
     pytest.importorskip("gctheory.ldpc")
     argv = ["codes", "verify", "commfr-ldpc", "--n", "24", "--k", "12", "--N", "12"]
     assert main([*argv, "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["sets"]
     assert rows[0]["failures"] == 0 and rows[0]["exhaustive"]

@@ -58,6 +58,7 @@ from gctheory.codes.base import (
     effective_condition_number,
     validate_survivors,
 )
+from gctheory.codes.tandon import _one_per_group
 from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
 
 __all__ = [
@@ -143,7 +144,22 @@ class _ApproximateCode(GradientCode):
 
     @property
     def encoding_matrix(self) -> np.ndarray:
-        return self.A.T.astype(float)
+        return self._float_rows().T
+
+    def _float_rows(self) -> np.ndarray:
+        """``A`` as floats, made once (the codes store A as int8)."""
+        F = self.__dict__.get("_Af")
+        if F is None or F.shape != self.A.shape:
+            F = self.__dict__["_Af"] = self.A.astype(float)
+        return F
+
+    def _residual(self, T: np.ndarray, A: np.ndarray) -> float:
+        """``||u^T A_S - 1|| / sqrt(k)`` from the rows the decoder used (m = 1)."""
+        u = A[:, 0]
+        used = np.flatnonzero(u)
+        R = self._float_rows().take(T.take(used), axis=0).T.dot(u.take(used))
+        R -= 1.0
+        return math.sqrt(R.dot(R) / self.k)
 
     def decoder_error(self, survivors: Sequence[int]) -> float:
         """The error ``||A_S^T u - 1||^2`` this code's decoder makes on ``survivors``.
@@ -162,13 +178,16 @@ class _ApproximateCode(GradientCode):
         *,
         rtol: float = 1e-6,
         check: bool = True,
+        condition: bool = True,
     ) -> ApproxDecodeResult:
         """Best estimate of the gradient sum and the error made (never raises for decodability).
 
         See :meth:`GradientCode.decode_detail`; ``exact`` is True when the
         estimate is the full sum (relative residual <= ``rtol``).
         """
-        res = super().decode_detail(survivors, received, d, rtol=rtol, check=check)
+        res = super().decode_detail(
+            survivors, received, d, rtol=rtol, check=check, condition=condition
+        )
         T = np.asarray(res.survivors, dtype=np.int64)
         e = self.A[T].T.astype(float) @ res.coefficients[:, 0].real - 1.0
         return ApproxDecodeResult(
@@ -346,11 +365,14 @@ class DFractionalRepetitionCode(_ApproximateCode):
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
         if self.decoder == "lstsq":
             return super()._solve(T)
+        A = np.zeros((T.size, 1))
+        if self.n % self.d == 0:
+            # equal groups: worker w holds block w mod (n/d); one survivor per block present
+            return _one_per_group(T, T % (self.n // self.d), self.n // self.d), 1.0
         alive = np.zeros(self.n, dtype=bool)
         alive[T] = True
         chosen, _ = _group_sum_select(self._lo, self._hi, alive, self.k)
         pos = {int(t): i for i, t in enumerate(T)}
-        A = np.zeros((T.size, 1))
         A[[pos[int(c)] for c in chosen], 0] = 1.0
         return A, 1.0  # a sum of disjoint rows: no system is solved
 

@@ -74,6 +74,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from scipy.linalg import get_lapack_funcs
 
 __all__ = [
     "DecodeResult",
@@ -91,6 +92,10 @@ __all__ = [
 ]
 
 _EPS = float(np.finfo(float).eps)
+#: above this relative residual the null-space decoder's coefficients are recomputed by
+#: least squares (which is then kept if better); below it both are accurate to
+#: about cond * eps, the null-space ones within a small factor of least squares.
+_FALLBACK_RESIDUAL = 1e-8
 
 
 # ----------------------------------------------------------------- validation
@@ -108,31 +113,42 @@ def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
 
     Rules: a 1-D sequence of integers, each in ``[0, n)``, no duplicates, at
     least ``minimum`` of them. Each broken rule raises ``ValueError`` naming it.
+    O(n) (a boolean mask, no sort), since it runs on every decode.
     """
+    return _survivors_mask(survivors, n, minimum)[0]
+
+
+def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`validate_survivors` and the boolean mask of the survivors (length n)."""
     arr = np.asarray(survivors)
     if arr.ndim != 1:
         raise ValueError(
             f"survivors must be a 1-D sequence of worker indices, got shape {arr.shape}"
         )
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
-            raise ValueError(f"survivors must be integer worker indices, got {arr.tolist()!r}")
+    if arr.dtype != np.int64:
+        if arr.dtype.kind not in "iu" and arr.size:
+            if not (
+                arr.dtype.kind == "f"
+                and bool(np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))
+            ):
+                raise ValueError(f"survivors must be integer worker indices, got {arr.tolist()!r}")
         arr = arr.astype(np.int64)
-    arr = arr.astype(np.int64, copy=False)
-    bad = arr[(arr < 0) | (arr >= n)]
-    if bad.size:
-        raise ValueError(
-            f"survivors must be worker indices in [0, n) with n={n}, got {bad.tolist()}"
-        )
-    if len(np.unique(arr)) != arr.size:
-        vals, counts = np.unique(arr, return_counts=True)
-        raise ValueError(f"survivors must be distinct, duplicated: {vals[counts > 1].tolist()}")
     if arr.size < minimum:
         raise ValueError(
             f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
             f"got {arr.size}"
         )
-    return arr
+    if (arr.view(np.uint64) >= n).any():  # negatives wrap to huge values
+        bad = arr[(arr < 0) | (arr >= n)]
+        raise ValueError(
+            f"survivors must be worker indices in [0, n) with n={n}, got {bad.tolist()}"
+        )
+    seen = np.zeros(n, dtype=bool)
+    seen[arr] = True
+    if np.count_nonzero(seen) != arr.size:
+        vals, counts = np.unique(arr, return_counts=True)
+        raise ValueError(f"survivors must be distinct, duplicated: {vals[counts > 1].tolist()}")
+    return arr, seen
 
 
 def ye_abbe_lower_bound(n: int, k: int, s: int, m: int) -> Fraction:
@@ -338,16 +354,152 @@ class GradientCode:
         return P.astype(np.result_type(P.dtype, float), copy=False)
 
     # -- decoding
+    #: Most survivor sets whose decoding coefficients are kept (see :meth:`clear_decode_cache`).
+    decode_cache_size: int = 1024
+
     def decoding_matrix(self, survivors: Sequence[int]) -> np.ndarray:
         """The matrix solved with when decoding from ``survivors``: here ``E[:, T]``."""
         T = validate_survivors(survivors, self.n, 1)
         return self.encoding_matrix[:, T]
 
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
-        """Decoding coefficients A (|T|, m) and the condition number; generic least squares."""
+        """Decoding coefficients A (|T|, m) and the condition number (generic decoder).
+
+        Families with a structured decoder override this; they may also
+        override :meth:`_coefficients` (A alone) when their condition number
+        costs more than the coefficients.
+        """
+        return self._generic_coefficients(T), self._generic_condition(T)
+
+    def _generic_condition(self, T: np.ndarray) -> float:
+        return effective_condition_number(self.encoding_matrix[:, T])
+
+    def _generic_coefficients(self, T: np.ndarray, alive: np.ndarray | None = None) -> np.ndarray:
+        """Exact codes: the null-space decoder; approximate codes: least squares.
+
+        The solutions of ``E X = C`` (X: n x m, one row per worker) are
+        ``X0 + Z Y`` with ``X0`` the minimum-norm solution and ``Z`` an
+        orthonormal basis of null(E), both from one SVD of ``E`` per code. The
+        stragglers S must get zero rows: ``Z[S] Y = -X0[S]``, an |S| x dim
+        null(E) system (s x s for cyclic-MDS: O(s^3 + n s) per decode instead
+        of an (n - s)-column least-squares solve); ``A = X[T]``. When the
+        equations are not solvable this way (C outside the range of E, or
+        ``Z[S]`` singular) the caller's residual check falls back to least
+        squares on ``E[:, T]``.
+        """
+        if self.s is not None:
+            A = self._nullspace_coefficients(T, alive)
+            if A is not None:
+                return A
+        return self._lstsq_coefficients(T)
+
+    def _lstsq_coefficients(self, T: np.ndarray) -> np.ndarray:
         E_T = self.encoding_matrix[:, T]
-        A, *_ = np.linalg.lstsq(E_T, target_matrix(self.k, self.m), rcond=None)
-        return A, effective_condition_number(E_T)
+        return np.linalg.lstsq(E_T, target_matrix(self.k, self.m), rcond=None)[0]
+
+    def _nullspace(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(Z, X0)`` of :meth:`_generic_coefficients`, made once; None if C not in range(E)."""
+        cached = self.__dict__.get("_nullspace_cache", False)
+        if cached is not False:
+            return cached
+        E = np.asarray(self.encoding_matrix)
+        C = target_matrix(self.k, self.m)
+        U, sv, Vh = np.linalg.svd(E, full_matrices=E.shape[0] < E.shape[1])
+        r = int(np.count_nonzero(sv > max(E.shape) * _EPS * sv[0])) if sv.size and sv[0] else 0
+        out: tuple[np.ndarray, np.ndarray] | None = None
+        if r:
+            X0 = Vh[:r].conj().T @ ((U[:, :r].conj().T @ C) / sv[:r, None])
+            if np.linalg.norm(E @ X0 - C) <= 1e-8 * np.linalg.norm(C):
+                out = (np.ascontiguousarray(Vh[r:].conj().T), X0)
+        self.__dict__["_nullspace_cache"] = out
+        return out
+
+    def _nullspace_coefficients(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> np.ndarray | None:
+        ns = self._nullspace()
+        if ns is None:
+            return None
+        Z, X0 = ns
+        if T.size == self.n:
+            return X0[T]
+        if alive is None:
+            alive = np.zeros(self.n, dtype=bool)
+            alive[T] = True
+        S = np.flatnonzero(~alive)
+        if Z.shape[1] == 0:
+            return None
+        ZS, X0S = Z[S], X0[S]  # solve Z[S] Y = X0[S]; X = X0 - Z Y vanishes on S
+        if S.size == 1 == Z.shape[1]:
+            if ZS[0, 0] == 0:
+                return None
+            Y = X0S / ZS[0, 0]
+        elif S.size == Z.shape[1]:
+            # LAPACK gesv directly: numpy's solve costs ~15 us of overhead on tiny systems
+            gesv = self.__dict__.get("_gesv")
+            if gesv is None:
+                (gesv,) = get_lapack_funcs(("gesv",), (Z, X0))
+                self.__dict__["_gesv"] = gesv
+            _, _, Y, info = gesv(ZS, X0S)
+            if info != 0:
+                return None
+        else:
+            Y = np.linalg.lstsq(ZS, X0S, rcond=None)[0]
+        return (X0 - Z @ Y)[T]
+
+    def _coefficients(self, T: np.ndarray) -> np.ndarray:
+        """Decoding coefficients A (|T|, m) without the condition number."""
+        if type(self)._solve is not GradientCode._solve:
+            return self._solve(T)[0]
+        return self._generic_coefficients(T)
+
+    def _condition(self, T: np.ndarray) -> float:
+        """Condition number of the system the decoder solves (only computed when asked)."""
+        if type(self)._solve is not GradientCode._solve:
+            return self._solve(T)[1]
+        return self._generic_condition(T)
+
+    def clear_decode_cache(self) -> None:
+        """Forget the cached decoding coefficients (call after modifying the code in place)."""
+        self.__dict__.pop("_decode_cache", None)
+        for key in ("_decode_cache", "_nullspace_cache", "_target", "_gesv"):
+            self.__dict__.pop(key, None)
+
+    def _cached_coefficients(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> tuple[np.ndarray, float]:
+        """``(A, residual)`` for the ordered survivors T, from the cache when seen before.
+
+        Up to :attr:`decode_cache_size` survivor sets are kept (oldest dropped
+        first); the coefficients are returned read-only. When the generic
+        null-space decoder leaves a residual above ``_FALLBACK_RESIDUAL``
+        (1e-8) on an exact code, least squares on ``E[:, T]`` is tried too
+        and the smaller residual kept.
+        """
+        cache = self.__dict__.get("_decode_cache") if self.decode_cache_size > 0 else None
+        key = T.tobytes()
+        if cache is not None and key in cache:
+            return cache[key]
+        generic = type(self)._solve is GradientCode._solve
+        if generic and type(self)._coefficients is GradientCode._coefficients:
+            A = self._generic_coefficients(T, alive)
+        else:
+            A = self._coefficients(T)
+        res = self._residual(T, A)
+        if self.s is not None and res > _FALLBACK_RESIDUAL and generic:
+            A2 = self._lstsq_coefficients(T)
+            res2 = self._residual(T, A2)
+            if res2 < res:
+                A, res = A2, res2
+        if self.decode_cache_size > 0:
+            A = np.asarray(A)
+            A.setflags(write=False)
+            if cache is None:
+                cache = self.__dict__["_decode_cache"] = {}
+            if len(cache) >= self.decode_cache_size:
+                del cache[next(iter(cache))]
+            cache[key] = (A, res)
+        return A, res
 
     def decoding_coefficients(
         self, survivors: Sequence[int], *, check: bool = True
@@ -358,13 +510,47 @@ class GradientCode:
         (to measure how decoding breaks); the residual then tells.
         """
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
-        A, kappa = self._solve(T)
-        return A, kappa, self._residual(T, A)
+        A, res = self._cached_coefficients(T)
+        return A, self._condition(T), res
 
     def _residual(self, T: np.ndarray, A: np.ndarray) -> float:
-        """Relative residual ``||E_T A - C||_F / ||C||_F`` (families may compute it blockwise)."""
-        C = target_matrix(self.k, self.m)
-        return float(np.linalg.norm(self.encoding_matrix[:, T] @ A - C) / np.linalg.norm(C))
+        """Relative residual ``||E_T A - C||_F / ||C||_F`` (families may compute it blockwise).
+
+        O(k m |T| m): the size of the decoding equations.
+        """
+        C = self.__dict__.get("_target")
+        if C is None:
+            C = self.__dict__["_target"] = target_matrix(self.k, self.m)
+        used = np.flatnonzero(np.any(A != 0, axis=1))  # group decoders use few survivors
+        if used.size < T.size:
+            R = self.encoding_matrix[:, T[used]] @ A[used] - C
+        else:
+            R = self.encoding_matrix[:, T] @ A - C
+        return float(np.sqrt(np.vdot(R, R).real / (self.k * self.m)))
+
+    def _check_received(self, T: np.ndarray, received: Any, d: int | None) -> np.ndarray:
+        Y = np.asarray(received)
+        if Y.ndim != 2 or Y.shape[0] != T.size:
+            raise ValueError(
+                f"received must have shape (len(survivors), r) = ({T.size}, r), got {Y.shape}"
+            )
+        if d is not None:
+            d = check_positive_int("d", d)
+            if -(-d // self.m) != Y.shape[1]:
+                raise ValueError(
+                    f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, "
+                    f"got {Y.shape[1]}"
+                )
+        return Y
+
+    def _refuse(self, T: np.ndarray, res: float, rtol: float, kappa: float | None) -> None:
+        cond = f" (condition number {kappa:.3g})" if kappa is not None else ""
+        raise ValueError(
+            f"survivors {sorted(T.tolist())} cannot decode the gradient sum: the decoding "
+            f"equations have relative residual {res:.3g} > rtol={rtol:g}{cond}; "
+            f"{type(self).__name__} guarantees decoding only from any n - s = "
+            f"{self.n - self.s} survivors"
+        )
 
     def decode_detail(
         self,
@@ -374,6 +560,7 @@ class GradientCode:
         *,
         rtol: float = 1e-6,
         check: bool = True,
+        condition: bool = True,
     ) -> DecodeResult:
         """Decode and report conditioning and residual (see :class:`DecodeResult`).
 
@@ -392,29 +579,17 @@ class GradientCode:
             :attr:`min_survivors` are given or the residual exceeds ``rtol``.
             Set False to measure a broken decoding instead (then only the
             index rules are enforced and ``exact`` in the result tells).
+        condition : bool
+            Compute the condition number of the solved system (an SVD, the
+            dominant cost of a decode); False reports ``nan``.
         """
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
-        Y = np.asarray(received)
-        if Y.ndim != 2 or Y.shape[0] != T.size:
-            raise ValueError(
-                f"received must have shape (len(survivors), r) = ({T.size}, r), got {Y.shape}"
-            )
-        if d is not None:
-            d = check_positive_int("d", d)
-            if -(-d // self.m) != Y.shape[1]:
-                raise ValueError(
-                    f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, "
-                    f"got {Y.shape[1]}"
-                )
-        A, kappa, res = self.decoding_coefficients(T, check=check)
+        Y = self._check_received(T, received, d)
+        A, res = self._cached_coefficients(T)
+        kappa = self._condition(T) if condition else math.nan
         ok = res <= rtol
         if check and self.exact and not ok:
-            raise ValueError(
-                f"survivors {sorted(T.tolist())} cannot decode the gradient sum: the decoding "
-                f"equations have relative residual {res:.3g} > rtol={rtol:g} "
-                f"(condition number {kappa:.3g}); {type(self).__name__} guarantees decoding "
-                f"only from any n - s = {self.n - self.s} survivors"
-            )
+            self._refuse(T, res, rtol, kappa if condition else None)
         chunks = A.T @ Y
         return DecodeResult(
             gradient=join_chunks(chunks, d),
@@ -426,10 +601,153 @@ class GradientCode:
         )
 
     def decode(
-        self, survivors: Sequence[int], received: np.ndarray, d: int | None = None
+        self,
+        survivors: Sequence[int],
+        received: np.ndarray,
+        d: int | None = None,
+        *,
+        rtol: float = 1e-6,
+        check: bool = True,
     ) -> np.ndarray:
-        """The gradient sum (d,) from the survivors' transmissions (see the module contract)."""
-        return self.decode_detail(survivors, received, d).gradient
+        """The gradient sum (d,) from the survivors' transmissions (see the module contract).
+
+        The correctness check stays on: the relative residual of the decoding
+        equations (O(size of the system)) must be <= ``rtol`` for an exact
+        code, else ``ValueError``. No condition number is computed (ask
+        :meth:`decode_detail`). Coefficients of repeated survivor sets come
+        from a cache.
+        """
+        T, alive = _survivors_mask(survivors, self.n, self.min_survivors if check else 1)
+        Y = self._check_received(T, received, d)
+        A, res = self._cached_coefficients(T, alive)
+        if check and self.s is not None and res > rtol:
+            self._refuse(T, res, rtol, None)
+        return join_chunks(A.T @ Y, d)
+
+    def decode_many(
+        self,
+        survivor_sets: Any,
+        received: Any,
+        d: int | None = None,
+        *,
+        rtol: float = 1e-6,
+        check: bool = True,
+    ) -> np.ndarray:
+        """Decode many survivor sets of this code in one call; returns (len(sets), d).
+
+        Parameters
+        ----------
+        survivor_sets : (N, t) int array, or a sequence of N index sequences
+            Each row/sequence one survivor set (rules of :meth:`decode`).
+        received : array (n, r), (N, t, r), or a sequence of N arrays (t_i, r)
+            Either every worker's transmissions (row i from worker i; each set
+            takes its rows), or each set's own received rows in its order.
+        d, rtol, check
+            As in :meth:`decode`; with ``check`` an undecodable set of an exact
+            code raises ``ValueError`` naming it.
+
+        Notes
+        -----
+        Exact codes with the generic decoder solve all sets of one size at once
+        (stacked |S| x dim null(E) solves, see :meth:`_generic_coefficients`);
+        other families loop over their own decoder (with the cache). Same
+        numbers as calling :meth:`decode` per set, up to rounding.
+        """
+        sets = _survivor_array(survivor_sets, self.n, self.min_survivors if check else 1)
+        N = len(sets)
+        Yfull: np.ndarray | None = None
+        per_set: list[np.ndarray] = []
+        if isinstance(received, np.ndarray) and received.ndim == 2:
+            if received.shape[0] != self.n:
+                raise ValueError(
+                    f"received as a 2-D array must hold all n={self.n} workers' transmissions "
+                    f"(n, r), got {received.shape}"
+                )
+            Yfull = received
+            r = received.shape[1]
+        else:
+            per_set = [np.asarray(y) for y in received]
+            if len(per_set) != N:
+                raise ValueError(
+                    f"received must give one array per survivor set ({N}), got {len(per_set)}"
+                )
+            for T, y in zip(sets, per_set):
+                if y.ndim != 2 or y.shape[0] != len(T):
+                    raise ValueError(
+                        f"each received array must have shape (len(survivors), r), got {y.shape}"
+                    )
+            r = per_set[0].shape[1] if N else 1
+            if any(y.shape[1] != r for y in per_set):
+                raise ValueError("every received array must have the same number r of columns")
+        if d is not None:
+            d = check_positive_int("d", d)
+            if -(-d // self.m) != r:
+                raise ValueError(
+                    f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, got {r}"
+                )
+        width = self.m * r if d is None else d
+        sample = Yfull if Yfull is not None else (per_set[0] if per_set else np.zeros(1))
+        out = np.empty((N, width), dtype=np.result_type(self.encoding_matrix, sample, float))
+        done = np.zeros(N, dtype=bool)
+        if (
+            isinstance(sets, np.ndarray)
+            and self.s is not None
+            and type(self)._solve is GradientCode._solve
+            and self._nullspace() is not None
+        ):
+            alive = np.zeros((N, self.n), dtype=bool)
+            alive[np.arange(N)[:, None], sets] = True
+            X, res = self._nullspace_batch(sets, alive)
+            ok = res <= min(rtol, _FALLBACK_RESIDUAL)
+            if ok.any():
+                m = self.m
+                if Yfull is not None:
+                    # (N m, n) @ (n, r): one GEMM for every set
+                    ch = X.reshape(self.n, N * m).T @ Yfull
+                    ch = ch.reshape(N, m * r)
+                else:
+                    XT = X.transpose(1, 0, 2)
+                    A = np.take_along_axis(XT, sets[:, :, None], axis=1)
+                    ch = (np.swapaxes(A, 1, 2) @ np.stack(per_set)).reshape(N, -1)
+                out[ok] = ch[ok, :width]
+                done = ok
+        for i in np.flatnonzero(~done):
+            T = sets[i]
+            Y = Yfull[T] if Yfull is not None else per_set[i]
+            out[i] = self.decode(T, Y, d, rtol=rtol, check=check)
+        return out
+
+    def _nullspace_batch(
+        self, sets: np.ndarray, alive: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Stacked null-space decoding of equal-size survivor sets.
+
+        Returns X (n, N, m) (column block i: set i's coefficients, zero on its
+        stragglers) and the N relative residuals of the decoding equations,
+        each computed from ``E X_i - C`` as in :meth:`_residual`. All sets
+        share one GEMM for ``Z Y`` and one for ``E X``.
+        """
+        Z, X0 = self._nullspace()
+        N, t = sets.shape
+        n, m = X0.shape
+        nul = Z.shape[1]
+        e = n - t
+        X = np.repeat(X0[:, None, :], N, axis=1)  # (n, N, m)
+        if e and nul:
+            S = np.nonzero(~alive)[1].reshape(N, e)
+            try:
+                Y = np.linalg.solve(Z[S], X0[S]) if e == nul else np.linalg.pinv(Z[S]) @ X0[S]
+            except np.linalg.LinAlgError:
+                return X, np.full(N, np.inf)
+            X -= (Z @ Y.transpose(1, 0, 2).reshape(nul, N * m)).reshape(n, N, m)
+        elif e:
+            return X, np.full(N, np.inf)
+        X *= alive.T[:, :, None]
+        E = self.encoding_matrix
+        R = (E @ X.reshape(n, N * m)).reshape(E.shape[0], N, m)
+        R -= target_matrix(self.k, self.m)[:, None, :]
+        res = np.sqrt(np.einsum("inm,inm->n", R, R.conj()).real / (self.k * self.m))
+        return X, res
 
     # -- cost model
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
@@ -444,6 +762,33 @@ class GradientCode:
         return DecodingCost(
             setup=2 * self.k * self.m * t * t, apply=t * self.m * r, method="dense least squares"
         )
+
+
+def _survivor_array(sets: Any, n: int, minimum: int) -> np.ndarray | list[np.ndarray]:
+    """Survivor sets as an (N, t) int array when all have one size, else a list of arrays."""
+    if isinstance(sets, np.ndarray) and sets.ndim == 2:
+        arr = sets
+        if arr.dtype.kind not in "iu":
+            if not (arr.dtype.kind == "f" and np.all(arr == np.round(arr))):
+                raise ValueError("survivor_sets must hold integer worker indices")
+        arr = arr.astype(np.int64, copy=False)
+        if arr.shape[1] < minimum:
+            raise ValueError(
+                f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
+                f"got sets of {arr.shape[1]}"
+            )
+        if arr.size and (int(arr.min()) < 0 or int(arr.max()) >= n):
+            raise ValueError(f"survivor_sets must hold worker indices in [0, n) with n={n}")
+        seen = np.zeros((arr.shape[0], n), dtype=bool)
+        seen[np.arange(arr.shape[0])[:, None], arr] = True
+        dup = np.flatnonzero(seen.sum(axis=1) != arr.shape[1])
+        if dup.size:
+            raise ValueError(f"survivors must be distinct: set {int(dup[0])} repeats a worker")
+        return arr
+    out = [validate_survivors(T, n, minimum) for T in sets]
+    if out and len({T.size for T in out}) == 1:
+        return np.stack(out)
+    return out
 
 
 # ------------------------------------------------------------- verification
@@ -503,6 +848,8 @@ def verify_straggler_sets(
     if e >= code.n:
         raise ValueError(f"stragglers must be < n={code.n}, got {e}")
     d = check_positive_int("d", d)
+    if max_sets is not None:
+        max_sets = check_positive_int("max_sets", max_sets)
     P = gen.standard_normal((code.k, d))
     Y = code.encode(P)
     truth = P.sum(axis=0)
@@ -522,7 +869,7 @@ def verify_straggler_sets(
         count += 1
         alive = np.setdiff1d(np.arange(code.n), S)
         try:
-            res = code.decode_detail(alive, Y[alive], d, check=False)
+            res = code.decode_detail(alive, Y[alive], d, check=False, condition=True)
         except ValueError:
             failures.append(tuple(S))
             continue

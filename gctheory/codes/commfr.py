@@ -294,6 +294,13 @@ class CommFRCode(GradientCode):
             kappa = max(kappa, effective_condition_number(self.G[:, cols]))
         return A, kappa
 
+    def _coefficients(self, T: np.ndarray) -> np.ndarray:
+        A = np.zeros((T.size, self.K), dtype=self.G.dtype)
+        for pos, cols in self._groups_of(T):
+            if cols.size:
+                A[pos] = self._group_coefficients(cols)
+        return A
+
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """Multiply-adds of the per-group decoder (Kadhe et al. 2019, Proposition 1).
 

@@ -446,13 +446,16 @@ class ReedSolomonCode(GradientCode):
         rtol: float = 1e-6,
         check: bool = True,
         real: bool = True,
+        condition: bool = True,
     ) -> RSDecodeResult:
         """Decode with Algorithm 3; see :meth:`GradientCode.decode_detail`.
 
         ``real=True`` (default) returns the real part and reports the
         imaginary residue; ``real=False`` returns the complex vector.
         """
-        res = super().decode_detail(survivors, received, d, rtol=rtol, check=check)
+        res = super().decode_detail(
+            survivors, received, d, rtol=rtol, check=check, condition=condition
+        )
         g = res.gradient
         out = _fields(res)
         if not real:

@@ -73,6 +73,15 @@ def cyclic_support(n: int, load: int) -> np.ndarray:
     return S
 
 
+def _one_per_group(T: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
+    """Coefficients (|T|, 1) with a single 1 for one survivor of each group present."""
+    pick = np.full(groups, -1, dtype=np.int64)
+    pick[group] = np.arange(T.size)  # one of the survivors of each group wins
+    A = np.zeros((T.size, 1))
+    A[pick.compress(pick >= 0), 0] = 1.0
+    return A
+
+
 class MatrixGradientCode(GradientCode):
     """A gradient code (m = 1) given by its n x k encoding matrix B: worker i sends ``B[i] @ g``.
 
@@ -99,6 +108,14 @@ class MatrixGradientCode(GradientCode):
     @property
     def encoding_matrix(self) -> np.ndarray:
         return self.B.T
+
+    def _residual(self, T: np.ndarray, A: np.ndarray) -> float:
+        """``||a^T B_T - 1|| / sqrt(k)`` from the rows of B the decoder used (m = 1)."""
+        a = A[:, 0]
+        used = np.flatnonzero(a)
+        R = self.B.take(T.take(used), axis=0).T.dot(a.take(used))
+        R -= 1.0
+        return float(np.sqrt(np.vdot(R, R).real / self.k))
 
 
 class FractionalRepetitionCode(MatrixGradientCode):
@@ -136,14 +153,8 @@ class FractionalRepetitionCode(MatrixGradientCode):
         return worker // (self.s + 1)
 
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
-        A = np.zeros((T.size, 1))
-        seen: set[int] = set()
-        for idx, w in enumerate(T):
-            g = int(w) // (self.s + 1)
-            if g not in seen:
-                seen.add(g)
-                A[idx, 0] = 1.0
-        return A, 1.0
+        """One survivor per group (the first of each group in the order given), vectorised."""
+        return _one_per_group(T, T // (self.s + 1), self.groups), 1.0
 
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """One survivor per group: ``n`` look-ups, then ``groups * d`` additions."""

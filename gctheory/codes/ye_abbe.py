@@ -152,6 +152,9 @@ class YeAbbeCode(GradientCode):
         V_T = self.V[:, T]
         return ye_abbe_coefficients(V_T, self.m), effective_condition_number(V_T)
 
+    def _coefficients(self, T: np.ndarray) -> np.ndarray:
+        return ye_abbe_coefficients(self.V[:, T], self.m)
+
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """See :func:`ye_abbe_decoding_cost` (independent of which n - s workers survive)."""
         return ye_abbe_decoding_cost(self.n, self.s, self.m, d)

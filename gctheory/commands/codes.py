@@ -4,6 +4,7 @@ and ``gctheory codes stability`` (relative decoding error versus n, per family).
 from __future__ import annotations
 
 import argparse
+import json
 from fractions import Fraction
 
 from gctheory._output import add_format_argument, format_table
@@ -25,10 +26,50 @@ CLI_FAMILIES = (
 )
 
 
+#: the options each family reads (besides --n, --d, --max-sets, --seed, --format)
+_FAMILY_OPTIONS = {
+    "fractional-repetition": ("s", "k"),
+    "cyclic-mds": ("s",),
+    "cyclic-mds-deterministic": ("s",),
+    "ye-abbe-vandermonde": ("s", "m"),
+    "ye-abbe-gaussian": ("s", "m"),
+    "commfr-ldpc": ("k", "N", "dv", "dc"),
+    "reed-solomon": ("k", "w"),
+}
+_OPTIONAL = ("s", "m", "k", "N", "K", "w", "dv", "dc")
+
+
+def _family_options(family: str) -> tuple[str, ...]:
+    return _FAMILY_OPTIONS.get(family, ("k", "N", "K"))
+
+
 def _need(args: argparse.Namespace, *names: str) -> None:
     missing = [f"--{n}" for n in names if getattr(args, n) is None]
     if missing:
         raise ValueError(f"family {args.family!r} needs {', '.join(missing)}")
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    """Refuse options the family does not read and out-of-range counts, before any work."""
+    allowed = _family_options(args.family)
+    unused = [f"--{o}" for o in _OPTIONAL if o not in allowed and getattr(args, o) is not None]
+    if unused:
+        opts = ", ".join(f"--{o}" for o in ("n", *allowed))
+        raise ValueError(
+            f"{', '.join(unused)} {'is' if len(unused) == 1 else 'are'} not used by family "
+            f"{args.family!r} (its options: {opts}); "
+            + (
+                "for reed-solomon s follows from n, k and w (s = floor(w n / k) - 1, Halbawi et "
+                "al. eq. (2)), so --s would be ignored"
+                if args.family == "reed-solomon" and "--s" in unused
+                else "remove it"
+            )
+        )
+    for name, lo in (("max_sets", 1), ("m", 1), ("d", 1), ("dv", 1), ("dc", 1)):
+        v = getattr(args, name)
+        if v is not None and v < lo:
+            flag = "--" + name.replace("_", "-")
+            raise ValueError(f"{flag} must be an integer >= {lo}, got {v}")
 
 
 def _build(args: argparse.Namespace) -> GradientCode:
@@ -43,13 +84,15 @@ def _build(args: argparse.Namespace) -> GradientCode:
     if f.startswith("ye-abbe-"):
         _need(args, "s")
         V = f.removeprefix("ye-abbe-")
-        return YeAbbeCode(args.n, args.s, args.m or 1, V=V, rng=args.seed)
+        return YeAbbeCode(args.n, args.s, 1 if args.m is None else args.m, V=V, rng=args.seed)
     if f == "commfr-ldpc":
         _need(args, "k", "N")
         from gctheory.codes.commfr import CommFRLDPCCode
         from gctheory.ldpc import regular_ensemble
 
-        H = regular_ensemble(args.N, args.dv, args.dc, rng=args.seed)
+        dv = 3 if args.dv is None else args.dv
+        dc = 6 if args.dc is None else args.dc
+        H = regular_ensemble(args.N, dv, dc, rng=args.seed)
         return CommFRLDPCCode(args.n, args.k, H)
     if f.startswith("commfr-"):
         _need(args, "k", "N", "K")
@@ -65,6 +108,7 @@ def _build(args: argparse.Namespace) -> GradientCode:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    _check_args(args)
     code = _build(args)
     rows = []
     sizes = [code.s] + ([code.s + 1] if code.s + 1 < code.n else [])
@@ -95,8 +139,32 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         f"({'optimal' if code.is_optimal else 'not optimal'}); "
         f"decoding cost {code.decoding_cost(d=args.d).total} ops for d={args.d}"
     )
-    print(format_table(rows, args.format, title=title))
+    if args.format == "json":
+        header = {
+            "code": code.name,
+            "n": code.n,
+            "k": code.k,
+            "load": code.load,
+            "m": code.m,
+            "s": code.s,
+            "load_fraction": str(Fraction(code.load, code.k)),
+            "ye_abbe_bound": str(bound),
+            "optimal": code.is_optimal,
+            "decoding_cost_ops": code.decoding_cost(d=args.d).total,
+            "d": args.d,
+        }
+        header["sets"] = json.loads(format_table(rows, "json"))
+        print(json.dumps(header, indent=1))
+    else:
+        print(format_table(rows, args.format, title=title))
     return 0 if rows[0]["failures"] == 0 else 1
+
+
+def _cmd_missing(args: argparse.Namespace) -> int:
+    raise ValueError(
+        "a subcommand is required: 'verify' (decode from every straggler set) or 'stability' "
+        "(decoding error versus n); see gctheory codes --help"
+    )
 
 
 def _cmd_stability(args: argparse.Namespace) -> int:
@@ -118,7 +186,8 @@ def _cmd_stability(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("codes", help="build, verify and compare gradient codes")
-    sub = p.add_subparsers(dest="codes_command", required=True)
+    sub = p.add_subparsers(dest="codes_command", metavar="{verify,stability}")
+    p.set_defaults(func=_cmd_missing)
 
     v = sub.add_parser(
         "verify",
@@ -138,10 +207,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     v.add_argument("--N", type=int, help="code length (CommFR-GC)")
     v.add_argument("--K", type=int, help="code dimension (CommFR-GC)")
     v.add_argument("--w", type=int, help="partitions per worker (Reed-Solomon)")
-    v.add_argument("--dv", type=int, default=3, help="LDPC variable degree (commfr-ldpc)")
-    v.add_argument("--dc", type=int, default=6, help="LDPC check degree (commfr-ldpc)")
+    v.add_argument("--dv", type=int, help="LDPC variable degree (commfr-ldpc; default 3)")
+    v.add_argument("--dc", type=int, help="LDPC check degree (commfr-ldpc; default 6)")
     v.add_argument("--d", type=int, default=1000, help="gradient length for the cost model")
-    v.add_argument("--max-sets", type=int, default=5000, help="sample beyond this many sets")
+    v.add_argument("--max-sets", type=int, default=5000, help="sample beyond this many sets (>= 1)")
     v.add_argument("--seed", type=int, default=0, help="seed of random codes and gradients")
     add_format_argument(v)
     v.set_defaults(func=_cmd_verify)

@@ -3,8 +3,10 @@
 Left: the d-FRC's exact decoding-failure probability versus n for fixed d,
 and along Theorem 4's choice ``d = ceil(eq. (14))``, with Monte Carlo points.
 Right: the error each decoder makes (mean ``err / n``, eq. (5) form) versus
-average load for the d-FRC, the batch raptor code (``P_w``, Theorem 6) and
-the Bernoulli gradient code, at n = 120 with 20% random stragglers.
+average load for the d-FRC, the batch raptor code (``P_w``, Theorem 6), the
+Bernoulli gradient code and the expander code of Raviv et al. (random
+d-regular graphs, optimal and fixed decoders, with the spectral bound on the
+fixed decoder's worst-case error), at n = 120 with 20% random stragglers.
 """
 
 from __future__ import annotations
@@ -24,14 +26,16 @@ from gctheory.codes.approximate import (
     estimate_mean_error,
     theorem6_mean_degree,
 )
+from gctheory.codes.expander import ExpanderCode, random_regular_graph
 from gctheory.plots import figure, plt, save_figure
 
 
 @figure(
     "approx_codes",
     description="d-FRC exact P(err > 0) vs n (fixed d and Theorem 4's d, delta = 0.1, with Monte "
-    "Carlo points); mean err/n vs average load for d-FRC, batch raptor and Bernoulli codes "
-    "(n = 120, 20% stragglers, 99% CI)",
+    "Carlo points); mean err/n vs average load for d-FRC, batch raptor, Bernoulli and expander "
+    "codes (optimal and fixed decoders, with the spectral bound; n = 120, 20% stragglers, "
+    "99% CI)",
     paper="wang2019",
 )
 def _approx(outdir: Path, quick: bool) -> list[Path]:
@@ -105,6 +109,21 @@ def _approx(outdir: Path, quick: bool) -> list[Path]:
         loads.append(code.expected_load)
         errs.append(estimate_mean_error(code, s, trials, rng=[3, mean_load]))
     series.append(("Bernoulli (Charles et al.), least squares", "C3", "^", loads, errs))
+    # expander codes (Raviv et al. 2020): random d-regular graphs, both decoders, and the
+    # spectral bound on the fixed decoder's error (worst case over straggler sets)
+    bound_x, bound_y = [], []
+    trials_lsq = 40 if quick else 150  # one least-squares solve (120 x 96) per trial
+    for dec, color, marker in (("optimal", "C4", "D"), ("fixed", "C5", "v")):
+        loads, errs = [], []
+        for deg in (3, 4, 6, 8):
+            code = ExpanderCode(random_regular_graph(n, deg, rng=deg), decoder=dec)
+            loads.append(code.load)
+            tr = trials_lsq if dec == "optimal" else trials
+            errs.append(estimate_mean_error(code, s, tr, rng=[4, deg]))
+            if dec == "fixed":
+                bound_x.append(code.load)
+                bound_y.append(code.error_bound(s) / n)
+        series.append((f"expander (Raviv et al.), {dec} decoder", color, marker, loads, errs))
     floor = 1e-5  # zero estimates and CLT limits below it are drawn at the floor
     for label, color, marker, ls, es in series:
         y = np.array([e.value for e in es]) / n
@@ -126,6 +145,9 @@ def _approx(outdir: Path, quick: bool) -> list[Path]:
             ax_r.plot(np.asarray(ls)[zero], yp[zero], marker, mfc="white", color=color, ms=8)
         for x, a, b_, c in zip(ls, y, lo, hi):
             add("right", label, float(x), float(a), float(b_), float(c))
+    ax_r.plot(bound_x, bound_y, "--", color="C5", lw=1, label="spectral bound, fixed decoder")
+    for x, b_ in zip(bound_x, bound_y):
+        add("right", "expander spectral bound (fixed decoder)", float(x), float(b_))
     ax_r.set_yscale("log")
     ax_r.set_ylim(floor / 2, 1)
     ax_r.text(
@@ -139,6 +161,6 @@ def _approx(outdir: Path, quick: bool) -> list[Path]:
     ax_r.set_ylabel("mean err / n  (err = ||A_S^T u - 1||^2)")
     ax_r.set_title(f"n = {n}, s = {s} random stragglers (99% CI)", fontsize=10)
     ax_r.grid(True, alpha=0.3)
-    ax_r.legend(fontsize=8)
+    ax_r.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     return save_figure(fig, outdir, "approx_codes", data=rows)

@@ -1,0 +1,459 @@
+"""Approximate gradient codes from expander graphs, and their optimal decoding.
+
+Two codes on a d-regular graph G (adjacency ``Adj``, second eigenvalue
+``lam = max(|lambda_2|, |lambda_n|)``, spectral gap ``d - lambda_2``):
+
+- :class:`ExpanderCode` -- Raviv, Tamo, Tandon, Dimakis [1], Section V: the
+  coding matrix is the normalised adjacency ``B = Adj / d`` (n workers =
+  n partitions = vertices; worker i holds the partitions of its neighbours).
+  Decoders: ``"optimal"`` (least squares, eq. (4)-(5) of Wang et al. 2019) and
+  ``"fixed"`` (the linear-time decoder ``u = n / |K|`` on the survivors K, as
+  in the authors' public code ``approx_gradient_coding``).
+  :func:`expander_error_bound` is the spectral bound on the fixed decoder's
+  error, ``(lam / d)^2 n s / (n - s)``, derived in the docstring (the paper's
+  printed statement could not be retrieved from the stored sources; this is
+  the expander-mixing argument its Section V uses, and Proposition 39 of [2]
+  restates the same argument for assignment matrices).
+- :class:`GraphAssignmentCode` -- Glasgow and Wootters [2]: machines are the
+  *edges* of G, data blocks its vertices; each machine holds its two
+  endpoints. The optimal decoder (least squares) has a closed form per
+  connected component of the surviving graph ([2], Section 4): ``alpha_v = 1``
+  on a component with an odd cycle, ``1 -/+ (|L| - |R|) / (|L| + |R|)`` on
+  the larger/smaller side of a bipartite one, computed in linear time by
+  :func:`graph_optimal_alpha`. :func:`glasgow_wootters_random_bound` is the
+  random-straggler theorem of [2] (Section 5) and
+  :func:`graph_adversarial_bound` its Corollary 40 (adversarial stragglers).
+
+Graphs: :func:`random_regular_graph` (configuration model repaired by
+double-edge switches), :func:`margulis_graph` (the explicit Margulis /
+Gabber-Galil 8-regular family on Z_m x Z_m, second eigenvalue <= 5 sqrt 2
+by Gabber and Galil 1981), :func:`circulant_graph` (Cayley graphs of Z_n:
+vertex-transitive, with exact spectrum by FFT, as [2]'s theorem requires).
+
+References
+----------
+.. [1] N. Raviv, I. Tamo, R. Tandon, A. G. Dimakis, "Gradient coding from
+   cyclic MDS codes and expander graphs", IEEE Trans. Inf. Theory 66(12),
+   2020 (ICML 2018), Section V.
+.. [2] M. Glasgow, M. Wootters, "Approximate gradient coding with optimal
+   decoding", IEEE J. Sel. Areas Inf. Theory, 2021, Sections 3-6.
+.. [3] O. Gabber, Z. Galil, "Explicit constructions of linear-sized
+   superconcentrators", J. Comput. Syst. Sci. 22, 1981.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from gctheory._validate import as_generator, check_int, check_probability
+from gctheory.codes.approximate import _ApproximateCode, recovery_error
+from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
+
+__all__ = [
+    "random_regular_graph",
+    "margulis_graph",
+    "circulant_graph",
+    "graph_spectrum",
+    "circulant_spectrum",
+    "ExpanderCode",
+    "expander_error_bound",
+    "GraphAssignmentCode",
+    "graph_optimal_alpha",
+    "graph_adversarial_bound",
+    "glasgow_wootters_random_bound",
+]
+
+
+# ------------------------------------------------------------------- graphs
+def random_regular_graph(n: int, d: int, *, rng: Any = None) -> np.ndarray:
+    """A random simple d-regular graph on n vertices (symmetric 0/1 adjacency, int8).
+
+    Configuration model (a uniformly random matching of the ``n d`` stubs),
+    then every self-loop or repeated edge is removed by a random double-edge
+    switch ``{u v, x y} -> {u x, v y}`` that creates no new defect. The
+    result is exactly d-regular and simple; its law is close to, not exactly,
+    uniform. Requires ``1 <= d < n`` and ``n d`` even (a d-regular graph on n
+    vertices exists iff these hold).
+    """
+    n = check_int(n, "n", low=2)
+    d = check_int(d, "d", low=1)
+    if d >= n:
+        raise ValueError(f"d must be < n for a simple d-regular graph, got d={d}, n={n}")
+    if (n * d) % 2:
+        raise ValueError(f"n d must be even (the degrees sum to twice the edges), got n={n}, d={d}")
+    gen = as_generator(rng)
+    stubs = gen.permutation(np.repeat(np.arange(n), d))
+    edges = stubs.reshape(-1, 2)
+    for _ in range(100 * n * d):
+        key = np.minimum(edges[:, 0], edges[:, 1]) * n + np.maximum(edges[:, 0], edges[:, 1])
+        _, first, counts = np.unique(key, return_index=True, return_counts=True)
+        dup = np.ones(len(edges), dtype=bool)
+        dup[first[counts == 1]] = False
+        bad = np.flatnonzero((edges[:, 0] == edges[:, 1]) | dup)
+        if bad.size == 0:
+            A = np.zeros((n, n), dtype=np.int8)
+            A[edges[:, 0], edges[:, 1]] = 1
+            A[edges[:, 1], edges[:, 0]] = 1
+            return A
+        i = int(bad[gen.integers(bad.size)])
+        j = int(gen.integers(len(edges)))
+        (u, v), (x, y) = edges[i], edges[j]
+        if gen.random() < 0.5:
+            x, y = y, x
+        k1, k2 = min(u, x) * n + max(u, x), min(v, y) * n + max(v, y)
+        if u == x or v == y or k1 == k2:
+            continue  # the switch would make a loop or a double edge
+        existing = set(key.tolist())
+        if k1 in existing or k2 in existing:
+            continue
+        edges[i], edges[j] = (u, x), (v, y)
+    raise ValueError(f"could not repair a random {d}-regular graph on {n} vertices")
+
+
+def margulis_graph(m: int) -> np.ndarray:
+    """The Margulis / Gabber-Galil 8-regular multigraph on ``Z_m x Z_m`` (adjacency counts).
+
+    Vertex ``(x, y)`` (index ``x m + y``) is joined to ``(x + 2y, y)``,
+    ``(x + 2y + 1, y)``, ``(x, y + 2x)``, ``(x, y + 2x + 1)`` (mod m) and to
+    the preimages under these maps, so every row sums to 8 (a self-loop
+    counts 2, multi-edges count their multiplicity). Gabber and Galil (1981)
+    prove ``lambda_2 <= 5 sqrt 2 ~ 7.07`` for every m. ``m >= 2``.
+    """
+    m = check_int(m, "m", low=2)
+    x, y = np.divmod(np.arange(m * m), m)
+    A = np.zeros((m * m, m * m), dtype=np.int64)
+    v = x * m + y
+    for tx, ty in (
+        ((x + 2 * y) % m, y),
+        ((x + 2 * y + 1) % m, y),
+        (x, (y + 2 * x) % m),
+        (x, (y + 2 * x + 1) % m),
+    ):
+        w = tx * m + ty
+        np.add.at(A, (v, w), 1)
+        np.add.at(A, (w, v), 1)
+    return A
+
+
+def circulant_graph(n: int, generators: Sequence[int]) -> np.ndarray:
+    """Cayley graph of ``Z_n`` with connection set ``{+-g}``: vertex-transitive, 0/1 adjacency.
+
+    Degree ``2 len(generators)`` (one less per generator equal to n/2).
+    Generators must be distinct in ``[1, n/2]``.
+    """
+    n = check_int(n, "n", low=3)
+    gens = [check_int(g, "generator", low=1) for g in generators]
+    if not gens or len(set(gens)) != len(gens) or max(gens) > n // 2:
+        raise ValueError(
+            f"generators must be distinct integers in [1, n/2] = [1, {n // 2}], got {gens}"
+        )
+    A = np.zeros((n, n), dtype=np.int8)
+    i = np.arange(n)
+    for g in gens:
+        A[i, (i + g) % n] = 1
+        A[i, (i - g) % n] = 1
+    return A
+
+
+def _check_generators(n: int, generators: Sequence[int]) -> list[int]:
+    gens = [check_int(g, "generator", low=1) for g in generators]
+    if not gens or len(set(gens)) != len(gens) or max(gens) > n // 2:
+        raise ValueError(
+            f"generators must be distinct integers in [1, n/2] = [1, {n // 2}], got {gens}"
+        )
+    return gens
+
+
+def circulant_spectrum(n: int, generators: Sequence[int]) -> tuple[int, float, float]:
+    """``(d, lambda_2, lam)`` of :func:`circulant_graph` exactly, by its characters.
+
+    The eigenvalues of a Cayley graph of ``Z_n`` are
+    ``sum_{g in S} cos(2 pi j g / n)`` over the connection set S (j = 0..n-1):
+    O(n |S|), no matrix.
+    """
+    n = check_int(n, "n", low=3)
+    gens = _check_generators(n, generators)
+    conn = {g % n for g in gens} | {(-g) % n for g in gens}
+    j = np.arange(n)
+    ev = np.zeros(n)
+    for g in conn:
+        ev += np.cos(2 * np.pi * j * g / n)
+    ev.sort()
+    return len(conn), float(ev[-2]), float(max(abs(ev[-2]), abs(ev[0])))
+
+
+def graph_spectrum(adjacency: Any) -> tuple[int, float, float]:
+    """``(d, lambda_2, lam)`` of a d-regular (multi)graph: degree, second largest
+    eigenvalue, and ``lam = max(|lambda_2|, |lambda_n|)`` (dense symmetric eigensolver).
+
+    Raises ``ValueError`` if the graph is not regular or not symmetric.
+    """
+    A = _check_adjacency(adjacency)
+    ev = np.linalg.eigvalsh(A.astype(float))
+    d = int(A.sum(axis=1)[0])
+    return d, float(ev[-2]), float(max(abs(ev[-2]), abs(ev[0])))
+
+
+def _check_adjacency(adjacency: Any) -> np.ndarray:
+    A = np.asarray(adjacency)
+    if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] < 2:
+        raise ValueError(f"adjacency must be a square n x n matrix, n >= 2, got {A.shape}")
+    if A.dtype.kind not in "iub" or np.any(A < 0):
+        raise ValueError("adjacency must hold non-negative integer edge counts")
+    if not np.array_equal(A, A.T):
+        raise ValueError("adjacency must be symmetric (an undirected graph)")
+    deg = A.sum(axis=1)
+    if np.any(deg != deg[0]) or deg[0] == 0:
+        raise ValueError(
+            f"the graph must be d-regular with d >= 1 (non-regular graph: degrees from "
+            f"{int(deg.min())} to {int(deg.max())})"
+        )
+    return A
+
+
+# ------------------------------------------------------------ Raviv et al.
+def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
+    """Spectral bound on the fixed decoder's error, ``(lam / d)^2 n s / (n - s)``.
+
+    Derivation (the argument of Raviv et al. Section V): for survivors K,
+    ``|K| = n - s``, ``u = n / (n - s) 1_K`` and ``B = Adj / d`` with
+    ``1^T B = 1^T``, ``u^T B - 1^T = x^T B`` with ``x = u - 1`` orthogonal to
+    ``1``; ``||x||^2 = s n / (n - s)``; and ``||x^T B|| <= (lam / d) ||x||``
+    on ``1^perp``. The optimal decoder does at least as well. ``0 <= s < n``.
+    """
+    n = check_int(n, "n", low=1)
+    s = check_int(s, "s", low=0)
+    d = check_int(d, "d", low=1)
+    if s >= n:
+        raise ValueError(f"s must be < n (some worker survives), got s={s}, n={n}")
+    return (float(lam) / d) ** 2 * n * s / (n - s)
+
+
+class ExpanderCode(_ApproximateCode):
+    """Expander-graph approximate gradient code (Raviv et al. 2020, Section V).
+
+    Parameters
+    ----------
+    adjacency : (n, n) symmetric non-negative integer matrix of a d-regular graph
+        E.g. :func:`random_regular_graph`, :func:`margulis_graph`.
+    decoder : {"optimal", "fixed"}
+        Least squares (eq. (5) of Wang et al. 2019), or the linear-time
+        ``u = n / |K|`` on the survivors K.
+
+    Attributes
+    ----------
+    A : (n, n) float
+        The coding matrix ``Adj / d`` (worker i sends ``sum_j A[i, j] g_j``).
+    d, lambda2, lam : degree, second eigenvalue, ``max(|lambda_2|, |lambda_n|)``.
+    """
+
+    name = "expander code (Raviv et al. 2020)"
+
+    def __init__(self, adjacency: Any, *, decoder: str = "optimal") -> None:
+        if decoder not in ("optimal", "fixed"):
+            raise ValueError(f"decoder must be 'optimal' or 'fixed', got {decoder!r}")
+        Adj = _check_adjacency(adjacency)
+        self.adjacency = Adj
+        self.n = self.k = Adj.shape[0]
+        self.d, self.lambda2, self.lam = graph_spectrum(Adj)
+        self.A = Adj / self.d
+        self.support = Adj > 0
+        self.load = int(self.support.sum(axis=1).max())
+        self.decoder = decoder
+
+    def error_bound(self, s: int) -> float:
+        """:func:`expander_error_bound` for this graph and ``s`` stragglers."""
+        return expander_error_bound(self.n, s, self.d, self.lam)
+
+    def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
+        if self.decoder == "optimal":
+            return super()._solve(T)
+        return np.full((T.size, 1), self.n / T.size), 1.0
+
+    def decoder_error(self, survivors: Sequence[int]) -> float:
+        """``||u^T A_K - 1||^2`` of this code's decoder on ``survivors``."""
+        T = validate_survivors(survivors, self.n, 1)
+        if self.decoder == "optimal":
+            return recovery_error(self.A[T])
+        e = (self.n / T.size) * self.A[T].sum(axis=0) - 1.0
+        return float(e @ e)
+
+    def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
+        """Fixed decoder: one scaled sum of the survivors (``|K| d``); optimal: dense model."""
+        if self.decoder == "optimal":
+            return super().decoding_cost(survivors, d)
+        t = self.n if survivors is None else len(survivors)
+        return DecodingCost(setup=0, apply=t * check_positive_int("d", d), method="fixed n/|K|")
+
+
+# -------------------------------------------------------- Glasgow-Wootters
+def _edges(adjacency: np.ndarray) -> np.ndarray:
+    """Edge list (|E|, 2) with u < v, multi-edges repeated; self-loops refused."""
+    if np.any(np.diag(adjacency)):
+        raise ValueError("graph assignment schemes need a graph without self-loops")
+    iu, ju = np.nonzero(np.triu(adjacency, 1))
+    mult = adjacency[iu, ju]
+    return np.column_stack([np.repeat(iu, mult), np.repeat(ju, mult)]).astype(np.int64)
+
+
+def graph_optimal_alpha(n: int, edges: np.ndarray, alive: np.ndarray) -> np.ndarray:
+    """Optimal ``alpha* = A w*`` of a graph assignment scheme (Glasgow-Wootters Section 4).
+
+    ``edges`` (M, 2) are the machines, ``alive`` (M,) bool the non-stragglers.
+    Per connected component of the surviving graph: ``alpha_v = 1`` if the
+    component has an odd cycle; if it is bipartite with sides L, R,
+    ``alpha_v = 1 - (|side(v)| - |other|) / (|L| + |R|)`` (an isolated vertex
+    gets 0). Linear time: a component is bipartite iff its two copies in the
+    bipartite double cover are different components, and the side of v is the
+    set of vertices whose first copy shares v's double-cover component.
+    """
+    e = edges[np.asarray(alive, dtype=bool)]
+    u, v = e[:, 0], e[:, 1]
+    rows = np.concatenate([u, v + n, v, u + n])
+    cols = np.concatenate([v + n, u, u + n, v])
+    G = sp.coo_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)), shape=(2 * n, 2 * n))
+    _, lab = connected_components(G.tocsr(), directed=False)
+    a, b = lab[:n], lab[n:]
+    bip = a != b
+    size = np.bincount(a, minlength=2 * n)  # first copies per double-cover component
+    own, other = size[a], size[b]
+    alpha = np.ones(n)
+    alpha[bip] = 1.0 - (own[bip] - other[bip]) / (own[bip] + other[bip])
+    return alpha
+
+
+def graph_adversarial_bound(n_vertices: int, d: int, spectral_gap: float, s: int) -> float:
+    """Corollary 40 of Glasgow-Wootters: ``(2d - gap) M s / ((M - s) d^2)``, ``M = n d / 2``.
+
+    The error ``||1 - A w||^2`` of ``w = M / (d (M - s))`` on the surviving
+    machines, for any ``s`` straggling machines (Proposition 39 with
+    ``sigma_2^2 = 2d - gap``); the optimal decoder does at least as well.
+    """
+    n = check_int(n_vertices, "n_vertices", low=2)
+    d = check_int(d, "d", low=1)
+    M = n * d // 2
+    s = check_int(s, "s", low=0)
+    if s >= M:
+        raise ValueError(f"s must be < M = n d / 2 = {M} machines, got {s}")
+    return (2 * d - float(spectral_gap)) * M * s / ((M - s) * d * d)
+
+
+def glasgow_wootters_random_bound(n: int, d: int, spectral_gap: float, p: float) -> dict:
+    """The random-straggler theorem of Glasgow-Wootters (Section 5), its regime and bounds.
+
+    For a vertex-transitive d-regular G on n vertices with spectral gap
+    ``lam`` and machines straggling independently with probability p: if some
+    ``eps > 0`` meets the four conditions (1) ``lam > 1.5``; (2)
+    ``(lam/2 + 1)(1 - p e^(1/lam)) >= 1 + eps``; (3)
+    ``(1 - t)(lam - (2d - lam) t) >= eps``; (4) ``n / log(n)^2 >= 4(1 + eps) /
+    eps^2 (2 - 2 log eps + 2 log(1 + eps) - log(1 - p e^(1/lam)))``, with
+    ``t = e^2 p^(lam (1 - 1/(3 + eps))) / (1 - p e^(1/lam))^2``, then
+    ``E[alpha*] = r 1`` with ``r >= 1 - 6/n - t`` and
+    ``E[(alpha*_i - r)^2] <= 6/n + t``.
+
+    Returns a dict with ``eps`` (the eps on a grid of (0, 4] meeting every
+    condition with the smallest t, None if none does), ``t``,
+    ``r_lower = 1 - 6/n - t`` and ``var_upper = 6/n + t`` (at that eps), and
+    ``conditions`` (which of (1)-(4) hold at it, or at eps = 1 if none fits).
+    """
+    n = check_int(n, "n", low=3)
+    d = check_int(d, "d", low=1)
+    p = check_probability(p, "p")
+    lam = float(spectral_gap)
+    q = 1 - p * math.exp(1 / lam) if lam > 0 else -1.0
+
+    def conds(eps: float) -> tuple[list[bool], float]:
+        if q <= 0 or p == 0:
+            t = 0.0 if p == 0 else math.inf
+        else:
+            t = math.e**2 * p ** (lam * (1 - 1 / (3 + eps))) / q**2
+        c1 = lam > 1.5
+        c2 = q > 0 and (lam / 2 + 1) * q >= 1 + eps
+        c3 = math.isfinite(t) and (1 - t) * (lam - (2 * d - lam) * t) >= eps
+        c4 = q > 0 and n / math.log(n) ** 2 >= 4 * (1 + eps) / eps**2 * (
+            2 - 2 * math.log(eps) + 2 * math.log(1 + eps) - math.log(q)
+        )
+        return [c1, bool(c2), bool(c3), bool(c4)], t
+
+    best = None
+    for eps in np.linspace(0.01, 4, 400):
+        ok, t = conds(float(eps))
+        if all(ok) and (best is None or t < best[1]):
+            best = (float(eps), t, ok)
+    if best is None:
+        ok, t = conds(1.0)
+        return {"eps": None, "t": t, "r_lower": None, "var_upper": None, "conditions": ok}
+    eps, t, ok = best
+    return {
+        "eps": eps,
+        "t": t,
+        "r_lower": 1 - 6 / n - t,
+        "var_upper": 6 / n + t,
+        "conditions": ok,
+    }
+
+
+class GraphAssignmentCode(_ApproximateCode):
+    """Graph assignment scheme of Glasgow and Wootters (Definition II.2) with optimal decoding.
+
+    Workers are the M edges of a graph on ``k`` vertices (data blocks); worker
+    e = (u, v) holds blocks u and v and sends ``g_u + g_v``. Each block is
+    replicated ``deg(v)`` times, each worker has load 2. Decoding: the optimal
+    (least-squares) coefficients in linear time from the connected components
+    of the surviving graph (:func:`graph_optimal_alpha`), with ``w`` chosen on
+    a spanning forest (odd cycle: the cycle's alternating half-weights).
+
+    Parameters
+    ----------
+    adjacency : (k, k) symmetric 0/1 (or multi-edge count) matrix without self-loops
+    decoder : {"components", "lstsq"}
+    """
+
+    name = "graph assignment code (Glasgow-Wootters 2021)"
+
+    def __init__(self, adjacency: Any, *, decoder: str = "components") -> None:
+        if decoder not in ("components", "lstsq"):
+            raise ValueError(f"decoder must be 'components' or 'lstsq', got {decoder!r}")
+        Adj = _check_adjacency(adjacency)
+        self.adjacency = Adj
+        self.edges = _edges(Adj)
+        self.k = Adj.shape[0]
+        self.n = len(self.edges)
+        self.d, self.lambda2, _ = graph_spectrum(Adj)
+        self.spectral_gap = self.d - self.lambda2
+        A = np.zeros((self.n, self.k), dtype=np.int8)
+        A[np.arange(self.n), self.edges[:, 0]] = 1
+        A[np.arange(self.n), self.edges[:, 1]] = 1
+        self.A = A
+        self.support = A.astype(bool)
+        self.load = 2
+        self.decoder = decoder
+
+    def alpha(self, survivors: Sequence[int]) -> np.ndarray:
+        """``alpha* = A^T w*`` (per block: the coefficient of g_v in the optimal estimate)."""
+        T = validate_survivors(survivors, self.n, 0)
+        alive = np.zeros(self.n, dtype=bool)
+        alive[T] = True
+        return graph_optimal_alpha(self.k, self.edges, alive)
+
+    def decoder_error(self, survivors: Sequence[int]) -> float:
+        """``||alpha* - 1||^2``: the optimal error, from the components (or least squares)."""
+        if self.decoder == "lstsq":
+            return super().decoder_error(survivors)
+        a = self.alpha(survivors) - 1.0
+        return float(a @ a)
+
+    def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
+        # the weights w* are not unique on cycles; the decode uses least squares for w and
+        # the components give alpha (tested equal)
+        return super()._solve(T)
+
+    def adversarial_bound(self, s: int) -> float:
+        """:func:`graph_adversarial_bound` for this graph (``s`` straggling machines)."""
+        return graph_adversarial_bound(self.k, self.d, self.spectral_gap, s)

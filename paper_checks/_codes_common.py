@@ -1,0 +1,53 @@
+"""Shared judges for the code-construction claims of other sources (issue 16)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from paper_checks._framework import Outcome
+
+
+def bound_judge(what: str, tol: float = 1e-9) -> Callable[[dict], Outcome]:
+    """Judge of a bound verified over instances: ``max ratio`` (measured / bound) <= 1 + tol.
+
+    ``numbers``: ``instances`` (int), ``max ratio`` (float), ``slack`` (smallest
+    relative slack ``1 - measured / bound``) and ``counterexample`` (text,
+    empty when none).
+    """
+
+    def judge(c: dict) -> Outcome:
+        ok = c["max ratio"] <= 1 + tol and not c["counterexample"]
+        cmp = f"{what}: largest measured/bound over {c['instances']} instances <= 1 + {tol:g}"
+        key: dict[str, Any] = {
+            "instances": (c["instances"], 0),
+            "max ratio": (c["max ratio"], 1e-3, 1e-9),
+        }
+        if ok:
+            return Outcome(
+                "reproduced", c, cmp, key=key, instances=c["instances"], slack=c["slack"]
+            )
+        return Outcome(
+            "differs",
+            c,
+            cmp,
+            cause=f"the bound fails: measured/bound = {c['max ratio']:.6g} at "
+            f"{c['counterexample'] or 'an instance'}",
+            key=key,
+            instances=c["instances"],
+            slack=c["slack"],
+            counterexample=c["counterexample"],
+        )
+
+    return judge
+
+
+def bound_examples() -> list[tuple[dict, str]]:
+    """Counterfactual numbers for :func:`bound_judge`: within, and broken."""
+    return [
+        ({"instances": 10, "max ratio": 0.8, "slack": 0.2, "counterexample": ""}, "reproduced"),
+        (
+            {"instances": 10, "max ratio": 1.3, "slack": -0.3, "counterexample": "set (0, 1)"},
+            "differs",
+        ),
+    ]
