@@ -18,6 +18,7 @@ from gctheory.codes.reed_solomon import ReedSolomonCode, rs_inverse_table
 from gctheory.order_stats import halbawi_proposition1_error
 from gctheory.runtime import halbawi_f
 from paper_checks import Outcome, claim
+from paper_checks.halbawi2017_theorems import decodes, violations_outcome
 
 PAPER = "halbawi2017"
 
@@ -43,10 +44,7 @@ def _judge_load(c: dict) -> Outcome:
         f"(s+1)/n; the factor is exactly s + 1 on the {c['instances with k | wn']:,} instances "
         "with k | wn and larger (by less than (s+2)/(s+1)) on the others"
     )
-    if bad:
-        return Outcome("differs", c, cmp, f"w/k < (s+1)/n on {bad} instances",
-                       key={"violations": (bad, 0)})  # fmt: skip
-    return Outcome("reproduced", c, cmp, key={"violations": (0, 0)})
+    return violations_outcome(c, bad, cmp, f"w/k < (s+1)/n on {bad} instances")
 
 
 @claim(
@@ -115,10 +113,10 @@ def _judge_lookups(c: dict) -> Outcome:
         f"differences i_l - i_j mod n met by {c['survivor sets']:,} random survivor sets all "
         "lie in 1..n-1, so Algorithm 3 needs only the table"
     )
-    if bad or c["differences outside 1..n-1"]:
-        return Outcome("differs", c, cmp, f"counts differ from n - 1 for n in {bad[:5]}",
-                       key={"violations": (len(bad), 0)})  # fmt: skip
-    return Outcome("reproduced", c, cmp, key={"violations": (0, 0)})
+    n_bad = len(bad) + c["differences outside 1..n-1"]
+    return violations_outcome(
+        c, n_bad, cmp, f"counts differ from n - 1 for n in {bad[:5]}, or a difference is 0 mod n"
+    )
 
 
 @claim(
@@ -191,10 +189,7 @@ def _judge_eq18(c: dict) -> Outcome:
         "(float alpha) "
         + ("agrees on every instance" if not fbad else f"differs on {fbad} instances")
     )
-    if bad:
-        return Outcome("differs", c, cmp, f"eq. (18) and eq. (2) disagree on {bad} instances",
-                       key={"violations": (bad, 0)})  # fmt: skip
-    return Outcome("reproduced", c, cmp, key={"violations": (0, 0)})
+    return violations_outcome(c, bad, cmp, f"eq. (18) and eq. (2) disagree on {bad} instances")
 
 
 @claim(
@@ -402,10 +397,7 @@ def _judge_dl(c: dict) -> Outcome:
         f"straggler tolerated (1 in the row space of every n - 1 rows of B, least squares) "
         f"exactly when d_l = floor(nw/k) >= 2 ({c['codes with d_l >= 2']:,} codes)"
     )
-    if bad:
-        return Outcome("differs", c, cmp, f"the two disagree on {bad}",
-                       key={"violations": (len(bad), 0)})  # fmt: skip
-    return Outcome("reproduced", c, cmp, key={"violations": (0, 0)})
+    return violations_outcome(c, len(bad), cmp, f"the two disagree on {bad}")
 
 
 @claim(
@@ -446,12 +438,7 @@ def _dl(quick: bool) -> dict:
         count += 1
         code = ReedSolomonCode(n, k, w)
         B = code.B
-        tolerated = True
-        for F in itertools.combinations(range(n), n - 1):
-            a, *_ = np.linalg.lstsq(B[list(F)].T, np.ones(k), rcond=None)
-            if np.linalg.norm(B[list(F)].T @ a - 1) > 1e-6 * math.sqrt(k):
-                tolerated = False
-                break
+        tolerated = all(decodes(B, F) for F in itertools.combinations(range(n), n - 1))
         dl = n * w // k
         dl2 += int(dl >= 2)
         if (dl >= 2) != tolerated:

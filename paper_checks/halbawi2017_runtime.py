@@ -310,6 +310,17 @@ def _judge_eq20(c: dict) -> Outcome:
     return Outcome("differs", c, cmp, "the error of (20) does not vanish as n grows", key=key)
 
 
+def _eq20_example(errs_cm0: tuple) -> dict:
+    return {
+        "largest relative error of (20), c_m = 0, n = 80, 800, 8000": errs_cm0,
+        "largest relative error of (20), c_m = 1e-7, n = 80, 800, 8000": (0.4, 0.05, 0.005),
+        "n = 80, c_m = 0: optimal f of (17), of (20)": (68, 70),
+        "n = 80: Prop. 1 limit vs exact, eq. (18) f": -0.138,
+        "n = 80: Prop. 1 limit vs exact, f = (1-alpha)n": 0.017,
+        "n = 80: eq. (18) f at alpha*": 70,
+    }
+
+
 @claim(
     paper=PAPER,
     id="eq20-approximates-17",
@@ -319,28 +330,8 @@ def _judge_eq20(c: dict) -> Outcome:
     paper_value="eq. (20)",
     judge=_judge_eq20,
     examples=[
-        (
-            {
-                "largest relative error of (20), c_m = 0, n = 80, 800, 8000": (0.4, 0.05, 0.005),
-                "largest relative error of (20), c_m = 1e-7, n = 80, 800, 8000": (0.4, 0.05, 0.005),
-                "n = 80, c_m = 0: optimal f of (17), of (20)": (68, 70),
-                "n = 80: Prop. 1 limit vs exact, eq. (18) f": -0.138,
-                "n = 80: Prop. 1 limit vs exact, f = (1-alpha)n": 0.017,
-                "n = 80: eq. (18) f at alpha*": 70,
-            },
-            "reproduced",
-        ),
-        (
-            {
-                "largest relative error of (20), c_m = 0, n = 80, 800, 8000": (0.4, 0.3, 0.3),
-                "largest relative error of (20), c_m = 1e-7, n = 80, 800, 8000": (0.4, 0.05, 0.005),
-                "n = 80, c_m = 0: optimal f of (17), of (20)": (68, 70),
-                "n = 80: Prop. 1 limit vs exact, eq. (18) f": -0.138,
-                "n = 80: Prop. 1 limit vs exact, f = (1-alpha)n": 0.017,
-                "n = 80: eq. (18) f at alpha*": 70,
-            },
-            "differs",
-        ),
+        (_eq20_example((0.4, 0.05, 0.005)), "reproduced"),
+        (_eq20_example((0.4, 0.3, 0.3)), "differs"),
     ],  # fmt: skip
 )
 def _eq20(quick: bool) -> dict:

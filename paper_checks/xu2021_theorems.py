@@ -32,7 +32,11 @@ from gctheory import montecarlo
 from gctheory.training import lgc_compensation
 from paper_checks import Outcome, claim
 from paper_checks._training_common import estimate_over_runs, runs, sklearn_missing
-from paper_checks.halbawi2017_theorems import judge_theorem, theorem_examples
+from paper_checks.halbawi2017_theorems import (
+    judge_theorem,
+    theorem_examples,
+    violations_outcome,
+)
 
 PAPER = "xu2021"
 DELAY = "shifted_exp(0.05, 0.02)"  # Section V-B
@@ -55,10 +59,7 @@ def _judge_eq7(c: dict) -> Outcome:
         "(eq. (7)) and against Algorithm 1's compensation (1/N) sum_{i not in S} g^(i) - "
         f"((N-K)/N) g~'; gctheory's lgc_compensation agrees to {c['float deviation']:.1e}"
     )
-    if bad:
-        return Outcome("differs", c, cmp, f"the forms differ on {bad} instances",
-                       key={"violations": (bad, 0)})  # fmt: skip
-    return Outcome("reproduced", c, cmp, key={"violations": (0, 0)})
+    return violations_outcome(c, bad, cmp, f"the forms differ on {bad} instances")
 
 
 @claim(

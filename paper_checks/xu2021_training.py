@@ -396,6 +396,18 @@ def _judge_partial(c: dict) -> Outcome:
     return Outcome("not checkable", c, cmp, "the intervals overlap", key=key)
 
 
+def _partial_example(scaled: tuple, plain: tuple) -> dict:
+    return {
+        "batch size": 32,
+        "trials": 4,
+        "excess final loss over Full-SGD (95% CI)": {
+            "K-SGD": (0.015, 0.008, 0.022),
+            "LGC, partial work, linear scaling (eq. (6))": scaled,
+            "LGC, partial work, no scaling": plain,
+        },
+    }
+
+
 @claim(
     paper=PAPER,
     id="V-C2-linear-scaling-uses-partial-work",
@@ -406,42 +418,9 @@ def _judge_partial(c: dict) -> Outcome:
     paper_value="scaling helps",
     judge=_judge_partial,
     examples=[
-        (
-            {
-                "batch size": 32,
-                "trials": 4,
-                "excess final loss over Full-SGD (95% CI)": {
-                    "K-SGD": (0.015, 0.008, 0.022),
-                    "LGC, partial work, linear scaling (eq. (6))": (0.001, 0.0, 0.002),
-                    "LGC, partial work, no scaling": (0.004, 0.003, 0.005),
-                },
-            },
-            "reproduced",
-        ),
-        (
-            {
-                "batch size": 32,
-                "trials": 4,
-                "excess final loss over Full-SGD (95% CI)": {
-                    "K-SGD": (0.015, 0.008, 0.022),
-                    "LGC, partial work, linear scaling (eq. (6))": (0.034, 0.032, 0.036),
-                    "LGC, partial work, no scaling": (0.0004, 0.0, 0.0009),
-                },
-            },
-            "differs",
-        ),
-        (
-            {
-                "batch size": 32,
-                "trials": 4,
-                "excess final loss over Full-SGD (95% CI)": {
-                    "K-SGD": (0.015, 0.008, 0.022),
-                    "LGC, partial work, linear scaling (eq. (6))": (0.004, 0.0, 0.01),
-                    "LGC, partial work, no scaling": (0.005, 0.001, 0.009),
-                },
-            },
-            "not checkable",
-        ),
+        (_partial_example((0.001, 0.0, 0.002), (0.004, 0.003, 0.005)), "reproduced"),
+        (_partial_example((0.034, 0.032, 0.036), (0.0004, 0.0, 0.0009)), "differs"),
+        (_partial_example((0.004, 0.0, 0.01), (0.005, 0.001, 0.009)), "not checkable"),
         ({"missing": "no scikit-learn"}, "not checkable"),
     ],  # fmt: skip
 )

@@ -2,8 +2,8 @@
 
 Straggler tolerance is computed from the schemes' actual encodings: a set of
 stragglers is tolerated iff the all-one vector lies in the row space of the
-survivors' encoding rows (least squares), with the cyclic-MDS codes of
-:mod:`gctheory.codes` for GC and the group sums of G-GD.
+survivors' encoding rows (least squares, ``halbawi2017_theorems.decodes``), with
+the cyclic-MDS codes of :mod:`gctheory.codes` for GC and the group sums of G-GD.
 """
 
 from __future__ import annotations
@@ -18,19 +18,9 @@ import sympy as sp
 from gctheory.codes import CyclicMDSCode, verify_straggler_sets
 from paper_checks import Outcome, claim
 from paper_checks._training_common import runs, sklearn_missing, zhang_run_args
-from paper_checks.halbawi2017_theorems import judge_theorem, theorem_examples
+from paper_checks.halbawi2017_theorems import decodes, judge_theorem, theorem_examples
 
 PAPER = "zhang2020"
-
-
-def _decodes(B: np.ndarray, survivors) -> bool:
-    """Is 1 in the row space of ``B[survivors]`` (least squares, residual < 1e-8)?"""
-    F = list(survivors)
-    if not F:
-        return False
-    k = B.shape[1]
-    a, *_ = np.linalg.lstsq(B[F].T, np.ones(k), rcond=None)
-    return bool(np.linalg.norm(B[F].T @ a - 1) < 1e-8 * math.sqrt(k))
 
 
 # the example of Section III-A / Fig. 3: worker 1 stores D1, D2; worker 2 D2, D3; worker 3 D3, D1
@@ -86,8 +76,8 @@ def _judge_example(c: dict) -> Outcome:
 def _example(quick: bool) -> dict:
     code = CyclicMDSCode(3, 1, rng=3)
     chk = verify_straggler_sets(code, 1, rng=3)
-    pairs = tuple(F for F in itertools.combinations(range(3), 2) if _decodes(code.B, F))
-    singles = sum(_decodes(code.B, [i]) for i in range(3))
+    pairs = tuple(F for F in itertools.combinations(range(3), 2) if decodes(code.B, F))
+    singles = sum(decodes(code.B, [i]) for i in range(3))
     same = bool(np.array_equal(code.support, EXAMPLE_SUPPORT))
     return {
         "support": "as in the example" if same else str(code.support.astype(int).tolist()),
@@ -195,7 +185,7 @@ def verify_gc_tolerance(nmax: int, *, tolerance=paper_gc_tolerance, rng: Any = 8
             if s + 1 > r:
                 # s >= r: the r holders of partition 0 are an admissible straggler set
                 alive = [i for i in range(n) if i not in holders0]
-                if not _decodes(full.B, alive) and cex is None:
+                if not decodes(full.B, alive) and cex is None:
                     cex = (
                         f"(n, r) = ({n}, {r}): s = {s} >= r, but the {r} holders "
                         f"{sorted(holders0)} of partition 0 straggling lose it"
@@ -208,7 +198,7 @@ def verify_gc_tolerance(nmax: int, *, tolerance=paper_gc_tolerance, rng: Any = 8
                 cex = f"(n, r) = ({n}, {r}): {len(chk.failures)} sets of {s} stragglers fail"
             if s + 1 < n:  # s + 1 of the holders of partition 0 under the full storage r
                 alive = [i for i in range(n) if i not in holders0[: s + 1]]
-                if _decodes(full.B, alive) and cex is None:
+                if decodes(full.B, alive) and cex is None:
                     cex = (
                         f"(n, r) = ({n}, {r}): with storage r, {s + 1} stragglers "
                         f"{sorted(holders0[: s + 1])} still decode, so s = {s} is not the largest"
@@ -321,7 +311,7 @@ def _grouping(quick: bool) -> dict:
         largest, worst = 0, n
         for mask in range(1 << n):
             strag = [i for i in range(n) if mask >> i & 1]
-            ok = _decodes(B, [i for i in range(n) if not mask >> i & 1])
+            ok = decodes(B, [i for i in range(n) if not mask >> i & 1])
             if ok:
                 largest = max(largest, len(strag))
             else:
@@ -425,7 +415,7 @@ def _table1(quick: bool) -> dict:
         len(S) - 1
         for size in range(1, r + 1)
         for S in itertools.combinations(range(n), size)
-        if not _decodes(B, [i for i in range(n) if i not in S])
+        if not decodes(B, [i for i in range(n) if i not in S])
     )
     sel = math.nan
     if sklearn_missing() is None:
