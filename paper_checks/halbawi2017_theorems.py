@@ -218,7 +218,7 @@ def verify_eq2(
     examples=theorem_examples(0.0),
 )
 def _eq2(quick: bool) -> dict:
-    return verify_eq2(10 if quick else 16)
+    return verify_eq2(8 if quick else 16)
 
 
 # ---------------------------------------------------------------------------

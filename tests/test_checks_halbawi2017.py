@@ -28,8 +28,16 @@ def test_cor1_printed_sets_fail_only_when_the_heavy_run_wraps():
     assert swapped["counterexample"] is not None
 
 
-def test_prop2_holds():
+def test_prop2_holds_and_an_off_by_one_heavy_set_is_flagged():
     assert th.verify_row_weights(10, sets=th._prop2_sets, offsets=False)["counterexample"] is None
+
+    def one_more_heavy(n, k, d, t):
+        heavy, light = th._prop2_sets(n, k, d, t)
+        extra = (k * d) % n  # the first light row, claimed heavy
+        return heavy | {extra}, light - {extra}
+
+    bad = th.verify_row_weights(10, sets=one_more_heavy, offsets=False)
+    assert bad["counterexample"] is not None
 
 
 def test_prop1_limit_holds_and_a_perturbed_limit_is_flagged():

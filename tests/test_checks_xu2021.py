@@ -29,12 +29,14 @@ def test_p_monotonicity_holds_and_a_reversed_direction_is_flagged():
     assert rev["counterexample"] is not None
 
 
-def test_convergence_bound_check_flags_a_shrunk_bound():
+@pytest.mark.parametrize("which", ["thm1", "prop1", "thm2"])
+def test_convergence_bound_check_flags_a_shrunk_bound(which):
     pytest.importorskip("sklearn")  # the digits data, not a project module
     consts = th._constants(True)
-    pt = {"N": 10, "K": 7, "c": 3, "m": 32, "eta factor": 1.0, "T": 20}
-    good = th.evaluate_point("thm1", pt, 2, consts)
+    pt = {"N": 10, "K": 7, "c": 3, "m": 32, "eta factor": 1.0, "T": 15}
+    good = th.evaluate_point(which, pt, 2, consts)
     assert good["LHS high"] < good["bound"]
-    bad = th.evaluate_point("thm1", pt, 2, consts, bound=lambda p: 0.01 * th.thm1_bound(p))
+    paper = th.THEOREMS[which][3]
+    bad = th.evaluate_point(which, pt, 2, consts, bound=lambda p: 0.01 * paper(p))
     out = th.summarise_bound_rows([good, bad], 2)
     assert out["counterexample"] is not None and out["smallest slack"] < 0
