@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gctheory.conditioning import _C, C_CHEN_DONGARRA, _eps, _kappa, _prefactor, s_kappa_bound
+from gctheory.conditioning import C_CHEN_DONGARRA, s_kappa_bound
+from gctheory.conditioning._common import _C, _eps, _kappa, _prefactor
 
 __all__ = ["TABLE1_PARAMETERS", "TABLE1_PRINTED", "table1"]
 
