@@ -5,7 +5,8 @@ runtime) has a Monte Carlo twin, and the source papers' claims are recomputed
 in ``paper_checks``. Modules:
 
 montecarlo    seeded, chunked Monte Carlo engine; ``Estimate`` with confidence intervals
-generators    Gaussian / Vandermonde / systematic generator matrices of [N, K] codes
+generators    every generator family of [N, K] codes (Gaussian, Vandermonde, Chebyshev,
+              Legendre, rotation/circulant embeddings, RKRP) and their systematic forms
 codes         gradient codes behind one interface (Tandon, Ye-Abbe, CommFR-GC,
               Reed-Solomon, d-FRC, batch raptor, Bernoulli) and their stability
 conditioning  Chen-Dongarra tail bounds, s_kappa (Kadhe et al. Theorem 2), worst-case
@@ -53,8 +54,19 @@ _LAZY = {
     "estimate_probability": "montecarlo",
     "seed_sequence": "montecarlo",
     # gctheory.generators
+    "GENERATOR_FAMILIES": "generators",
+    "GeneratorFamily": "generators",
     "VANDERMONDE_NODES": "generators",
+    "chebyshev_vandermonde_generator": "generators",
+    "check_generator": "generators",
+    "circulant_embedding_generator": "generators",
     "gaussian_generator": "generators",
+    "generator": "generators",
+    "generator_block": "generators",
+    "generator_family": "generators",
+    "legendre_generator": "generators",
+    "rkrp_generator": "generators",
+    "rotation_embedding_generator": "generators",
     "systematic_generator": "generators",
     "vandermonde_generator": "generators",
     "vandermonde_nodes": "generators",
