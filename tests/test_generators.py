@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from gctheory.codes import CommFRCode, YeAbbeCode, verify_straggler_sets
 from gctheory.generators import (
     GENERATOR_FAMILIES,
-    check_generator,
     chebyshev_vandermonde_generator,
+    check_generator,
     circulant_embedding_generator,
     generator,
     generator_block,
