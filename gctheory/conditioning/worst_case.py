@@ -30,9 +30,12 @@ W_S^(1/2)`` with ``U_R^H U_R = P_RR``, so ``lambda_min(W_T) >= lambda_min(W_S)
 wins: ``lambda_max(P_CC)`` (Cauchy interlacing: P_RR is a principal submatrix
 of P_CC) and the sum of the r largest leverages ``h_c = P_cc`` over C
 (``lambda_max <= trace``). A node whose bound cannot beat the incumbent is
-pruned with all its completions. Nodes with few completions are enumerated
-in one batch. The incumbent starts from random subsets improved by a swap
-local search. When the time runs out, the certified interval is
+pruned with all its completions. At a node with r <= 2 deletions left every
+completion gets its own bound from the exact ``lambda_max(P_RR)`` (the
+leverage for r = 1, the 2 x 2 closed form for r = 2), computed for all of them
+at once, and only those that can beat the incumbent are evaluated. The
+incumbent starts from random subsets improved by a swap local search. When
+the time runs out, the certified interval is
 ``[incumbent, max(incumbent, bounds of the unexplored nodes)]``; it is never
 reported as exact.
 
@@ -67,7 +70,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 
 from gctheory._validate import as_generator, check_choice, check_real
 from gctheory.conditioning._common import (
@@ -84,8 +86,6 @@ __all__ = ["MaxCondition", "max_condition", "EmpiricalSKappa", "empirical_s_kapp
 _EPS = float(np.finfo(float).eps)
 #: node-bound trust limit: K eps cond(G_S)^2 below this
 _NODE_TRUST = 1e-4
-#: nodes with at most this many completions are enumerated in one batch
-_LEAF_BATCH = 2048
 METHODS = ("auto", "exhaustive", "branch-and-bound", "estimate")
 
 
@@ -331,50 +331,87 @@ class _Search:
         self.open_bound = -math.inf  # max bound over nodes left unexplored at the deadline
         self.stopped = False
 
-    def bound(self, deleted: tuple[int, ...], i: int) -> float:
-        """Certified upper bound on cond over the completions of node (deleted, i)."""
+    def _node(self, deleted: tuple[int, ...], i: int):
+        """cond(G_S)^2, the slack factor and M = L^-1 G_C at node (deleted, i), or None when
+        float64 cannot certify a bound there (``K eps cond(G_S)^2 >= _NODE_TRUST``)."""
         G, b, K = self.G, self.block, self.K
-        r = self.s - len(deleted)
         keep = np.ones(self.Nw, dtype=bool)
         keep[list(deleted)] = False
         Gs = G[:, _expand(np.flatnonzero(keep), b)]
         W = Gs @ Gs.conj().T
         w = np.linalg.eigvalsh(W)
         if not w[0] > 0:
-            return math.inf
+            return None
         cond2 = w[-1] / w[0]
         if K * _EPS * cond2 >= _NODE_TRUST:
-            return math.inf  # float64 cannot certify a bound here: never prune
+            return None
+        try:
+            L = np.linalg.cholesky(W)
+        except np.linalg.LinAlgError:
+            return None
+        cand = np.arange(i, self.Nw)
+        M = np.linalg.solve(L, G[:, _expand(cand, b)])  # L triangular; LAPACK gesv is faster here
+        return cond2, 1 + 1e-9 + 10 * K * _EPS * cond2, M
+
+    def bound(self, deleted: tuple[int, ...], i: int) -> float:
+        """Certified upper bound on cond over the completions of node (deleted, i)."""
+        r = self.s - len(deleted)
+        node = self._node(deleted, i)
+        if node is None:
+            return math.inf
+        cond2, slack, M = node
         if r == 0:
-            mu = 0.0
-        else:
-            try:
-                L = np.linalg.cholesky(W)
-            except np.linalg.LinAlgError:
-                return math.inf
-            cand = np.arange(i, self.Nw)
-            M = scipy.linalg.solve_triangular(L, G[:, _expand(cand, b)], lower=True)
-            h = np.sum(np.abs(M) ** 2, axis=0).reshape(len(cand), b).sum(axis=1)
-            top = float(np.sum(np.sort(h)[::-1][:r]))
-            lam = float(np.linalg.eigvalsh(M @ M.conj().T)[-1])
-            mu = min(top, lam)
-            mu *= 1 + 1e-9
-            if not mu < 1.0:
-                return math.inf
-        slack = 1 + 1e-9 + 10 * K * _EPS * cond2
+            return math.sqrt(cond2) * slack
+        b = self.block
+        h = np.sum(np.abs(M) ** 2, axis=0).reshape(-1, b).sum(axis=1)
+        top = float(np.sum(np.sort(h)[::-1][:r]))
+        lam = float(np.linalg.eigvalsh(M @ M.conj().T)[-1])
+        mu = min(top, lam) * (1 + 1e-9)
+        if not mu < 1.0:
+            return math.inf
         return math.sqrt(cond2 / (1 - mu)) * slack
 
-    def leaves(self, deleted: tuple[int, ...], i: int) -> None:
-        """Evaluate every completion of the node in one batch."""
+    def last_levels(self, deleted: tuple[int, ...], i: int) -> None:
+        """A node with r <= 2 deletions left: bound every completion by its exact
+        lambda_max(P_RR) (r = 1: the leverage; r = 2: the 2 x 2 closed form) and evaluate
+        only those that can beat the incumbent."""
         r = self.s - len(deleted)
         cand = np.arange(i, self.Nw)
         sub = _combinations_array(len(cand), r)
-        dels = np.empty((len(sub), self.s), dtype=np.intp)
+        node = self._node(deleted, i) if r else None
+        if node is not None:
+            cond2, slack, M = node
+            b = self.block
+            Mb = M.reshape(M.shape[0], len(cand), b)
+            if r == 1:
+                lam = np.sum(np.abs(Mb) ** 2, axis=(0, 2))[sub[:, 0]]
+            elif b == 1:
+                P = M.conj().T @ M
+                h = np.real(np.diag(P))
+                h1, h2 = h[sub[:, 0]], h[sub[:, 1]]
+                off = np.abs(P[sub[:, 0], sub[:, 1]]) ** 2
+                lam = (h1 + h2) / 2 + np.sqrt(((h1 - h2) / 2) ** 2 + off)
+            else:  # blocks: lambda_max of the (2b x 2b) P_RR by a batched eigvalsh
+                R = np.concatenate([Mb[:, sub[:, 0], :], Mb[:, sub[:, 1], :]], axis=2)
+                R = np.moveaxis(R, 1, 0)  # (n, K, 2b)
+                lam = np.linalg.eigvalsh(np.conj(np.swapaxes(R, 1, 2)) @ R)[:, -1]
+            lam = lam * (1 + 1e-9)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ub = np.where(lam < 1, np.sqrt(cond2 / (1 - lam)) * slack, np.inf)
+            keep = ub > self.best
+            self.pruned += int(np.count_nonzero(~keep))
+            sub = sub[keep]
+        if len(sub):
+            self.leaves(deleted, cand[sub])
+
+    def leaves(self, deleted: tuple[int, ...], extra: np.ndarray) -> None:
+        """Evaluate the completions ``deleted + extra[k]`` exactly, in one batch."""
+        dels = np.empty((len(extra), self.s), dtype=np.intp)
         dels[:, : len(deleted)] = deleted
-        dels[:, len(deleted) :] = cand[sub]
-        keep = np.ones((len(sub), self.Nw), dtype=bool)
+        dels[:, len(deleted) :] = extra
+        keep = np.ones((len(extra), self.Nw), dtype=bool)
         np.put_along_axis(keep, dels, False, axis=1)
-        T = np.nonzero(keep)[1].reshape(len(sub), self.Nw - self.s)
+        T = np.nonzero(keep)[1].reshape(len(extra), self.Nw - self.s)
         vals = _worker_conditions(self.G, T, self.block)
         self.evaluated += len(T)
         j = int(np.argmax(vals))
@@ -396,13 +433,12 @@ class _Search:
             if n_comp == 0:
                 continue
             self.nodes += 1
-            ub = self.bound(deleted, i)
-            ub = min(ub, parent_bound)
+            if r <= 2:
+                self.last_levels(deleted, i)
+                continue
+            ub = min(self.bound(deleted, i), parent_bound)
             if ub <= self.best:
                 self.pruned += n_comp
-                continue
-            if n_comp <= _LEAF_BATCH or r == 0:
-                self.leaves(deleted, i)
                 continue
             # children: delete worker c next (c = i .. Nw - r); pushed so that c = i pops first
             for c in range(self.Nw - r, i - 1, -1):
@@ -434,7 +470,7 @@ def max_condition(
     time_limit: float = 10.0,
     method: str = "auto",
     block: int = 1,
-    samples: int = 20_000,
+    samples: int = 2_000,
     starts: int = 8,
     max_rounds: int = 50,
     top: int = 5,
