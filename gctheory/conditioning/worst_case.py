@@ -3,10 +3,12 @@
 ``max_condition(G, t)`` bounds ``max_{|T| = t} cond(G_T)`` from both sides and
 names the worst subset found: ``lower`` is the condition number of a subset
 actually evaluated, ``upper`` a proven bound on every subset, equal when the
-search is complete (to the float64 accuracy of one condition number, stated in
-``rounding``). This is the quantity Theorem 2 of Kadhe et al. 2019 bounds for
-Gaussian generators (eq. (10)); :func:`empirical_s_kappa` turns it into the
-exact straggler threshold of a given generator.
+search is complete and float64 resolves the value (``rounding``, the relative
+uncertainty of one float64 condition number, at most 1e-4; beyond, the
+interval is the rounding interval, or unbounded above 1 / (2 delta)). This is
+the quantity Theorem 2 of Kadhe et al. 2019 bounds for Gaussian generators
+(eq. (10)); :func:`empirical_s_kappa` turns it into the exact straggler
+threshold of a given generator.
 
 The search
 ----------
@@ -84,6 +86,9 @@ from gctheory.conditioning.numbers import condition_number_mp, condition_numbers
 __all__ = ["MaxCondition", "max_condition", "EmpiricalSKappa", "empirical_s_kappa"]
 
 _EPS = float(np.finfo(float).eps)
+#: a complete search is reported exact (lower = upper = value) when one float64 condition
+#: number is accurate to this relative error (``delta kappa``; 1e-4 at FLOAT64_RELIABLE_LIMIT)
+_EXACT_ROUNDING = 1e-4
 #: node-bound trust limit: K eps cond(G_S)^2 below this
 _NODE_TRUST = 1e-4
 METHODS = ("auto", "exhaustive", "branch-and-bound", "estimate")
@@ -580,7 +585,7 @@ def max_condition(
     delta = _delta(K, t * block)
     lo, hi = _true_range(best_val, delta)
     rounding = delta * best_val if math.isfinite(best_val) else math.inf
-    exact = complete and math.isfinite(hi) and rounding <= 1e-8
+    exact = complete and math.isfinite(hi) and rounding <= _EXACT_ROUNDING
     if exact:
         lower = upper = best_val
     else:
