@@ -232,7 +232,7 @@ def decoding_stability(
 COMPARE_SCHEMES = ("ye-abbe", "commfr")
 
 #: a generator of more columns than this is not analysed (circulant embeddings at large n)
-MAX_COLUMNS = 480
+MAX_COLUMNS = 240
 
 
 @dataclass(frozen=True)

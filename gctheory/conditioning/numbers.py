@@ -19,6 +19,10 @@ from gctheory.conditioning._common import _COND_BLOCK_ENTRIES, GRAM_LIMIT, _int
 
 __all__ = ["condition_numbers", "condition_number_mp", "vandermonde_condition_mp"]
 
+#: the vectorised Householder + Laguerre path is used up to this size (its loops are over
+#: the matrix size in numpy, O(K^3) per matrix without BLAS); larger ones go to the SVD
+_LAGUERRE_MAX = 24
+
 # ---------------------------------------------------------------------------
 # empirical side: condition numbers
 
@@ -30,8 +34,8 @@ def condition_numbers(M: Any) -> np.ndarray:
     of the small Gram matrix (``M M^T`` or ``M^T M``, whichever is smaller) are
     computed, vectorised over the whole stack: a Householder reduction to
     tridiagonal form followed by Laguerre's iteration for the two extreme
-    eigenvalues (real matrices with min(u, v) >= 3; otherwise a batched
-    ``eigvalsh``). Where that gives a condition number above
+    eigenvalues (real matrices with 3 <= min(u, v) <= 24; above 24 LAPACK's
+    batched SVD; otherwise a batched ``eigvalsh``). Where that gives a condition number above
     :data:`GRAM_LIMIT` (where squaring loses accuracy: relative error
     ~ ``kappa^2 * 1e-16``) the result is recomputed by a batched SVD. Singular
     matrices give ``inf``. Results above :data:`FLOAT64_RELIABLE_LIMIT` are not
@@ -64,6 +68,10 @@ def condition_numbers(M: Any) -> np.ndarray:
 
 def _condition_block(M: np.ndarray) -> np.ndarray:
     u, v = M.shape[-2:]
+    if min(u, v) > _LAGUERRE_MAX:  # large matrices: LAPACK's batched SVD is faster
+        sv = np.linalg.svd(M, compute_uv=False)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(sv[:, -1] > 0, sv[:, 0] / sv[:, -1], np.inf)
     if np.iscomplexobj(M) or min(u, v) < 3:
         Mh = np.conj(np.swapaxes(M, -1, -2))
         out = _gram_condition(M @ Mh if u <= v else Mh @ M)

@@ -89,6 +89,8 @@ _EPS = float(np.finfo(float).eps)
 #: a complete search is reported exact (lower = upper = value) when one float64 condition
 #: number is accurate to this relative error (``delta kappa``; 1e-4 at FLOAT64_RELIABLE_LIMIT)
 _EXACT_ROUNDING = 1e-4
+#: the batched Gram bound pays off only over many subsets (its loops run over K^2)
+_GRAM_PRUNE_MIN = 4096
 #: node-bound trust limit: K eps cond(G_S)^2 below this
 _NODE_TRUST = 1e-4
 METHODS = ("auto", "exhaustive", "branch-and-bound", "estimate")
@@ -243,10 +245,10 @@ def _exhaustive_max(
     Real G: a cheap upper bound for every subset (:func:`_gram_bound_sq`), then exact
     condition numbers in decreasing order of the bound until the bound falls below the
     ``top``-th largest exact value found (with a 1e-6 relative margin for rounding).
-    Complex G: every subset exactly. Returns (values, subset row indices), largest first,
-    and the number of subsets evaluated exactly.
+    Complex G, or fewer than ``_GRAM_PRUNE_MIN`` subsets: every subset exactly. Returns
+    (values, subset row indices), largest first, and the number evaluated exactly.
     """
-    if np.iscomplexobj(G) or G.shape[0] < 2:
+    if np.iscomplexobj(G) or G.shape[0] < 2 or len(subsets) < _GRAM_PRUNE_MIN:
         vals = _subset_conditions(G, subsets)
         order = np.argsort(-vals, kind="stable")[:top]
         return vals[order], order, len(subsets)
