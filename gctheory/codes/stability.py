@@ -49,6 +49,8 @@ from gctheory.montecarlo import Estimate, estimate_mean
 __all__ = [
     "COMPARE_SCHEMES",
     "GeneratorComparison",
+    "GrowthFit",
+    "growth_exponent",
     "compare_generators",
     "recommend",
     "STABILITY_FAMILIES",
@@ -442,3 +444,40 @@ def recommend(rows: Sequence[GeneratorComparison]) -> dict[str, GeneratorCompari
         if any(r.scheme == scheme for r in rows):
             best[scheme] = ok[0] if ok else None
     return best
+
+
+@dataclass(frozen=True)
+class GrowthFit:
+    """``kappa(n) ~ c n^p``: least-squares slope of log kappa on log n, with its interval."""
+
+    exponent: float
+    low: float
+    high: float
+    level: float
+    points: int
+
+    def contains(self, p: float) -> bool:
+        return self.low <= p <= self.high
+
+
+def growth_exponent(ns: Sequence[float], values: Sequence[float], level: float = 0.95) -> GrowthFit:
+    """Fitted polynomial growth exponent of ``values`` in ``ns``, with a t-interval at ``level``.
+
+    Ordinary least squares of ``log(values)`` on ``log(ns)``; the interval is
+    ``slope +- t_{(1+level)/2, k-2} se`` (Student t with k - 2 degrees of
+    freedom, k points). Needs at least 3 positive finite points.
+    """
+    from scipy import stats
+
+    from gctheory._validate import check_probability
+
+    level = check_probability(level, "level", open_low=True, open_high=True)
+    x = np.log(np.asarray(ns, dtype=float))
+    y = np.log(np.asarray(values, dtype=float))
+    if x.shape != y.shape or x.ndim != 1 or len(x) < 3:
+        raise ValueError(f"ns and values must be two sequences of >= 3 numbers, got {len(x)}")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise ValueError("ns and values must be positive and finite")
+    res = stats.linregress(x, y)
+    half = stats.t.ppf((1 + level) / 2, len(x) - 2) * res.stderr
+    return GrowthFit(float(res.slope), res.slope - half, res.slope + half, level, len(x))
