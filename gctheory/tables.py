@@ -137,7 +137,7 @@ def generator_table(
     when no family is certified within kappa at that s. Defaults:
     :data:`GENERATOR_TABLE_GRID`.
     """
-    from gctheory.codes.stability import compare_generators, recommend
+    from gctheory.codes.stability import _rank, compare_generators, recommend
 
     nsm = GENERATOR_TABLE_GRID["nsm"] if nsm is None else tuple(nsm)
     kappas = GENERATOR_TABLE_GRID["kappas"] if kappas is None else tuple(kappas)
@@ -151,8 +151,7 @@ def generator_table(
             best = recommend(at)
             for scheme, r in best.items():
                 ranked = sorted(
-                    (x for x in at if x.scheme == scheme and x.worst_upper <= kappa),
-                    key=lambda x: (x.worst_upper, x.family),
+                    (x for x in at if x.scheme == scheme and x.worst_upper <= kappa), key=_rank
                 )
                 out.append(
                     {

@@ -429,18 +429,26 @@ def compare_generators(
     return out
 
 
+def _rank(r: GeneratorComparison) -> tuple:
+    """Smallest certified worst case first; equal ones (to 9 digits: the rotation embedding
+    and the complex Vandermonde code are equal by construction) real before complex."""
+    from gctheory.generators import generator_family
+
+    return (float(f"{r.worst_upper:.9g}"), not generator_family(r.family).real, r.family)
+
+
 def recommend(rows: Sequence[GeneratorComparison]) -> dict[str, GeneratorComparison | None]:
     """Per scheme, the family to use: certified worst kappa within the constraint, smallest.
 
     Ranking: certified ``worst_upper <= kappa`` first (the whole straggler
-    tolerance s is stable), then the smallest certified upper bound, then real
-    before complex... (ties by name). None when no family is certified stable
+    tolerance s is stable), then the smallest certified upper bound, ties (to 9
+    digits) real before complex, then by name. None when no family is certified stable
     at this s (then use a smaller s: see ``s_kappa``).
     """
     best: dict[str, GeneratorComparison | None] = {}
     for scheme in COMPARE_SCHEMES:
         ok = [r for r in rows if r.scheme == scheme and r.worst_upper <= r.kappa]
-        ok.sort(key=lambda r: (r.worst_upper, r.family))
+        ok.sort(key=_rank)
         if any(r.scheme == scheme for r in rows):
             best[scheme] = ok[0] if ok else None
     return best
