@@ -42,3 +42,21 @@ def exponent_numbers(family: str, ss, ns) -> dict:
             "worst_kappa": [float(f"{k:.6g}") for k in ks],
         }
     return numbers
+
+
+def rank_census(G, k: int, block: int = 1) -> dict:
+    """Every k-worker submatrix of G by enumeration: how many, how many are numerically
+    rank-deficient (sigma_min <= 1e-10 sigma_max), and the smallest sigma_min / sigma_max."""
+    import itertools
+
+    import numpy as np
+
+    n = G.shape[1] // block
+    sig, bad, count = np.inf, 0, 0
+    for T in itertools.combinations(range(n), k):
+        cols = [w * block + c for w in T for c in range(block)]
+        sv = np.linalg.svd(G[:, cols], compute_uv=False)
+        count += 1
+        sig = min(sig, sv[-1] / sv[0])
+        bad += int(not sv[-1] > 1e-10 * sv[0])
+    return {"subsets": count, "min_sigma": float(sig), "rank_deficient": bad}

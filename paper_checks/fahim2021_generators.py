@@ -6,13 +6,9 @@ available to us, so its theorem numbers are not cited).
 
 from __future__ import annotations
 
-import itertools
-
-import numpy as np
-
 from gctheory.generators import chebyshev_vandermonde_generator
 from paper_checks import Outcome, claim, register_source
-from paper_checks._generators_common import exponent_numbers
+from paper_checks._generators_common import exponent_numbers, rank_census
 
 PAPER = "fahim2021"
 register_source(
@@ -87,12 +83,5 @@ def _judge_mds(numbers: dict) -> Outcome:
 def _mds(quick: bool) -> dict:
     out = {}
     for m, n in ((5, 11), (7, 12)) if quick else ((5, 11), (7, 12), (8, 16)):
-        G = chebyshev_vandermonde_generator(m, n)
-        sig, bad, count = np.inf, 0, 0
-        for T in itertools.combinations(range(n), m):
-            sv = np.linalg.svd(G[:, list(T)], compute_uv=False)
-            count += 1
-            sig = min(sig, sv[-1] / sv[0])
-            bad += int(not sv[-1] > 1e-10 * sv[0])
-        out[f"m={m} n={n}"] = {"subsets": count, "min_sigma": float(sig), "rank_deficient": bad}
+        out[f"m={m} n={n}"] = rank_census(chebyshev_vandermonde_generator(m, n), m)
     return out

@@ -20,7 +20,7 @@ from gctheory.generators import (
     vandermonde_generator,
 )
 from paper_checks import Outcome, claim, register_source
-from paper_checks._generators_common import exponent_numbers
+from paper_checks._generators_common import exponent_numbers, rank_census
 
 PAPER = "ramamoorthy2022"
 register_source(
@@ -97,14 +97,7 @@ def _mds(quick: bool) -> dict:
         else:
             G = circulant_embedding_generator(n - s, n)
             b = G.shape[1] // n
-        sig, bad, count = np.inf, 0, 0
-        for T in itertools.combinations(range(n), n - s):
-            sv = np.linalg.svd(G[:, [w * b + c for w in T for c in range(b)]], compute_uv=False)
-            count += 1
-            sig = min(sig, sv[-1] / sv[0])
-            bad += int(not sv[-1] > 1e-10 * sv[0])
-        out[f"{name} n={n} s={s}"] = {"subsets": count, "min_sigma": float(sig),
-                                      "rank_deficient": bad}  # fmt: skip
+        out[f"{name} n={n} s={s}"] = rank_census(G, n - s, b)
     return out
 
 
