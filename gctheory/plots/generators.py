@@ -36,7 +36,7 @@ _STYLE = {
 def study(quick: bool) -> dict[str, list]:
     """The data of the figure: one row per (scheme, family, n)."""
     ns_ya = list(range(8, (32 if quick else 56) + 1, 8))
-    ns_cf = list(range(8, (32 if quick else 60) + 1, 4 if not quick else 8))
+    ns_cf = list(range(8, (32 if quick else 56) + 1, 8))
     data: dict[str, list] = {k: [] for k in (
         "scheme", "family", "n", "s", "m", "worst_low", "worst_high", "certified", "s_kappa",
         "s_kappa_exact", "theorem2", "decoding_error", "seconds")}  # fmt: skip
