@@ -106,3 +106,15 @@ def write_pid_and_sleep(rng: np.random.Generator, size: int, folder: str) -> np.
         fh.write("x")
     time.sleep(30)
     return rng.random(size) < 0.5
+
+
+def checkpoint_chunks(path) -> int:
+    """Chunks recorded in the complete lines of a checkpoint (a torn last line ignored)."""
+    import json
+    from pathlib import Path
+
+    path = Path(path)
+    if not path.exists():
+        return 0
+    lines = path.read_bytes().split(b"\n")[1:-1]  # after the header, before a torn tail
+    return sum(len(json.loads(line)["chunks"]) for line in lines)

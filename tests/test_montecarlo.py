@@ -30,10 +30,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def chunks_in(path: Path) -> int:
-    """Finished chunks recorded in a checkpoint (complete lines after the header)."""
-    text = path.read_text()
-    return max(0, text.count("\n") - 1)
+chunks_in = ev.checkpoint_chunks
 
 
 # --- intervals ---------------------------------------------------------------

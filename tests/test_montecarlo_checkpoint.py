@@ -58,76 +58,87 @@ def _resume_mean(path: Path):
 # --- every edit that changes the answer is refused, naming the checkpoint and the field ----
 
 
+def _chunk(lines: list[dict], i: int) -> list:
+    return lines[1]["chunks"][i]  # [index, summary]; the whole run was flushed as one batch
+
+
 @pytest.mark.parametrize(
     ("edit", "field"),
     [
-        (lambda c: c.update(r=c["r"] + 1), "'sha256'"),  # count + 1: only the checksum sees it
-        (lambda c: c.update(r=5_000), "'r': must lie in [0, 1000]"),  # larger than the chunk
-        (lambda c: c.update(r=-3), "'r': must lie in [0, 1000]"),
-        (lambda c: c.update(r=1.5), "'r': must be an integer"),
-        (lambda c: c.update(r="400"), "'r': must be an integer"),
-        (lambda c: c.update(i=-1), "'i' must lie in [0, 4]"),  # would overwrite the last chunk
-        (lambda c: c.update(i=9), "'i' must lie in [0, 4]"),
-        (lambda c: c.update(i="2"), "'i' must be an integer"),
-        (lambda c: c.update(i=True), "'i' must be an integer"),
-        (lambda c: c.pop("sha256"), "not a chunk record"),
-        (lambda c: c.update(extra=1), "not a chunk record"),
+        (lambda c: c.__setitem__(1, c[1] + 1), "field 'sha256'"),  # count + 1: the checksum
+        (lambda c: c.__setitem__(1, 5_000), "chunk 1: field 'r': must lie in [0, 1000]"),
+        (lambda c: c.__setitem__(1, -3), "chunk 1: field 'r': must lie in [0, 1000]"),
+        (lambda c: c.__setitem__(1, 1.5), "chunk 1: field 'r': must be an integer"),
+        (lambda c: c.__setitem__(1, "400"), "chunk 1: field 'r': must be an integer"),
+        (lambda c: c.__setitem__(0, -1), "field 'i' (a chunk index) must lie in [0, 4]"),
+        (lambda c: c.__setitem__(0, 9), "field 'i' (a chunk index) must lie in [0, 4]"),
+        (lambda c: c.__setitem__(0, "2"), "field 'i' (a chunk index) must be an integer"),
+        (lambda c: c.__setitem__(0, True), "field 'i' (a chunk index) must be an integer"),
+        (lambda c: c.append(0), "is not a pair [index, summary]"),
     ],
 )
 def test_edited_chunk_of_a_probability_checkpoint_is_refused(tmp_path, edit, field):
     path = _probability_ckpt(tmp_path)
     lines = _lines(path)
-    edit(lines[2])
+    edit(_chunk(lines, 1))
     _write(path, lines)
     with pytest.raises(ValueError) as info:
         _resume_probability(path)
     msg = str(info.value)
-    assert str(path) in msg and "line 3" in msg and field in msg
+    assert str(path) in msg and "line 2" in msg and field in msg
 
 
-def test_duplicated_chunk_is_refused(tmp_path):
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda b: b.pop("sha256"), "not a batch of chunks"),
+        (lambda b: b.update(extra=1), "not a batch of chunks"),
+        (lambda b: b.update(chunks=[]), "field 'chunks' must be a non-empty list"),
+        (lambda b: b["chunks"].append(b["chunks"][1]), "field 'i': chunk 1 appears twice"),
+    ],
+)
+def test_edited_batch_is_refused(tmp_path, edit, match):
     path = _probability_ckpt(tmp_path)
     lines = _lines(path)
-    _write(path, lines + [lines[2]])
-    with pytest.raises(ValueError, match=r"line 7: field 'i': chunk 1 appears twice"):
+    edit(lines[1])
+    _write(path, lines)
+    with pytest.raises(ValueError, match=match) as info:
         _resume_probability(path)
+    assert str(path) in str(info.value) and "line 2" in str(info.value)
 
 
-def test_chunk_line_copied_from_another_run_is_refused(tmp_path):
+def test_batch_copied_from_another_run_is_refused(tmp_path):
     path = _probability_ckpt(tmp_path)
     other = tmp_path / "other.ckpt"
     estimate_probability(EVENT, 5_000, rng=4, chunk_size=1_000, checkpoint=other)
-    mixed = _lines(path)[:2] + _lines(other)[2:3] + _lines(path)[3:]
-    # the other run's header differs (seed), so its chunk lines do not verify here
-    _write(path, mixed)
-    with pytest.raises(ValueError, match="line 3: chunk 1: field 'sha256' does not match"):
+    # the other run's header differs (seed), so its batch does not verify here
+    _write(path, _lines(path)[:1] + _lines(other)[1:])
+    with pytest.raises(ValueError, match="line 2: field 'sha256' does not match"):
         _resume_probability(path)
 
 
-def _edit_hex_exponent(c: dict) -> None:
-    mean = c["r"]["mean"]
-    mantissa, exp = mean.split("p")
-    c["r"]["mean"] = f"{mantissa}p{int(exp) + 1}"
+def _edit_hex_exponent(r: dict) -> None:
+    mantissa, exp = r["mean"].split("p")
+    r["mean"] = f"{mantissa}p{int(exp) + 1}"
 
 
 @pytest.mark.parametrize(
     ("edit", "field"),
     [
-        (_edit_hex_exponent, "'sha256'"),  # the mean doubled (hi still allows it)
-        (lambda c: c["r"].update(mean="nan"), "field 'mean'"),
-        (lambda c: c["r"].update(mean="inf"), "field 'mean'"),
-        (lambda c: c["r"].update(m2="-0x1.0p+0"), "field 'm2': must be >= 0"),
-        (lambda c: c["r"].update(n=999), "field 'n': must lie in [1000, 1000]"),
-        (lambda c: c["r"].update(lo="0x1.0p+10"), "field 'mean': must satisfy lo <= mean <= hi"),
-        (lambda c: c["r"].update(top="!!"), "field 'top'"),
-        (lambda c: c["r"].pop("top"), "must have exactly the keys"),
-        (lambda c: c.update(r=7), "must be a JSON object"),
+        (_edit_hex_exponent, "field 'sha256'"),  # the mean doubled (hi still allows it)
+        (lambda r: r.update(mean="nan"), "field 'mean'"),
+        (lambda r: r.update(mean="inf"), "field 'mean'"),
+        (lambda r: r.update(m2="-0x1.0p+0"), "field 'm2': must be >= 0"),
+        (lambda r: r.update(n=999), "field 'n': must lie in [1000, 1000]"),
+        (lambda r: r.update(lo="0x1.0p+10"), "field 'mean': must satisfy lo <= mean <= hi"),
+        (lambda r: r.update(top="!!"), "field 'top'"),
+        (lambda r: r.pop("top"), "must have exactly the keys"),
     ],
 )
 def test_edited_mean_checkpoint_is_refused(tmp_path, edit, field):
     path = _mean_ckpt(tmp_path)
     lines = _lines(path)
-    edit(lines[1])
+    edit(_chunk(lines, 0)[1])
     _write(path, lines)
     with pytest.raises(ValueError) as info:
         _resume_mean(path)
@@ -265,11 +276,11 @@ def test_kills_at_random_moments_then_resume_bit_identical(tmp_path):
     for _ in range(3):
         proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
         assert proc.stdout.readline().strip() == "ready"
-        time.sleep(gen.uniform(0.2, 0.6))  # a random moment of the run, mid-write or not
+        time.sleep(gen.uniform(0.4, 0.9))  # a random moment of the run, mid-write or not
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         proc.stdout.close()
-        kept.append(path.read_bytes().count(b"\n") - 1)
+        kept.append(ev.checkpoint_chunks(path))
     event = functools.partial(ev.slow_bernoulli, p=0.3, delay=0.002)
     resumed = estimate_probability(event, 800_000, rng=21, chunk_size=1_000, checkpoint=path)
     fresh = estimate_probability(

@@ -2,17 +2,18 @@
 
 The file is JSON lines. Line 1 is the header: the run's identity (kind, trial
 budget, chunk size, seed, and a fingerprint of every function the chunks call)
-with a SHA-256 over it. Each further line is one finished chunk,
-``{"i": index, "r": summary, "sha256": ...}``, whose checksum covers the
-header's checksum, the index and the summary, so a line edited, or copied in
-from another run, is refused. Lines are appended (buffered and flushed about
-every quarter second, and when the run ends or is interrupted), never
-rewritten, so the cost of a checkpoint does not grow with its length.
+with a SHA-256 over it. Each further line is a batch of finished chunks,
+``{"chunks": [[index, summary], ...], "sha256": ...}``, whose checksum covers
+the header's checksum and the batch, so a line edited, or copied in from
+another run, is refused. Batches are appended about every quarter second
+(and when the run ends or is interrupted), never rewritten, so the cost of a
+checkpoint neither grows with its length nor depends on the number of chunks
+much (one checksum per batch).
 
 A process killed at any moment leaves a readable file: at worst its last line
-is torn (no final newline); that line is dropped on resume and the chunk is
+is torn (no final newline); that line is dropped on resume and its chunks are
 redone. Anything else that does not validate is refused with a ``ValueError``
-that names the checkpoint, the line and the field.
+that names the checkpoint, the line, the chunk and the field.
 
 The fingerprint of a function (:func:`fingerprint`) covers its code: the
 bytecode and constants (recursively), default arguments, closure cells, the
@@ -216,7 +217,7 @@ class Checkpoint:
         self.sizes = sizes
         self.head_sha = _sha(_canon(header))
         self.done: dict[int, Any] = {}
-        self._buffer: list[str] = []
+        self._buffer: list[tuple[int, Any]] = []
         self._last_flush = time.monotonic()
         self._fh = None
         head = {"format": FORMAT, "version": VERSION, "header": header}
@@ -301,45 +302,56 @@ class Checkpoint:
 
     def _check_chunk(self, line_no: int, line: str) -> None:
         obj = self._json(line_no, line)
-        if not isinstance(obj, dict) or set(obj) != {"i", "r", "sha256"}:
+        if not isinstance(obj, dict) or set(obj) != {"chunks", "sha256"}:
             raise self._fail(
-                line_no, "not a chunk record (a JSON object with the fields 'i', 'r', 'sha256')"
+                line_no, "not a batch of chunks (a JSON object with the fields 'chunks', 'sha256')"
             )
-        i = obj["i"]
-        if isinstance(i, bool) or not isinstance(i, int):
-            raise self._fail(line_no, f"field 'i' must be an integer chunk index, got {i!r}")
-        if not 0 <= i < self.n_chunks:
-            raise self._fail(
-                line_no, f"field 'i' must lie in [0, {self.n_chunks - 1}] (the chunks), got {i}"
-            )
-        if i in self.done:
-            raise self._fail(line_no, f"field 'i': chunk {i} appears twice")
-        try:
-            value = summaries.decode(self.kind, obj["r"], self.sizes(i))
-        except summaries.FieldError as exc:
-            raise self._fail(line_no, f"chunk {i}: {exc}") from None
-        if obj["sha256"] != self._line_sha(i, obj["r"]):
+        batch = obj["chunks"]
+        if not isinstance(batch, list) or not batch:
+            raise self._fail(line_no, "field 'chunks' must be a non-empty list of [index, summary]")
+        for entry in batch:
+            if not (isinstance(entry, list) and len(entry) == 2):
+                raise self._fail(
+                    line_no, f"field 'chunks': {entry!r} is not a pair [index, summary]"
+                )
+            i, r = entry
+            if isinstance(i, bool) or not isinstance(i, int):
+                raise self._fail(
+                    line_no, f"field 'i' (a chunk index) must be an integer, got {i!r}"
+                )
+            if not 0 <= i < self.n_chunks:
+                raise self._fail(
+                    line_no,
+                    f"field 'i' (a chunk index) must lie in [0, {self.n_chunks - 1}], got {i}",
+                )
+            if i in self.done:
+                raise self._fail(line_no, f"field 'i': chunk {i} appears twice")
+            try:
+                self.done[i] = summaries.decode(self.kind, r, self.sizes(i))
+            except summaries.FieldError as exc:
+                raise self._fail(line_no, f"chunk {i}: {exc}") from None
+        if obj["sha256"] != self._batch_sha(_canon(batch)):
             raise self._fail(
                 line_no,
-                f"chunk {i}: field 'sha256' does not match the content: the line was edited, "
-                "corrupted or copied from another run",
+                "field 'sha256' does not match the content: the line was edited, corrupted or "
+                "copied from another run",
             )
-        self.done[i] = value
 
-    def _line_sha(self, i: int, encoded: Any) -> str:
-        return _sha(self.head_sha + _canon([i, encoded]))[:32]
+    def _batch_sha(self, text: str) -> str:
+        """Checksum of a batch line: over the header's checksum and the batch."""
+        return _sha(self.head_sha + text)[:32]
 
     def add(self, i: int, value: Any) -> None:
-        enc = summaries.encode(self.kind, value)
         self.done[i] = value
-        self._buffer.append(_canon({"i": i, "r": enc, "sha256": self._line_sha(i, enc)}) + "\n")
+        self._buffer.append((i, value))
         now = time.monotonic()
         if now - self._last_flush >= FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> None:
         if self._buffer and self._fh is not None:
-            self._fh.write("".join(self._buffer))
+            text = _canon([[i, summaries.encode(self.kind, v)] for i, v in self._buffer])
+            self._fh.write(f'{{"chunks":{text},"sha256":"{self._batch_sha(text)}"}}\n')
             self._fh.flush()
             self._buffer.clear()
         self._last_flush = time.monotonic()

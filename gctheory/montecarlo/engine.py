@@ -203,9 +203,11 @@ class Plan:
     def seed(self, i: int) -> np.random.SeedSequence:
         return child_seed(self.ss, self.base, i)
 
-    def consumed(self, n: int) -> None:
-        """Advance the seed as ``spawn`` would have, for the ``n`` chunks used."""
-        self.ss.spawn(n)
+    def consumed(self, n: int, shared: bool) -> None:
+        """Advance a caller's SeedSequence as ``spawn`` would have, for the ``n`` chunks used
+        (a sequence made here from an int seed is seen by nobody else: left alone)."""
+        if shared:
+            self.ss.spawn(n)
 
 
 # ---------------------------------------------------------------------------

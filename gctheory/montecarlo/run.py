@@ -100,7 +100,7 @@ def drive(
         bar.close()
         if ck is not None:
             ck.close()
-    plan.consumed(used)
+    plan.consumed(used, shared=isinstance(rng, np.random.SeedSequence))
     est = finish(state["summary"], state["n"], True)
     if stop is None:
         return est
