@@ -389,9 +389,17 @@ def _inverse_probability_sum(M: np.ndarray, x: float) -> np.ndarray:
 # events on Gaussian matrices
 
 
+MAX_ENTRIES = 10**8  # entries of one sample (a matrix, an erasure pattern) a proposal draws
+
+
 def _check_shape(u: Any, v: Any) -> tuple[int, int]:
     u = check_int(u, "u", low=2)
     v = check_int(v, "v", low=2)
+    if u * v > MAX_ENTRIES:
+        raise ValueError(
+            f"u x v = {u} x {v} = {u * v:,} entries per sample exceeds {MAX_ENTRIES:,} "
+            f"({8 * u * v / 2**30:.3g} GiB of float64 for one matrix)"
+        )
     return u, v
 
 
@@ -649,11 +657,17 @@ class TiltedErasures:
     weights: Any = None
 
     def __post_init__(self) -> None:
-        n = check_int(self.n, "n", low=1)
+        n = check_int(self.n, "n", low=1, high=MAX_ENTRIES)
         object.__setattr__(self, "n", n)
         eps = check_probability(self.eps, "eps", open_low=True, open_high=True)
         object.__setattr__(self, "eps", eps)
-        tilt = np.array(self.eps_tilt, dtype=float, ndmin=1)
+        try:
+            tilt = np.array(self.eps_tilt, dtype=float, ndmin=1)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"eps_tilt must be a probability or an array of probabilities, got "
+                f"{self.eps_tilt!r}"
+            ) from None
         if tilt.ndim == 1 and tilt.size == 1:
             tilt = np.full((1, n), tilt[0])
         elif tilt.ndim == 1 and tilt.size == n:
@@ -665,11 +679,14 @@ class TiltedErasures:
             )
         if not np.all((tilt > 0) & (tilt < 1)):
             raise ValueError("eps_tilt must lie in the open interval (0, 1) for every bit")
-        w = (
-            np.full(len(tilt), 1.0 / len(tilt))
-            if self.weights is None
-            else np.array(self.weights, dtype=float, ndmin=1)
-        )
+        try:
+            w = (
+                np.full(len(tilt), 1.0 / len(tilt))
+                if self.weights is None
+                else np.array(self.weights, dtype=float, ndmin=1)
+            )
+        except (TypeError, ValueError):
+            raise ValueError(f"weights must be mixture weights, got {self.weights!r}") from None
         if w.shape != (len(tilt),) or not np.all(w > 0) or not math.isclose(w.sum(), 1.0):
             raise ValueError(
                 f"weights must be {len(tilt)} positive mixture weights summing to 1, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -170,8 +171,13 @@ def test_union_proposal_refuses_too_many_subsets():
 CODE = ldpc.regular_ensemble(20, 3, 6, rng=3)  # 10 x 20, smallest stopping set: 2 variables
 
 
+@functools.lru_cache(maxsize=1)
+def _counts() -> tuple[int, ...]:
+    return tuple(peeling_failure_counts(CODE))  # enumeration of all 2^20 patterns (~1 s)
+
+
 def test_enumeration_agrees_with_the_peeling_decoder():
-    counts = peeling_failure_counts(CODE)
+    counts = _counts()
     assert sum(counts) < 2**20 and counts[0] == 0
     rng = np.random.default_rng(4)
     E = rng.random((4_000, 20)) < 0.3
@@ -189,7 +195,7 @@ def test_enumeration_agrees_with_the_peeling_decoder():
 
 @pytest.mark.parametrize("target", [1e-6, 1e-9])
 def test_block_failure_is_matches_exact_enumeration(target):
-    counts = peeling_failure_counts(CODE)
+    counts = _counts()
     eps = brentq(
         lambda e: float(failure_probability_exact(counts, Fraction(e))) - target, 1e-8, 0.3
     )
@@ -200,7 +206,7 @@ def test_block_failure_is_matches_exact_enumeration(target):
 
 
 def test_block_failure_crude_agrees_where_crude_can_reach():
-    counts = peeling_failure_counts(CODE)
+    counts = _counts()
     exact = float(failure_probability_exact(counts, Fraction(1, 10)))
     crude = ldpc.block_failure_rate(CODE, 0.1, 100_000, rng=8)
     is_est = block_failure_is(CODE, 0.1, 20_000, rng=8)

@@ -71,7 +71,12 @@ class ShiftedGaussian:
     shift: tuple[float, ...]
 
     def __post_init__(self) -> None:
-        vals = np.atleast_1d(np.asarray(self.shift, dtype=float))
+        try:
+            vals = np.atleast_1d(np.asarray(self.shift, dtype=float))
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"shift must be a non-empty vector of finite reals, got {self.shift!r}"
+            ) from None
         if vals.ndim != 1 or vals.size == 0 or not np.all(np.isfinite(vals)):
             raise ValueError(
                 f"shift must be a non-empty vector of finite reals, got {self.shift!r}"
