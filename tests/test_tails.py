@@ -19,15 +19,13 @@ from gctheory.tails import (
     GaussianConditionTail,
     SubsetConditionTail,
     TiltedErasures,
-    _bartlett,
-    _roots_2,
-    _roots_general,
     block_failure_is,
     condition_tail_2xn,
     condition_tail_is,
     conditional_tail_probability,
     subset_failure_is,
 )
+from gctheory.tails.gaussian import _bartlett, _roots_2, _roots_general
 from tests._mc_events import failure_probability_exact, peeling_failure_counts
 
 # --- the exact law of cond for 2 x n, derived here ------------------------------------------
