@@ -4,7 +4,8 @@ Every analytic quantity (a tail bound, a threshold, a lower bound, an expected
 runtime) has a Monte Carlo twin, and the source papers' claims are recomputed
 in ``paper_checks``. Modules:
 
-montecarlo    seeded, chunked Monte Carlo engine; ``Estimate`` with confidence intervals
+montecarlo    seeded, chunked Monte Carlo engine; ``Estimate`` with confidence intervals;
+              adaptive stopping, importance sampling, multilevel splitting
 generators    every generator family of [N, K] codes (Gaussian, Vandermonde, Chebyshev,
               Legendre, rotation/circulant embeddings, RKRP) and their systematic forms
 codes         gradient codes behind one interface (Tandon, Ye-Abbe, CommFR-GC,
@@ -17,6 +18,8 @@ load_bounds   lower bounds on computation load (Wang et al.) and the codes that 
 order_stats   expected order statistics (exponential, shifted exponential, Pareto, any CDF)
 runtime       expected iteration times of the schemes and the parameters that minimise them
 training      straggler simulation of distributed training on real data
+tails         rare events: Gaussian condition-number tails, Theorem 2's union, peeling
+              failures, by importance sampling with exact likelihood ratios
 
 Every public name of these modules is available here too (imported lazily, on
 first use), except names two modules share (``SCHEMES`` of ``runtime`` and of
@@ -41,18 +44,42 @@ _SUBMODULES = (
     "order_stats",
     "runtime",
     "training",
+    "tails",
 )
 
 # name -> module that defines it; tests/test_init.py checks this against each module's __all__
 _LAZY = {
     # gctheory.montecarlo
+    "BernoulliSpace": "montecarlo",
     "DEFAULT_CHUNK_SIZE": "montecarlo",
+    "Diagnostics": "montecarlo",
     "Estimate": "montecarlo",
+    "GaussianSpace": "montecarlo",
+    "MAX_CHUNKS": "montecarlo",
+    "PrecisionNotReachedWarning": "montecarlo",
+    "Proposal": "montecarlo",
+    "ShiftedGaussian": "montecarlo",
+    "Stop": "montecarlo",
+    "UnreliableEstimateWarning": "montecarlo",
     "binomial_estimate": "montecarlo",
     "chunk_plan": "montecarlo",
     "estimate_mean": "montecarlo",
     "estimate_probability": "montecarlo",
+    "estimate_splitting": "montecarlo",
+    "importance_sampling": "montecarlo",
     "seed_sequence": "montecarlo",
+    # gctheory.tails
+    "ConditionExceeds": "tails",
+    "GaussianConditionTail": "tails",
+    "PeelingFails": "tails",
+    "SubsetConditionTail": "tails",
+    "SubsetMaxExceeds": "tails",
+    "TiltedErasures": "tails",
+    "block_failure_is": "tails",
+    "condition_tail_2xn": "tails",
+    "condition_tail_is": "tails",
+    "conditional_tail_probability": "tails",
+    "subset_failure_is": "tails",
     # gctheory.generators
     "GENERATOR_FAMILIES": "generators",
     "GeneratorFamily": "generators",
