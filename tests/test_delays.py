@@ -11,6 +11,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from gctheory import delays as dl
@@ -347,3 +349,36 @@ def test_interpolation_between_measured_loads_and_the_decision_table():
         dl.scheme_times(tr, "lagc", 8)
     with pytest.raises(ValueError, match="s=2 is not valid for frc"):
         dl.scheme_times(tr, "frc", 8, s=[2])
+
+
+# ---------------------------------------------------------------- fuzzing
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.floats(width=64), min_size=1, max_size=8))
+def test_fuzz_make_trace_accepts_clean_times_or_names_the_row(times):
+    n = len(times)
+    try:
+        tr = dl.make_trace(np.zeros(n, int), np.arange(n), np.full(n, 0.5), times)
+    except ValueError as exc:
+        assert "row" in str(exc)
+        assert not all(math.isfinite(t) and t >= 0 for t in times)
+    else:
+        assert np.all(np.isfinite(tr.time)) and np.all(tr.time >= 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=4), st.integers(1, 3), st.data())
+def test_fuzz_empirical_order_statistic_equals_enumeration(values, n, data):
+    k = data.draw(st.integers(1, n))
+    exact = float(_enumerate(values, 1, n, k))  # enumeration in Fractions
+    assert dl.empirical_order_statistic(values, k, n) == pytest.approx(exact, rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_fuzz_the_unpickler_raises_only_value_errors(data):
+    try:
+        dl.safe_loads(data)
+    except ValueError:
+        pass

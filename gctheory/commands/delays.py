@@ -141,8 +141,8 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from gctheory.delays.decisions import _runtime
     from gctheory.delays.fitting import LAWS
+    from gctheory.runtime import SCHEMES
 
     p = subparsers.add_parser(
         "delays",
@@ -196,7 +196,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     q = sub.add_parser("optimum", help="a scheme's best s on the measured data and per law")
     common(q)
-    q.add_argument("--scheme", required=True, choices=_runtime().SCHEMES)
+    q.add_argument("--scheme", required=True, choices=SCHEMES)
     q.add_argument("--n", type=int, required=True, help="number of workers")
     q.add_argument("--m", type=int, default=1, help="communication saving (ye-abbe)")
     q.add_argument("--code", help="N,K,delta of the code (commfr-gc)")

@@ -112,7 +112,7 @@ def safe_loads(data: bytes, *, source: str = "pickle") -> Any:
         return _RestrictedUnpickler(io.BytesIO(data)).load()
     except pickle.UnpicklingError as exc:
         raise ValueError(f"{source}: {exc}") from None
-    except (EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError) as exc:
+    except Exception as exc:  # any failure of the parser: the bytes are not a profile
         raise ValueError(f"{source}: not a readable pickle ({type(exc).__name__}: {exc})") from None
 
 
