@@ -8,10 +8,12 @@ from typing import Any
 
 from gctheory._output import add_format_argument, format_table
 
-_SUMMARY_TEXT = (
-    "campaign", "load", "rounds", "workers", "q0.5", "q0.99", "max", "straggler_rate",
-    "rounds_with", "rounds_with_iid", "dispersion", "repeat", "persist_p", "h", "icc_log",
-)  # fmt: skip
+# text: short names for the main columns (md/csv/json keep every column, full names)
+_SUMMARY_TEXT = {
+    "campaign": "campaign", "load": "load", "q0.5": "median", "q0.99": "q0.99",
+    "straggler_rate": "strag", "rounds_with": "rounds_w", "rounds_with_iid": "iid_w",
+    "dispersion": "disp", "h": "h", "icc_log": "icc",
+}  # fmt: skip
 _FIT_TEXT = ("law", "converged", "params", "aic", "delta_aic", "ks", "ks_p", "ad", "ad_p")
 _OPT_TEXT = (
     "estimator", "s_opt", "wait", "predicted", "empirical_at_s_opt", "low", "high",
@@ -52,9 +54,24 @@ def _cmd_summary(args: argparse.Namespace) -> int:
     tr = _trace(args, single=False)
     res = summarize(tr, threshold=args.threshold, factor=args.factor, top=args.top, rng=args.seed)
     rows = [r.row() for r in res]
-    title = f"gctheory delays summary {tr.source} (straggler: > threshold; persistence: slowest "
-    title += f"{args.top:g} of a round)"
-    _print(rows, args.format, _SUMMARY_TEXT, title)
+    if args.format == "text":  # campaign values only, numbers to 3 digits: fits 100 columns
+        short = []
+        for r in rows:
+            r["campaign"] = "/".join(v.split("=", 1)[1] for v in r["campaign"].split(", ") if v)
+            short.append(
+                {
+                    new: float(f"{r[old]:.3g}") if isinstance(r[old], float) else r[old]
+                    for old, new in _SUMMARY_TEXT.items()
+                }
+            )
+        rows = short
+    title = (
+        f"gctheory delays summary {tr.source}\n"
+        "strag: share above the threshold; rounds_w: share of rounds with a straggler (iid_w:\n"
+        "if workers were independent); disp: var/mean of the count per round; h: persistence\n"
+        f"of the slowest {args.top:g} (1 = none); icc: correlation of log times within a round"
+    )
+    _print(rows, args.format, tuple(_SUMMARY_TEXT.values()), title)
     return 0
 
 
