@@ -17,7 +17,7 @@ _SUMMARY_TEXT = {
 _FIT_TEXT = ("law", "converged", "params", "aic", "delta_aic", "ks", "ks_p", "ad", "ad_p")
 _OPT_TEXT = (
     "estimator", "s_opt", "wait", "predicted", "empirical_at_s_opt", "low", "high",
-    "lost", "lost_pct", "speedup_vs_wait_all",
+    "lost_pct", "speedup_vs_wait_all",
 )  # fmt: skip
 
 
@@ -152,6 +152,13 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
     cols = tuple(c.replace("empirical", args.reference) for c in _OPT_TEXT)
     _print(rows, args.format, cols, title)
     if args.format == "text":
+        r0 = rows[0]
+        if not math.isnan(r0["plausible_lo"]):
+            print(
+                f"'{args.reference}' cannot tell s = {r0['plausible_lo']}..{r0['plausible_hi']} "
+                f"from its optimum s = {r0[args.reference + '_s_opt']} (time within the "
+                f"{100 * res.level:g}% interval there)"
+            )
         for k, v in res.notes.items():
             print(f"note ({k}): {v}")
     return 0

@@ -427,6 +427,9 @@ def decision_table(
     also in percent), whether the two agree, and the speed-up over waiting for
     everyone (``reference(s=0) / reference(s_est)``; ``s = 0`` is the
     wait-for-all uncoded scheme for cyclic-MDS, FRC and ignore-s).
+    ``plausible_lo``/``plausible_hi``: the range of ``s`` whose reference time
+    lies below the upper end of the reference's interval at its optimum (the
+    ``s`` the measurements cannot tell from the best; NaN without intervals).
     """
     res = [results] if isinstance(results, SchemeTimes) else list(results)
     rows = []
@@ -434,6 +437,9 @@ def decision_table(
         ref = check_choice(reference, "reference", list(r.times))
         s_ref, t_ref = r.optimum(ref)
         base = r.at(ref, int(r.s[0])) if r.s[0] == 0 else math.nan
+        ub = r.interval(ref, s_ref)[1]
+        near = r.s[r.times[ref] <= ub] if math.isfinite(ub) else np.array([], int)
+        p_lo, p_hi = (int(near.min()), int(near.max())) if near.size else (math.nan, math.nan)
         for est in r.times:
             if not np.any(np.isfinite(r.times[est])):
                 continue
@@ -457,6 +463,8 @@ def decision_table(
                     "lost": t_at - t_ref,
                     "lost_pct": 100 * (t_at - t_ref) / t_ref,
                     "agrees": s_est == s_ref,
+                    "plausible_lo": p_lo,
+                    "plausible_hi": p_hi,
                     "speedup_vs_wait_all": base / t_at if math.isfinite(base) else math.nan,
                 }
             )
