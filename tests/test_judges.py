@@ -86,8 +86,6 @@ def test_check_is_judge_of_compute():
 # Papers whose claims are not all split into compute and judge yet, and whose inventory is
 # not complete yet. Strict xfail: the entry must go once the paper is done (issue 11).
 _PENDING = {
-    "kadhe2019": "claims still being split into compute/judge (issue 11)",
-    "wang2019": "claims still being split into compute/judge (issue 11)",
     "halbawi2017": "claims still being split into compute/judge (issue 11)",
     "zhang2020": "claims still being split into compute/judge (issue 11)",
     "xu2021": "claims still being split into compute/judge (issue 11)",
