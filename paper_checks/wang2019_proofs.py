@@ -9,7 +9,6 @@ example against Theorem 5's hypothesis, recomputed with :mod:`gctheory.load_boun
 from __future__ import annotations
 
 import math
-import warnings
 
 import mpmath
 
@@ -366,8 +365,8 @@ def _loglog(quick: bool) -> dict:
         n = 10**e
         eps = 1 / math.log(n)
         s = n // 10
-        p52 = _quiet_bound(n, s, eps, "proof")
-        st = _quiet_bound(n, s, eps, "theorem")
+        p52 = lb.approximate_recovery_lower_bound(n, s, eps, "proof", warn=False).value
+        st = lb.approximate_recovery_lower_bound(n, s, eps, warn=False).value
         rows[n] = {
             "(52)": p52,
             "(52) / ln ln n": p52 / math.log(math.log(n)),
@@ -376,9 +375,3 @@ def _loglog(quick: bool) -> dict:
             "eps ln^2 n": eps * math.log(n) ** 2,
         }
     return {"per n": rows}
-
-
-def _quiet_bound(n: int, s: int, eps: float, form: str) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", lb.LoadBoundRegimeWarning)
-        return lb.approximate_recovery_lower_bound(n, s, eps, form).value

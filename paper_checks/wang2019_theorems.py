@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import warnings
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -30,17 +29,12 @@ PAPER = "wang2019"
 FLOOR_THM3 = 1 - math.exp(-math.exp(-1))  # the proof's constant 1 - e^(-1/e), eqs. (27), (36)
 
 
-def _quiet(f: Callable, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", lb.LoadBoundRegimeWarning)
-        return f(*args, **kw)
-
-
 # ---------------------------------------------------------------------------
 # Theorem 1: the d-FRC's load (14) against the lower bound (13); ratio -> 1
 
 
-def thm1_evaluate(point: tuple) -> tuple:
+def thm1_evaluate(point: tuple, lower: Callable | None = None) -> tuple:
+    """(14) against the lower bound (13) at (n, s); ``lower(n, s) -> value`` replaces (13)."""
     if point == ("limit", "every delta"):
         n, L = sp.symbols("n L", positive=True)
         ratio = (sp.log(n * L) / L) / (sp.log(n * L**2 / sp.log(n) ** 2) / L)
@@ -53,12 +47,13 @@ def thm1_evaluate(point: tuple) -> tuple:
     n, s = point
     if not 1 <= s < n:
         return None, None, "outside 1 <= s < n"
-    b13 = _quiet(lb.exact_recovery_lower_bound, n, s)
-    b14 = _quiet(lb.frc_load, n, s)
+    b13 = lb.exact_recovery_lower_bound(n, s, warn=False)
+    b14 = lb.frc_load(n, s, warn=False)
     if b13.notes or b14.notes:
         return None, None, "outside the closed forms' regime"
-    v13, v14 = b13.value, b14.value
-    ok = v14 >= v13 and b14.load >= b13.load
+    v13 = b13.value if lower is None else lower(n, s)
+    v14 = b14.value
+    ok = v14 >= v13 and b14.load >= math.ceil(v13)
     return ok, (v14 - v13) / v14, f"(14) = {v14:.4f}, (13) = {v13:.4f}, ratio {v14 / v13:.4f}"
 
 
@@ -114,7 +109,7 @@ def thm3_evaluate(point: tuple, floor: float = FLOOR_THM3) -> tuple:
     n, s = point
     if not 1 <= s < n:
         return None, None, "outside 1 <= s < n"
-    b = _quiet(lb.exact_recovery_lower_bound, n, s)
+    b = lb.exact_recovery_lower_bound(n, s, warn=False)
     if b.notes:
         return None, None, "closed form (13) outside its regime"
     d = math.ceil(b.value) - 1  # the largest load the theorem excludes
@@ -182,14 +177,19 @@ def _g(n: int, s: int) -> float:
     return 1 - math.exp(-1 / math.log(n * math.log(n / s)))
 
 
+def _frc_load(n: int, s: int) -> int:
+    return lb.frc_load(n, s, warn=False).load
+
+
 def thm4_evaluate(point: tuple, load: Callable | None = None) -> tuple:
     """At (n0, delta): n rounded to a multiple of the load (Definition 4 needs d | n)."""
     n0, delta = point
     s0 = max(1, round(delta * n0))
-    d = (load or (lambda n, s: _quiet(lb.frc_load, n, s).load))(n0, s0)
+    load = load or _frc_load
+    d = load(n0, s0)
     n = max(d, d * round(n0 / d))
     s = max(1, round(delta * n))
-    if (load or (lambda n, s: _quiet(lb.frc_load, n, s).load))(n, s) != d or not 1 <= s < n:
+    if load(n, s) != d or not 1 <= s < n:
         return None, None, "rounding n to a multiple of d changed d"
     if n * math.log(n / s) <= math.e**2:
         return None, None, "n log(1/delta) <= e^2: outside the proof's regime"
@@ -216,7 +216,7 @@ def thm4_search(quick: bool, load: Callable | None = None) -> dict:
             s = max(1, round(delta * n))
             if n * math.log(n / s) <= math.e**2:
                 continue
-            d = _quiet(lb.frc_load, n, s).load
+            d = lb.frc_load(n, s, warn=False).load
             if n % d:
                 p = float(lb.frc_failure_probability(n, s, d))
                 if p > _g(n, s):
@@ -269,7 +269,7 @@ def thm5_evaluate(point: tuple, target: float = 0.75) -> tuple:
         return None, None, "outside 1 <= s < n"
     eps = eps_scale / math.log(n) ** 2  # Theorem 5 needs eps < O(1/log^2 n)
     try:
-        b = _quiet(lb.approximate_recovery_lower_bound, n, s, eps, "proof")
+        b = lb.approximate_recovery_lower_bound(n, s, eps, "proof", warn=False)
     except ValueError as exc:
         return None, None, str(exc)[:60]
     if any("decreases" in x or "d = o(s)" in x for x in b.notes):
@@ -592,7 +592,7 @@ def lemma3_search(quick: bool) -> dict:
     for n in (100, 200, 400) if quick else (100, 200, 400, 1000):
         for delta in (0.1, 0.3, 0.5):
             s = round(delta * n)
-            d14 = _quiet(lb.frc_load, n, s).load
+            d14 = lb.frc_load(n, s, warn=False).load
             for d in sorted({2, d14}):
                 if n % d == 0:
                     grid += [(n, s, d, r) for r in ("1", "2", "proof: k = n^0.6")]
@@ -604,7 +604,7 @@ def lemma3_search(quick: bool) -> dict:
             n, s_, d, rule = p
             where = (
                 "the proof's d and k"
-                if rule.startswith("proof") and d == _quiet(lb.frc_load, n, s_).load
+                if rule.startswith("proof") and d == lb.frc_load(n, s_, warn=False).load
                 else "other d or k"
             )
             key = f"{where}: {'holds' if ok else 'fails'}"

@@ -16,6 +16,7 @@ from paper_checks.wang2019_theorems import (
     lemma2_evaluate,
     lemma3_evaluate,
     stirling_evaluate,
+    thm1_evaluate,
     thm3_evaluate,
     thm4_evaluate,
     thm5_evaluate,
@@ -39,6 +40,14 @@ def test_lemma2_planes_and_a_broken_bound():
     assert _max_disjoint(np.kron(np.eye(3, dtype=np.int8), P)) == 3
     assert lemma2_evaluate(("planes", 2, 9, 0))[0] is True  # 9 >= floor(63/9) = 7
     assert lemma2_evaluate(("planes", 2, 9, 0), lambda n, d: n // d)[0] is False
+
+
+def test_theorem1_check_flags_a_lower_bound_above_the_frc_load():
+    assert thm1_evaluate((1000, 100))[0] is True
+    doubled = lambda n, s: 2 * lb.exact_recovery_lower_bound(n, s, warn=False).value  # noqa: E731
+    ok, slack, _ = thm1_evaluate((1000, 100), doubled)
+    assert ok is False and slack < 0
+    assert thm1_evaluate(("limit", "every delta"))[0] is True  # sympy: (14)/(13) -> 1
 
 
 def test_theorem3_4_5_checks_flag_perturbed_statements():
