@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,8 @@ __all__ = ["FORMATS", "format_table", "add_format_argument"]
 def _cell(v: Any) -> str:
     if v is None:
         return ""
+    if isinstance(v, (list, tuple)):
+        return ",".join(_cell(x) for x in v) if v else "empty"
     if isinstance(v, float):
         if math.isinf(v) or math.isnan(v):
             return str(v)
@@ -31,6 +34,10 @@ def _json_value(v: Any) -> Any:
         return str(v)
     if isinstance(v, (int, float, str, bool)) or v is None:
         return v
+    if isinstance(v, (list, tuple)):
+        return [_json_value(x) for x in v]
+    if isinstance(v, numbers.Rational):  # Fraction: its value, as a number
+        return float(v)
     return str(v)
 
 
