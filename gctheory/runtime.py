@@ -47,12 +47,12 @@ from gctheory.montecarlo import Estimate
 from gctheory.order_stats import (
     InfiniteMomentWarning,
     OrderStatMoments,
-    _lgamma_diff,
     _check_alpha,
     _check_dist,
     _check_kn,
     _check_pos,
     _check_shift,
+    _lgamma_diff,
     grouped_completion_mc,
     grouped_completion_moments,
     order_statistic_moments,
@@ -926,7 +926,8 @@ def xu_optimal_K(N: int, **params: float) -> tuple[int, np.ndarray]:
     p = {"delta": 0.0, **params}
     mk = _xu_mu_all(N, float(p["delta"]), float(p["mu"]))
     K = np.arange(1, N + 1)
-    b = 2 * p["gap"] * mk / (p["eta"] * p["t"]) + 2 * p["L"] ** 2 * p["eta"] ** 2 * (
-        N * p["beta2"] + p["sigma2"]
-    ) / K
+    b = (
+        2 * p["gap"] * mk / (p["eta"] * p["t"])
+        + 2 * p["L"] ** 2 * p["eta"] ** 2 * (N * p["beta2"] + p["sigma2"]) / K
+    )
     return int(np.argmin(b)) + 1, b

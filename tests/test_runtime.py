@@ -320,7 +320,10 @@ def test_xu_interval_and_exact_set():
         K for K in range(5, 11) if _h(10) - _h(10 - K) <= 1.5 and _h(10) / 2 <= _h(10) - _h(10 - K)
     ]
     assert ks == brute
-    for bad, match in (((10, 1.0, 0.5), r"s .* must lie in \(1, inf"), ((10, 2.0, 1.0), "lambda .* must lie")):
+    for bad, match in (
+        ((10, 1.0, 0.5), r"s .* must lie in \(1, inf"),
+        ((10, 2.0, 1.0), "lambda .* must lie"),
+    ):
         with pytest.raises(ValueError, match=match):
             xu_feasible_interval(*bad)
 
@@ -521,7 +524,8 @@ def test_cli_xu_and_halbawi_give_numbers_in_json(capsys):
     assert main(["optimum", "xu", "--format", "json"]) == 0
     rows = {r["quantity"]: r["value"] for r in json.loads(capsys.readouterr().out)}
     assert isinstance(rows["eq. (23) K/N low"], float)
-    assert isinstance(rows["eq. (23) K min"], int) and isinstance(rows["exact (19)-(20) K set"], list)
+    assert isinstance(rows["eq. (23) K min"], int)
+    assert isinstance(rows["exact (19)-(20) K set"], list)
     assert main(["optimum", "halbawi", "--target-f", "68", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert all(isinstance(r["c_m_low"], (float, type(None))) for r in rows)
