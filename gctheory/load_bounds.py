@@ -58,6 +58,7 @@ import numpy as np
 
 from gctheory._validate import check_choice, check_real
 from gctheory.montecarlo import Estimate, estimate_probability, seed_sequence
+from gctheory.order_stats import _check_mc_args
 
 __all__ = [
     "LoadBound",
@@ -162,6 +163,14 @@ def _int(name: str, value: Any) -> int:
         return operator.index(value)
     except TypeError:
         raise ValueError(f"{name} must be an integer, got {value!r}") from None
+
+
+def _sequence(name: str, value: Any) -> Sequence:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence | np.ndarray):
+        raise ValueError(f"{name} must be a sequence of integers, got {value!r}")
+    if len(value) > 10**7:
+        raise ValueError(f"{name} must have at most 10**7 entries, got {len(value)}")
+    return value
 
 
 def _check_ns(n: Any, s: Any) -> tuple[int, int]:
@@ -317,7 +326,15 @@ def halbawi_load(n: int, s: int, k: int | None = None) -> LoadBound:
     k = n if k is None else _int("k", k)
     if k < 1:
         raise ValueError(f"k must be at least 1, got k={k}")
-    w = next(w for w in range(1, k + 1) if (w * n) // k - 1 >= s)
+    # eq. (2) searched directly, by bisection (floor(w n / k) - 1 grows with w); w = k works
+    lo, hi = 1, k
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (mid * n) // k - 1 >= s:
+            hi = mid
+        else:
+            lo = mid + 1
+    w = lo
     return LoadBound(
         float(Fraction(k * (s + 1), n)),
         w,
@@ -564,8 +581,17 @@ def frc_group_sizes(n: int, d: int, rounding: str = "ceil") -> tuple[int, ...]:
     if rounding not in ("ceil", "floor"):
         raise ValueError(f"rounding must be 'ceil' or 'floor', got {rounding!r}")
     q = -(-n // d) if rounding == "ceil" else n // d
+    if q > _MAX_LISTED_GROUPS:
+        raise ValueError(
+            f"n: the d-FRC with n = {n}, d = {d} has {q} groups; listing them takes about "
+            f"{8 * q / 2**30:.3g} GiB (at most {_MAX_LISTED_GROUPS} groups are listed; "
+            "frc_failure_probability works with their counts at any n)"
+        )
     base, extra = divmod(n, q)
     return tuple([base + 1] * extra + [base] * (q - extra))
+
+
+_MAX_LISTED_GROUPS = 10**7
 
 
 def _tail_binomials(n: int, s: int) -> list[int]:
@@ -576,11 +602,13 @@ def _tail_binomials(n: int, s: int) -> list[int]:
     return out
 
 
-def _poly_prod_one_minus(sizes: Sequence[int], degree: int) -> list[int]:
-    """Coefficients of prod_g (1 - z^{a_g}), truncated at ``degree`` (exact integers)."""
+def _poly_prod_one_minus(sizes: Sequence[int] | Counter, degree: int) -> list[int]:
+    """Coefficients of prod_g (1 - z^{a_g}), truncated at ``degree`` (exact integers);
+    ``sizes`` a list of group sizes or a Counter ``{size: number of groups}``."""
     poly = [0] * (degree + 1)
     poly[0] = 1
-    for a, x in Counter(sizes).items():
+    counts = sizes if isinstance(sizes, Counter) else Counter(sizes)
+    for a, x in counts.items():
         # (1 - z^a)^x = sum_j (-1)^j C(x, j) z^{a j}
         factor = {a * j: (-1) ** j * math.comb(x, j) for j in range(0, min(x, degree // a) + 1)}
         new = [0] * (degree + 1)
@@ -738,7 +766,7 @@ def group_failure_probability(n: int, s: int, group_sizes: Sequence[int]) -> Fra
     groups are column supports.
     """
     n, s = _check_ns(n, s)
-    sizes = [_int("group size", a) for a in group_sizes]
+    sizes = [_int("group size", a) for a in _sequence("group_sizes", group_sizes)]
     if any(a < 1 for a in sizes):
         raise ValueError(f"group sizes must be positive, got {sizes[:10]}")
     if sum(sizes) > n:
@@ -753,7 +781,7 @@ def _group_failure(n: int, s: int, counts: Counter) -> Fraction | float:
         return Fraction(0)
     if _exact_cost(s, counts) > _EXACT_BUDGET:
         return _group_failure_float(n, s, counts)
-    poly = _poly_prod_one_minus(list(counts.elements()), s)
+    poly = _poly_prod_one_minus(counts, s)
     tails = _tail_binomials(n, s)
     num = -sum(poly[m] * tails[m] for m in range(1, s + 1) if poly[m])
     return Fraction(num, tails[0])
@@ -793,6 +821,9 @@ def _group_event(rng: np.random.Generator, size: int, *, sizes: tuple[int, ...],
     return (counts == np.asarray(sizes)).any(axis=1)
 
 
+_MAX_MC_GROUPS, _MAX_MC_WORKERS = 10**6, 10**8
+
+
 def frc_failure_mc(
     n: int,
     s: int,
@@ -815,6 +846,19 @@ def frc_failure_mc(
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
+    _check_mc_args(trials, level, None)
+    q = sum(_frc_counts(n, d, rounding).values())
+    if n > _MAX_MC_WORKERS:
+        raise ValueError(
+            f"n must be <= {_MAX_MC_WORKERS} for the Monte Carlo twin (numpy's hypergeometric "
+            f"sampler), got {n}: use frc_failure_probability at this size"
+        )
+    if q > _MAX_MC_GROUPS:
+        raise ValueError(
+            f"n: each Monte Carlo trial draws the stragglers of all {q} FRC groups "
+            f"({8 * q / 2**20:.3g} MiB per trial); at most {_MAX_MC_GROUPS} groups: use "
+            "frc_failure_probability, exact or to 1e-11, at this size"
+        )
     sizes = frc_group_sizes(n, d, rounding)
     event = functools.partial(_group_event, sizes=sizes, s=s)
     return estimate_probability(event, trials, rng=rng, level=level, executor=executor)
@@ -844,6 +888,9 @@ def frc_min_load(n: int, s: int, target: float, rounding: str = "ceil") -> int:
     return lo
 
 
+_PMF_MAX_S, _PMF_MAX_TERMS = 10**5, 10**5
+
+
 def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, Fraction]:
     """Exact law of ``err(A_S)`` for the d-FRC under ``s`` uniform stragglers.
 
@@ -859,7 +906,19 @@ def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, F
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
-    counts = sorted(Counter(frc_group_sizes(n, d, rounding)).items())
+    if s > _PMF_MAX_S:
+        raise ValueError(
+            f"s must be <= {_PMF_MAX_S} for the exact law of err (it sums s big-integer "
+            f"binomials and every combination of lost groups), got {s}; "
+            "frc_failure_probability gives P(err > 0) at any size"
+        )
+    counts = sorted(_frc_counts(n, d, rounding).items())
+    combos = math.prod(min(x, s // a) + 1 for a, x in counts)
+    if combos > _PMF_MAX_TERMS:
+        raise ValueError(
+            f"d: the exact law of err here sums over {combos} combinations of lost groups "
+            f"(more than {_PMF_MAX_TERMS}); refused before starting"
+        )
     sizes = [a for a, _ in counts]
     mult = [x for _, x in counts]
     tails = _tail_binomials(n, s)
@@ -927,7 +986,7 @@ def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction
     with ``S_k`` the k-th inclusion-exclusion sum. Returns ``[P(Y=0), ..., P(Y=t)]``.
     """
     n, s = _check_ns(n, s)
-    sizes = [_int("size", a) for a in sizes]
+    sizes = [_int("size", a) for a in _sequence("sizes", sizes)]
     if any(a < 1 for a in sizes) or sum(sizes) > n:
         raise ValueError(f"sizes must be positive and sum to at most n={n}, got {sizes}")
     t = len(sizes)
@@ -1108,9 +1167,12 @@ def matrix_union_lower_bound(A: Any, s: int) -> Fraction:
     ``A`` itself (no lemma needed). Equal to it for the d-FRC.
     """
     A = np.asarray(A)
-    if A.ndim != 2:
-        raise ValueError(f"A must be a 2-D array, got shape {A.shape}")
-    n, s = _check_ns(A.shape[0], s)
+    if A.ndim != 2 or A.shape[0] < 2:
+        raise ValueError(f"A must be a 2-D array with at least 2 rows (workers), got {A.shape}")
+    s = _int("s", s)
+    if not 0 <= s < A.shape[0]:
+        raise ValueError(f"s must satisfy 0 <= s < n = {A.shape[0]} (rows of A), got {s}")
+    n = A.shape[0]
     cols = disjoint_support_columns(A)
     sizes = (A[:, cols] != 0).sum(axis=0)
     if (sizes == 0).any():
@@ -1166,6 +1228,9 @@ class BRCParameters:
         )
 
 
+_MAX_D = 10**4  # exact Fractions with denominators lcm(1..D): ~0.1 s at D = 1e4
+
+
 def brc_parameters(n: int, s: int, eps: float) -> BRCParameters:
     """Batch size, degree distribution and average load of Theorem 6 of Wang et al. 2019.
 
@@ -1180,6 +1245,11 @@ def brc_parameters(n: int, s: int, eps: float) -> BRCParameters:
         raise ValueError(f"eps must lie in (0, 1/4) for Theorem 6 (u > 0), got eps={eps}")
     if s == 0:
         raise ValueError("s must be at least 1 for Theorem 6 (b = ceil(1/ln(n/s)) + 1)")
+    if 1 / e > _MAX_D + 1:
+        raise ValueError(
+            f"eps must be >= 1/{_MAX_D + 1} here, got {float(e):.3g}: the degree distribution "
+            f"of eq. (17) has D + 1 = floor(1/eps) + 1 exact terms"
+        )
     with mpmath.workdps(_DPS):
         b = _ceil(1 / mpmath.log(mpmath.mpf(n) / s)) + 1
     D = math.floor(1 / e)
@@ -1204,6 +1274,9 @@ def brc_condition_54_margin(eps: float, points: int = 2001) -> float:
     e = _check_eps(eps)
     if not 0 < e < Fraction(1, 4):
         raise ValueError(f"eps must lie in (0, 1/4) for Theorem 6, got eps={eps}")
+    points = _int("points", points)
+    if not 2 <= points <= 10**7:
+        raise ValueError(f"points must lie in [2, 10**7], got {points}")
     params = brc_parameters(10, 1, e)  # b is irrelevant here; p depends on eps only
     p = np.array([float(x) for x in params.degree_distribution])
     x = np.linspace(0.0, 1.0 - float(e), points)[1:]
@@ -1229,6 +1302,7 @@ def all_bounds(
     bound's ``notes``.
     """
     n, s = _check_ns(n, s)
+    eps, target = float(_check_eps(eps)), float(_check_target(target))
     rows: list[tuple[str, LoadBound]] = [
         ("worst case (Tandon / Ye-Abbe m=1)", worst_case_load(n, s)),
         ("worst case (Halbawi eq. 2)", halbawi_load(n, s)),
@@ -1282,6 +1356,7 @@ def load_curves(
     decreasing (broken-down) region. No warnings are emitted.
     """
     n = _int("n", n)
+    s_values = [_int("s_values entry", v) for v in _sequence("s_values", s_values)]
     cols: dict[str, list] = {
         k: []
         for k in (
@@ -1399,6 +1474,7 @@ def achieved_load_mc(
     n, s = _check_ns(n, s)
     e = _check_eps(eps)
     tgt = _check_target(target)
+    _check_mc_args(trials, level, None)
     if family == "brc" and not 0 < e < Fraction(1, 4):
         raise ValueError(f"eps must lie in (0, 1/4) for the BRC of Theorem 6, got eps={eps}")
     from gctheory.codes.approximate import estimate_decoding_failure

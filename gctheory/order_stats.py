@@ -49,7 +49,7 @@ import mpmath as mp
 import numpy as np
 from scipy import integrate, special, stats
 
-from gctheory._validate import check_int, check_real
+from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import Estimate, estimate_mean
 
 __all__ = [
@@ -188,7 +188,7 @@ def harmonic_difference(n: int, k: int, power: int = 1) -> float:
     """
     n = check_int(n, "n", low=0)
     k = check_int(k, "k", low=0, high=n)
-    power = check_int(power, "power", low=1)
+    power = check_int(power, "power", low=1, high=1000)
     if k == 0:
         return 0.0
     if k <= 100_000 and n < 2**53:
@@ -276,7 +276,7 @@ def _pareto_moments_mp(xi: float, k: int, n: int) -> tuple[float, float]:
         c = 1 / mp.mpf(xi)
         lg_n, lg_m = mp.loggamma(n + 1), mp.loggamma(m)
         l1 = lg_n + mp.loggamma(m - c) - lg_m - mp.loggamma(n + 1 - c)
-        e1 = float(mp.exp(l1))
+        e1 = _exp_checked(float(l1), "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
         if m <= 2 * c:
             return e1, math.inf
         l2 = lg_n + mp.loggamma(m - 2 * c) - lg_m - mp.loggamma(n + 1 - 2 * c)
@@ -296,7 +296,7 @@ def _pareto_raw_moment(xi: float, k: int, n: int, r: int) -> float:
     if err > _MEAN_TOL or n >= 2**50:
         e1, rel = _pareto_moments_mp(xi, k, n)
         return e1 if r == 1 else e1 * e1 * (1 + rel)
-    return math.exp(logv)
+    return _exp_checked(logv, "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
 
 
 def _pareto_moments(loc: float, t0: float, xi: float, k: int, n: int) -> OrderStatMoments:
@@ -323,7 +323,7 @@ def _pareto_moments(loc: float, t0: float, xi: float, k: int, n: int) -> OrderSt
     if err1 > _MEAN_TOL or math.isnan(rel):
         e1, rel = _pareto_moments_mp(xi, k, n)
     else:
-        e1 = math.exp(l1)
+        e1 = _exp_checked(l1, "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
     mean = loc + t0 * e1
     if math.isinf(rel):
         reason = f"Pareto variance of the {k}-th of {n} is infinite: n - k + 1 = {m} <= 2/xi"
@@ -572,8 +572,20 @@ def order_statistic_reference(
         ``mp.inf`` for an infinite Pareto mean.
     """
     k, n = _check_kn(k, n)
-    if method not in ("closed", "quad"):
-        raise ValueError(f"method must be 'closed' or 'quad', got {method!r}")
+    check_choice(method, "method", ("closed", "quad"))
+    check_choice(family, "family", ("exponential", "pareto"))
+    dps = check_int(dps, "dps", low=5, high=10_000)
+    need = {"exponential": ("mu",), "pareto": ("t0", "xi")}[family]
+    allowed = {"exponential": ("mu", "delta"), "pareto": ("t0", "xi")}[family]
+    unknown = sorted(set(params) - set(allowed))
+    missing = sorted(set(need) - set(params))
+    if unknown or missing:
+        raise ValueError(
+            f"params of the {family} family are {list(allowed)}: missing {missing}, "
+            f"unknown {unknown}"
+        )
+    for key, v in params.items():
+        check_real(v, key)
     m = n - k + 1
     with mp.workdps(dps):
         if family == "exponential":
@@ -711,10 +723,18 @@ def _sample_grouped(dist: Any, groups: int, group_size: int, wait: int, rng, siz
 _MC_MAX_WORKERS = 10**7
 
 
-def _check_mc_memory(workers: int) -> None:
+def _check_mc_args(trials: Any, level: Any, chunk_size: Any) -> None:
+    """The engine's arguments, checked here too, so an error names this call's parameter."""
+    check_int(trials, "trials", low=1)
+    check_real(level, "level", low=0.0, high=1.0, low_open=True, high_open=True)
+    if chunk_size is not None:
+        check_int(chunk_size, "chunk_size", low=1)
+
+
+def _check_mc_memory(workers: int, name: str = "n") -> None:
     if workers > _MC_MAX_WORKERS:
         raise ValueError(
-            f"n: one Monte Carlo trial draws all {workers} worker times at once "
+            f"{name}: one Monte Carlo trial draws all {workers} worker times at once "
             f"({16 * workers / 2**30:.3g} GiB with numpy's partition copy); at most "
             f"{_MC_MAX_WORKERS} workers per trial: use the exact value instead"
         )
@@ -763,6 +783,7 @@ def order_statistic_mc(
     """
     k, n = _check_kn(k, n)
     _check_dist(dist)
+    _check_mc_args(trials, level, chunk_size)
     _check_mc_memory(n)
     moments = _safe_moments(dist, k, n)
     return _mc(dist, 1, n, k, trials, rng, level, chunk_size, executor, moments)
@@ -783,7 +804,8 @@ def grouped_completion_mc(
     """Monte Carlo twin of :func:`expected_grouped_completion`."""
     groups, r, wait = _check_grouped(groups, group_size, wait)
     _check_dist(dist)
-    _check_mc_memory(groups * r)
+    _check_mc_args(trials, level, chunk_size)
+    _check_mc_memory(groups * r, "groups * group_size")
     moments = grouped_completion_moments(dist, groups, r, wait)
     return _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments)
 
@@ -816,7 +838,16 @@ def pareto_limit(t0: float, xi: float, alpha: float) -> float:
     master waits for a fraction ``1 - alpha`` of the machines).
     """
     t0, xi, alpha = _check_pos("t0", t0), _check_pos("xi", xi), _check_alpha(alpha)
-    return t0 * alpha ** (-1.0 / xi)
+    return _exp_checked(math.log(t0) - math.log(alpha) / xi, "alpha", f"xi = {xi:g}")
+
+
+def _exp_checked(log_value: float, name: str, detail: str) -> float:
+    """``exp(log_value)``, refused (naming ``name``) where it exceeds the float range."""
+    if log_value > 709.78:
+        raise ValueError(
+            f"{name}: the result exp({log_value:.6g}) exceeds the float64 range ({detail})"
+        )
+    return math.exp(log_value)
 
 
 def halbawi_proposition1_error(
@@ -828,8 +859,10 @@ def halbawi_proposition1_error(
     pass ``f = round((1 - alpha) n)`` to compare with the Proposition's own indexing.
     """
     approx = pareto_limit(t0, xi, alpha)
+    n = check_int(n, "n", low=1)
     if f is None:
         f = min(n, math.ceil((1 - alpha) * n - 1e-12) + 1)
+    f, n = _check_kn(f, n, "f", "n")
     exact = order_statistic_moments(stats.pareto(xi, scale=t0), f, n)
     return Approximation(approx, exact.mean)
 

@@ -50,9 +50,11 @@ from gctheory.order_stats import (
     _check_alpha,
     _check_dist,
     _check_kn,
+    _check_mc_args,
     _check_pos,
     _check_shift,
     _lgamma_diff,
+    _pareto_raw_moment,
     grouped_completion_mc,
     grouped_completion_moments,
     order_statistic_moments,
@@ -213,12 +215,19 @@ def halbawi_approx_time(
     ``t0 alpha^(-1/xi) + c_g N alpha + c_m (1-alpha)^2 n^2`` (eq. (21) when ``c_m = 0``)."""
     alpha = _check_alpha(alpha)
     t0, xi = _check_pos("t0", t0), _check_pos("xi", xi)
+    n_cg, c_m = _nonneg("n_cg", n_cg), _nonneg("c_m", c_m)
     dec = 0.0
     if c_m:
         if n is None:
             raise ValueError("n is required when c_m > 0 (decoding term c_m (1-alpha)^2 n^2)")
-        dec = _nonneg("c_m", c_m) * (1 - alpha) ** 2 * n**2
-    return t0 * alpha ** (-1 / xi) + _nonneg("n_cg", n_cg) * alpha + dec
+        dec = c_m * (1 - alpha) ** 2 * float(_int("n", n)) ** 2
+    log_delay = math.log(t0) - math.log(alpha) / xi
+    if log_delay > 709 or not math.isfinite(dec):
+        raise ValueError(
+            f"alpha: t0 alpha^(-1/xi) = exp({log_delay:.4g}) (or the decoding term) exceeds "
+            f"the float range at alpha = {alpha:g}, xi = {xi:g}"
+        )
+    return math.exp(log_delay) + n_cg * alpha + dec
 
 
 @dataclass(frozen=True)
@@ -286,7 +295,7 @@ def _halbawi_parts(n: int, t0: float, xi: float, n_cg: float) -> np.ndarray:
 
 
 def _halbawi_mean(n: int, t0: float, xi: float, f: int) -> float:
-    return order_statistic_moments(stats.pareto(xi, scale=t0), f, n).mean
+    return t0 * _pareto_raw_moment(xi, f, n, 1)
 
 
 def _halbawi_argmin(n: int, t0: float, xi: float, n_cg: float, c_m: float, decoding: str) -> int:
@@ -342,7 +351,7 @@ def halbawi_optimal_f(
     vectorised) is filled for ``n <= 10**6`` and None above (it would take
     ``8 n`` bytes and ``O(n)`` time).
     """
-    n = _int("n", n)
+    n = check_int(n, "n", low=1, high=10**15)
     t0, xi, n_cg = _check_pos("t0", t0), _check_pos("xi", xi), _nonneg("n_cg", n_cg)
     c_m = _nonneg("c_m", c_m)
     check_choice(decoding, "decoding", _DECODINGS)
@@ -536,6 +545,7 @@ def scheme_time_mc(
 ) -> Estimate:
     """Monte Carlo twin of :func:`scheme_expected_time` (same model, sampled)."""
     _check_dist(dist)
+    _check_mc_args(trials, level, None)
     lay = scheme_layout(scheme, n, s, m, code=code)
     tau = _nonneg("tau", tau)
     est = grouped_completion_mc(
@@ -768,7 +778,7 @@ def zhang_best_groups(
 ) -> tuple[int, dict[int, float]]:
     """The number of groups ``G`` (``G | n``, ``r <= n/G``) minimising LAGC's time
     per iteration (Zhang et al. 2020, Section IV), with the time for every valid ``G``."""
-    n, r = _int("n", n), _int("r", r)
+    n, r = check_int(n, "n", low=1, high=10**10), _int("r", r)  # divisors in O(sqrt(n))
     if r > n:
         raise ValueError(f"r must be <= n = {n}, got {r}")
     zhang_worker_dist(model, 1, theta=theta, shape=shape)  # validates model, theta, shape
@@ -811,7 +821,9 @@ def xu_time_saving(K: int, N: int, *, delta: float, mu: float) -> float:
 def _check_xu_sl(N: int, s: float, lam: float) -> tuple[int, float, float]:
     N = _int("N", N, 2)
     s = check_real(s, "s (eq. (20): 1 < s <= m)", low=1.0, low_open=True)
-    lam = check_real(lam, "lambda (eq. (19))", low=0.0, high=1.0, low_open=True, high_open=True)
+    lam = check_real(
+        lam, "lam (lambda, eq. (19))", low=0.0, high=1.0, low_open=True, high_open=True
+    )
     return N, s, lam
 
 

@@ -322,7 +322,7 @@ def test_xu_interval_and_exact_set():
     assert ks == brute
     for bad, match in (
         ((10, 1.0, 0.5), r"s .* must lie in \(1, inf"),
-        ((10, 2.0, 1.0), "lambda .* must lie"),
+        ((10, 2.0, 1.0), "lam .* must lie"),
     ):
         with pytest.raises(ValueError, match=match):
             xu_feasible_interval(*bad)
