@@ -85,12 +85,20 @@ def _text_table(cols: list[str], cells: list[list[str]], title: str | None, widt
     columns are narrowed in turn and their cells wrapped onto continuation lines (numbers
     are short and never wrapped; the md/csv/json formats keep every cell on one line)."""
     widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(cols)]
-    floor = [max(8, min(w, max([len(x) for x in c.split()] or [1]))) for w, c in zip(widths, cols)]
-    while sum(widths) + 2 * (len(cols) - 1) > width:
-        i = max(range(len(cols)), key=lambda j: widths[j] - floor[j])
-        if widths[i] <= floor[i]:
-            break  # nothing left to narrow: accept a wider line
-        widths[i] -= 1
+
+    def longest_word(i: int) -> int:
+        texts = [cols[i]] + [row[i] for row in cells]
+        return max((len(w) for t in texts for w in t.split()), default=1)
+
+    # first narrow down to each column's longest word (no word is broken), then, only if
+    # that is not enough, down to 8 characters
+    for floor in ([min(w, max(8, longest_word(i))) for i, w in enumerate(widths)], None):
+        floor = floor or [min(w, 8) for w in widths]
+        while sum(widths) + 2 * (len(cols) - 1) > width:
+            i = max(range(len(cols)), key=lambda j: widths[j] - floor[j])
+            if widths[i] <= floor[i]:
+                break
+            widths[i] -= 1
 
     def block(values: list[str]) -> list[str]:
         parts = [

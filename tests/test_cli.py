@@ -222,3 +222,26 @@ def test_a_second_run_of_a_figure_leaves_its_files_byte_identical(tmp_path):
         assert subprocess.run(cmd, capture_output=True).returncode == 0
         runs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
     assert runs[0] == runs[1] and len(runs[0]) == 3 * len(names)
+
+
+def test_text_tables_fit_a_100_column_terminal_and_keep_every_word(capsys):
+    # `gctheory check` printed lines up to 1,266 characters, `figures --list` 387
+    long = "a cause that goes on " * 40
+    rows = [{"claim": "kadhe2019:remark3-threshold-3-6", "cause": long, "n": 12345}]
+    text = format_table(rows, "text")
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "kadhe2019:remark3-threshold-3-6" in text  # a key is not broken mid-word
+    assert text.split().count("goes") == 40  # nothing dropped
+    md = format_table(rows, "md")
+    assert long.strip() in md  # md/csv/json keep each cell whole
+    assert main(["figures", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_json_gives_numbers_as_numbers():
+    from fractions import Fraction
+
+    rows = [{"a": Fraction(1, 4), "b": [1, 2.5], "c": float("nan"), "d": (3,)}]
+    data = json.loads(format_table(rows, "json"))[0]
+    assert data == {"a": 0.25, "b": [1, 2.5], "c": "nan", "d": [3]}
