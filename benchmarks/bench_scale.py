@@ -8,6 +8,9 @@ so: refusing at once is an answer too (the rule: answer in seconds or refuse at 
 The last column is the ratio of the largest to the smallest size's time, measured in
 this run (absolute seconds are noisy on a shared machine; ratios in one run are not).
 
+Each child may add at most ``MEMORY_LIMIT`` of address space (a larger allocation is
+reported as MemoryError instead of calling the OOM killer on a shared machine).
+
 Run: ``python benchmarks/bench_scale.py [LIMIT_SECONDS]`` (default 60).
 The issue's measurements before the fixes (2 cores): ``s_kappa_commfr(1e4, 1e4)`` 31.6 s,
 ``frc_failure_probability(1e6, 1e5, 3)`` > 60 s (1e5: 4.8 s), ``halbawi_optimal_f(1e7)``
@@ -75,11 +78,19 @@ def _calls() -> dict[str, tuple[Callable[[int], object], int]]:
     }
 
 
+MEMORY_LIMIT = 6 * 2**30  # address space a call may add: past it, MemoryError, not the OOM killer
+
+
 def _child(name: str, n: int, conn) -> None:
     import contextlib
     import io
+    import resource
+    from pathlib import Path
 
     call = _calls()[name][0]
+    pages = int(Path("/proc/self/statm").read_text().split()[0])
+    limit = pages * resource.getpagesize() + MEMORY_LIMIT
+    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
     t = time.perf_counter()
     try:
         with contextlib.redirect_stdout(io.StringIO()):

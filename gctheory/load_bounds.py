@@ -668,6 +668,9 @@ def _saddle_coefficient(n: int, s: int, g: Any) -> float:
         return _saddle_finish(n, s, float(np.real(np.mean(np.exp(log_w + g(z))))))
 
 
+_MAX_CIRCLE = 1 << 22
+
+
 def _saddle_circle(n: int, s: int) -> tuple[np.ndarray, np.ndarray]:
     """The points ``z`` of :func:`_saddle_coefficient`'s circle and the log of the
     weight ``(1+z)^n z^-s r^s / (1+r)^n`` at each."""
@@ -675,6 +678,12 @@ def _saddle_circle(n: int, s: int) -> tuple[np.ndarray, np.ndarray]:
     r = s / (n - s)
     sigma = math.sqrt(n * p * (1 - p))
     size = 1 << max(6, math.ceil(math.log2(min(n + 1, 64 * sigma + 256))))
+    if size > _MAX_CIRCLE:
+        raise ValueError(
+            f"n: at n = {n}, s = {s} the float path needs {size} points on its circle "
+            f"({48 * size / 2**30:.3g} GiB), more than {_MAX_CIRCLE}; n s (n - s) / n must be "
+            f"below about {(_MAX_CIRCLE / 64) ** 2:.3g}"
+        )
     theta = 2 * np.pi * (np.arange(size) + 0.5) / size  # never z = -1
     z = r * np.exp(1j * theta)
     return z, n * _clog1p((z - r) / (1 + r)) - 1j * s * theta
@@ -959,7 +968,17 @@ def single_column_lower_bound(n: int, s: int, d: int) -> Fraction:
     d = _check_d(d, n)
     if d > s:
         return Fraction(0)
-    return Fraction(math.comb(n - d, s - d), math.comb(n, s))
+    if d <= 10**4:  # C(n-d, s-d)/C(n, s) = prod_{i<d} (s-i)/(n-i): d factors, exact
+        return Fraction(math.prod(range(s - d + 1, s + 1)), math.prod(range(n - d + 1, n + 1)))
+    # beyond, in mpmath: log-gammas with the digits their size needs
+    with mpmath.workdps(30 + len(str(n))):
+        log_p = (
+            mpmath.loggamma(s + 1)
+            - mpmath.loggamma(s - d + 1)
+            - mpmath.loggamma(n + 1)
+            + mpmath.loggamma(n - d + 1)
+        )
+        return float(mpmath.exp(log_p))
 
 
 def union_lower_bound(n: int, s: int, d: int) -> Fraction:

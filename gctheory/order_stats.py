@@ -501,7 +501,10 @@ def order_statistic_moments(dist: Any, k: int, n: int, *, method: str = "auto") 
         raise ValueError(f"method must be 'auto', 'closed' or 'quad', got {method!r}")
     fam, p = _family(dist)
     if method == "closed" and fam == "other":
-        raise ValueError(f"no closed form for the {dist.dist.name!r} distribution; use 'quad'")
+        raise ValueError(
+            f"method='closed': no closed form for the {dist.dist.name!r} distribution; "
+            "use 'auto' or 'quad'"
+        )
     if method != "quad":
         if fam == "exponential":
             return _exponential_moments(p["delta"], p["mu"], k, n)

@@ -633,6 +633,8 @@ def zhang_worker_dist(model: str, r: int, *, theta: float = 1.0, shape: float = 
     """
     r = _int("r", r)
     theta = _check_pos("theta", theta)
+    if not math.isfinite(r * theta):
+        raise ValueError(f"theta: the scale r * theta = {r} * {theta:g} overflows float64")
     if model == "exponential":
         return stats.expon(scale=r * theta)
     if model == "pareto":

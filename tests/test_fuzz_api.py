@@ -13,8 +13,8 @@ The default run tries :data:`DEFAULT_EXAMPLES` inputs per callable; ``pytest -m 
 tries :data:`SLOW_EXAMPLES`. Findings in the modules of this branch's owner fail the
 test; findings elsewhere are reported as expected failures naming function, input and
 exception (set ``GCTHEORY_FUZZ_STRICT=1`` to make every module strict, as after the
-merge). ``python tests/test_fuzz_api.py [EXAMPLES]`` prints every finding and the
-number of cases tried.
+merge). ``python tests/test_fuzz_api.py [EXAMPLES [SECONDS]]`` prints every finding
+and the number of cases tried.
 """
 
 from __future__ import annotations
@@ -44,9 +44,10 @@ import gctheory
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests import _mc_events  # noqa: E402
 
-DEFAULT_EXAMPLES = 12
+DEFAULT_EXAMPLES = 6
 SLOW_EXAMPLES = 300
-TIME_LIMIT = 10.0  # seconds per call
+TIME_LIMIT = 2.0  # seconds per call in the default run (the slow run: SLOW_TIME_LIMIT)
+SLOW_TIME_LIMIT = 10.0
 MEMORY_LIMIT = 4 * 2**30  # bytes of new address space per call
 STRICT_MODULES = {"order_stats", "runtime", "load_bounds"}  # this branch's modules
 STRICT = os.environ.get("GCTHEORY_FUZZ_STRICT") == "1"
@@ -431,11 +432,41 @@ class Report:
     cases: int = 0
     findings: list[tuple[str, str]] = field(default_factory=list)
 
+    def add(self, case: str | None, problem: str) -> None:
+        kind = problem.split(":")[0]
+        if all(p.split(":")[0] != kind for _, p in self.findings):  # one per kind
+            self.findings.append((case or "?", problem))
 
-def fuzz(name: str, examples: int) -> Report:
+
+class _Alarm(BaseException):
+    pass
+
+
+def _fuzz_child(names: list[str], examples: int, write: int) -> None:
+    """In a forked child: for each name, a line ``N name``, then for each of ``examples``
+    drawn cases a line ``C case`` (written before the call, so a parent that kills a
+    stuck child knows which case stuck) and ``R problem`` (empty if none). A SIGALRM stops
+    calls slow in Python code (and the rest of that callable's cases are skipped); the
+    parent kills the child if a call is stuck in one C or big-integer operation."""
+    out = os.fdopen(write, "w", buffering=1)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    vm = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    limit = vm + MEMORY_LIMIT
+    resource.setrlimit(resource.RLIMIT_AS, (min(limit, hard) if hard > 0 else limit, hard))
+
+    def on_alarm(signum, frame):
+        raise _Alarm
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    for name in names:
+        out.write(f"N {name}\n")
+        _fuzz_one(name, examples, out)
+    out.close()
+
+
+def _fuzz_one(name: str, examples: int, out: Any) -> None:
     func = getattr(gctheory, name)
-    report = Report(name)
-    seen: set[str] = set()
+    timed_out: list[bool] = []
 
     @settings(
         max_examples=examples,
@@ -446,16 +477,105 @@ def fuzz(name: str, examples: int) -> Report:
     )
     @given(_TABLE[name])
     def run(case: Case) -> None:
-        report.cases += 1
-        problem = check_call(func, case)
-        if problem is not None:
-            kind = problem.split(":")[0]
-            if kind not in seen:  # one example per kind of problem
-                seen.add(kind)
-                report.findings.append((repr(case), problem))
+        if timed_out:
+            return
+        out.write("C " + repr(case).replace("\n", " ") + "\n")
+        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+        try:
+            problem = _classify(func, case)
+        except _Alarm:
+            problem = f"no answer within {TIME_LIMIT:g} s (huge sizes must be refused first)"
+            timed_out.append(True)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        out.write("R " + (problem or "").replace("\n", " ") + "\n")
 
     run()
-    return report
+
+
+_WARM = []
+
+
+def _warm_hypothesis() -> None:
+    """Run hypothesis once in this process, so the children inherit its one-time setup
+    (its scan of local source constants takes about half a second per process)."""
+    if _WARM:
+        return
+
+    @settings(max_examples=2, database=None, derandomize=True, deadline=None)
+    @given(st.integers(), st.floats())
+    def run(a, b):
+        pass
+
+    run()
+    _WARM.append(True)
+
+
+def fuzz_many(names: list[str], examples: int) -> dict[str, Report]:
+    """Fuzz the callables in forked children (time and memory limits apply to them, not to
+    this process); a child stuck in one call is killed and a new one goes on with the
+    next callable."""
+    _warm_hypothesis()
+    reports = {name: Report(name) for name in names}
+    todo = list(names)
+    while todo:
+        done = _fuzz_batch(todo, examples, reports)
+        todo = todo[todo.index(done) + 1 :] if done else []
+    return reports
+
+
+def _fuzz_batch(names: list[str], examples: int, reports: dict[str, Report]) -> str | None:
+    """One child over ``names``; returns the name it was killed on (None if it finished)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            _fuzz_child(names, examples, write)
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.set_blocking(read, False)
+    buf, name, case, last = b"", None, None, time.monotonic()
+    killed = None
+    while True:
+        try:
+            chunk = os.read(read, 65536)
+        except BlockingIOError:
+            chunk = None
+        if chunk == b"":
+            break
+        if chunk:
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for line in lines:
+                tag, text = line[:1].decode(), line[2:].decode(errors="replace")
+                if tag == "N":
+                    name, case = text, None
+                elif tag == "C":
+                    case, last = text, time.monotonic()
+                    reports[name].cases += 1
+                elif tag == "R":
+                    if text:
+                        reports[name].add(case, text)
+                    case = None
+            continue
+        if case is not None and time.monotonic() - last > TIME_LIMIT + 2:
+            os.kill(pid, signal.SIGKILL)  # stuck inside one C or big-integer operation
+            reports[name].add(case, f"no answer within {TIME_LIMIT:g} s (stuck; killed)")
+            killed = name
+            break
+        time.sleep(0.002)
+    os.close(read)
+    _, status = os.waitpid(pid, 0)
+    if killed is None and case is not None:
+        reports[name].add(case, f"the call crashed its process (status {status})")
+        killed = name
+    return killed
+
+
+def fuzz(name: str, examples: int) -> Report:
+    return fuzz_many([name], examples)[name]
 
 
 def _module_of(name: str) -> str:
@@ -498,14 +618,36 @@ def test_the_harness_catches_each_kind_of_finding():
     assert check_call(named, Case((5,), {})) is None
     global TIME_LIMIT
     old, TIME_LIMIT = TIME_LIMIT, 0.2
+
+    def stuck(n):  # one big-integer operation: no signal interrupts it
+        return 7 ** (10**n) % 5
+
     try:
         assert "no answer within" in check_call(slow, Case((2,), {}))
+        assert "no answer within" in check_call(stuck, Case((9,), {}))
     finally:
         TIME_LIMIT = old
 
 
+_RESULTS: dict[int, dict[str, Report]] = {}
+
+
+def _report(name: str, examples: int) -> Report:
+    """Every callable is fuzzed in one batch (one child process) the first time any of
+    them is asked for; each test then reads its own report."""
+    global TIME_LIMIT
+    if examples not in _RESULTS:
+        old = TIME_LIMIT
+        TIME_LIMIT = SLOW_TIME_LIMIT if examples == SLOW_EXAMPLES else TIME_LIMIT
+        try:
+            _RESULTS[examples] = fuzz_many(sorted(_TABLE), examples)
+        finally:
+            TIME_LIMIT = old
+    return _RESULTS[examples][name]
+
+
 def _check(name: str, examples: int) -> None:
-    report = fuzz(name, examples)
+    report = _report(name, examples)
     assert report.cases > 0
     if not report.findings:
         return
@@ -526,10 +668,13 @@ def test_fuzz_public_callable_many(name):
     _check(name, SLOW_EXAMPLES)
 
 
-def main(examples: int = DEFAULT_EXAMPLES) -> int:
+def main(examples: int = DEFAULT_EXAMPLES, limit: float = TIME_LIMIT) -> int:
+    global TIME_LIMIT
+    TIME_LIMIT = limit
     total, findings = 0, []
+    reports = fuzz_many(sorted(_TABLE), examples)
     for name in sorted(_TABLE):
-        report = fuzz(name, examples)
+        report = reports[name]
         total += report.cases
         findings += [(name, case, problem) for case, problem in report.findings]
         print(f"{name}: {report.cases} cases, {len(report.findings)} finding(s)", flush=True)
@@ -540,4 +685,5 @@ def main(examples: int = DEFAULT_EXAMPLES) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_EXAMPLES))
+    args = sys.argv[1:]
+    sys.exit(main(int(args[0]) if args else DEFAULT_EXAMPLES, float(args[1]) if args[1:] else 10))
