@@ -841,7 +841,8 @@ def pareto_limit(t0: float, xi: float, alpha: float) -> float:
     master waits for a fraction ``1 - alpha`` of the machines).
     """
     t0, xi, alpha = _check_pos("t0", t0), _check_pos("xi", xi), _check_alpha(alpha)
-    return _exp_checked(math.log(t0) - math.log(alpha) / xi, "alpha", f"xi = {xi:g}")
+    _exp_checked(math.log(t0) - math.log(alpha) / xi, "alpha", f"xi = {xi:g}")  # range
+    return t0 * alpha ** (-1.0 / xi)
 
 
 def _exp_checked(log_value: float, name: str, detail: str) -> float:

@@ -203,7 +203,8 @@ def halbawi_expected_time(
         _check_pos(name, v)
     for name, v in (("n_cg", n_cg), ("c_m", c_m)):
         _nonneg(name, v)
-    delay = order_statistic_moments(stats.pareto(xi, scale=t0), f, n).mean
+    check_choice(decoding, "decoding", _DECODINGS)
+    delay = _halbawi_mean(n, float(t0), float(xi), f)  # the mean only (no variance)
     alpha = (n - f + 1) / n
     return delay + n_cg * alpha + _t_dec(f, c_m, decoding)
 
