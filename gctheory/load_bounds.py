@@ -1007,7 +1007,14 @@ def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction
     n, s = _check_ns(n, s)
     sizes = [_int("size", a) for a in _sequence("sizes", sizes)]
     if any(a < 1 for a in sizes) or sum(sizes) > n:
-        raise ValueError(f"sizes must be positive and sum to at most n={n}, got {sizes}")
+        raise ValueError(f"sizes must be positive and sum to at most n={n}, got {sizes[:10]}")
+    if not sizes:
+        return [Fraction(1)]
+    if s > _PMF_MAX_S or len(sizes) > 10**4:
+        raise ValueError(
+            f"s must be <= {_PMF_MAX_S} and sizes at most 10**4 long for this exact law "
+            f"(s big-integer binomials, len(sizes)^2 sums), got s = {s}, {len(sizes)} sizes"
+        )
     t = len(sizes)
     tails = _tail_binomials(n, s)
     total = tails[0]

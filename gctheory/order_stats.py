@@ -128,8 +128,13 @@ class Approximation:
 # validation and family detection
 
 
+# beyond this many workers the mpmath reference digits (about 3 log10 n) make a call slow,
+# and no cluster has them
+MAX_WORKERS = 10**24
+
+
 def _check_kn(k: Any, n: Any, kname: str = "k", nname: str = "n") -> tuple[int, int]:
-    n = check_int(n, nname, low=1)
+    n = check_int(n, nname, low=1, high=MAX_WORKERS)
     k = check_int(k, kname, low=1, high=n)
     return k, n
 

@@ -358,10 +358,16 @@ def halbawi_optimal_f(
     check_choice(decoding, "decoding", _DECODINGS)
     f = _halbawi_argmin(n, t0, xi, n_cg, c_m, decoding)
     time = halbawi_expected_time(f, n, t0=t0, xi=xi, n_cg=n_cg, c_m=c_m, decoding=decoding)
+    if math.isinf(time) and (n - f + 1) * xi > 1:
+        raise ValueError(
+            f"t0, n_cg, c_m: T_f exceeds the float64 range for every f here (t0 = {t0:g}, "
+            f"n_cg = {n_cg:g}, c_m = {c_m:g})"
+        )
     times = None
     if n <= _TIMES_LIMIT:
         fs = np.arange(1, n + 1)
-        times = _halbawi_parts(n, t0, xi, n_cg) + _t_dec(fs, c_m, decoding)
+        with np.errstate(over="ignore"):  # an overflowing T_f is inf, as it is
+            times = _halbawi_parts(n, t0, xi, n_cg) + _t_dec(fs, c_m, decoding)
     return OptimumF(f, (n - f + 1) / n, float(time), times)
 
 
