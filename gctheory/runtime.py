@@ -45,6 +45,7 @@ from scipy import special, stats
 from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import Estimate
 from gctheory.order_stats import (
+    MAX_WORKERS,
     InfiniteMomentWarning,
     OrderStatMoments,
     _check_alpha,
@@ -92,7 +93,8 @@ __all__ = [
 
 
 def _int(name: str, v: Any, lo: int = 1) -> int:
-    return check_int(v, name, low=lo)
+    # sizes (workers, groups, redundancy, K...) share the order statistics' ceiling
+    return check_int(v, name, low=lo, high=MAX_WORKERS)
 
 
 def _nonneg(name: str, v: float) -> float:
