@@ -206,8 +206,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Commands whose outputs are committed: their numbers must not depend on how many threads
+# a BLAS or OpenMP library splits a sum over (the order of a floating-point sum changes
+# its last bits), so they run single-threaded.
+_PINNED_COMMANDS = ("reproduce", "figures")
+_THREAD_VARIABLES = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
+
+
+def _pin_threads(argv: Sequence[str]) -> None:
+    """Set every BLAS/OpenMP thread count to 1 for :data:`_PINNED_COMMANDS`, before
+    numpy loads (the libraries read these variables once, at load); worker processes
+    inherit them. Where numpy is already loaded (``main`` called in-process) and
+    threadpoolctl is installed, its limits apply instead."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command not in _PINNED_COMMANDS:
+        return
+    for var in _THREAD_VARIABLES:
+        os.environ[var] = "1"
+    if "numpy" in sys.modules:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # pragma: no cover - optional
+            return
+        threadpool_limits(1)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gctheory`` console script."""
+    _pin_threads(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -56,7 +56,9 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from gctheory._validate import check_choice, check_real
 from gctheory.montecarlo import Estimate, estimate_probability, seed_sequence
+from gctheory.order_stats import _check_mc_args
 
 __all__ = [
     "LoadBound",
@@ -161,6 +163,14 @@ def _int(name: str, value: Any) -> int:
         return operator.index(value)
     except TypeError:
         raise ValueError(f"{name} must be an integer, got {value!r}") from None
+
+
+def _sequence(name: str, value: Any) -> Sequence:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence | np.ndarray):
+        raise ValueError(f"{name} must be a sequence of integers, got {value!r}")
+    if len(value) > 10**7:
+        raise ValueError(f"{name} must have at most 10**7 entries, got {len(value)}")
+    return value
 
 
 def _check_ns(n: Any, s: Any) -> tuple[int, int]:
@@ -316,7 +326,15 @@ def halbawi_load(n: int, s: int, k: int | None = None) -> LoadBound:
     k = n if k is None else _int("k", k)
     if k < 1:
         raise ValueError(f"k must be at least 1, got k={k}")
-    w = next(w for w in range(1, k + 1) if (w * n) // k - 1 >= s)
+    # eq. (2) searched directly, by bisection (floor(w n / k) - 1 grows with w); w = k works
+    lo, hi = 1, k
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (mid * n) // k - 1 >= s:
+            hi = mid
+        else:
+            lo = mid + 1
+    w = lo
     return LoadBound(
         float(Fraction(k * (s + 1), n)),
         w,
@@ -563,8 +581,17 @@ def frc_group_sizes(n: int, d: int, rounding: str = "ceil") -> tuple[int, ...]:
     if rounding not in ("ceil", "floor"):
         raise ValueError(f"rounding must be 'ceil' or 'floor', got {rounding!r}")
     q = -(-n // d) if rounding == "ceil" else n // d
+    if q > _MAX_LISTED_GROUPS:
+        raise ValueError(
+            f"n: the d-FRC with n = {n}, d = {d} has {q} groups; listing them takes about "
+            f"{8 * q / 2**30:.3g} GiB (at most {_MAX_LISTED_GROUPS} groups are listed; "
+            "frc_failure_probability works with their counts at any n)"
+        )
     base, extra = divmod(n, q)
     return tuple([base + 1] * extra + [base] * (q - extra))
+
+
+_MAX_LISTED_GROUPS = 10**7
 
 
 def _tail_binomials(n: int, s: int) -> list[int]:
@@ -575,11 +602,13 @@ def _tail_binomials(n: int, s: int) -> list[int]:
     return out
 
 
-def _poly_prod_one_minus(sizes: Sequence[int], degree: int) -> list[int]:
-    """Coefficients of prod_g (1 - z^{a_g}), truncated at ``degree`` (exact integers)."""
+def _poly_prod_one_minus(sizes: Sequence[int] | Counter, degree: int) -> list[int]:
+    """Coefficients of prod_g (1 - z^{a_g}), truncated at ``degree`` (exact integers);
+    ``sizes`` a list of group sizes or a Counter ``{size: number of groups}``."""
     poly = [0] * (degree + 1)
     poly[0] = 1
-    for a, x in Counter(sizes).items():
+    counts = sizes if isinstance(sizes, Counter) else Counter(sizes)
+    for a, x in counts.items():
         # (1 - z^a)^x = sum_j (-1)^j C(x, j) z^{a j}
         factor = {a * j: (-1) ** j * math.comb(x, j) for j in range(0, min(x, degree // a) + 1)}
         new = [0] * (degree + 1)
@@ -593,8 +622,137 @@ def _poly_prod_one_minus(sizes: Sequence[int], degree: int) -> list[int]:
     return poly
 
 
-def group_failure_probability(n: int, s: int, group_sizes: Sequence[int]) -> Fraction:
-    """Exact P(some group has all its workers among ``s`` uniformly random stragglers).
+# Exact integer inclusion-exclusion costs about s * (terms per factor) big-integer
+# operations; beyond this many it takes seconds to hours, and the float path answers.
+_EXACT_BUDGET = 4 * 10**6
+
+
+_EXACT_MAX_S = 3000  # beyond, even the s big-integer binomials C(n-m, s-m) take seconds
+
+
+def _exact_cost(s: int, counts: Counter) -> int:
+    if s > _EXACT_MAX_S:
+        return _EXACT_BUDGET + 1
+    return s * sum(min(x, s // a) + 1 for a, x in counts.items())
+
+
+def _clog1p(w: np.ndarray) -> np.ndarray:
+    """Complex ``log(1 + w)`` accurate for small ``|w|`` (numpy's complex ``log1p`` is not:
+    it returns 0 for ``-1e-20``)."""
+    a, b = w.real, w.imag
+    return 0.5 * np.log1p(a * (2 + a) + b * b) + 1j * np.arctan2(b, 1 + a)
+
+
+def _cexpm1(w: np.ndarray) -> np.ndarray:
+    """Complex ``exp(w) - 1`` accurate for small ``|w|``."""
+    a, b = w.real, w.imag
+    return np.expm1(a) * np.cos(b) - 2 * np.sin(b / 2) ** 2 + 1j * np.exp(a) * np.sin(b)
+
+
+def _saddle_coefficient(n: int, s: int, g: Any) -> float:
+    """``[z^s] (1+z)^n g(z) / C(n, s)`` for a polynomial ``g`` with non-negative
+    coefficients, in floating point.
+
+    On the circle ``|z| = r = s/(n-s)`` (the saddle point of ``(1+z)^n / z^s``) the
+    weights ``C(n, j) r^j / (1+r)^n`` are the Binomial(n, s/n) law, peaked at ``j = s``,
+    so the Cauchy integral, a mean over ``N`` equally spaced points, gives the
+    coefficient with a relative error of about ``1e-13 sqrt(n)``: every coefficient is
+    non-negative and the one wanted carries a share ``~1/sqrt(n)`` of the total. ``N``
+    covers the whole degree ``n`` (no aliasing) while ``n + 1 <= 64 sigma + 256``
+    (``sigma`` the law's standard deviation); beyond, the aliased terms lie 32
+    standard deviations out, below ``e^-500`` of the one wanted. The
+    cost is ``O(min(n, sqrt(n)))``: ``n = 10**9`` takes milliseconds.
+    """
+    z, log_w = _saddle_circle(n, s)
+    with np.errstate(divide="ignore", under="ignore"):  # log 0 = -inf: a zero term
+        return _saddle_finish(n, s, float(np.real(np.mean(np.exp(log_w + g(z))))))
+
+
+_MAX_CIRCLE = 1 << 22
+
+
+def _saddle_circle(n: int, s: int) -> tuple[np.ndarray, np.ndarray]:
+    """The points ``z`` of :func:`_saddle_coefficient`'s circle and the log of the
+    weight ``(1+z)^n z^-s r^s / (1+r)^n`` at each."""
+    p = s / n
+    r = s / (n - s)
+    sigma = math.sqrt(n * p * (1 - p))
+    size = 1 << max(6, math.ceil(math.log2(min(n + 1, 64 * sigma + 256))))
+    if size > _MAX_CIRCLE:
+        raise ValueError(
+            f"n: at n = {n}, s = {s} the float path needs {size} points on its circle "
+            f"({48 * size / 2**30:.3g} GiB), more than {_MAX_CIRCLE}; n s (n - s) / n must be "
+            f"below about {(_MAX_CIRCLE / 64) ** 2:.3g}"
+        )
+    theta = 2 * np.pi * (np.arange(size) + 0.5) / size  # never z = -1
+    z = r * np.exp(1j * theta)
+    return z, n * _clog1p((z - r) / (1 + r)) - 1j * s * theta
+
+
+def _saddle_finish(n: int, s: int, mean: float) -> float:
+    return math.exp(math.log(mean) - _log_binom_pmf_at_mean(n, s)) if mean > 0 else 0.0
+
+
+def _stirlerr(k: int) -> float:
+    """``log k! - ((k + 1/2) log k - k + log(2 pi)/2)``, accurate to a few ulps."""
+    if k >= 10:
+        return _stirling_series(float(k))
+    return math.lgamma(k + 1) - (k + 0.5) * math.log(k) + k - 0.5 * math.log(2 * math.pi)
+
+
+def _stirling_series(x: float) -> float:
+    coef = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
+    inv2, acc = 1.0 / (x * x), 0.0
+    for c in reversed(coef):
+        acc = acc * inv2 + c
+    return acc / x
+
+
+def _log_binom_pmf_at_mean(n: int, s: int) -> float:
+    """``log P(Binomial(n, s/n) = s)`` without cancellation (Loader's saddle-point form,
+    exact at the mean: ``-log(2 pi s (n-s)/n)/2 + e(n) - e(s) - e(n-s)``, ``e`` the
+    Stirling error); scipy's ``binom.logpmf`` is off by about 1e-11 here."""
+    return (
+        -0.5 * math.log(2 * math.pi * s * (n - s) / n)
+        + _stirlerr(n)
+        - _stirlerr(s)
+        - _stirlerr(n - s)
+    )
+
+
+def _group_failure_float(n: int, s: int, counts: Counter) -> float:
+    """P(some group fully straggles) for ``counts = {size: number of groups}``:
+    ``[z^s] (1+z)^n (1 - prod_a (1 - u_a)^{x_a}) / C(n, s)``, ``u_a = (z/(1+z))^a`` (the
+    generating function of the straggler sets that fill a group has non-negative
+    coefficients; ``1 - prod`` is evaluated as ``-expm1(sum x_a log1p(-u_a))``, so
+    nothing cancels when the probability is tiny)."""
+    if s == n:
+        return 1.0
+
+    def g(z: np.ndarray) -> np.ndarray:  # log of 1 - prod_a (1 - t^a)^{x_a}, t = z/(1+z)
+        log_t = np.log(z) - _clog1p(z)
+        acc = np.zeros_like(z)
+        for a, x in counts.items():
+            la = a * log_t  # log t^a
+            small = la.real < math.log(0.5)
+            term = np.empty_like(z)
+            term[small] = _clog1p(-np.exp(la[small]))
+            # |t^a| >= 1/2: log(1 - t^a) = log(-t^a) + log1p(-t^-a)
+            big = ~small
+            term[big] = la[big] + 1j * np.pi + _clog1p(-np.exp(-la[big]))
+            acc += x * term
+        # log(1 - e^acc): -expm1 where acc is small, acc + log(expm1(-acc)) where it is large
+        out = np.empty_like(z)
+        lo = acc.real < 0.5
+        out[lo] = np.log(-_cexpm1(acc[lo]))
+        out[~lo] = acc[~lo] + np.log(_cexpm1(-acc[~lo]))
+        return out
+
+    return min(1.0, _saddle_coefficient(n, s, g))
+
+
+def group_failure_probability(n: int, s: int, group_sizes: Sequence[int]) -> Fraction | float:
+    """P(some group has all its workers among ``s`` uniformly random stragglers).
 
     ``group_sizes`` are the sizes of pairwise *disjoint* sets of workers among
     ``n``. By inclusion-exclusion (Appendix D of Wang et al. 2019, eqs.
@@ -604,19 +762,35 @@ def group_failure_probability(n: int, s: int, group_sizes: Sequence[int]) -> Fra
         P = - sum_{m >= 1} f_m C(n - m, s - m) / C(n, s),
         sum_m f_m z^m = prod_g (1 - z^{a_g}),
 
-    computed in exact integer arithmetic. This is the failure probability of
-    any code that fails iff a whole group straggles (the d-FRC), and the union
-    lower bound of eqs. (23)-(24) when the groups are column supports.
+    computed in exact integer arithmetic (a :class:`~fractions.Fraction`) while that
+    costs at most a few million big-integer operations (``n`` up to about ``10**4``;
+    ``n = 1000`` takes a millisecond). Beyond, the same probability is the coefficient
+    ``[z^s] (1+z)^n (1 - prod_g (1 - (z/(1+z))^{a_g})) / C(n, s)`` of a polynomial with
+    non-negative coefficients, evaluated as a Cauchy integral at the saddle point
+    (a ``float``, relative error about ``1e-13 sqrt(n)``, tested against the exact
+    value): ``n = 10**6`` answers in milliseconds.
+
+    This is the failure probability of any code that fails iff a whole group
+    straggles (the d-FRC), and the union lower bound of eqs. (23)-(24) when the
+    groups are column supports.
     """
     n, s = _check_ns(n, s)
-    sizes = [_int("group size", a) for a in group_sizes]
+    sizes = [_int("group size", a) for a in _sequence("group_sizes", group_sizes)]
     if any(a < 1 for a in sizes):
-        raise ValueError(f"group sizes must be positive, got {sizes}")
+        raise ValueError(f"group sizes must be positive, got {sizes[:10]}")
     if sum(sizes) > n:
         raise ValueError(f"disjoint groups must fit in n={n} workers, sizes sum to {sum(sizes)}")
-    if s == 0 or not sizes:
+    return _group_failure(n, s, Counter(sizes))
+
+
+def _group_failure(n: int, s: int, counts: Counter) -> Fraction | float:
+    """:func:`group_failure_probability` for ``counts = {group size: number of groups}``."""
+    counts = Counter({a: x for a, x in counts.items() if a <= s and x})  # larger never fail
+    if s == 0 or not counts:
         return Fraction(0)
-    poly = _poly_prod_one_minus(sizes, s)
+    if _exact_cost(s, counts) > _EXACT_BUDGET:
+        return _group_failure_float(n, s, counts)
+    poly = _poly_prod_one_minus(counts, s)
     tails = _tail_binomials(n, s)
     num = -sum(poly[m] * tails[m] for m in range(1, s + 1) if poly[m])
     return Fraction(num, tails[0])
@@ -639,13 +813,24 @@ def frc_failure_probability(n: int, s: int, d: int, rounding: str = "ceil") -> F
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
-    return group_failure_probability(n, s, frc_group_sizes(n, d, rounding))
+    return _group_failure(n, s, _frc_counts(n, d, rounding))
+
+
+def _frc_counts(n: int, d: int, rounding: str) -> Counter:
+    """``{group size: number of groups}`` of :func:`frc_group_sizes`, without listing them."""
+    check_choice(rounding, "rounding", ("ceil", "floor"))
+    q = -(-n // d) if rounding == "ceil" else n // d
+    base, extra = divmod(n, q)
+    return Counter({base + 1: extra, base: q - extra})
 
 
 def _group_event(rng: np.random.Generator, size: int, *, sizes: tuple[int, ...], s: int):
     """``size`` draws of 'some group fully straggles' (multivariate hypergeometric counts)."""
     counts = rng.multivariate_hypergeometric(np.asarray(sizes, dtype=np.int64), s, size=size)
     return (counts == np.asarray(sizes)).any(axis=1)
+
+
+_MAX_MC_GROUPS, _MAX_MC_WORKERS = 10**6, 10**8
 
 
 def frc_failure_mc(
@@ -670,6 +855,19 @@ def frc_failure_mc(
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
+    _check_mc_args(trials, level, None)
+    q = sum(_frc_counts(n, d, rounding).values())
+    if n > _MAX_MC_WORKERS:
+        raise ValueError(
+            f"n must be <= {_MAX_MC_WORKERS} for the Monte Carlo twin (numpy's hypergeometric "
+            f"sampler), got {n}: use frc_failure_probability at this size"
+        )
+    if q > _MAX_MC_GROUPS:
+        raise ValueError(
+            f"n: each Monte Carlo trial draws the stragglers of all {q} FRC groups "
+            f"({8 * q / 2**20:.3g} MiB per trial); at most {_MAX_MC_GROUPS} groups: use "
+            "frc_failure_probability, exact or to 1e-11, at this size"
+        )
     sizes = frc_group_sizes(n, d, rounding)
     event = functools.partial(_group_event, sizes=sizes, s=s)
     return estimate_probability(event, trials, rng=rng, level=level, executor=executor)
@@ -678,16 +876,28 @@ def frc_failure_mc(
 def frc_min_load(n: int, s: int, target: float, rounding: str = "ceil") -> int:
     """Smallest ``d`` whose d-FRC fails with exact probability ``<= target``.
 
-    Scans ``d = 1, 2, ...`` with :func:`frc_failure_probability` (exact); the
-    FRC with ``d = n`` never fails, so the scan ends. Achievability at the
-    user's ``n``, to set beside the lower bounds.
+    Bisection over ``d`` with :func:`frc_failure_probability` (exact for small
+    problems, the saddle-point float beyond), which is non-increasing in ``d``; the
+    FRC with ``d = n`` never fails. Achievability at the user's ``n``, to set beside
+    the lower bounds.
     """
     n, s = _check_ns(n, s)
     t = _check_target(target)
-    for d in range(1, n + 1):
-        if frc_failure_probability(n, s, d, rounding) <= t:
-            return d
-    raise AssertionError("unreachable: the FRC with d = n never fails")  # pragma: no cover
+    check_choice(rounding, "rounding", ("ceil", "floor"))
+    # P(fail) is non-increasing in d (checked exhaustively for every n <= 60, every s and
+    # both roundings in tests/test_load_bounds.py), so the first d meeting the target is
+    # found by bisection: O(log n) evaluations instead of a scan.
+    lo, hi = 1, n  # the FRC with d = n never fails: hi meets the target
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if frc_failure_probability(n, s, mid, rounding) <= t:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+_PMF_MAX_S, _PMF_MAX_TERMS = 10**5, 10**5
 
 
 def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, Fraction]:
@@ -705,7 +915,19 @@ def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, F
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
-    counts = sorted(Counter(frc_group_sizes(n, d, rounding)).items())
+    if s > _PMF_MAX_S:
+        raise ValueError(
+            f"s must be <= {_PMF_MAX_S} for the exact law of err (it sums s big-integer "
+            f"binomials and every combination of lost groups), got {s}; "
+            "frc_failure_probability gives P(err > 0) at any size"
+        )
+    counts = sorted(_frc_counts(n, d, rounding).items())
+    combos = math.prod(min(x, s // a) + 1 for a, x in counts)
+    if combos > _PMF_MAX_TERMS:
+        raise ValueError(
+            f"d: the exact law of err here sums over {combos} combinations of lost groups "
+            f"(more than {_PMF_MAX_TERMS}); refused before starting"
+        )
     sizes = [a for a, _ in counts]
     mult = [x for _, x in counts]
     tails = _tail_binomials(n, s)
@@ -746,7 +968,17 @@ def single_column_lower_bound(n: int, s: int, d: int) -> Fraction:
     d = _check_d(d, n)
     if d > s:
         return Fraction(0)
-    return Fraction(math.comb(n - d, s - d), math.comb(n, s))
+    if d <= 10**4:  # C(n-d, s-d)/C(n, s) = prod_{i<d} (s-i)/(n-i): d factors, exact
+        return Fraction(math.prod(range(s - d + 1, s + 1)), math.prod(range(n - d + 1, n + 1)))
+    # beyond, in mpmath: log-gammas with the digits their size needs
+    with mpmath.workdps(30 + len(str(n))):
+        log_p = (
+            mpmath.loggamma(s + 1)
+            - mpmath.loggamma(s - d + 1)
+            - mpmath.loggamma(n + 1)
+            + mpmath.loggamma(n - d + 1)
+        )
+        return float(mpmath.exp(log_p))
 
 
 def union_lower_bound(n: int, s: int, d: int) -> Fraction:
@@ -762,7 +994,7 @@ def union_lower_bound(n: int, s: int, d: int) -> Fraction:
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
     t = n // (d * d)
-    return group_failure_probability(n, s, [d] * t) if t else Fraction(0)
+    return _group_failure(n, s, Counter({d: t})) if t else Fraction(0)
 
 
 def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction]:
@@ -773,9 +1005,16 @@ def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction
     with ``S_k`` the k-th inclusion-exclusion sum. Returns ``[P(Y=0), ..., P(Y=t)]``.
     """
     n, s = _check_ns(n, s)
-    sizes = [_int("size", a) for a in sizes]
+    sizes = [_int("size", a) for a in _sequence("sizes", sizes)]
     if any(a < 1 for a in sizes) or sum(sizes) > n:
-        raise ValueError(f"sizes must be positive and sum to at most n={n}, got {sizes}")
+        raise ValueError(f"sizes must be positive and sum to at most n={n}, got {sizes[:10]}")
+    if not sizes:
+        return [Fraction(1)]
+    if s > _PMF_MAX_S or len(sizes) > 10**4:
+        raise ValueError(
+            f"s must be <= {_PMF_MAX_S} and sizes at most 10**4 long for this exact law "
+            f"(s big-integer binomials, len(sizes)^2 sums), got s = {s}, {len(sizes)} sizes"
+        )
     t = len(sizes)
     tails = _tail_binomials(n, s)
     total = tails[0]
@@ -808,18 +1047,70 @@ def zero_column_tail_lower_bound(n: int, s: int, d: int, c: float) -> Fraction:
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
+    c = check_real(c, "c")
     t = n // (d * d)
     if c < 0:
         return Fraction(1)
     if t == 0:
         return Fraction(0)
     kmax = min(t, s // d)
+    if math.floor(c) >= kmax:
+        return Fraction(0)
+    if kmax * (math.floor(c) + 1) > _TAIL_BUDGET or _exact_cost(s, Counter({d: t})) > _EXACT_BUDGET:
+        return _zero_column_tail_float(n, s, d, t, math.floor(c), kmax)
     tails = _tail_binomials(n, s)
     S = [math.comb(t, k) * tails[k * d] for k in range(kmax + 1)]
     below = 0
     for j in range(min(kmax, math.floor(c)) + 1):
         below += sum((-1) ** (k - j) * math.comb(k, j) * S[k] for k in range(j, kmax + 1))
     return 1 - Fraction(below, tails[0])
+
+
+_TAIL_BUDGET = 2 * 10**5
+
+
+def _zero_column_tail_float(n: int, s: int, d: int, t: int, c: int, kmax: int) -> float:
+    """``P(Y > c)`` in floating point: ``P(Y = j) = [z^s] (1+z)^n C(t, j) u^j (1-u)^(t-j)
+    / C(n, s)`` with ``u = (z/(1+z))^d`` (non-negative coefficients), summed over the
+    shorter side of ``c`` (absolute error about ``1e-13 sqrt(n)``)."""
+    upper = kmax - c <= max(c + 1, 2000)  # the upper tail directly: no 1 - (1 - tiny)
+    js = range(c + 1, kmax + 1) if upper else range(0, c + 1)
+    z, log_w = _saddle_circle(n, s)
+    if len(js) * len(z) > 10**9:
+        raise ValueError(
+            f"c: P(Y > c) sums {len(js)} terms over {len(z)} points here (n = {n}, s = {s}, "
+            f"d = {d}): too many to answer in seconds; refused"
+        )
+    with np.errstate(divide="ignore", under="ignore"):
+        return _zero_column_tail_sum(n, s, d, t, js, upper, z, log_w)
+
+
+def _zero_column_tail_sum(n, s, d, t, js, upper, z, log_w) -> float:
+    log_u = d * (np.log(z) - _clog1p(z))
+    small = log_u.real < math.log(0.5)
+    log_1mu = np.empty_like(z)
+    log_1mu[small] = _clog1p(-np.exp(log_u[small]))
+    log_1mu[~small] = log_u[~small] + 1j * np.pi + _clog1p(-np.exp(-log_u[~small]))
+    base = log_w + t * log_1mu
+    step = log_u - log_1mu
+    ratio = np.exp(step)  # term_{j+1} / term_j = (t - j)/(j + 1) u/(1-u)
+    # start at the largest term on the real axis (the mode of Binomial(t, u(r))) and
+    # walk both ways by the ratio, so no term that matters underflows
+    u_r = (s / n) ** d
+    mode = min(max(math.floor((t + 1) * u_r), js[0]), js[-1])
+    log_c = math.lgamma(t + 1) - math.lgamma(mode + 1) - math.lgamma(t - mode + 1)
+    anchor = np.exp(base + log_c + mode * step)
+    total = anchor.copy()
+    term = anchor
+    for j in range(mode, js[-1]):
+        term = term * ratio * ((t - j) / (j + 1))
+        total += term
+    term = anchor
+    for j in range(mode, js[0], -1):
+        term = term / ratio * (j / (t - j + 1))
+        total += term
+    part = _saddle_finish(n, s, float(np.real(np.mean(total))))
+    return min(1.0, part) if upper else max(0.0, 1.0 - part)
 
 
 def min_load_lower_bound(n: int, s: int, target: float, eps: float = 0.0) -> LoadBound:
@@ -902,9 +1193,12 @@ def matrix_union_lower_bound(A: Any, s: int) -> Fraction:
     ``A`` itself (no lemma needed). Equal to it for the d-FRC.
     """
     A = np.asarray(A)
-    if A.ndim != 2:
-        raise ValueError(f"A must be a 2-D array, got shape {A.shape}")
-    n, s = _check_ns(A.shape[0], s)
+    if A.ndim != 2 or A.shape[0] < 2:
+        raise ValueError(f"A must be a 2-D array with at least 2 rows (workers), got {A.shape}")
+    s = _int("s", s)
+    if not 0 <= s < A.shape[0]:
+        raise ValueError(f"s must satisfy 0 <= s < n = {A.shape[0]} (rows of A), got {s}")
+    n = A.shape[0]
     cols = disjoint_support_columns(A)
     sizes = (A[:, cols] != 0).sum(axis=0)
     if (sizes == 0).any():
@@ -960,6 +1254,9 @@ class BRCParameters:
         )
 
 
+_MAX_D = 10**4  # exact Fractions with denominators lcm(1..D): ~0.1 s at D = 1e4
+
+
 def brc_parameters(n: int, s: int, eps: float) -> BRCParameters:
     """Batch size, degree distribution and average load of Theorem 6 of Wang et al. 2019.
 
@@ -974,6 +1271,11 @@ def brc_parameters(n: int, s: int, eps: float) -> BRCParameters:
         raise ValueError(f"eps must lie in (0, 1/4) for Theorem 6 (u > 0), got eps={eps}")
     if s == 0:
         raise ValueError("s must be at least 1 for Theorem 6 (b = ceil(1/ln(n/s)) + 1)")
+    if 1 / e > _MAX_D + 1:
+        raise ValueError(
+            f"eps must be >= 1/{_MAX_D + 1} here, got {float(e):.3g}: the degree distribution "
+            f"of eq. (17) has D + 1 = floor(1/eps) + 1 exact terms"
+        )
     with mpmath.workdps(_DPS):
         b = _ceil(1 / mpmath.log(mpmath.mpf(n) / s)) + 1
     D = math.floor(1 / e)
@@ -998,6 +1300,9 @@ def brc_condition_54_margin(eps: float, points: int = 2001) -> float:
     e = _check_eps(eps)
     if not 0 < e < Fraction(1, 4):
         raise ValueError(f"eps must lie in (0, 1/4) for Theorem 6, got eps={eps}")
+    points = _int("points", points)
+    if not 2 <= points <= 10**7:
+        raise ValueError(f"points must lie in [2, 10**7], got {points}")
     params = brc_parameters(10, 1, e)  # b is irrelevant here; p depends on eps only
     p = np.array([float(x) for x in params.degree_distribution])
     x = np.linspace(0.0, 1.0 - float(e), points)[1:]
@@ -1023,6 +1328,7 @@ def all_bounds(
     bound's ``notes``.
     """
     n, s = _check_ns(n, s)
+    eps, target = float(_check_eps(eps)), float(_check_target(target))
     rows: list[tuple[str, LoadBound]] = [
         ("worst case (Tandon / Ye-Abbe m=1)", worst_case_load(n, s)),
         ("worst case (Halbawi eq. 2)", halbawi_load(n, s)),
@@ -1076,6 +1382,7 @@ def load_curves(
     decreasing (broken-down) region. No warnings are emitted.
     """
     n = _int("n", n)
+    s_values = [_int("s_values entry", v) for v in _sequence("s_values", s_values)]
     cols: dict[str, list] = {
         k: []
         for k in (
@@ -1193,6 +1500,7 @@ def achieved_load_mc(
     n, s = _check_ns(n, s)
     e = _check_eps(eps)
     tgt = _check_target(target)
+    _check_mc_args(trials, level, None)
     if family == "brc" and not 0 < e < Fraction(1, 4):
         raise ValueError(f"eps must lie in (0, 1/4) for the BRC of Theorem 6, got eps={eps}")
     from gctheory.codes.approximate import estimate_decoding_failure

@@ -49,6 +49,7 @@ import mpmath as mp
 import numpy as np
 from scipy import integrate, special, stats
 
+from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import Estimate, estimate_mean
 
 __all__ = [
@@ -127,15 +128,14 @@ class Approximation:
 # validation and family detection
 
 
+# beyond this many workers the mpmath reference digits (about 3 log10 n) make a call slow,
+# and no cluster has them
+MAX_WORKERS = 10**24
+
+
 def _check_kn(k: Any, n: Any, kname: str = "k", nname: str = "n") -> tuple[int, int]:
-    for name, v in ((nname, n), (kname, k)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise ValueError(f"{name} must be an integer, got {v!r}")
-    n, k = int(n), int(k)
-    if n < 1:
-        raise ValueError(f"{nname} must be >= 1, got {n}")
-    if not 1 <= k <= n:
-        raise ValueError(f"{kname} must satisfy 1 <= {kname} <= {nname} = {n}, got {k}")
+    n = check_int(n, nname, low=1, high=MAX_WORKERS)
+    k = check_int(k, kname, low=1, high=n)
     return k, n
 
 
@@ -185,24 +185,29 @@ def _family(dist: Any) -> tuple[str, dict[str, float]]:
 def harmonic_difference(n: int, k: int, power: int = 1) -> float:
     """``sum_{j=n-k+1}^{n} j**(-power)``, i.e. ``H_n - H_{n-k}`` for ``power=1``.
 
-    Exact ``math.fsum`` for ``k <= 10**5`` terms, else polygamma differences.
+    ``math.fsum`` of the terms for ``k <= 10**5`` terms all below ``2**53``;
+    otherwise the polygamma difference ``(-1)^p (psi^(p-1)(n+1) - psi^(p-1)(n-k+1))
+    / (p-1)!`` in mpmath, with enough digits for the cancellation between the two
+    (about ``log10(n)`` digits are lost when ``k << n``), so the result keeps full
+    double precision for every ``n``.
     """
-    for name, v in (("n", n), ("k", k), ("power", power)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise ValueError(f"{name} must be an integer, got {v!r}")
-    if not 0 <= k <= n:
-        raise ValueError(f"k must satisfy 0 <= k <= n = {n}, got {k}")
-    if power < 1:
-        raise ValueError(f"power must be >= 1, got {power}")
-    if k <= 100_000:
-        return math.fsum(1.0 / j**power for j in range(n - k + 1, n + 1))
-    if power == 1:
-        return float(special.digamma(n + 1) - special.digamma(n - k + 1))
-    return float(
-        (special.polygamma(power - 1, n - k + 1) - special.polygamma(power - 1, n + 1))
-        * (-1) ** power
-        / math.factorial(power - 1)
-    )
+    n = check_int(n, "n", low=0)
+    k = check_int(k, "k", low=0, high=n)
+    power = check_int(power, "power", low=1, high=1000)
+    if k == 0:
+        return 0.0
+    if k <= 100_000 and n < 2**53:
+        return math.fsum(math.pow(float(j), -power) for j in range(n - k + 1, n + 1))
+    m = n - k + 1
+    # digits lost: the polygamma values are ~ m^(1-p) (or log n), the difference ~ k m^(-p)
+    lost = max(0, math.ceil(math.log10(n + 1) - math.log10(k))) + 2 * math.ceil(math.log10(n + 1))
+    with mp.workdps(30 + lost):
+        if power == 1:
+            v = mp.psi(0, n + 1) - mp.psi(0, m)
+        else:
+            v = (mp.psi(power - 1, m) - mp.psi(power - 1, n + 1)) * (-1) ** power
+            v = v / mp.factorial(power - 1)
+        return float(v)
 
 
 def _exponential_moments(delta: float, mu: float, k: int, n: int) -> OrderStatMoments:
@@ -212,34 +217,123 @@ def _exponential_moments(delta: float, mu: float, k: int, n: int) -> OrderStatMo
     return OrderStatMoments(mean, var, "closed-exponential")
 
 
+# Stirling series of log Gamma: B_{2j} / (2j (2j - 1)), j = 1..8 (enough for x >= 10)
+_STIRLING = (
+    1 / 12,
+    -1 / 360,
+    1 / 1260,
+    -1 / 1680,
+    1 / 1188,
+    -691 / 360360,
+    1 / 156,
+    -3617 / 122400,
+)
+
+
+def _stirling_tail(x: float) -> float:
+    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)`` for ``x >= 10``."""
+    inv2 = 1.0 / (x * x)
+    acc = 0.0
+    for c in reversed(_STIRLING):
+        acc = acc * inv2 + c
+    return acc / x
+
+
+def _lgamma_diff(x: float, c: float) -> float:
+    """``log Gamma(x + c) - log Gamma(x)`` for ``x > 0``, ``c >= 0``, to a few ulps of
+    ``c * log(x + c)`` -- not of ``log Gamma(x)``, which is what subtracting two
+    ``gammaln`` loses at large ``x`` (``gammaln(1e8) ~ 1.7e9``, so 2e-7 absolute).
+
+    Stirling's series differenced term by term, ``(x - 1/2) log1p(c/x) + c log(x + c)
+    - c + S(x + c) - S(x)``, after moving ``x`` to ``>= 10`` by the recurrence
+    ``Gamma(x + 1) = x Gamma(x)``.
+    """
+    shift = 0.0
+    while x < 10.0:
+        shift -= math.log1p(c / x)
+        x += 1.0
+    return (
+        (x - 0.5) * math.log1p(c / x)
+        + c * math.log(x + c)
+        - c
+        + _stirling_tail(x + c)
+        - _stirling_tail(x)
+        + shift
+    )
+
+
+def _pareto_log_moment(n: int, m: int, c: float) -> tuple[float, float]:
+    """``log E[Y_(k:n)^r]`` for Pareto(scale 1, shape xi), ``c = r/xi < m = n - k + 1``:
+    ``log [Gamma(n+1) Gamma(m-c) / (Gamma(m) Gamma(n+1-c))]``, and a bound on its
+    absolute rounding error."""
+    a = _lgamma_diff(n + 1 - c, c)
+    b = _lgamma_diff(m - c, c)
+    return a - b, 4 * 2.0**-52 * (abs(a) + abs(b) + c + 1)
+
+
+def _pareto_moments_mp(xi: float, k: int, n: int) -> tuple[float, float]:
+    """``(E[Y], Var[Y] / E[Y]^2)`` of the Pareto(1, xi) order statistic in mpmath, with
+    digits enough for ``log Gamma(n+1) ~ n log n`` and for the variance's cancellation
+    (``Var / E^2 ~ 1/(n xi)^2`` for ``k = 1``)."""
+    m = n - k + 1
+    digits = math.ceil(math.log10(n + 1))
+    with mp.workdps(30 + 3 * digits + max(0, math.ceil(math.log10(1 + 1 / xi)))):
+        c = 1 / mp.mpf(xi)
+        lg_n, lg_m = mp.loggamma(n + 1), mp.loggamma(m)
+        l1 = lg_n + mp.loggamma(m - c) - lg_m - mp.loggamma(n + 1 - c)
+        e1 = _exp_checked(float(l1), "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
+        if m <= 2 * c:
+            return e1, math.inf
+        l2 = lg_n + mp.loggamma(m - 2 * c) - lg_m - mp.loggamma(n + 1 - 2 * c)
+        return e1, float(mp.expm1(l2 - 2 * l1))
+
+
+# relative error allowed on the float path before falling back to mpmath
+_MEAN_TOL, _VAR_TOL = 1e-13, 1e-12
+
+
 def _pareto_raw_moment(xi: float, k: int, n: int, r: int) -> float:
     """``E[Y_(k:n)^r]`` for Pareto(scale 1, shape xi); inf if ``n-k+1 <= r/xi``."""
     m = n - k + 1
     if m * xi <= r:
         return math.inf
-    c = r / xi
-    return math.exp(
-        special.gammaln(n + 1)
-        + special.gammaln(m - c)
-        - special.gammaln(m)
-        - special.gammaln(n + 1 - c)
-    )
+    logv, err = _pareto_log_moment(n, m, r / xi)
+    if err > _MEAN_TOL or n >= 2**50:
+        e1, rel = _pareto_moments_mp(xi, k, n)
+        return e1 if r == 1 else e1 * e1 * (1 + rel)
+    return _exp_checked(logv, "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
 
 
 def _pareto_moments(loc: float, t0: float, xi: float, k: int, n: int) -> OrderStatMoments:
+    """Vannman's closed form, evaluated so that the mean keeps full double precision
+    at every ``n`` (the support bound ``mean > loc + t0`` holds) and the variance
+    is computed as ``E^2 expm1(log E[Y^2] - 2 log E[Y])``, not as the cancelling
+    ``E[Y^2] - E[Y]^2``."""
     m = n - k + 1
-    e1 = _pareto_raw_moment(xi, k, n, 1)
-    if math.isinf(e1):
+    if m * xi <= 1:
         reason = (
             f"Pareto mean of the {k}-th of {n} is infinite: n - k + 1 = {m} <= 1/xi = {1 / xi:.6g}"
         )
         return OrderStatMoments(math.inf, math.inf, "closed-pareto", reason)
-    e2 = _pareto_raw_moment(xi, k, n, 2)
+    c = 1 / xi
+    l1, err1 = _pareto_log_moment(n, m, c) if n < 2**50 else (0.0, math.inf)
+    rel = math.inf
+    if m * xi > 2 and err1 <= _MEAN_TOL:
+        l2, err2 = _pareto_log_moment(n, m, 2 * c)
+        dl = l2 - 2 * l1
+        if dl > 0 and (err2 + 2 * err1) <= _VAR_TOL * dl:
+            rel = math.expm1(dl)
+        else:
+            rel = math.nan  # cancellation: go to mpmath
+    if err1 > _MEAN_TOL or math.isnan(rel):
+        e1, rel = _pareto_moments_mp(xi, k, n)
+    else:
+        e1 = _exp_checked(l1, "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
     mean = loc + t0 * e1
-    if math.isinf(e2):
+    if math.isinf(rel):
         reason = f"Pareto variance of the {k}-th of {n} is infinite: n - k + 1 = {m} <= 2/xi"
         return OrderStatMoments(mean, math.inf, "closed-pareto", reason)
-    return OrderStatMoments(mean, t0 * t0 * max(e2 - e1 * e1, 0.0), "closed-pareto")
+    return OrderStatMoments(mean, (t0 * e1) ** 2 * rel, "closed-pareto")
 
 
 # ---------------------------------------------------------------------------
@@ -350,7 +444,21 @@ def _quad_order_stat(dist: Any, k: int, n: int) -> OrderStatMoments:
     breaks = [float(dist.ppf(special.betaincinv(k, m, q))) for q in qs]
     breaks = [b for b in breaks if np.isfinite(b)]
     center = breaks[len(breaks) // 2] if breaks else float(dist.median())
-    return _quad_moments(sf, cdf, center, lo, hi, breaks)
+    return _check_support(_quad_moments(sf, cdf, center, lo, hi, breaks), dist, lo, hi)
+
+
+def _check_support(r: OrderStatMoments, dist: Any, lo: float, hi: float) -> OrderStatMoments:
+    """Refuse a quadrature result outside the support ``[lo, hi]`` of ``dist`` (or a
+    negative variance): a mean of a variable on ``[lo, hi]`` lies in it, so such a
+    result is a numerical failure, never an answer."""
+    ok_mean = math.isinf(r.mean) or lo <= r.mean <= hi
+    if not (ok_mean and r.variance >= 0):
+        raise ValueError(
+            f"dist: numerical integration of the order statistic of {dist.dist.name!r} gave "
+            f"mean {r.mean!r}, variance {r.variance!r}, outside the support [{lo}, {hi}]; "
+            "this distribution is beyond what the quadrature resolves"
+        )
+    return r
 
 
 # ---------------------------------------------------------------------------
@@ -398,7 +506,10 @@ def order_statistic_moments(dist: Any, k: int, n: int, *, method: str = "auto") 
         raise ValueError(f"method must be 'auto', 'closed' or 'quad', got {method!r}")
     fam, p = _family(dist)
     if method == "closed" and fam == "other":
-        raise ValueError(f"no closed form for the {dist.dist.name!r} distribution; use 'quad'")
+        raise ValueError(
+            f"method='closed': no closed form for the {dist.dist.name!r} distribution; "
+            "use 'auto' or 'quad'"
+        )
     if method != "quad":
         if fam == "exponential":
             return _exponential_moments(p["delta"], p["mu"], k, n)
@@ -469,8 +580,20 @@ def order_statistic_reference(
         ``mp.inf`` for an infinite Pareto mean.
     """
     k, n = _check_kn(k, n)
-    if method not in ("closed", "quad"):
-        raise ValueError(f"method must be 'closed' or 'quad', got {method!r}")
+    check_choice(method, "method", ("closed", "quad"))
+    check_choice(family, "family", ("exponential", "pareto"))
+    dps = check_int(dps, "dps", low=5, high=10_000)
+    need = {"exponential": ("mu",), "pareto": ("t0", "xi")}[family]
+    allowed = {"exponential": ("mu", "delta"), "pareto": ("t0", "xi")}[family]
+    unknown = sorted(set(params) - set(allowed))
+    missing = sorted(set(need) - set(params))
+    if unknown or missing:
+        raise ValueError(
+            f"params of the {family} family are {list(allowed)}: missing {missing}, "
+            f"unknown {unknown}"
+        )
+    for key, v in params.items():
+        check_real(v, key)
     m = n - k + 1
     with mp.workdps(dps):
         if family == "exponential":
@@ -522,10 +645,7 @@ def order_statistic_reference(
 
 def _check_grouped(groups: Any, group_size: Any, wait: Any) -> tuple[int, int, int]:
     wait_, r = _check_kn(wait, group_size, "wait", "group_size")
-    for name, v in (("groups", groups),):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
-    return int(groups), r, wait_
+    return check_int(groups, "groups", low=1), r, wait_
 
 
 def grouped_completion_moments(
@@ -577,8 +697,8 @@ def grouped_completion_moments(
     # quantile of T at level q: the group statistic at level q**(1/G)
     breaks = [float(dist.ppf(special.betaincinv(wait, m, q ** (1.0 / groups)))) for q in qs]
     breaks = [b for b in breaks if np.isfinite(b)]
-    center = breaks[len(breaks) // 2]
-    return _quad_moments(sf, cdf, center, lo, hi, breaks)
+    center = breaks[len(breaks) // 2] if breaks else float(dist.median())
+    return _check_support(_quad_moments(sf, cdf, center, lo, hi, breaks), dist, lo, hi)
 
 
 def expected_grouped_completion(
@@ -604,6 +724,28 @@ def _sample_grouped(dist: Any, groups: int, group_size: int, wait: int, rng, siz
     x = dist.rvs(size=(size, groups, group_size), random_state=rng)
     part = np.partition(x, wait - 1, axis=2)[:, :, wait - 1]
     return part.max(axis=1)
+
+
+# a Monte Carlo trial holds every worker's time (8 bytes each) at once, and numpy's
+# partition makes a copy: refuse trials wider than this many workers before drawing
+_MC_MAX_WORKERS = 10**7
+
+
+def _check_mc_args(trials: Any, level: Any, chunk_size: Any) -> None:
+    """The engine's arguments, checked here too, so an error names this call's parameter."""
+    check_int(trials, "trials", low=1)
+    check_real(level, "level", low=0.0, high=1.0, low_open=True, high_open=True)
+    if chunk_size is not None:
+        check_int(chunk_size, "chunk_size", low=1)
+
+
+def _check_mc_memory(workers: int, name: str = "n") -> None:
+    if workers > _MC_MAX_WORKERS:
+        raise ValueError(
+            f"{name}: one Monte Carlo trial draws all {workers} worker times at once "
+            f"({16 * workers / 2**30:.3g} GiB with numpy's partition copy); at most "
+            f"{_MC_MAX_WORKERS} workers per trial: use the exact value instead"
+        )
 
 
 def _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments):
@@ -649,6 +791,8 @@ def order_statistic_mc(
     """
     k, n = _check_kn(k, n)
     _check_dist(dist)
+    _check_mc_args(trials, level, chunk_size)
+    _check_mc_memory(n)
     moments = _safe_moments(dist, k, n)
     return _mc(dist, 1, n, k, trials, rng, level, chunk_size, executor, moments)
 
@@ -668,6 +812,8 @@ def grouped_completion_mc(
     """Monte Carlo twin of :func:`expected_grouped_completion`."""
     groups, r, wait = _check_grouped(groups, group_size, wait)
     _check_dist(dist)
+    _check_mc_args(trials, level, chunk_size)
+    _check_mc_memory(groups * r, "groups * group_size")
     moments = grouped_completion_moments(dist, groups, r, wait)
     return _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments)
 
@@ -681,24 +827,15 @@ def _safe_moments(dist: Any, k: int, n: int) -> OrderStatMoments:
 
 
 def _check_alpha(alpha: float) -> float:
-    alpha = float(alpha)
-    if not 0.0 < alpha <= 1.0:
-        raise ValueError(f"alpha must lie in (0, 1], got {alpha!r}")
-    return alpha
+    return check_real(alpha, "alpha", low=0.0, high=1.0, low_open=True)
 
 
 def _check_pos(name: str, v: float) -> float:
-    v = float(v)
-    if not (np.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be positive and finite, got {v!r}")
-    return v
+    return check_real(v, name, low=0.0, low_open=True)
 
 
 def _check_shift(name: str, v: float) -> float:
-    v = float(v)
-    if not (np.isfinite(v) and v >= 0):
-        raise ValueError(f"{name} (the minimum time, a shift) must be >= 0 and finite, got {v!r}")
-    return v
+    return check_real(v, f"{name} (the minimum time, a shift)", low=0.0)
 
 
 def pareto_limit(t0: float, xi: float, alpha: float) -> float:
@@ -709,7 +846,17 @@ def pareto_limit(t0: float, xi: float, alpha: float) -> float:
     master waits for a fraction ``1 - alpha`` of the machines).
     """
     t0, xi, alpha = _check_pos("t0", t0), _check_pos("xi", xi), _check_alpha(alpha)
+    _exp_checked(math.log(t0) - math.log(alpha) / xi, "alpha", f"xi = {xi:g}")  # range
     return t0 * alpha ** (-1.0 / xi)
+
+
+def _exp_checked(log_value: float, name: str, detail: str) -> float:
+    """``exp(log_value)``, refused (naming ``name``) where it exceeds the float range."""
+    if log_value > 709.78:
+        raise ValueError(
+            f"{name}: the result exp({log_value:.6g}) exceeds the float64 range ({detail})"
+        )
+    return math.exp(log_value)
 
 
 def halbawi_proposition1_error(
@@ -721,8 +868,10 @@ def halbawi_proposition1_error(
     pass ``f = round((1 - alpha) n)`` to compare with the Proposition's own indexing.
     """
     approx = pareto_limit(t0, xi, alpha)
+    n = check_int(n, "n", low=1)
     if f is None:
         f = min(n, math.ceil((1 - alpha) * n - 1e-12) + 1)
+    f, n = _check_kn(f, n, "f", "n")
     exact = order_statistic_moments(stats.pareto(xi, scale=t0), f, n)
     return Approximation(approx, exact.mean)
 

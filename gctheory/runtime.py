@@ -40,17 +40,22 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
+from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import Estimate
 from gctheory.order_stats import (
+    MAX_WORKERS,
     InfiniteMomentWarning,
     OrderStatMoments,
     _check_alpha,
     _check_dist,
     _check_kn,
+    _check_mc_args,
     _check_pos,
     _check_shift,
+    _lgamma_diff,
+    _pareto_raw_moment,
     grouped_completion_mc,
     grouped_completion_moments,
     order_statistic_moments,
@@ -88,16 +93,33 @@ __all__ = [
 
 
 def _int(name: str, v: Any, lo: int = 1) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
-    return int(v)
+    # sizes (workers, groups, redundancy, K...) share the order statistics' ceiling
+    return check_int(v, name, low=lo, high=MAX_WORKERS)
 
 
 def _nonneg(name: str, v: float) -> float:
-    v = float(v)
-    if not (np.isfinite(v) and v >= 0):
-        raise ValueError(f"{name} must be >= 0 and finite, got {v!r}")
-    return v
+    return check_real(v, name, low=0.0)
+
+
+# Scans that evaluate an exact expected time at every candidate cost about 1 ms per
+# candidate with a closed form and 0.1-0.3 s with numerical integration: refuse
+# before starting a scan that would take minutes.
+_SCAN_CLOSED, _SCAN_QUAD = 10**4, 200
+
+
+def _check_scan(name: str, size: int, dist: Any = None, what: str = "") -> None:
+    closed = dist is None or dist.dist.name in ("expon", "pareto")
+    limit = _SCAN_CLOSED if closed else _SCAN_QUAD
+    if size > limit:
+        kind = "a closed form" if closed else "a numerical integration"
+        raise ValueError(
+            f"{name} must be <= {limit} here, got {size}: {what} evaluates {kind} for every "
+            f"candidate ({size} of them), which would take minutes; refused before starting"
+        )
+
+
+# Vectorised scans hold a few float64 arrays of the scan's length.
+_MAX_VECTOR = 10**7
 
 
 # ===========================================================================
@@ -145,14 +167,18 @@ def halbawi_alpha_star(t0: float, xi: float, n_cg: float) -> float:
     return ratio ** (xi / (1 + xi))
 
 
-def _t_dec(f: int, c_m: float, decoding: str) -> float:
+_DECODINGS = ("rs", "generic", "none")
+
+
+def _t_dec(f: Any, c_m: float, decoding: str) -> Any:
+    """Decoding time ``c_m (f-1) f`` (rs), ``c_m f^3`` (generic) or 0; ``f`` may be an array."""
     if decoding == "rs":
         return c_m * (f - 1) * f
     if decoding == "generic":
         return c_m * f**3
     if decoding == "none":
-        return 0.0
-    raise ValueError(f"decoding must be 'rs', 'generic' or 'none', got {decoding!r}")
+        return 0.0 * f
+    raise ValueError(f"decoding must be one of {list(_DECODINGS)}, got {decoding!r}")
 
 
 def halbawi_expected_time(
@@ -179,7 +205,8 @@ def halbawi_expected_time(
         _check_pos(name, v)
     for name, v in (("n_cg", n_cg), ("c_m", c_m)):
         _nonneg(name, v)
-    delay = order_statistic_moments(stats.pareto(xi, scale=t0), f, n).mean
+    check_choice(decoding, "decoding", _DECODINGS)
+    delay = _halbawi_mean(n, float(t0), float(xi), f)  # the mean only (no variance)
     alpha = (n - f + 1) / n
     return delay + n_cg * alpha + _t_dec(f, c_m, decoding)
 
@@ -191,12 +218,19 @@ def halbawi_approx_time(
     ``t0 alpha^(-1/xi) + c_g N alpha + c_m (1-alpha)^2 n^2`` (eq. (21) when ``c_m = 0``)."""
     alpha = _check_alpha(alpha)
     t0, xi = _check_pos("t0", t0), _check_pos("xi", xi)
+    n_cg, c_m = _nonneg("n_cg", n_cg), _nonneg("c_m", c_m)
     dec = 0.0
     if c_m:
         if n is None:
             raise ValueError("n is required when c_m > 0 (decoding term c_m (1-alpha)^2 n^2)")
-        dec = _nonneg("c_m", c_m) * (1 - alpha) ** 2 * n**2
-    return t0 * alpha ** (-1 / xi) + _nonneg("n_cg", n_cg) * alpha + dec
+        dec = c_m * (1 - alpha) ** 2 * float(_int("n", n)) ** 2
+    log_delay = math.log(t0) - math.log(alpha) / xi
+    if log_delay > 709 or not math.isfinite(dec):
+        raise ValueError(
+            f"alpha: t0 alpha^(-1/xi) = exp({log_delay:.4g}) (or the decoding term) exceeds "
+            f"the float range at alpha = {alpha:g}, xi = {xi:g}"
+        )
+    return math.exp(log_delay) + n_cg * alpha + dec
 
 
 @dataclass(frozen=True)
@@ -211,24 +245,95 @@ class OptimumF:
         ``(n - f + 1)/n``, the data fraction per machine.
     time : float
         ``T_f`` at the optimum.
-    times : numpy.ndarray
-        ``T_f`` for ``f = 1..n`` (``inf`` where the Pareto mean is infinite).
+    times : numpy.ndarray or None
+        ``T_f`` for ``f = 1..n`` (``inf`` where the Pareto mean is infinite);
+        None for ``n > 10**6``.
     """
 
     f: int
     alpha: float
     time: float
-    times: np.ndarray
+    times: np.ndarray | None
 
     def __repr__(self) -> str:
         return f"OptimumF(f={self.f}, alpha={self.alpha:.6g}, time={self.time:.6g})"
 
 
-def _halbawi_parts(n: int, t0: float, xi: float, n_cg: float) -> np.ndarray:
-    d = stats.pareto(xi, scale=t0)
-    return np.array(
-        [order_statistic_moments(d, f, n).mean + n_cg * (n - f + 1) / n for f in range(1, n + 1)]
+def _pareto_order_means(n: int, xi: float, f: np.ndarray) -> np.ndarray:
+    """``E[Y_(f:n)]`` of Pareto(1, xi) for an array of orders ``f`` (``inf`` where
+    ``n - f + 1 <= 1/xi``): the log-gamma ratio of :mod:`gctheory.order_stats`,
+    vectorised (Stirling's series differenced for ``m - c >= 10``, ``gammaln`` below,
+    where the arguments are small and nothing cancels)."""
+    c = 1.0 / xi
+    m = (n - f + 1).astype(float)
+    out = np.full(f.shape, np.inf)
+    ok = m > c
+    if not ok.any():
+        return out
+    x = m[ok] - c
+    g = np.empty_like(x)
+    big = x >= 10.0
+    xb = x[big]
+    inv = lambda y: sum(  # noqa: E731
+        cf * y ** -(2 * j + 1) for j, cf in enumerate(_STIRLING_COEF)
     )
+    g[big] = (xb - 0.5) * np.log1p(c / xb) + c * np.log(xb + c) - c + inv(xb + c) - inv(xb)
+    g[~big] = special.gammaln(x[~big] + c) - special.gammaln(x[~big])
+    out[ok] = np.exp(_lgamma_diff(n + 1 - c, c) - g)
+    return out
+
+
+_STIRLING_COEF = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
+
+
+def _halbawi_parts(n: int, t0: float, xi: float, n_cg: float) -> np.ndarray:
+    """``E[T_delay^(f:n)] + c_g N alpha`` of eq. (17) for every ``f = 1..n`` (vectorised)."""
+    if n > _MAX_VECTOR:
+        raise ValueError(
+            f"n must be <= {_MAX_VECTOR} for the table of T_f over every f, got {n} "
+            f"({8 * 3 * n / 2**30:.3g} GiB of float64 arrays)"
+        )
+    f = np.arange(1, n + 1)
+    return t0 * _pareto_order_means(n, xi, f) + n_cg * (n - f + 1) / n
+
+
+def _halbawi_mean(n: int, t0: float, xi: float, f: int) -> float:
+    return t0 * _pareto_raw_moment(xi, f, n, 1)
+
+
+def _halbawi_argmin(n: int, t0: float, xi: float, n_cg: float, c_m: float, decoding: str) -> int:
+    """The smallest minimiser of ``T_f`` (eq. (17)) over ``f = 1..n``, by bisection.
+
+    ``T_f`` is convex in ``f`` where finite: with ``m = n - f + 1`` and ``c = 1/xi``,
+    ``E[Y_(f+1:n)] - E[Y_(f:n)] = E[Y_(f:n)] c / (m - 1 - c)`` (Vannman's ratio
+    ``Gamma(m-1-c) Gamma(m) / (Gamma(m-1) Gamma(m-c)) = (m-1)/(m-1-c)``) grows with
+    ``f`` (both factors do); the load term is linear and the decoding terms
+    ``c_m (f-1) f`` and ``c_m f^3`` are convex. So the forward difference
+    ``D(f) = T_{f+1} - T_f`` is non-decreasing and the first ``f`` with ``D(f) >= 0``
+    is the smallest minimiser. ``D`` is evaluated from that ratio (no cancellation).
+    """
+    c = 1.0 / xi
+    f_last = n - math.floor(c)  # last f with a finite mean: n - f + 1 > c
+    if (n - f_last + 1) <= c:
+        f_last -= 1
+    if f_last < 1:
+        return 1  # every T_f is infinite; f = 1 by convention (argmin of all-inf)
+
+    def diff(f: int) -> float:
+        if f >= f_last:
+            return math.inf
+        step = t0 * _halbawi_mean(n, 1.0, xi, f) * c / (n - f - c)
+        dec = float(_t_dec(f + 1, c_m, decoding) - _t_dec(f, c_m, decoding))
+        return step - n_cg / n + dec
+
+    lo, hi = 1, f_last  # D(hi) >= 0 (infinite beyond)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if diff(mid) >= 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def halbawi_optimal_f(
@@ -241,15 +346,34 @@ def halbawi_optimal_f(
     decoding: str = "rs",
 ) -> OptimumF:
     """Exact integer optimum of ``f`` under eq. (17) of Halbawi et al. 2017 at finite ``n``
-    (all ``f = 1..n`` evaluated; no large-``n`` approximation). See
-    :func:`halbawi_expected_time` for the model."""
-    n = _int("n", n)
+    (no large-``n`` approximation). See :func:`halbawi_expected_time` for the model.
+
+    ``T_f`` is convex in ``f`` (see :func:`_halbawi_argmin`), so the optimum is found
+    by bisection on its forward difference in ``O(log n)`` exact evaluations:
+    ``n = 10**9`` answers in milliseconds. ``times`` (``T_f`` for every ``f``,
+    vectorised) is filled for ``n <= 10**6`` and None above (it would take
+    ``8 n`` bytes and ``O(n)`` time).
+    """
+    n = check_int(n, "n", low=1, high=10**15)
     t0, xi, n_cg = _check_pos("t0", t0), _check_pos("xi", xi), _nonneg("n_cg", n_cg)
     c_m = _nonneg("c_m", c_m)
-    times = _halbawi_parts(n, t0, xi, n_cg)
-    times = times + np.array([_t_dec(f, c_m, decoding) for f in range(1, n + 1)])
-    i = int(np.argmin(times))
-    return OptimumF(i + 1, (n - i) / n, float(times[i]), times)
+    check_choice(decoding, "decoding", _DECODINGS)
+    f = _halbawi_argmin(n, t0, xi, n_cg, c_m, decoding)
+    time = halbawi_expected_time(f, n, t0=t0, xi=xi, n_cg=n_cg, c_m=c_m, decoding=decoding)
+    if math.isinf(time) and (n - f + 1) * xi > 1:
+        raise ValueError(
+            f"t0, n_cg, c_m: T_f exceeds the float64 range for every f here (t0 = {t0:g}, "
+            f"n_cg = {n_cg:g}, c_m = {c_m:g})"
+        )
+    times = None
+    if n <= _TIMES_LIMIT:
+        fs = np.arange(1, n + 1)
+        with np.errstate(over="ignore"):  # an overflowing T_f is inf, as it is
+            times = _halbawi_parts(n, t0, xi, n_cg) + _t_dec(fs, c_m, decoding)
+    return OptimumF(f, (n - f + 1) / n, float(time), times)
+
+
+_TIMES_LIMIT = 10**6
 
 
 def halbawi_cm_range(
@@ -269,24 +393,21 @@ def halbawi_cm_range(
     and ``c <= (A(f) - A(f*)) / (D(f*) - D(f))`` for every ``f < f*``.
     """
     f_target, n = _check_kn(f_target, n, "f_target", "n")
-    if decoding == "none":
-        raise ValueError("decoding must be 'rs' or 'generic' (c_m has no effect with 'none')")
+    t0, xi, n_cg = _check_pos("t0", t0), _check_pos("xi", xi), _nonneg("n_cg", n_cg)
+    check_choice(decoding, "decoding (c_m has no effect with 'none')", ("rs", "generic"))
     a = _halbawi_parts(n, t0, xi, n_cg)
-    d = np.array([_t_dec(f, 1.0, decoding) for f in range(1, n + 1)])
+    d = _t_dec(np.arange(1, n + 1, dtype=float), 1.0, decoding)
     i = f_target - 1
     if not np.isfinite(a[i]):
         return None
-    lo, hi = 0.0, math.inf
-    for j in range(n):
-        if j == i or not np.isfinite(a[j]):
-            continue
-        if d[j] > d[i]:
-            lo = max(lo, float((a[i] - a[j]) / (d[j] - d[i])))
-        elif d[j] < d[i]:
-            hi = min(hi, float((a[j] - a[i]) / (d[i] - d[j])))
-        elif a[j] < a[i]:
-            return None
-    return (float(lo), float(hi)) if lo <= hi else None
+    ok = np.isfinite(a)
+    ok[i] = False
+    above, below = ok & (d > d[i]), ok & (d < d[i])
+    if (ok & (d == d[i]) & (a < a[i])).any():
+        return None
+    lo = max(0.0, float(np.max((a[i] - a[above]) / (d[above] - d[i]), initial=0.0)))
+    hi = float(np.min((a[below] - a[i]) / (d[i] - d[below]), initial=math.inf))
+    return (lo, hi) if lo <= hi else None
 
 
 # ===========================================================================
@@ -433,6 +554,7 @@ def scheme_time_mc(
 ) -> Estimate:
     """Monte Carlo twin of :func:`scheme_expected_time` (same model, sampled)."""
     _check_dist(dist)
+    _check_mc_args(trials, level, None)
     lay = scheme_layout(scheme, n, s, m, code=code)
     tau = _nonneg("tau", tau)
     est = grouped_completion_mc(
@@ -448,8 +570,22 @@ def optimal_straggler_tolerance(
     scheme: str, dist: Any, n: int, m: int = 1, *, tau: float = 0.0
 ) -> tuple[int, dict[int, float]]:
     """The ``s`` minimising :func:`scheme_expected_time` over all valid ``s``
-    (for ``frc`` only ``(s+1) | n``), and the time for each ``s``."""
+    (for ``frc`` only ``(s+1) | n``; for ``ye-abbe`` ``s <= n - m``), and the time for
+    each ``s``.
+
+    Every ``s = 0..n-1`` is evaluated exactly (the objective is not unimodal in
+    general), so ``n`` is limited to ``10**4`` for exponential and Pareto delays
+    (closed forms) and to 200 for other distributions (numerical integration);
+    larger ``n`` is refused before any work.
+    """
+    check_choice(scheme, "scheme", [x for x in SCHEMES if x != "commfr-gc"])
+    _check_dist(dist)
     n = _int("n", n)
+    m = _int("m", m)
+    if scheme == "ye-abbe" and m > n:
+        raise ValueError(f"m must be <= n = {n} for ye-abbe (s + m <= n with s >= 0), got {m}")
+    tau = _nonneg("tau", tau)
+    _check_scan("n", n, dist, "optimal_straggler_tolerance")
     times: dict[int, float] = {}
     for s in range(n):
         if scheme == "frc" and n % (s + 1):
@@ -506,6 +642,8 @@ def zhang_worker_dist(model: str, r: int, *, theta: float = 1.0, shape: float = 
     """
     r = _int("r", r)
     theta = _check_pos("theta", theta)
+    if not math.isfinite(r * theta):
+        raise ValueError(f"theta: the scale r * theta = {r} * {theta:g} overflows float64")
     if model == "exponential":
         return stats.expon(scale=r * theta)
     if model == "pareto":
@@ -514,8 +652,7 @@ def zhang_worker_dist(model: str, r: int, *, theta: float = 1.0, shape: float = 
 
 
 def _selected(rho: float, count: int) -> int:
-    if not 0 < rho <= 1:
-        raise ValueError(f"selection fraction rho must lie in (0, 1], got {rho!r}")
+    rho = check_real(rho, "rho (the selection fraction)", low=0.0, high=1.0, low_open=True)
     return max(1, round(rho * count))
 
 
@@ -616,16 +753,29 @@ def zhang_best_redundancy(
     """The redundancy ``r`` (for G-GD/G-LAG: group size, ``r | n``) minimising
     time per iteration of ``scheme`` (GC, G-GD or G-LAG), with all times."""
     n = _int("n", n)
-    if scheme not in ("GC", "G-GD", "G-LAG"):
-        raise ValueError(f"scheme must be 'GC', 'G-GD' or 'G-LAG', got {scheme!r}")
+    check_choice(scheme, "scheme", ("GC", "G-GD", "G-LAG"))
+    zhang_worker_dist(model, 1, theta=theta, shape=shape)  # validates model, theta, shape
+    _selected(rho, n)
+    if scheme == "GC":
+        _check_scan("n", n, None, "zhang_best_redundancy('GC')")
+    candidates = [r for r in range(1, n + 1) if scheme == "GC" or n % r == 0]
     times = {}
-    for r in range(1, n + 1):
-        if scheme != "GC" and n % r:
-            continue
+    for r in candidates:
         t = zhang_metrics(scheme, n, r, model=model, theta=theta, shape=shape, rho=rho).time
         if math.isfinite(t):
             times[r] = t
+    if not times:
+        raise ValueError(
+            f"shape: every redundancy r gives an infinite expected time for {scheme} with "
+            f"n = {n}, {model} shape = {shape:g} (the Pareto mean needs shape > 1)"
+        )
     return min(times, key=lambda k: times[k]), times
+
+
+def _divisors(n: int) -> list[int]:
+    """Divisors of ``n`` in increasing order, in ``O(sqrt(n))``."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return small + [n // d for d in reversed(small) if d * d != n]
 
 
 def zhang_best_groups(
@@ -639,10 +789,14 @@ def zhang_best_groups(
 ) -> tuple[int, dict[int, float]]:
     """The number of groups ``G`` (``G | n``, ``r <= n/G``) minimising LAGC's time
     per iteration (Zhang et al. 2020, Section IV), with the time for every valid ``G``."""
-    n, r = _int("n", n), _int("r", r)
+    n, r = check_int(n, "n", low=1, high=10**10), _int("r", r)  # divisors in O(sqrt(n))
+    if r > n:
+        raise ValueError(f"r must be <= n = {n}, got {r}")
+    zhang_worker_dist(model, 1, theta=theta, shape=shape)  # validates model, theta, shape
+    _selected(rho, n)
     times = {}
-    for G in range(1, n + 1):
-        if n % G or r > n // G:
+    for G in _divisors(n):
+        if r > n // G:
             continue
         t = zhang_metrics(
             "LAGC", n, r, model=model, theta=theta, shape=shape, rho=rho, groups=G
@@ -677,11 +831,10 @@ def xu_time_saving(K: int, N: int, *, delta: float, mu: float) -> float:
 
 def _check_xu_sl(N: int, s: float, lam: float) -> tuple[int, float, float]:
     N = _int("N", N, 2)
-    s, lam = float(s), float(lam)
-    if not s > 1:
-        raise ValueError(f"s must be > 1 (eq. (20): 1 < s <= m), got {s!r}")
-    if not 0 < lam < 1:
-        raise ValueError(f"lambda must lie in (0, 1) (eq. (19)), got {lam!r}")
+    s = check_real(s, "s (eq. (20): 1 < s <= m)", low=1.0, low_open=True)
+    lam = check_real(
+        lam, "lam (lambda, eq. (19))", low=0.0, high=1.0, low_open=True, high_open=True
+    )
     return N, s, lam
 
 
@@ -698,22 +851,38 @@ def xu_feasible_interval(N: int, s: float, lam: float) -> tuple[float, float]:
     return max(0.5, 1 - math.exp(-math.log(N) / s)), 1 - math.exp(-(1 + lam))
 
 
+def _xu_mu_all(N: int, delta: float, mu: float) -> np.ndarray:
+    """``mu_K = Delta + mu (H_N - H_{N-K})`` for ``K = 1..N`` (vectorised): a running sum
+    of ``1/j`` (relative error below ``K`` ulps) up to ``K = 10**5``, the digamma
+    difference above (where the value is at least ``10**5 / N`` and nothing cancels)."""
+    if N > _MAX_VECTOR:
+        raise ValueError(
+            f"N must be <= {_MAX_VECTOR} for a table over every K, got {N} "
+            f"({8 * 3 * N / 2**30:.3g} GiB of float64 arrays)"
+        )
+    K = np.arange(1, N + 1)
+    h = np.empty(N)
+    small = min(N, 10**5)
+    h[:small] = np.cumsum(1.0 / np.arange(N, N - small, -1, dtype=float))
+    if N > small:
+        Kb = K[small:]
+        h[small:] = special.digamma(N + 1.0) - special.digamma(N - Kb + 1.0)
+    return delta + mu * h
+
+
 def xu_feasible_k_exact(
     N: int, s: float, lam: float, *, delta: float = 0.0, mu: float = 1.0, tau: float = 0.0
 ) -> list[int]:
     """Integers ``K`` satisfying (19) ``mu_K <= (1+lambda) mean`` and (20)
     ``mu_N / s <= mu_K + tau`` of Xu et al. 2021 with exact ``mu_K``, plus ``K >= N/2``."""
     N, s, lam = _check_xu_sl(N, s, lam)
-    out = []
-    for K in range(1, N + 1):
-        mk = xu_expected_time(K, N, delta=delta, mu=mu)
-        if (
-            2 * K >= N
-            and mk <= (1 + lam) * (delta + mu)
-            and xu_expected_time(N, N, delta=delta, mu=mu) / s <= mk + tau
-        ):
-            out.append(K)
-    return out
+    mu = _check_pos("mu", mu)
+    delta = _check_shift("delta", delta)
+    tau = _nonneg("tau", tau)
+    mk = _xu_mu_all(N, delta, mu)
+    K = np.arange(1, N + 1)
+    ok = (2 * K >= N) & (mk <= (1 + lam) * (delta + mu)) & (mk[-1] / s <= mk + tau)
+    return [int(k) for k in K[ok]]
 
 
 def xu_optimal_p(c: float) -> float:
@@ -745,10 +914,11 @@ def xu_bound_B(
     (``exact=True``) or eq. (21) ``Delta + mu log(N/(N-K))`` (``K < N``).
     """
     K, N = _check_kn(K, N, "K", "N")
-    for nm, v in (("mu", mu), ("gap", gap), ("L", L), ("eta", eta), ("t", t)):
-        _check_pos(nm, v)
-    _nonneg("beta2", beta2)
-    _nonneg("sigma2", sigma2)
+    mu, gap, L, eta, t = (
+        _check_pos(nm, v) for nm, v in (("mu", mu), ("gap", gap), ("L", L), ("eta", eta), ("t", t))
+    )
+    beta2, sigma2 = _nonneg("beta2", beta2), _nonneg("sigma2", sigma2)
+    delta = _check_shift("delta", delta)
     if exact:
         mk = xu_expected_time(K, N, delta=delta, mu=mu)
     else:
@@ -758,9 +928,29 @@ def xu_bound_B(
     return 2 * gap * mk / (eta * t) + 2 * L**2 * eta**2 * (N * beta2 + sigma2) / K
 
 
+_XU_B_PARAMS = ("mu", "gap", "L", "eta", "t", "beta2", "sigma2", "delta")
+
+
 def xu_optimal_K(N: int, **params: float) -> tuple[int, np.ndarray]:
     """Integer ``K`` minimising the exact ``B(K)`` (eq. (18), Xu et al. 2021)
-    over ``1..N``, and ``B`` for all ``K``."""
+    over ``1..N``, and ``B`` for all ``K`` (vectorised; ``N <= 10**7``).
+
+    ``params`` are the keywords of :func:`xu_bound_B`: ``mu, gap, L, eta, t, beta2,
+    sigma2`` (required) and ``delta`` (default 0)."""
     N = _int("N", N)
-    b = np.array([xu_bound_B(K, N, exact=True, **params) for K in range(1, N + 1)])
+    unknown = sorted(set(params) - set(_XU_B_PARAMS))
+    missing = sorted(set(_XU_B_PARAMS[:-1]) - set(params))
+    if unknown or missing:
+        raise ValueError(
+            f"params must be exactly {list(_XU_B_PARAMS)} (delta optional): "
+            f"unknown {unknown}, missing {missing}"
+        )
+    xu_bound_B(N, N, exact=True, **params)  # validates every parameter
+    p = {"delta": 0.0, **params}
+    mk = _xu_mu_all(N, float(p["delta"]), float(p["mu"]))
+    K = np.arange(1, N + 1)
+    b = (
+        2 * p["gap"] * mk / (p["eta"] * p["t"])
+        + 2 * p["L"] ** 2 * p["eta"] ** 2 * (N * p["beta2"] + p["sigma2"]) / K
+    )
     return int(np.argmin(b)) + 1, b

@@ -150,3 +150,98 @@ def test_closed_pipe_is_quiet():
         err = p.stderr.read().decode()
     assert p.wait(timeout=120) == 141
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+# ------------------------------------------------ issue 12: reproducible committed outputs
+
+
+def _draw(tmp, name):
+    from gctheory.plots import plt, save_figure
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1, 2], [0.1, 0.7, 0.4], label="a")
+    ax.legend()
+    return save_figure(fig, tmp, name, data={"x": [0.0, 1.0, 2.0], "y": [0.1, 1 / 3, 0.4]})
+
+
+def test_save_figure_writes_the_same_bytes_twice_without_date_or_version(tmp_path):
+    import matplotlib
+
+    first = {p.name: p.read_bytes() for p in _draw(tmp_path / "a", "f")}
+    second = {p.name: p.read_bytes() for p in _draw(tmp_path / "b", "f")}
+    assert first == second
+    svg = first["f.svg"].decode()
+    assert "<dc:date>" not in svg and matplotlib.__version__ not in svg
+    assert matplotlib.__version__.encode() not in first["f.png"]
+
+
+def test_save_figure_writes_the_digits_asked_for(tmp_path):
+    from gctheory.plots import plt, save_figure
+
+    fig, _ = plt.subplots()
+    (csv,) = [
+        p
+        for p in save_figure(fig, tmp_path, "g", data={"a": [1 / 3], "b": [1 / 3]}, digits={"a": 4})
+        if p.suffix == ".csv"
+    ]
+    assert csv.read_text().splitlines()[1] == "0.3333,0.3333333333"
+
+
+def test_reproduce_and_figures_pin_blas_threads_before_numpy_loads():
+    # a fresh interpreter: the variables must be set before numpy (and its BLAS) loads
+    code = (
+        "from gctheory.cli import _pin_threads; _pin_threads(['figures', '--list']);"
+        "import numpy; from threadpoolctl import threadpool_info;"
+        "print(sorted({i['num_threads'] for i in threadpool_info()}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[1]"
+
+
+def test_other_commands_keep_the_machines_thread_count(monkeypatch):
+    from gctheory.cli import _THREAD_VARIABLES, _pin_threads
+
+    for var in _THREAD_VARIABLES:
+        monkeypatch.delenv(var, raising=False)
+    _pin_threads(["load", "--n", "10", "--s", "1"])
+    assert not any(var in __import__("os").environ for var in _THREAD_VARIABLES)
+
+
+@pytest.mark.slow
+def test_a_second_run_of_a_figure_leaves_its_files_byte_identical(tmp_path):
+    # what the committed figures need: `gctheory figures NAME` twice gives the same bytes
+    from gctheory.plots import all_figures
+
+    names = ["halbawi2017_fig3", "wang2019_fig2_load_bounds"]
+    assert set(names) <= {m.name for m in all_figures()}
+    runs = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        cmd = [sys.executable, "-m", "gctheory.cli", "figures", *names, "--outdir", str(out)]
+        assert subprocess.run(cmd, capture_output=True).returncode == 0
+        runs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert runs[0] == runs[1] and len(runs[0]) == 3 * len(names)
+
+
+def test_text_tables_fit_a_100_column_terminal_and_keep_every_word(capsys):
+    # `gctheory check` printed lines up to 1,266 characters, `figures --list` 387
+    long = "a cause that goes on " * 40
+    rows = [{"claim": "kadhe2019:remark3-threshold-3-6", "cause": long, "n": 12345}]
+    text = format_table(rows, "text")
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "kadhe2019:remark3-threshold-3-6" in text  # a key is not broken mid-word
+    assert text.split().count("goes") == 40  # nothing dropped
+    md = format_table(rows, "md")
+    assert long.strip() in md  # md/csv/json keep each cell whole
+    assert main(["figures", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_json_gives_numbers_as_numbers():
+    from fractions import Fraction
+
+    rows = [{"a": Fraction(1, 4), "b": [1, 2.5], "c": float("nan"), "d": (3,)}]
+    data = json.loads(format_table(rows, "json"))[0]
+    assert data == {"a": 0.25, "b": [1, 2.5], "c": "nan", "d": [3]}

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gctheory import load_bounds as lb
+from gctheory.codes import approximate as ap
 
 # ---------------------------------------------------------------------------
 # independent references (brute force, built from the definitions, not from the module)
@@ -506,7 +507,6 @@ def test_integer_valued_closed_forms_are_not_pushed_up_by_rounding():
 
 
 def test_codes_module_frc_agrees_with_exact():
-    ap = pytest.importorskip("gctheory.codes.approximate")
     for n, d in [(12, 3), (30, 5), (100, 4)]:
         for s in (0, 3, 7, 11):
             assert ap.dfrc_failure_probability(n, d, s) == lb.frc_failure_probability(n, s, d)
@@ -520,7 +520,6 @@ def test_codes_module_frc_agrees_with_exact():
     "family,eps,params", [("frc", 0.0, None), ("brc", 0.1, [1, 2]), ("bgc", 0.1, [2, 4, 6])]
 )
 def test_no_construction_beats_a_valid_lower_bound(family, eps, params):
-    pytest.importorskip("gctheory.codes.approximate")
     n, s = 30, 6
     best, tried = lb.achieved_load_mc(
         family, n, s, eps, 0.05, 400, parameters=params, rng=2019, level=0.98
@@ -618,7 +617,6 @@ def test_frc_error_pmf_equals_enumeration_of_least_squares_error(n, d, rounding)
 
 
 def test_frc_error_distribution_monte_carlo_twin():
-    ap = pytest.importorskip("gctheory.codes.approximate")
     n, s, d = 30, 12, 3
     pmf = lb.frc_error_pmf(n, s, d)
     mean = sum(k * p for k, p in pmf.items())
@@ -655,7 +653,90 @@ def test_cli_load_mc_rows(capsys):
     best, _ = lb.achieved_load_mc("bgc", 40, 4, 0.1, 0.05, 200, rng=3 + 1, level=0.98)
     assert mc[1]["load"] == (None if best is None else best.max_load)
     assert main([*argv, "--mc", "0", "--eps", "0.3"]) == 0  # 0 = off
-    assert main(["load", "--n", "40", "--s", "4", "--eps", "0.3", "--mc", "50"]) == 0
+    capsys.readouterr()
+    argv = ["load", "--n", "40", "--s", "4", "--eps", "0.3", "--mc", "50", "--format", "md"]
+    assert main(argv) == 0  # md keeps each cell on one line (text wraps long cells)
     assert "BRC of Theorem 6 needs 0 < eps < 1/4" in capsys.readouterr().out
     assert main(["load", "--n", "40", "--s", "4", "--mc", "-5"]) == 2  # bad input: named rule
     assert "--mc must be a positive" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# issue 12: scale (answer in seconds or refuse), exact vs float paths, JSON numbers
+
+
+@pytest.mark.parametrize(
+    "n,s,d",
+    [(1000, 100, 3), (1000, 999, 7), (2000, 1000, 40), (5000, 2500, 200), (3000, 1500, 2)],
+)
+def test_frc_failure_float_path_matches_the_exact_fraction(n, s, d):
+    # the saddle-point float (used where the exact sum would take too long) against the
+    # exact inclusion-exclusion Fraction: relative error about 1e-13 sqrt(n), also for
+    # probabilities near 1e-61 where 1 - P(no failure) would have lost everything
+    from collections import Counter
+
+    counts = lb._frc_counts(n, d, "ceil")
+    exact = lb._group_failure(n, s, counts)
+    assert isinstance(exact, Fraction)
+    got = lb._group_failure_float(n, s, Counter({a: x for a, x in counts.items() if a <= s}))
+    assert got == pytest.approx(float(exact), rel=1e-11)
+
+
+def test_zero_column_tail_float_path_matches_the_exact_fraction():
+    for n, s, d, c in [(1000, 100, 2, 3), (1000, 100, 2, 20), (3000, 1000, 2, 100)]:
+        t = n // (d * d)
+        exact = lb.zero_column_tail_lower_bound(n, s, d, c)
+        got = lb._zero_column_tail_float(n, s, d, t, c, min(t, s // d))
+        assert got == pytest.approx(float(exact), rel=1e-10, abs=1e-14)
+
+
+def test_frc_failure_at_a_million_workers_answers_in_seconds():
+    import time
+
+    t = time.perf_counter()
+    # was over 60 s (exact integer inclusion-exclusion with a degree-1e5 polynomial)
+    p = lb.frc_failure_probability(10**6, 10**5, 3)
+    q = lb.frc_failure_probability(10**6, 10**5, 10)
+    assert time.perf_counter() - t < 10
+    # closed-form sandwich (Bonferroni): S1 - S2 <= P <= S1 with S1 = (n/d) C(n-d,s-d)/C(n,s)
+    n, s, d = 10**6, 10**5, 10  # d | n: n/d groups of d
+    s1 = (n // d) * math.prod((s - i) / (n - i) for i in range(d))
+    s2 = math.comb(n // d, 2) * math.prod((s - i) / (n - i) for i in range(2 * d))
+    assert s1 - s2 <= q <= s1
+    assert p == 1.0  # P(no failure) ~ exp(-333): the float nearest P is 1
+
+
+def test_frc_failure_is_non_increasing_in_d_for_every_small_n():
+    # frc_min_load bisects over d: this exhaustive check is what licenses it
+    for n in range(2, 41):
+        for s in range(n):
+            for rounding in ("ceil", "floor"):
+                ps = [lb.frc_failure_probability(n, s, d, rounding) for d in range(1, n + 1)]
+                assert all(a >= b for a, b in zip(ps, ps[1:])), (n, s, rounding)
+
+
+def test_frc_min_load_bisection_equals_the_scan():
+    for n, s, target in [(100, 10, 0.01), (1000, 100, 0.01), (500, 250, 1e-6), (60, 59, 0.5)]:
+        scan = next(d for d in range(1, n + 1) if lb.frc_failure_probability(n, s, d) <= target)
+        assert lb.frc_min_load(n, s, target) == scan
+
+
+def test_cli_load_at_a_hundred_thousand_workers(capsys):
+    import json
+    import time
+
+    from gctheory.cli import main
+
+    t = time.perf_counter()
+    assert main(["load", "--n", "100000", "--s", "10000", "--format", "json"]) == 0
+    assert time.perf_counter() - t < 60  # was over 60 s with no output
+    rows = json.loads(capsys.readouterr().out)
+    assert all(isinstance(r["d"], float) for r in rows)  # numbers as numbers, not ">= 2.046"
+    assert {r["rel"] for r in rows} <= {">=", ">", "="}
+
+
+def test_cli_load_text_fits_a_100_column_terminal(capsys):
+    from gctheory.cli import main
+
+    assert main(["load", "--n", "1000", "--s", "100"]) == 0
+    assert max(len(line) for line in capsys.readouterr().out.splitlines()) <= 100

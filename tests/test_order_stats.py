@@ -132,8 +132,8 @@ def test_quad_divergence_reported():
 @pytest.mark.parametrize(
     "args,match",
     [
-        ((stats.expon(), 0, 5), "1 <= k <= n"),
-        ((stats.expon(), 6, 5), "1 <= k <= n"),
+        ((stats.expon(), 0, 5), r"k must lie in \[1, 5\]"),
+        ((stats.expon(), 6, 5), r"k must lie in \[1, 5\]"),
         ((stats.expon(), 1.5, 5), "k must be an integer"),
         ((stats.expon(scale=-1.0), 1, 5), "scale must be positive"),
         ((stats.pareto(-1.0), 1, 5), "xi must be > 0"),
@@ -151,7 +151,7 @@ def test_bad_alpha():
     for a in (0.0, -0.1, 1.5):
         with pytest.raises(ValueError, match=r"alpha must lie in \(0, 1\]"):
             pareto_limit(0.001, 1.1, a)
-    with pytest.raises(ValueError, match="t0 must be positive"):
+    with pytest.raises(ValueError, match=r"t0 must lie in \(0, inf"):
         pareto_limit(0.0, 1.1, 0.5)
 
 
@@ -292,9 +292,102 @@ def test_harmonic_difference_and_log_approx_refuse_bad_input():
     from gctheory.order_stats import exponential_log_approx, harmonic_difference
 
     assert harmonic_difference(4, 2) == pytest.approx(1 / 3 + 1 / 4)  # closed form H_4 - H_2
-    with pytest.raises(ValueError, match=r"k must satisfy 0 <= k <= n"):
+    with pytest.raises(ValueError, match=r"k must lie in \[0, 10\]"):
         harmonic_difference(10, 11)
-    with pytest.raises(ValueError, match="power must be >= 1"):
+    with pytest.raises(ValueError, match=r"power must lie in \[1, 1000\]"):
         harmonic_difference(10, 3, 0)
-    with pytest.raises(ValueError, match="delta .* must be >= 0"):
+    with pytest.raises(ValueError, match=r"delta .* must lie in \[0, inf"):
         exponential_log_approx(-0.05, 0.02, 7, 10)
+
+
+# ------------------------------------------- large n: precision and the support bound
+
+
+@pytest.mark.parametrize("n", [10**8, 10**9, 10**10, 10**15])
+def test_pareto_minimum_keeps_full_precision_at_large_n(n):
+    # issue 12 item 2: the log-gamma difference lost 2e-7 absolute at n = 1e8 and put the
+    # mean of the minimum below the scale t0 = 0.001, which is impossible.
+    # closed form: the minimum of n Pareto(t0, xi) is Pareto(t0, n xi), mean t0 n xi / (n xi - 1)
+    xi, t0 = 1.1, 0.001
+    exact = t0 * (n * xi) / (n * xi - 1)
+    m = order_statistic_moments(stats.pareto(xi, scale=t0), 1, n)
+    assert m.mean > t0
+    assert m.mean == pytest.approx(exact, rel=1e-15)
+    # closed form: variance of Pareto(t0, a) is t0^2 a / ((a - 1)^2 (a - 2)), a = n xi
+    a = n * xi
+    assert m.variance == pytest.approx(t0 * t0 * a / ((a - 1) ** 2 * (a - 2)), rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    log_n=st.floats(0, 18),
+    frac=st.floats(0, 1),
+    xi=st.floats(0.05, 50),
+    t0=st.floats(1e-6, 1e6),
+)
+def test_pareto_closed_form_matches_mpmath_and_support(log_n, frac, xi, t0):
+    n = max(1, int(10**log_n))
+    k = 1 + int(frac * (n - 1))
+    m = order_statistic_moments(stats.pareto(xi, scale=t0), k, n)
+    if (n - k + 1) * xi <= 1:
+        assert math.isinf(m.mean)
+        return
+    ref = order_statistic_reference("pareto", k, n, t0=t0, xi=xi, dps=60 + 3 * len(str(n)))
+    assert m.mean >= t0  # support bound: every draw is >= t0
+    assert m.mean == pytest.approx(float(ref), rel=1e-13)  # mpmath closed form, 60+ digits
+    assert m.variance >= 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(log_n=st.floats(0, 18), frac=st.floats(0, 1), mu=st.floats(1e-6, 1e6))
+def test_exponential_closed_form_matches_mpmath_and_support(log_n, frac, mu):
+    n = max(1, int(10**log_n))
+    k = 1 + int(frac * (n - 1))
+    m = order_statistic_moments(stats.expon(loc=2.0, scale=mu), k, n)
+    assert m.mean >= 2.0 and m.variance > 0  # support bound: every draw is >= delta = 2
+    with mp.workdps(40 + 2 * len(str(n))):  # mpmath: H_n - H_{n-k} = psi(n+1) - psi(n-k+1)
+        ref_h = mp.psi(0, n + 1) - mp.psi(0, n - k + 1)
+        ref_v = mp.psi(1, n - k + 1) - mp.psi(1, n + 1)
+    assert m.mean - 2.0 == pytest.approx(mu * float(ref_h), rel=1e-12)
+    assert m.variance == pytest.approx(mu * mu * float(ref_v), rel=1e-12)
+
+
+def test_grouped_and_asymptotic_closed_forms_respect_the_support():
+    # every closed form of the module, at sizes where rounding used to matter
+    t0, xi = 0.001, 1.1
+    par = stats.pareto(xi, scale=t0)
+    for groups, r in [(10**6, 3), (10**8, 1), (2, 10**9)]:
+        assert expected_grouped_completion(par, groups, r) >= t0
+        assert expected_grouped_completion(stats.expon(loc=1.0), groups, r) >= 1.0
+    assert pareto_limit(t0, xi, 1.0) == t0  # alpha = 1: the limit is the scale itself
+    assert exponential_log_approx(0.05, 0.02, 1, 10**12) >= 0.05
+    assert harmonic_difference(10**15, 1) == pytest.approx(1e-15, rel=1e-14)  # 1/n
+    assert harmonic_difference(10**15, 10**6) == pytest.approx(1e-9, rel=1e-8)  # ~ k/n
+
+
+def test_orderstat_cli_keeps_the_support_bound(capsys):
+    from gctheory.cli import main
+
+    assert main(["orderstat", "--n", "100000000", "--k", "1", "--format", "json"]) == 0
+    import json
+
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["mean"] > 0.001  # Pareto(0.001, 1.1): no draw is below the scale
+
+
+def test_quadrature_result_outside_the_support_is_refused(monkeypatch):
+    import gctheory.order_stats as os_
+
+    def broken(*args, **kwargs):
+        return os_.OrderStatMoments(-1.0, 0.5, "quad")
+
+    monkeypatch.setattr(os_, "_quad_moments", broken)
+    with pytest.raises(ValueError, match="outside the support"):
+        order_statistic_moments(stats.gamma(2.0), 3, 10)
+
+
+def test_mc_refuses_a_trial_wider_than_memory_before_drawing():
+    with pytest.raises(ValueError, match="GiB"):
+        order_statistic_mc(stats.expon(), 1, 10**9, 10, rng=1)
+    with pytest.raises(ValueError, match="GiB"):
+        grouped_completion_mc(stats.expon(), 10**5, 10**3, 1, 10, rng=1)

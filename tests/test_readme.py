@@ -21,3 +21,33 @@ def test_readme_snippet_runs(index):
     if "tcp://" in code:
         pytest.skip("needs a running Dask scheduler")
     exec(compile(code, f"README.md python block {index}", "exec"), {"__name__": "readme"})
+
+
+def _cli_lines() -> list[str]:
+    """The command lines of the README's "Command line" block (two per line at most)."""
+    text = README.read_text()
+    block = text.split("## Command line", 1)[1].split("```", 2)[1]
+    out = []
+    for line in block.splitlines():
+        line = re.sub(r"\[[^\]]*\]", "", line.split("#")[0]).strip()  # optional [...] parts
+        for part in re.split(r"\s{2,}(?=gctheory )", line):
+            if part.startswith("gctheory ") and "|" not in part and "..." not in part:
+                out.append(part)
+    return out
+
+
+def test_readme_command_lines_parse():
+    # every command the README shows is one the parser accepts, with its options
+    import shlex
+
+    from gctheory.cli import build_parser
+
+    lines = _cli_lines()
+    assert len(lines) >= 12
+    parser = build_parser()
+    for line in lines:
+        argv = shlex.split(line)[1:]
+        if argv == ["--version"]:
+            continue
+        args = parser.parse_args(argv)
+        assert getattr(args, "func", None), line

@@ -19,7 +19,8 @@ def _handler(args: argparse.Namespace) -> int:
             {
                 "bound": label,
                 "kind": b.kind,
-                "d": f"{rel} {b.value:.4g}",
+                "rel": rel,
+                "d": b.value,
                 "load": b.load,
                 "FRC P(fail) at load": float(p),
                 "asymptotic": "yes" if b.asymptotic else "no",
@@ -33,7 +34,8 @@ def _handler(args: argparse.Namespace) -> int:
             {
                 "bound": f"BRC, Thm 6 (b={par.b}, D={par.D}), average",
                 "kind": "achievable",
-                "d": f"= {float(par.average_load):.4g}",
+                "rel": "=",
+                "d": float(par.average_load),
                 "load": par.max_load,
                 "FRC P(fail) at load": None,
                 "asymptotic": "yes",
@@ -70,6 +72,7 @@ def _mc_rows(args: argparse.Namespace) -> list[dict]:
         row = {
             "bound": f"{label}, achieved (Monte Carlo)",
             "kind": "achieved (MC)",
+            "rel": None,
             "d": None,
             "load": None,
             "FRC P(fail) at load": None,
@@ -93,7 +96,7 @@ def _mc_rows(args: argparse.Namespace) -> list[dict]:
         else:
             e = best.estimate
             row["bound"] = f"{label}, achieved (Monte Carlo, {knob}={best.parameter:g})"
-            row["d"] = f"= {best.mean_load:.4g}"
+            row["rel"], row["d"] = "=", best.mean_load
             row["load"] = best.max_load
             row["notes"] = (
                 f"load column is the maximum; P(err > eps n) = {e.value:.3g}, 99% upper "

@@ -9,6 +9,7 @@ import math
 from scipy import stats
 
 from gctheory._output import add_format_argument, format_table
+from gctheory._validate import check_int
 from gctheory.order_stats import (
     halbawi_proposition1_error,
     order_statistic_mc,
@@ -58,7 +59,10 @@ def _make_dist(args: argparse.Namespace):
 
 def _cmd_orderstat(args: argparse.Namespace) -> int:
     dist = _make_dist(args)
-    ks = args.k if args.k else [args.n]
+    n = check_int(args.n, "--n", low=1)
+    ks = [check_int(k, "--k", low=1, high=n) for k in args.k] if args.k else [n]
+    check_int(args.mc, "--mc (Monte Carlo trials; 0 = none)", low=0)
+    check_int(args.seed, "--seed", low=0)
     rows = []
     for k in ks:
         m = order_statistic_moments(dist, k, args.n)
@@ -101,6 +105,9 @@ def _cmd_orderstat(args: argparse.Namespace) -> int:
 
 
 def _cmd_halbawi(args: argparse.Namespace) -> int:
+    check_int(args.n, "--n", low=1)
+    if args.target_f is not None:
+        check_int(args.target_f, "--target-f", low=1, high=args.n)
     rows = []
     for dec in ("none", "rs", "generic"):
         o = halbawi_optimal_f(
@@ -123,8 +130,10 @@ def _cmd_halbawi(args: argparse.Namespace) -> int:
             )
             rows.append(
                 {
-                    "decoding": f"{dec}: c_m making f={args.target_f} optimal",
-                    "c_m": "none" if rng_ is None else f"[{rng_[0]:.6g}, {rng_[1]:.6g}]",
+                    "decoding": f"{dec}: c_m making f={args.target_f} optimal"
+                    + (" (none)" if rng_ is None else ""),
+                    "c_m_low": None if rng_ is None else rng_[0],
+                    "c_m_high": None if rng_ is None else rng_[1],
                 }
             )
     title = (
@@ -133,7 +142,11 @@ def _cmd_halbawi(args: argparse.Namespace) -> int:
     )
     print(
         format_table(
-            rows, args.format, title=title, columns=["decoding", "f_opt", "alpha", "T_f", "c_m"]
+            rows,
+            args.format,
+            title=title,
+            columns=["decoding", "f_opt", "alpha", "T_f", "c_m"]
+            + (["c_m_low", "c_m_high"] if args.target_f else []),
         )
     )
     return 0
@@ -141,6 +154,8 @@ def _cmd_halbawi(args: argparse.Namespace) -> int:
 
 def _cmd_scheme(args: argparse.Namespace) -> int:
     dist = _make_dist(args)
+    n = check_int(args.n, "--n", low=1)
+    check_int(args.m, "--m", low=1, high=n)
     rows = []
     for scheme in args.scheme or [s for s in SCHEMES if s not in ("commfr-gc",)]:
         s, times = optimal_straggler_tolerance(scheme, dist, args.n, args.m, tau=args.tau)
@@ -156,6 +171,11 @@ def _cmd_scheme(args: argparse.Namespace) -> int:
 
 
 def _cmd_zhang(args: argparse.Namespace) -> int:
+    # bad values are errors (exit 2), not rows: only a scheme's structural condition
+    # (r | n, G | n, r <= n/G) is reported as a note in its row
+    n = check_int(args.n, "--n", low=1)
+    check_int(args.r, "--r", low=1, high=n)
+    check_int(args.groups, "--groups", low=1, high=n)
     rows = []
     for scheme in ZHANG_SCHEMES:
         try:
@@ -197,18 +217,19 @@ def _cmd_zhang(args: argparse.Namespace) -> int:
 def _cmd_xu(args: argparse.Namespace) -> int:
     lo, hi = xu_feasible_interval(args.N, args.s, args.lam)
     ks = xu_feasible_k_exact(args.N, args.s, args.lam, delta=args.delta, mu=args.mu, tau=args.tau)
+    k_lo, k_hi = math.ceil(lo * args.N), math.floor(hi * args.N)
     rows = [
-        {"quantity": "eq. (23) K/N interval", "value": f"[{lo:.6g}, {hi:.6g}]"},
-        {
-            "quantity": "eq. (23) K range",
-            "value": f"{math.ceil(lo * args.N)}..{math.floor(hi * args.N)}",
-        },
-        {"quantity": "exact (19)-(20) K set", "value": ",".join(map(str, ks)) or "empty"},
+        {"quantity": "eq. (23) K/N low", "value": lo},
+        {"quantity": "eq. (23) K/N high", "value": hi},
+        {"quantity": "eq. (23) K min", "value": k_lo},
+        {"quantity": "eq. (23) K max (empty if < K min)", "value": k_hi},
+        {"quantity": "exact (19)-(20) K count", "value": len(ks)},
+        {"quantity": "exact (19)-(20) K min", "value": min(ks) if ks else None},
+        {"quantity": "exact (19)-(20) K max", "value": max(ks) if ks else None},
+        {"quantity": "exact (19)-(20) K set", "value": ks},
     ]
     if args.c is not None:
-        rows.append(
-            {"quantity": f"eq. (25) p* for c={args.c:g}", "value": f"{xu_optimal_p(args.c):.6g}"}
-        )
+        rows.append({"quantity": f"eq. (25) p* for c={args.c:g}", "value": xu_optimal_p(args.c)})
     print(
         format_table(
             rows,
@@ -217,6 +238,13 @@ def _cmd_xu(args: argparse.Namespace) -> int:
         )
     )
     return 0
+
+
+def _cmd_optimum_without_model(args: argparse.Namespace) -> int:
+    raise ValueError(
+        "a model is required: gctheory optimum {halbawi,scheme,zhang,xu} ... "
+        "(gctheory optimum MODEL --help lists its options)"
+    )
 
 
 def register(subparsers) -> None:
@@ -238,7 +266,8 @@ def register(subparsers) -> None:
     o = subparsers.add_parser(
         "optimum", help="runtime-optimal parameters (halbawi f/alpha, scheme s, zhang r, xu K)"
     )
-    osub = o.add_subparsers(dest="model", required=True)
+    osub = o.add_subparsers(dest="model", metavar="MODEL")
+    o.set_defaults(func=_cmd_optimum_without_model)
     h = osub.add_parser("halbawi", help="optimal f under eq. (17) of Halbawi et al. 2017")
     h.add_argument("--n", type=int, default=80, help="number of workers (default 80)")
     h.add_argument("--t0", type=float, default=0.001, help="Pareto scale t0 (default 0.001)")

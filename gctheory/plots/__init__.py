@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -68,35 +69,59 @@ def all_figures() -> list[FigureMaker]:
     return [_FIGURES[k] for k in sorted(_FIGURES)]
 
 
+# fixed metadata: no date, no library version, so a second run (or another machine with
+# the same libraries' rendering) writes the same bytes
+_SVG_METADATA = {"Date": None, "Creator": "gctheory"}
+_PNG_METADATA = {"Software": "gctheory"}
+
+
+def _format_value(v: Any, digits: int) -> Any:
+    if isinstance(v, (float, np.floating)):
+        return f"{float(v):.{digits}g}"
+    return v
+
+
 def save_figure(
     fig: Any,
     outdir: Path | str,
     name: str,
     data: Mapping[str, Sequence[Any]] | None = None,
+    *,
+    digits: int | Mapping[str, int] = 10,
 ) -> list[Path]:
     """Save ``fig`` as ``name.png`` and ``name.svg`` and ``data`` as ``name.csv``.
 
     ``data`` maps column names to equal-length sequences (the numbers plotted).
-    The figure is closed afterwards. Returns the written paths.
+    Floats are written with ``digits`` significant digits (one number for every
+    column, or a mapping column -> digits, 10 for columns not named): give a column
+    no more digits than its computation supports (a quadrature good to 1e-8: 8), so
+    the file does not change with the last bits of a platform's floating point. The
+    SVG and PNG carry no date and no library version. The figure is closed
+    afterwards. Returns the written paths.
     """
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
-    fig.savefig(paths[0], dpi=130, bbox_inches="tight")
+    fig.savefig(paths[0], dpi=130, bbox_inches="tight", metadata=_PNG_METADATA)
     # a fixed hash salt makes the SVG's element ids, and so the file, reproducible
     with matplotlib.rc_context({"svg.hashsalt": name}):
-        fig.savefig(paths[1], bbox_inches="tight", metadata={"Date": None})
+        fig.savefig(paths[1], bbox_inches="tight", metadata=_SVG_METADATA)
     plt.close(fig)
     if data is not None:
         cols = list(data)
         lengths = {len(data[c]) for c in cols}
         if len(lengths) > 1:
             raise ValueError(f"data columns of figure {name!r} have different lengths {lengths}")
+        per_col = (
+            {c: digits.get(c, 10) for c in cols}
+            if isinstance(digits, Mapping)
+            else dict.fromkeys(cols, digits)
+        )
         path = outdir / f"{name}.csv"
         with path.open("w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(cols)
             for row in zip(*(data[c] for c in cols)):
-                w.writerow([f"{v:.10g}" if isinstance(v, float) else v for v in row])
+                w.writerow([_format_value(v, per_col[c]) for c, v in zip(cols, row)])
         paths.append(path)
     return paths

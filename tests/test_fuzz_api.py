@@ -1,0 +1,689 @@
+"""Fuzzing of the whole public API: every callable in ``gctheory.__all__``.
+
+Each public callable has an entry in :data:`FUZZ` (how to draw its arguments) or in
+:data:`EXCLUDED` (why it is not fuzzed); a test checks that the two cover every
+callable, so a new public name cannot slip past. Arguments mix valid values (small
+sizes, so a valid call is fast) with wrong types, zero, negatives, NaN, infinities,
+huge values, booleans, strings and None. Every call must either return or raise a
+``ValueError`` whose message names one of the callable's parameters, within
+:data:`TIME_LIMIT` seconds (huge sizes must be refused before any work) and within
+:data:`MEMORY_LIMIT` bytes of new address space (a ``MemoryError`` is a finding too).
+
+The default run tries :data:`DEFAULT_EXAMPLES` inputs per callable; ``pytest -m slow``
+tries :data:`SLOW_EXAMPLES`. Findings in the modules of this branch's owner fail the
+test; findings elsewhere are reported as expected failures naming function, input and
+exception (set ``GCTHEORY_FUZZ_STRICT=1`` to make every module strict, as after the
+merge). ``python tests/test_fuzz_api.py [EXAMPLES [SECONDS]]`` prints every finding
+and the number of cases tried.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+import re
+import resource
+import signal
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import gctheory
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests import _mc_events  # noqa: E402
+
+DEFAULT_EXAMPLES = 6
+SLOW_EXAMPLES = 300
+TIME_LIMIT = 2.0  # seconds per call in the default run (the slow run: SLOW_TIME_LIMIT)
+SLOW_TIME_LIMIT = 10.0
+MEMORY_LIMIT = 4 * 2**30  # bytes of new address space per call
+STRICT_MODULES = {"order_stats", "runtime", "load_bounds"}  # this branch's modules
+STRICT = os.environ.get("GCTHEORY_FUZZ_STRICT") == "1"
+
+# ---------------------------------------------------------------------------
+# values
+
+_SMALL_JUNK = [0, -1, -7, 1.5, -0.5, math.nan, math.inf, -math.inf, True, False]
+_SMALL_JUNK += ["x", "", None, [], (1, 2), {"a": 1}]
+JUNK = st.sampled_from(_SMALL_JUNK + [10**12, 10**30, 1e308, 2**63])
+# A huge trial count is a valid request that takes hours by design; refusing it (or not)
+# is the Monte Carlo engine's rule, fuzzed on the engine's own functions, so the other
+# functions' ``trials`` get every junk value but the huge ones.
+TRIALS_JUNK = st.sampled_from(_SMALL_JUNK)
+
+
+def small_int(lo: int = 0, hi: int = 30) -> st.SearchStrategy:
+    return st.integers(lo, hi)
+
+
+def unit() -> st.SearchStrategy:
+    return st.floats(0.0, 1.0)
+
+
+def positive(hi: float = 10.0) -> st.SearchStrategy:
+    return st.floats(1e-3, hi)
+
+
+DISTS = st.sampled_from(
+    [
+        stats.expon(),
+        stats.expon(loc=0.05, scale=0.02),
+        stats.pareto(1.1, scale=0.001),
+        stats.pareto(3.0),
+        stats.pareto(0.4),
+        stats.gamma(2.0),
+    ]
+)
+DEGREES = st.sampled_from([{3: 1.0}, {6: 1.0}, {2: 0.5, 3: 0.5}, {1: 0.2, 2: 0.3, 3: 0.5}])
+CHOICES = {
+    "scheme": ["uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "GD", "GC", "LAG"]
+    + ["G-GD", "G-LAG", "LAGC", "lgc", "gd", "bogus"],
+    "family": ["frc", "brc", "bgc", "exponential", "pareto", "gaussian", "bogus"],
+    "model": ["exponential", "pareto", "softmax", "logistic", "bogus"],
+    "method": ["auto", "closed", "quad", "bogus"],
+    "form": ["theorem", "proof", "bogus"],
+    "rounding": ["ceil", "floor", "bogus"],
+    "decoding": ["rs", "generic", "none", "bogus"],
+    "prefactor": ["eq7", "lemma1", "bogus"],
+    "nodes": ["chebyshev", "equispaced", "bogus"],
+    "construction": ["random", "bogus"],
+    "backend": ["auto", "numpy", "bogus"],
+    "interval": ["wilson", "clopper-pearson", "bogus"],
+    "metric": ["loss", "time", "bogus"],
+    "task": ["multiclass", "binary", "bogus"],
+    "decoder": ["group", "peeling", "bogus"],
+}
+
+
+def matrix(rows: tuple[int, int] = (1, 8), cols: tuple[int, int] = (1, 8)) -> st.SearchStrategy:
+    return st.builds(
+        lambda r, c, seed: np.random.default_rng(seed).standard_normal((r, c)),
+        st.integers(*rows),
+        st.integers(*cols),
+        st.integers(0, 100),
+    )
+
+
+def binary_matrix() -> st.SearchStrategy:
+    return st.builds(
+        lambda r, c, seed: (np.random.default_rng(seed).random((r, c)) < 0.4).astype(int),
+        st.integers(1, 8),
+        st.integers(1, 12),
+        st.integers(0, 100),
+    )
+
+
+INT_NAMES = {
+    "n", "s", "k", "d", "m", "w", "r", "f", "K", "N", "t", "u", "v", "b", "D", "dv", "dc",
+    "groups", "group_size", "wait", "f_target", "load", "power", "points", "iterations",
+    "dps", "successes", "chunk_size", "seed", "max_sets", "max_subsets", "samples",
+    "stragglers", "minimum", "grid", "exhaustive_limit", "persist", "n_slow", "max_s",
+    "s_kappa", "classes_per_part", "n_labels", "blocks", "top", "starts", "max_rounds",
+}  # fmt: skip
+FLOAT_NAMES = {
+    "t0", "xi", "mu", "delta", "n_cg", "c_m", "tau", "theta", "shape", "C", "x", "gap",
+    "L", "eta", "beta2", "sigma2", "c", "overhead", "x_max", "slowdown", "l2", "step_size",
+    "kappa", "comm_time", "threshold", "iterations_f",
+}  # fmt: skip
+UNIT_NAMES = {"eps", "target", "alpha", "p", "lam", "rho", "level", "delta_frac"}
+
+
+def valid_for(name: str) -> st.SearchStrategy:
+    """A valid-looking value for a parameter, by its name."""
+    if name == "trials":
+        return small_int(1, 300)
+    if name in INT_NAMES:
+        return small_int(0, 40)
+    if name in UNIT_NAMES:
+        return unit()
+    if name in FLOAT_NAMES:
+        return positive(1e4 if name == "kappa" else 10.0)
+    if name == "dist":
+        return DISTS
+    if name == "rng":
+        return st.one_of(small_int(0, 10), st.none())
+    if name in CHOICES:
+        return st.sampled_from(CHOICES[name])
+    if name in ("lam", "rho", "edge", "node") or name == "p":
+        return DEGREES
+    if name in ("G", "M", "A", "B", "V_T", "partials", "worker_grads", "A_S", "chunks"):
+        return matrix()
+    if name == "H":
+        return binary_matrix()
+    if name in ("s_values", "group_sizes", "sizes", "survivors", "stragglers", "ns"):
+        return st.lists(small_int(0, 20), max_size=6)
+    if name in ("event", "sampler"):
+        return st.sampled_from([_bernoulli, _exponential])
+    return st.one_of(small_int(0, 20), unit(), st.none())
+
+
+def _bernoulli(rng, size):
+    return _mc_events.bernoulli(rng, size, 0.3)
+
+
+def _exponential(rng, size):
+    return _mc_events.exponential(rng, size, 2.0)
+
+
+@dataclass(frozen=True)
+class Case:
+    args: tuple
+    kwargs: dict
+
+    def __repr__(self) -> str:
+        parts = [_short(a) for a in self.args] + [
+            f"{k}={_short(v)}" for k, v in self.kwargs.items()
+        ]
+        return "(" + ", ".join(parts) + ")"
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, np.ndarray):
+        return f"array{v.shape}"
+    if hasattr(v, "dist") and hasattr(v, "args"):
+        return f"{v.dist.name}{v.args}{v.kwds or ''}"
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def auto(func: Callable, **overrides: st.SearchStrategy) -> st.SearchStrategy:
+    """Arguments for ``func``: each parameter valid (by name, or ``overrides``) or junk
+    (one in four); optional parameters left out half of the time."""
+    sig = inspect.signature(func)
+    pos: list[tuple[str, st.SearchStrategy]] = []
+    kw: list[tuple[str, st.SearchStrategy, bool]] = []
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        good = overrides.get(p.name, valid_for(p.name))
+        junk = TRIALS_JUNK if p.name == "trials" and func not in _ENGINE else JUNK
+        value = st.one_of(good, good, good, junk)
+        required = p.default is inspect.Parameter.empty
+        if p.kind == p.KEYWORD_ONLY or not required:
+            kw.append((p.name, value, required))
+        else:
+            pos.append((p.name, value))
+
+    @st.composite
+    def draw(data):
+        args = tuple(data(s) for _, s in pos)
+        kwargs = {}
+        for name, s, required in kw:
+            if required or data(st.booleans()):
+                kwargs[name] = data(s)
+        return Case(args, kwargs)
+
+    return draw()
+
+
+_ENGINE = {gctheory.estimate_probability, gctheory.estimate_mean, gctheory.chunk_plan}
+
+
+# ---------------------------------------------------------------------------
+# the table: every public callable -> how to draw its arguments
+
+_RECORD = "a frozen result record the library builds; it holds values, it does not validate"
+_WARNING = "a warning class: raised with a message, never called with user input"
+
+EXCLUDED: dict[str, str] = {
+    **dict.fromkeys(
+        [
+            "AchievedLoad",
+            "ApproxDecodeResult",
+            "Approximation",
+            "BRCParameters",
+            "DecodeResult",
+            "DecodingCost",
+            "EmpiricalSKappa",
+            "Estimate",
+            "LoadBound",
+            "MaxCondition",
+            "OptimumF",
+            "OrderStatMoments",
+            "RSDecodeResult",
+            "RaptorParameters",
+            "SKappaBound",
+            "SchemeLayout",
+            "StabilityPoint",
+            "Threshold",
+            "ToleranceCheck",
+            "TrainingRun",
+            "WaterfallPoint",
+            "ZhangMetrics",
+            "Dataset",
+        ],  # fmt: skip
+        _RECORD,
+    ),
+    **dict.fromkeys(
+        [
+            "DivergenceWarning",
+            "Float64Warning",
+            "InfiniteMomentWarning",
+            "LoadBoundRegimeWarning",
+            "RegimeWarning",
+            "UnreliableMonteCarloWarning",
+        ],  # fmt: skip
+        _WARNING,
+    ),
+    "GradientCode": "an abstract base class: it has no constructor arguments to fuzz",
+    "load_digits_dataset": "loads a dataset from scikit-learn (seconds); its one argument is "
+    "a choice, checked by tests/test_training.py",
+    "reference_loss": "trains a model to convergence (seconds per call); covered by "
+    "tests/test_training.py",
+    "simulate": "a training run takes seconds; its validation is tests/test_training.py's "
+    "(issue 12 items 5 and 7, the delays engineer's)",
+    "repeat_runs": "runs simulate several times; see simulate",
+    "estimate_run_metric": "runs simulate under Monte Carlo; see simulate",
+    "loss_band": "takes TrainingRun records produced by simulate; see simulate",
+    "decoding_stability": "a whole study over families and sizes (tens of seconds); its "
+    "inputs are family names and size lists checked by tests/test_codes_stability.py",
+}
+
+
+def _fuzz_table() -> dict[str, st.SearchStrategy]:
+    g = gctheory
+    table: dict[str, st.SearchStrategy] = {}
+    for name in _public_callables():
+        if name in EXCLUDED:
+            continue
+        table[name] = auto(getattr(g, name))
+    # overrides where the parameter name alone does not say what is valid
+    table["order_statistic_reference"] = st.one_of(
+        auto(g.order_statistic_reference),
+        st.builds(
+            lambda fam, k, n, kw: Case((fam, k, n), kw),
+            st.sampled_from(["exponential", "pareto", "bogus"]),
+            st.one_of(small_int(1, 30), JUNK),
+            st.one_of(small_int(1, 30), JUNK),
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "mu": st.one_of(positive(), JUNK),
+                    "t0": st.one_of(positive(), JUNK),
+                    "xi": st.one_of(positive(), JUNK),
+                    "delta": st.one_of(positive(), JUNK),
+                    "bogus": positive(),
+                },
+            ),
+        ),
+    )
+    table["xu_optimal_K"] = st.builds(
+        lambda N, kw: Case((N,), kw),
+        st.one_of(small_int(1, 30), JUNK),
+        st.fixed_dictionaries(
+            {k: st.one_of(positive(), JUNK) for k in ("mu", "gap", "L", "eta", "t")},
+            optional={"beta2": positive(), "sigma2": positive(), "bogus": positive()},
+        ),
+    )
+    table["scheme_layout"] = auto(
+        g.scheme_layout, code=st.tuples(small_int(1, 8), small_int(1, 8), small_int(1, 8))
+    )
+    table["parse_delay"] = st.builds(
+        lambda spec: Case((spec,), {}),
+        st.one_of(
+            st.sampled_from(["exp(1)", "shifted_exp(0.05, 0.02)", "pareto(1.1, 0.001)"]),
+            st.sampled_from(["exp(-1)", "exp(nan)", "bogus(1)", "exp(", "pareto(0, 0)"]),
+            JUNK,
+        ),
+    )
+    return table
+
+
+def _public_callables() -> list[str]:
+    out = []
+    for name in gctheory.__all__:
+        obj = getattr(gctheory, name)
+        if inspect.ismodule(obj) or not callable(obj):
+            continue
+        out.append(name)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# running one call
+
+
+def _run_isolated(func: Callable, case: Case, seconds: float, extra_bytes: int) -> str | None:
+    """Run the call in a forked child (so a call stuck inside one big C or big-integer
+    operation, which no signal interrupts, is killed at the time limit, and a memory
+    limit applies to it alone); return what :func:`_classify` says about it."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        try:
+            os.close(read)
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            vm = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            limit = vm + extra_bytes
+            resource.setrlimit(resource.RLIMIT_AS, (min(limit, hard) if hard > 0 else limit, hard))
+            out = _classify(func, case)
+            os.write(write, (out or "").encode()[:4000])
+        finally:
+            os._exit(0)
+    os.close(write)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.002)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(read)
+        return f"no answer within {seconds:g} s (huge sizes must be refused before work)"
+    with os.fdopen(read, "rb") as fh:
+        text = fh.read().decode()
+    return text or None
+
+
+def _names_a_parameter(func: Callable, message: str) -> bool:
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return True
+    names = {p for p in params if p not in ("self", "args", "kwargs")}
+    low = message.lower()
+    for p in names:
+        for form in {p, p.replace("_", " "), p.replace("_", "-")}:
+            if re.search(rf"(?<![A-Za-z0-9_]){re.escape(form.lower())}(?![A-Za-z0-9_])", low):
+                return True
+    return any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def check_call(func: Callable, case: Case) -> str | None:
+    """None if the call returned or raised a ValueError naming a parameter within the
+    time and memory limits; otherwise what went wrong."""
+    return _run_isolated(func, case, TIME_LIMIT, MEMORY_LIMIT)
+
+
+def _classify(func: Callable, case: Case) -> str | None:
+    t = time.perf_counter()
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            func(*case.args, **case.kwargs)
+    except ValueError as exc:
+        if not _names_a_parameter(func, str(exc)):
+            return f"ValueError naming no parameter: {str(exc)[:160]}"
+        return None
+    except MemoryError:
+        return f"MemoryError after {time.perf_counter() - t:.1f} s (refuse with the figure)"
+    except Exception as exc:  # noqa: BLE001 - every other exception is the finding
+        return f"{type(exc).__name__}: {str(exc)[:160]}"
+    return None
+
+
+@dataclass
+class Report:
+    name: str
+    cases: int = 0
+    findings: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, case: str | None, problem: str) -> None:
+        kind = problem.split(":")[0]
+        if all(p.split(":")[0] != kind for _, p in self.findings):  # one per kind
+            self.findings.append((case or "?", problem))
+
+
+class _Alarm(BaseException):
+    pass
+
+
+def _fuzz_child(names: list[str], examples: int, write: int) -> None:
+    """In a forked child: for each name, a line ``N name``, then for each of ``examples``
+    drawn cases a line ``C case`` (written before the call, so a parent that kills a
+    stuck child knows which case stuck) and ``R problem`` (empty if none). A SIGALRM stops
+    calls slow in Python code (and the rest of that callable's cases are skipped); the
+    parent kills the child if a call is stuck in one C or big-integer operation."""
+    out = os.fdopen(write, "w", buffering=1)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    vm = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    limit = vm + MEMORY_LIMIT
+    resource.setrlimit(resource.RLIMIT_AS, (min(limit, hard) if hard > 0 else limit, hard))
+
+    def on_alarm(signum, frame):
+        raise _Alarm
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    for name in names:
+        out.write(f"N {name}\n")
+        _fuzz_one(name, examples, out)
+    out.close()
+
+
+def _fuzz_one(name: str, examples: int, out: Any) -> None:
+    func = getattr(gctheory, name)
+    timed_out: list[bool] = []
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(_TABLE[name])
+    def run(case: Case) -> None:
+        if timed_out:
+            return
+        out.write("C " + repr(case).replace("\n", " ") + "\n")
+        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+        try:
+            problem = _classify(func, case)
+        except _Alarm:
+            problem = f"no answer within {TIME_LIMIT:g} s (huge sizes must be refused first)"
+            timed_out.append(True)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        out.write("R " + (problem or "").replace("\n", " ") + "\n")
+
+    run()
+
+
+_WARM = []
+
+
+def _warm_hypothesis() -> None:
+    """Run hypothesis once in this process, so the children inherit its one-time setup
+    (its scan of local source constants takes about half a second per process)."""
+    if _WARM:
+        return
+
+    @settings(max_examples=2, database=None, derandomize=True, deadline=None)
+    @given(st.integers(), st.floats())
+    def run(a, b):
+        pass
+
+    run()
+    _WARM.append(True)
+
+
+def fuzz_many(names: list[str], examples: int) -> dict[str, Report]:
+    """Fuzz the callables in forked children (time and memory limits apply to them, not to
+    this process); a child stuck in one call is killed and a new one goes on with the
+    next callable."""
+    _warm_hypothesis()
+    reports = {name: Report(name) for name in names}
+    todo = list(names)
+    while todo:
+        done = _fuzz_batch(todo, examples, reports)
+        todo = todo[todo.index(done) + 1 :] if done else []
+    return reports
+
+
+def _fuzz_batch(names: list[str], examples: int, reports: dict[str, Report]) -> str | None:
+    """One child over ``names``; returns the name it was killed on (None if it finished)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            _fuzz_child(names, examples, write)
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.set_blocking(read, False)
+    buf, name, case, last = b"", None, None, time.monotonic()
+    killed = None
+    while True:
+        try:
+            chunk = os.read(read, 65536)
+        except BlockingIOError:
+            chunk = None
+        if chunk == b"":
+            break
+        if chunk:
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for line in lines:
+                tag, text = line[:1].decode(), line[2:].decode(errors="replace")
+                if tag == "N":
+                    name, case = text, None
+                elif tag == "C":
+                    case, last = text, time.monotonic()
+                    reports[name].cases += 1
+                elif tag == "R":
+                    if text:
+                        reports[name].add(case, text)
+                    case = None
+            continue
+        if case is not None and time.monotonic() - last > TIME_LIMIT + 2:
+            os.kill(pid, signal.SIGKILL)  # stuck inside one C or big-integer operation
+            reports[name].add(case, f"no answer within {TIME_LIMIT:g} s (stuck; killed)")
+            killed = name
+            break
+        time.sleep(0.002)
+    os.close(read)
+    _, status = os.waitpid(pid, 0)
+    if killed is None and case is not None:
+        reports[name].add(case, f"the call crashed its process (status {status})")
+        killed = name
+    return killed
+
+
+def fuzz(name: str, examples: int) -> Report:
+    return fuzz_many([name], examples)[name]
+
+
+def _module_of(name: str) -> str:
+    return gctheory._LAZY.get(name, "?")
+
+
+_TABLE = _fuzz_table()
+
+
+# ---------------------------------------------------------------------------
+# tests
+
+
+def test_every_public_callable_is_fuzzed_or_excluded_with_a_reason():
+    public = set(_public_callables())
+    assert public == set(_TABLE) | set(EXCLUDED), (
+        f"missing: {sorted(public - set(_TABLE) - set(EXCLUDED))}, "
+        f"stale: {sorted((set(_TABLE) | set(EXCLUDED)) - public)}"
+    )
+    assert not set(_TABLE) & set(EXCLUDED)
+    assert all(len(reason) > 20 for reason in EXCLUDED.values())
+
+
+def test_the_harness_catches_each_kind_of_finding():
+    # negative controls: the checker must flag what it is there to flag
+    def wrong_type(n):
+        return [1][n]
+
+    def unnamed(n):
+        raise ValueError("something is wrong")
+
+    def named(n):
+        raise ValueError(f"n must be positive, got {n}")
+
+    def slow(n):
+        time.sleep(n)
+
+    assert check_call(wrong_type, Case((5,), {})).startswith("IndexError")
+    assert check_call(unnamed, Case((5,), {})).startswith("ValueError naming no parameter")
+    assert check_call(named, Case((5,), {})) is None
+    global TIME_LIMIT
+    old, TIME_LIMIT = TIME_LIMIT, 0.2
+
+    def stuck(n):  # one big-integer operation: no signal interrupts it
+        return 7 ** (10**n) % 5
+
+    try:
+        assert "no answer within" in check_call(slow, Case((2,), {}))
+        assert "no answer within" in check_call(stuck, Case((9,), {}))
+    finally:
+        TIME_LIMIT = old
+
+
+_RESULTS: dict[int, dict[str, Report]] = {}
+
+
+def _report(name: str, examples: int) -> Report:
+    """Every callable is fuzzed in one batch (one child process) the first time any of
+    them is asked for; each test then reads its own report."""
+    global TIME_LIMIT
+    if examples not in _RESULTS:
+        old = TIME_LIMIT
+        TIME_LIMIT = SLOW_TIME_LIMIT if examples == SLOW_EXAMPLES else TIME_LIMIT
+        try:
+            _RESULTS[examples] = fuzz_many(sorted(_TABLE), examples)
+        finally:
+            TIME_LIMIT = old
+    return _RESULTS[examples][name]
+
+
+def _check(name: str, examples: int) -> None:
+    report = _report(name, examples)
+    assert report.cases > 0
+    if not report.findings:
+        return
+    text = "; ".join(f"{name}{case} -> {problem}" for case, problem in report.findings)
+    if STRICT or _module_of(name) in STRICT_MODULES:
+        pytest.fail(text)
+    pytest.xfail(f"[{_module_of(name)}, another engineer's module] {text}")
+
+
+@pytest.mark.parametrize("name", sorted(_TABLE))
+def test_fuzz_public_callable(name):
+    _check(name, DEFAULT_EXAMPLES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(_TABLE))
+def test_fuzz_public_callable_many(name):
+    _check(name, SLOW_EXAMPLES)
+
+
+def main(examples: int = DEFAULT_EXAMPLES, limit: float = TIME_LIMIT) -> int:
+    global TIME_LIMIT
+    TIME_LIMIT = limit
+    total, findings = 0, []
+    reports = fuzz_many(sorted(_TABLE), examples)
+    for name in sorted(_TABLE):
+        report = reports[name]
+        total += report.cases
+        findings += [(name, case, problem) for case, problem in report.findings]
+        print(f"{name}: {report.cases} cases, {len(report.findings)} finding(s)", flush=True)
+    print(f"\n{total} cases over {len(_TABLE)} callables; {len(findings)} finding(s):")
+    for name, case, problem in findings:
+        print(f"  [{_module_of(name)}] {name}{case} -> {problem}")
+    return 0 if not findings else 1
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    sys.exit(main(int(args[0]) if args else DEFAULT_EXAMPLES, float(args[1]) if args[1:] else 10))
