@@ -455,7 +455,7 @@ def test_raptor_bad_input():
 
 
 def test_auto_backend_is_numpy_without_numba(monkeypatch):
-    monkeypatch.setattr(ldpc, "HAVE_NUMBA", False)
+    monkeypatch.setattr(ldpc.peeling, "HAVE_NUMBA", False)
     assert ldpc._resolve_backend("auto") == "numpy"
     with pytest.raises(ValueError, match="numba"):
         ldpc._resolve_backend("numba")
