@@ -22,32 +22,112 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 
-from gctheory._validate import as_generator, check_int
+from gctheory._validate import as_generator, check_choice, check_int
 
 __all__ = [
+    "MULTI_EDGES",
+    "RESAMPLE_WORK_LIMIT",
     "design_rate",
     "edge_to_node",
+    "expected_resample_draws",
     "node_to_edge",
     "regular_ensemble",
 ]
 
 
-def regular_ensemble(n: int, dv: int, dc: int, *, rng: Any = None) -> sparse.csr_matrix:
+MULTI_EDGES = ("resample", "cancel", "keep")
+
+#: Largest expected amount of work (configuration draws x edges) that
+#: ``multi_edges="resample"`` takes on; about 20 s on one core. Beyond it the
+#: call is refused at once with the estimate.
+RESAMPLE_WORK_LIMIT = 1e9
+_BYTES_PER_EDGE = 48  # peak: sockets, permutation, keys/sort and the sparse output
+
+
+def expected_resample_draws(dv: int, dc: int) -> float:
+    """Expected number of configuration-model draws until one is simple, ``n -> inf``.
+
+    The number of double edges of the configuration model converges to a
+    Poisson variable of mean ``(d_v - 1)(d_c - 1)/2`` and triple edges vanish
+    (the bipartite form of Bollobas' configuration-model argument; the mean is
+    checked against draws in the tests), so ``P(simple) -> exp(-(d_v - 1)(d_c - 1)/2)``
+    and rejection needs ``exp((d_v - 1)(d_c - 1)/2)`` draws on average: about 148 for (3, 6).
+    """
+    dv = check_int(dv, "dv", low=1)
+    dc = check_int(dc, "dc", low=2)
+    return math.exp((dv - 1) * (dc - 1) / 2)
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available to this process (Linux ``MemAvailable``), or None."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_memory(edges: int, what: str) -> None:
+    need = _BYTES_PER_EDGE * edges
+    if need < 2**28:  # under 256 MB: not worth reading /proc/meminfo on every draw
+        return
+    have = _available_memory()
+    if have is not None and need > have:
+        raise ValueError(
+            f"{what} needs about {need / 1e9:.3g} GB of memory ({edges:,} edges x "
+            f"{_BYTES_PER_EDGE} bytes at the peak) but only {have / 1e9:.3g} GB are available; "
+            "use a smaller n"
+        )
+
+
+def regular_ensemble(
+    n: int, dv: int, dc: int, *, rng: Any = None, multi_edges: str = "resample"
+) -> sparse.csr_matrix:
     """Random parity-check matrix of the regular ``(d_v, d_c)`` LDPC ensemble.
 
     Configuration model (Richardson and Urbanke 2008, Sec. 3.3; the ensemble
     ``C(d_c, d_v)`` of Kadhe et al. 2019, Sec. IV-A): ``n*d_v`` variable
     sockets are matched to ``m*d_c`` check sockets by a uniform random
-    permutation, ``m = n*d_v/d_c``. Multi-edges cancel modulo 2 (an entry is
-    the number of edges joining its check and variable, mod 2), so the result
-    is an exact 0/1 matrix whose column (row) weights are ``d_v`` (``d_c``)
-    except at the O(1) expected multi-edges.
+    permutation, ``m = n*d_v/d_c``. The permutation can join a check and a
+    variable more than once (about ``(d_v - 1)(d_c - 1)/2 = 5`` double edges
+    per (3, 6) code, whatever ``n``); ``multi_edges`` says which ensemble the
+    caller means:
+
+    ``"resample"`` (default)
+        A simple Tanner graph with exactly the degrees ``d_v`` and ``d_c``,
+        uniform over all such graphs: configurations are drawn until one has
+        no multi-edge (rejection; every simple graph comes from the same
+        number of permutations, so the result is exactly uniform). Cost:
+        :func:`expected_resample_draws` draws, about 148 for (3, 6) (0.1 s at
+        n = 10**4, 10 s at n = 10**6); refused at once when the expected work
+        exceeds :data:`RESAMPLE_WORK_LIMIT` edge draws.
+    ``"cancel"``
+        One draw; the entry is the number of edges joining a check and a
+        variable modulo 2 (the parity-check matrix of the multigraph). A double
+        edge vanishes, so a degree-3 variable with one keeps a single check: a
+        weight-1 column. Two weight-1 columns on one check are a stopping set
+        of size 2, which puts a floor ``~eps^2`` under the block failure rate
+        of the codes that have one (the artifact of the waterfall before
+        issue 14).
+    ``"keep"``
+        One draw, the multigraph itself: the entry is the multiplicity of the
+        edge (1, 2, ...). This is the ensemble of the exact finite-length
+        analysis (:mod:`gctheory.ldpc.finite_length`, Di et al. 2002) and of
+        density evolution; decode it with ``peel(..., multigraph=True)``,
+        where a check counts an erased variable once per edge.
 
     Parameters
     ----------
@@ -57,25 +137,82 @@ def regular_ensemble(n: int, dv: int, dc: int, *, rng: Any = None) -> sparse.csr
         Variable and check degree, ``dv >= 1``, ``dc >= 2``; ``n*dv`` must be
         divisible by ``dc``.
     rng : seed or Generator, keyword-only
-        Anything :func:`numpy.random.default_rng` accepts.
+        Anything :func:`gctheory._validate.as_generator` accepts.
+    multi_edges : {"resample", "cancel", "keep"}, keyword-only
 
     Returns
     -------
-    scipy.sparse.csr_matrix of shape ``(n*dv//dc, n)``, dtype int8.
+    scipy.sparse.csr_matrix of shape ``(n*dv//dc, n)``, dtype int8
+        0/1 for ``"resample"`` and ``"cancel"``; edge multiplicities for ``"keep"``.
+
+    Raises
+    ------
+    ValueError
+        For bad parameters; when the memory needed (about 48 bytes per edge)
+        exceeds the memory available, with both figures; for ``"resample"``
+        when the expected rejection work is beyond :data:`RESAMPLE_WORK_LIMIT`.
     """
     n = check_int(n, "n", low=1)
     dv = check_int(dv, "dv", low=1)
     dc = check_int(dc, "dc", low=2)
+    check_choice(multi_edges, "multi_edges", MULTI_EDGES)
     if (n * dv) % dc:
         raise ValueError(
             f"n*dv must be divisible by dc (m = n*dv/dc checks), got n={n}, dv={dv}, dc={dc}"
         )
     m = n * dv // dc
+    _check_memory(n * dv, f"regular_ensemble(n={n}, dv={dv}, dc={dc})")
+    if multi_edges == "resample":
+        work = expected_resample_draws(dv, dc) * n * dv
+        if work > RESAMPLE_WORK_LIMIT:
+            raise ValueError(
+                f"multi_edges='resample' draws configurations until one is simple: for "
+                f"(dv, dc) = ({dv}, {dc}) that takes about {expected_resample_draws(dv, dc):.3g} "
+                f"draws of {n * dv:,} edges (limit {RESAMPLE_WORK_LIMIT:.0e} edge draws); use "
+                "multi_edges='keep' (the configuration model) or 'cancel', or a smaller n"
+            )
     rng = as_generator(rng)
-    var_sockets = np.repeat(np.arange(n, dtype=np.int64), dv)
     chk_sockets = np.repeat(np.arange(m, dtype=np.int64), dc)
-    chk_sockets = chk_sockets[rng.permutation(chk_sockets.size)]
-    return _edges_to_matrix(chk_sockets, var_sockets, m, n)
+    while True:
+        chk = chk_sockets[rng.permutation(chk_sockets.size)]
+        if multi_edges != "resample":
+            break
+        if _is_simple(chk.reshape(n, dv)):
+            return _simple_matrix(chk, m, n, dv)
+    var_sockets = np.repeat(np.arange(n, dtype=np.int64), dv)
+    if multi_edges == "keep":
+        return _multigraph_matrix(chk, var_sockets, m, n)
+    return _edges_to_matrix(chk, var_sockets, m, n)
+
+
+def _is_simple(chk: np.ndarray) -> bool:
+    """No variable (row of ``chk``, its ``d_v`` check labels) meets a check twice."""
+    dv = chk.shape[1]
+    for a in range(dv):
+        for b in range(a + 1, dv):
+            if np.any(chk[:, a] == chk[:, b]):
+                return False
+    return True
+
+
+def _simple_matrix(chk: np.ndarray, m: int, n: int, dv: int) -> sparse.csr_matrix:
+    cols = np.repeat(np.arange(n, dtype=np.int32), dv)
+    H = sparse.csr_matrix(
+        (np.ones(chk.size, dtype=np.int8), (chk.astype(np.int32), cols)), shape=(m, n)
+    )
+    H.sort_indices()
+    return H
+
+
+def _multigraph_matrix(rows: np.ndarray, cols: np.ndarray, m: int, n: int) -> sparse.csr_matrix:
+    """Sparse matrix with entry (r, c) = number of edges r-c (the multigraph's multiplicities)."""
+    uniq, counts = np.unique(rows * n + cols, return_counts=True)
+    r, c = np.divmod(uniq, n)
+    H = sparse.csr_matrix(
+        (counts.astype(np.int8), (r.astype(np.int32), c.astype(np.int32))), shape=(m, n)
+    )
+    H.sort_indices()
+    return H
 
 
 def _edges_to_matrix(rows: np.ndarray, cols: np.ndarray, m: int, n: int) -> sparse.csr_matrix:

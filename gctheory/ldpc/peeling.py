@@ -37,8 +37,14 @@ __all__ = [
 ]
 
 
-def _as_parity_check(H: Any) -> sparse.csc_matrix:
-    """Validate ``H`` (0/1, 2-D) and return it as a canonical CSC matrix of int8."""
+def _as_parity_check(H: Any, multigraph: bool = False) -> sparse.csc_matrix:
+    """Validate ``H`` and return it as a canonical CSC matrix.
+
+    A parity-check matrix must be 0/1. With ``multigraph=True`` the entries are
+    edge multiplicities of a Tanner multigraph (non-negative integers, as from
+    ``regular_ensemble(..., multi_edges="keep")``) and are kept in ``data``.
+    """
+    what = "an edge-multiplicity matrix" if multigraph else "a 0/1 matrix (parity-check matrix)"
     if sparse.issparse(H):
         M = sparse.csc_matrix(H, copy=True)
         if M.ndim != 2:
@@ -54,17 +60,40 @@ def _as_parity_check(H: Any) -> sparse.csc_matrix:
             np.issubdtype(A.dtype, np.number) or np.issubdtype(A.dtype, np.bool_)
         ):
             raise ValueError(f"H must be a numeric 0/1 matrix, got dtype {A.dtype}")
-        vals = A[A != 0]
-        M = sparse.csc_matrix((A != 0).astype(np.int8))
-    if vals.size and not np.all(vals == 1):
-        bad = vals[vals != 1][0]
-        raise ValueError(f"H must be a 0/1 matrix (parity-check matrix), found entry {bad!r}")
+        M = sparse.csc_matrix(A.astype(np.float64) if A.dtype == np.bool_ else A)
+        M.eliminate_zeros()
+        vals = M.data
+    bad = (vals != np.round(vals)) | (vals < 0) if multigraph else vals != 1
+    if vals.size and np.any(bad):
+        hint = "" if multigraph else "; for a Tanner multigraph pass multigraph=True"
+        raise ValueError(f"H must be {what}, found entry {vals[bad][0]!r}{hint}")
+    data = vals.astype(np.int32) if multigraph else np.ones(M.nnz, dtype=np.int8)
     M = sparse.csc_matrix(
-        (np.ones(M.nnz, dtype=np.int8), M.indices.astype(np.int32), M.indptr.astype(np.int64)),
-        shape=M.shape,
+        (data, M.indices.astype(np.int32), M.indptr.astype(np.int64)), shape=M.shape
     )
     M.sort_indices()
     return M
+
+
+def _expanded(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray):
+    """CSR/CSC structure with every index repeated by its multiplicity (multigraph edges).
+
+    A check that sees an erased variable over two edges then counts it twice,
+    which is what peeling on a multigraph does: it never resolves a variable
+    through a double edge.
+    """
+    if data.size == 0 or data.max() <= 1:
+        return indptr, indices
+    rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+    counts = np.bincount(rows, weights=data, minlength=indptr.size - 1).astype(np.int64)
+    return np.concatenate([[0], np.cumsum(counts)]), np.repeat(indices, data)
+
+
+def _check_bool(value: Any, name: str) -> bool:
+    """``value`` if it is a bool (``True``/``False`` or a numpy bool); 1 or "yes" are refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def _check_erased(erased: Any, n: int, ndim: int) -> np.ndarray:
@@ -125,7 +154,7 @@ def _peel_numpy(Hc: sparse.csc_matrix, E: np.ndarray) -> np.ndarray:
     if Hc.nnz == 0 or not E.any():
         return E.copy()
     Hr = Hc.tocsr()
-    radj = _padded_adjacency(Hr.indptr, Hr.indices, n)  # pad -> zero word W[n]
+    radj = _padded_adjacency(*_expanded(Hr.indptr, Hr.indices, Hr.data), n)  # pad: W[n] = 0
     vadj = _padded_adjacency(Hc.indptr, Hc.indices, m)  # pad -> zero row one[m]
     W = _pack_bits(E)
     G = W.shape[1]
@@ -212,10 +241,9 @@ def _peel_numba(Hc: sparse.csc_matrix, E: np.ndarray, stats: list | None = None)
     """Run the numba kernel; append the number of check visits to ``stats`` if given."""
     kernel = _numba_kernel()
     Hr = Hc.tocsr()
+    indptr, indices = _expanded(Hr.indptr, Hr.indices, Hr.data)
     out = np.empty(E.shape, dtype=np.bool_)
-    visits = kernel(
-        Hr.indptr.astype(np.int64), Hr.indices.astype(np.int32), np.ascontiguousarray(E), out
-    )
+    visits = kernel(indptr.astype(np.int64), indices.astype(np.int32), np.ascontiguousarray(E), out)
     if stats is not None:
         stats.append(int(visits))
     return out
@@ -233,7 +261,9 @@ def _resolve_backend(backend: str) -> str:
     return backend
 
 
-def peel_batch(H: Any, erased: Any, *, backend: str = "auto") -> np.ndarray:
+def peel_batch(
+    H: Any, erased: Any, *, backend: str = "auto", multigraph: bool = False
+) -> np.ndarray:
     """Peeling decoder on the erasure channel for a batch of erasure patterns.
 
     The iterative (peeling) decoder of LDPC codes on the BEC (Richardson and
@@ -258,13 +288,19 @@ def peel_batch(H: Any, erased: Any, *, backend: str = "auto") -> np.ndarray:
         updates all checks per round (Jacobi) with array gathers. Both reach
         the same fixed point, so results are identical; ``"auto"`` picks numba
         when it is importable.
+    multigraph : bool, keyword-only
+        If True, the entries of ``H`` are edge multiplicities of a Tanner
+        multigraph (``regular_ensemble(..., multi_edges="keep")``): a check
+        counts an erased variable once per edge, so a double edge never
+        resolves its variable (peeling on the multigraph, the decoder the
+        exact finite-length analysis and density evolution describe).
 
     Returns
     -------
     numpy.ndarray of bool, shape (B, n)
         The variables still erased after peeling.
     """
-    Hc = _as_parity_check(H)
+    Hc = _as_parity_check(H, _check_bool(multigraph, "multigraph"))
     E = _check_erased(erased, Hc.shape[1], 2)
     return _peel_prepared(Hc, E, _resolve_backend(backend))
 
@@ -277,7 +313,7 @@ def _peel_prepared(Hc: sparse.csc_matrix, E: np.ndarray, backend: str) -> np.nda
     return _peel_numpy(Hc, E)
 
 
-def peel(H: Any, erased: Any, *, backend: str = "auto") -> np.ndarray:
+def peel(H: Any, erased: Any, *, backend: str = "auto", multigraph: bool = False) -> np.ndarray:
     """Peeling decoder for one erasure pattern; see :func:`peel_batch`.
 
     Parameters
@@ -287,12 +323,14 @@ def peel(H: Any, erased: Any, *, backend: str = "auto") -> np.ndarray:
     erased : array_like of bool, shape (n,)
         True where the variable is erased.
     backend : {"auto", "numba", "numpy"}, keyword-only
+    multigraph : bool, keyword-only
+        ``H`` holds edge multiplicities of a Tanner multigraph (see :func:`peel_batch`).
 
     Returns
     -------
     numpy.ndarray of bool, shape (n,)
         The variables still erased after peeling (all False = success).
     """
-    Hc = _as_parity_check(H)
+    Hc = _as_parity_check(H, _check_bool(multigraph, "multigraph"))
     E = _check_erased(erased, Hc.shape[1], 1)
     return _peel_prepared(Hc, E[None, :], _resolve_backend(backend))[0]
