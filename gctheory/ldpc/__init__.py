@@ -8,7 +8,9 @@ ensembles          degree distributions, design rate, random Tanner graphs of th
 peeling            the peeling decoder (:func:`peel`, :func:`peel_batch`), bit-parallel
 density_evolution  the BEC density-evolution (BP) threshold and recursion
 simulation         Monte Carlo at finite length: block failure, residual erasures,
-                   fixed numbers of erasures, waterfalls
+                   fixed numbers of erasures, waterfalls, ensemble averages
+finite_length      exact ensemble-average block and bit erasure probabilities of
+                   peeling (Di et al. 2002 recursion)
 raptor             LT / batch raptor codes of Wang et al. 2019, Theorem 6
 
 References
@@ -24,12 +26,13 @@ References
 
 from __future__ import annotations
 
-from gctheory.ldpc import density_evolution, ensembles, peeling, raptor, simulation
+from gctheory.ldpc import density_evolution, ensembles, finite_length, peeling, raptor, simulation
 from gctheory.ldpc.density_evolution import *  # noqa: F403
 from gctheory.ldpc.ensembles import *  # noqa: F403
 
 # private helpers other modules (paper checks, tests) reach through the package
 from gctheory.ldpc.ensembles import _edges_to_matrix  # noqa: F401
+from gctheory.ldpc.finite_length import *  # noqa: F403
 from gctheory.ldpc.peeling import *  # noqa: F403
 from gctheory.ldpc.peeling import _as_parity_check, _peel_numba, _resolve_backend  # noqa: F401
 from gctheory.ldpc.raptor import *  # noqa: F403
@@ -40,6 +43,7 @@ __all__ = sorted(
     {
         *density_evolution.__all__,
         *ensembles.__all__,
+        *finite_length.__all__,
         *peeling.__all__,
         *raptor.__all__,
         *simulation.__all__,

@@ -273,6 +273,44 @@ def critical_erasure_count(
 # --------------------------------------------------------------------------
 
 
+def _draw_codes(
+    B: int, n: int, dv: int, dc: int, multi_edges: str, rng: np.random.Generator
+) -> sparse.csc_matrix:
+    """``B`` independent codes of the ensemble as one block-diagonal matrix (their disjoint union).
+
+    The same ensemble as :func:`regular_ensemble` (uniform socket permutations;
+    ``"resample"`` redraws every non-simple one), vectorised over the codes.
+    """
+    m = n * dv // dc
+    chk = np.repeat(np.arange(m, dtype=np.int64), dc)
+    if multi_edges != "resample":
+        P = rng.permuted(np.broadcast_to(chk, (B, chk.size)), axis=1)
+    else:  # rejection, in batches of at least 64 candidates: each accepted one is uniform
+        P = np.empty((B, chk.size), dtype=np.int64)
+        done = 0
+        while done < B:
+            cand = rng.permuted(np.broadcast_to(chk, (max(B - done, 64), chk.size)), axis=1)
+            C = cand.reshape(cand.shape[0], n, dv)
+            bad = np.zeros(cand.shape[0], dtype=bool)
+            for a in range(dv):
+                for b in range(a + 1, dv):
+                    bad |= np.any(C[:, :, a] == C[:, :, b], axis=1)
+            good = cand[~bad][: B - done]
+            P[done : done + len(good)] = good
+            done += len(good)
+    rows = (P + m * np.arange(B)[:, None]).ravel()
+    cols = np.tile(np.repeat(np.arange(n, dtype=np.int64), dv), B) + np.repeat(
+        n * np.arange(B, dtype=np.int64), n * dv
+    )
+    H = sparse.csc_matrix((np.ones(rows.size, dtype=np.int32), (rows, cols)), shape=(B * m, B * n))
+    H.sum_duplicates()  # multiplicities
+    if multi_edges == "cancel":
+        H.data %= 2
+        H.eliminate_zeros()
+    H.sort_indices()
+    return H
+
+
 def _ensemble_residuals(
     n: int,
     dv: int,
@@ -287,24 +325,21 @@ def _ensemble_residuals(
 ) -> np.ndarray:
     """Residual erasure counts of ``size`` frames, a fresh code for every ``per_code`` frames.
 
-    With one frame per code, ``B`` codes are decoded in one call as the
+    With one frame per code, up to 256 codes are decoded in one call as the
     block-diagonal matrix of their disjoint union (peeling acts on each
     component separately).
     """
-    multigraph = multi_edges == "keep"
     out = np.empty(size)
     if per_code == 1:
         for b0 in range(0, size, 256):
             B = min(size, b0 + 256) - b0
-            Hs = [regular_ensemble(n, dv, dc, rng=rng, multi_edges=multi_edges) for _ in range(B)]
-            big = _as_parity_check(sparse.block_diag(Hs, format="csc"), multigraph)
+            big = _draw_codes(B, n, dv, dc, multi_edges, rng)
             E = _erasures(n, B, eps, t, rng).reshape(1, B * n)
             out[b0 : b0 + B] = _peel_prepared(big, E, backend).reshape(B, n).sum(axis=1)
         return out
     for b0 in range(0, size, per_code):
         b1 = min(size, b0 + per_code)
-        H = regular_ensemble(n, dv, dc, rng=rng, multi_edges=multi_edges)
-        H = _as_parity_check(H, multigraph)
+        H = _draw_codes(1, n, dv, dc, multi_edges, rng)
         out[b0:b1] = _peel_prepared(H, _erasures(n, b1 - b0, eps, t, rng), backend).sum(axis=1)
     return out
 
