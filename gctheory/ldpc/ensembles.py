@@ -172,27 +172,55 @@ def regular_ensemble(
                 "multi_edges='keep' (the configuration model) or 'cancel', or a smaller n"
             )
     rng = as_generator(rng)
-    chk_sockets = np.repeat(np.arange(m, dtype=np.int64), dc)
-    while True:
-        chk = chk_sockets[rng.permutation(chk_sockets.size)]
-        if multi_edges != "resample":
-            break
-        if _is_simple(chk.reshape(n, dv)):
-            return _simple_matrix(chk, m, n, dv)
+    if multi_edges == "resample":
+        chk = _configurations(1, n, dv, dc, rng, simple=True)[0]
+        return _simple_matrix(chk, m, n, dv)
+    chk = np.repeat(np.arange(m, dtype=np.int64), dc)[rng.permutation(m * dc)]
     var_sockets = np.repeat(np.arange(n, dtype=np.int64), dv)
     if multi_edges == "keep":
         return _multigraph_matrix(chk, var_sockets, m, n)
     return _edges_to_matrix(chk, var_sockets, m, n)
 
 
-def _is_simple(chk: np.ndarray) -> bool:
-    """No variable (row of ``chk``, its ``d_v`` check labels) meets a check twice."""
-    dv = chk.shape[1]
+def _configurations(
+    B: int, n: int, dv: int, dc: int, rng: np.random.Generator, *, simple: bool
+) -> np.ndarray:
+    """``B`` uniform configurations: row ``b`` holds the check of every variable socket.
+
+    Variable ``v`` owns sockets ``v dv .. v dv + dv - 1``. With ``simple=True``
+    configurations with a multi-edge are rejected and redrawn (in batches of
+    candidates, which costs little more than one when the code is short); every
+    accepted one is uniform over the simple configurations, i.e. over the simple
+    Tanner graphs with these degrees.
+    """
+    m = n * dv // dc
+    chk = np.repeat(np.arange(m, dtype=np.int64), dc)
+
+    def draw(k: int) -> np.ndarray:
+        if chk.size < 8000:  # numpy's 2-D permuted is faster for short rows, a loop for long
+            return rng.permuted(np.broadcast_to(chk, (k, chk.size)), axis=1)
+        return np.stack([chk[rng.permutation(chk.size)] for _ in range(k)])
+
+    if not simple:
+        return draw(B)
+    out = np.empty((B, chk.size), dtype=np.int64)
+    done = 0
+    while done < B:
+        cand = draw(max(B - done, min(256, -(-65536 // chk.size))))
+        good = cand[_simple_rows(cand.reshape(cand.shape[0], n, dv))][: B - done]
+        out[done : done + len(good)] = good
+        done += len(good)
+    return out
+
+
+def _simple_rows(C: np.ndarray) -> np.ndarray:
+    """Per configuration (``C[b, v]`` = the ``dv`` checks of variable ``v``): no multi-edge."""
+    dv = C.shape[2]
+    bad = np.zeros(C.shape[0], dtype=bool)
     for a in range(dv):
         for b in range(a + 1, dv):
-            if np.any(chk[:, a] == chk[:, b]):
-                return False
-    return True
+            bad |= np.any(C[:, :, a] == C[:, :, b], axis=1)
+    return ~bad
 
 
 def _simple_matrix(chk: np.ndarray, m: int, n: int, dv: int) -> sparse.csr_matrix:

@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse
 
 from gctheory._validate import check_choice, check_int, check_probability
-from gctheory.ldpc.ensembles import MULTI_EDGES, regular_ensemble
+from gctheory.ldpc.ensembles import MULTI_EDGES, _configurations, regular_ensemble
 from gctheory.ldpc.peeling import (
     _as_parity_check,
     _check_bool,
@@ -282,22 +282,7 @@ def _draw_codes(
     ``"resample"`` redraws every non-simple one), vectorised over the codes.
     """
     m = n * dv // dc
-    chk = np.repeat(np.arange(m, dtype=np.int64), dc)
-    if multi_edges != "resample":
-        P = rng.permuted(np.broadcast_to(chk, (B, chk.size)), axis=1)
-    else:  # rejection, in batches of at least 64 candidates: each accepted one is uniform
-        P = np.empty((B, chk.size), dtype=np.int64)
-        done = 0
-        while done < B:
-            cand = rng.permuted(np.broadcast_to(chk, (max(B - done, 64), chk.size)), axis=1)
-            C = cand.reshape(cand.shape[0], n, dv)
-            bad = np.zeros(cand.shape[0], dtype=bool)
-            for a in range(dv):
-                for b in range(a + 1, dv):
-                    bad |= np.any(C[:, :, a] == C[:, :, b], axis=1)
-            good = cand[~bad][: B - done]
-            P[done : done + len(good)] = good
-            done += len(good)
+    P = _configurations(B, n, dv, dc, rng, simple=multi_edges == "resample")
     rows = (P + m * np.arange(B)[:, None]).ravel()
     cols = np.tile(np.repeat(np.arange(n, dtype=np.int64), dv), B) + np.repeat(
         n * np.arange(B, dtype=np.int64), n * dv
