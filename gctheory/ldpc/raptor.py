@@ -23,9 +23,12 @@ from gctheory.ldpc.peeling import _as_parity_check, _peel_prepared, _resolve_bac
 from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
 
 __all__ = [
+    "LTProfile",
     "RaptorParameters",
     "check_condition_54",
+    "lt_peeling_profile",
     "lt_residual_fraction",
+    "raptor_failure_profile",
     "raptor_code_matrix",
     "raptor_degree_distribution",
     "raptor_failure_rate",
@@ -291,3 +294,191 @@ def raptor_failure_rate(
     kw = dict(engine)
     kw.setdefault("chunk_size", min(64, trials))
     return estimate_probability(event, trials, rng=rng, **kw)
+
+
+# --------------------------------------------------------------------------
+# Finite length: the exact distribution of what peeling recovers (Karp, Luby, Shokrollahi)
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LTProfile:
+    """Distribution of the number of input symbols an LT peeling decoder leaves unrecovered.
+
+    Attributes
+    ----------
+    k : int
+        Input symbols (batches).
+    received : int
+        Output symbols received (workers that returned).
+    unrecovered : numpy.ndarray
+        ``unrecovered[j] = P(peeling stops with j input symbols unrecovered)``, ``j = 0..k``.
+    truncation : float
+        Probability mass dropped by the truncations (an upper bound on the absolute
+        error of every probability derived from ``unrecovered``).
+    """
+
+    k: int
+    received: int
+    unrecovered: np.ndarray
+    truncation: float
+
+    def prob_fraction_above(self, eps: float) -> float:
+        """``P(unrecovered fraction > eps)`` (Wang et al. 2019, Theorem 6's event)."""
+        eps = check_probability(eps, "eps")
+        j = np.arange(self.k + 1)
+        return float(self.unrecovered[j > eps * self.k].sum())
+
+    def mean_fraction(self) -> float:
+        """``E[unrecovered fraction]``."""
+        return float(np.arange(self.k + 1) @ self.unrecovered / self.k)
+
+
+def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1e-14) -> LTProfile:
+    """Exact finite-length analysis of LT peeling (Karp, Luby and Shokrollahi 2004).
+
+    ``received`` output symbols, each of degree ``d ~ p`` on a uniform ``d``-subset
+    of ``k`` input symbols, independently (the received rows of the batch raptor
+    code of Wang et al. 2019, Definition 5 and Algorithm 1, with uniformly random
+    stragglers). The decoder processes one *ripple* symbol (an input covered by an
+    output of reduced degree one) per step. After ``L`` steps the state is
+    ``(c, r)``: ``c`` outputs of reduced degree >= 2 (the cloud), ``r`` ripple
+    symbols. Conditioned on the processing order, a cloud output's unprocessed
+    neighbours are a uniform set, so each cloud output is released at step ``L+1``
+    independently with probability
+
+        sum_d p_d C(L, d-2) (k-L-1) / C(k, d)  /  sum_d p_d P(<= d-2 of its d among the first L)
+
+    and a released output adds its remaining neighbour, uniform among the ``k-L-1``
+    unprocessed inputs, to the ripple unless it is there already. The recursion
+    over ``(c, r)`` is exact; the support is cropped to entries above ``tol`` times
+    the largest and the binomial of releases to its ``1 - tol`` quantile, and the
+    dropped mass is reported as ``truncation``. Cost ``O(k * support * releases)``:
+    0.5 s for ``k = 50``, ``received = 80``; 9 s for ``k = 300``, ``received = 480``.
+
+    Parameters
+    ----------
+    k : int
+        Number of input symbols, ``k >= 1``.
+    received : int
+        Number of output symbols, ``received >= 1``.
+    p : mapping {degree: probability}
+        Output degree distribution, degrees in ``[1, k]``.
+    tol : float
+        Truncation threshold (relative), in ``(0, 1e-6]``.
+
+    Returns
+    -------
+    LTProfile
+    """
+    from scipy import stats
+
+    k = check_int(k, "k", low=1)
+    N = check_int(received, "received", low=1)
+    p = _check_distribution("p", p, 1)
+    if max(p) > k:
+        raise ValueError(f"p has degree {max(p)} > k = {k} input symbols")
+    tol = float(tol)
+    if not (0.0 < tol <= 1e-6):
+        raise ValueError(f"tol must lie in (0, 1e-6], got {tol!r}")
+    pd = {int(d): float(w) for d, w in p.items()}
+    total = sum(pd.values())
+
+    def release_prob(L: int) -> float:
+        """P(a cloud output is released by the (L+1)-th processed symbol | in the cloud)."""
+        u_next = k - L - 1
+        num = den = 0.0
+        for d, w in pd.items():
+            if d < 2:
+                continue
+            kd = math.comb(k, d)
+            num += w / total * math.comb(L, d - 2) * u_next / kd
+            den += (
+                w
+                / total
+                * sum(math.comb(L, i) * math.comb(k - L, d - i) for i in range(d - 1))
+                / kd
+            )
+        return num / den if den > 0 and u_next > 0 else 0.0
+
+    def occupancies(a_max: int, U: int, R: np.ndarray) -> list[np.ndarray]:
+        """``occ[a][i, b] = P(b new distinct cells | a uniform throws into U, R[i] occupied)``."""
+        occ = np.ones((R.size, 1))
+        out = [occ]
+        for a in range(a_max):
+            bb = np.arange(a + 1)[None, :]
+            new = np.zeros((R.size, a + 2))
+            new[:, : a + 1] = occ * ((R[:, None] + bb) / U)
+            new[:, 1:] += occ * np.clip((U - R[:, None] - bb) / U, 0.0, None)
+            occ = new
+            out.append(occ)
+        return out
+
+    # start: the degree-1 outputs are released at once; their neighbours are uniform inputs
+    a1 = stats.binom.pmf(np.arange(N + 1), N, pd.get(1, 0.0) / total)
+    P = np.zeros((N + 1, k + 1))  # P[c, r]
+    dist = np.zeros(k + 1)
+    dist[0] = 1.0  # distinct inputs hit after a throws, a = 0, 1, ...
+    for a in range(N + 1):
+        P[N - a] += a1[a] * dist
+        nxt = dist * (np.arange(k + 1) / k)
+        nxt[1:] += dist[:-1] * ((k - np.arange(k)) / k)
+        dist = nxt
+    dropped = 0.0
+    stops = np.zeros(k + 1)
+    for L in range(k):
+        stops[k - L] += P[:, 0].sum()  # empty ripple: peeling stops, k - L unrecovered
+        P[:, 0] = 0.0
+        top = P.max()
+        if top <= 0.0:
+            break
+        keep = P > tol * top
+        dropped += float(P[~keep].sum())
+        live = np.argwhere(keep)
+        c_lo, r_lo = live.min(axis=0)
+        c_hi, r_hi = live.max(axis=0)
+        sub = np.where(keep, P, 0.0)[c_lo : c_hi + 1, r_lo : r_hi + 1]
+        q = release_prob(L)
+        cs = np.arange(c_lo, c_hi + 1)
+        a_max = int(min(c_hi, stats.binom.ppf(1 - tol, c_hi, q))) if q > 0 else 0
+        U = k - L - 1  # unprocessed inputs after this step
+        R = (np.arange(r_lo, r_hi + 1) - 1).astype(float)  # ripple without the processed one
+        new = np.zeros((N + 1, k + a_max + 2))
+        if q > 0:
+            W = stats.binom.pmf(np.arange(a_max + 1)[:, None], cs[None, :], q)
+        else:
+            W = np.zeros((a_max + 1, cs.size))
+            W[0] = 1.0
+        occ = occupancies(a_max, U, R) if U > 0 else [np.ones((R.size, 1))]
+        for a in range(a_max + 1):
+            block = sub * W[a][:, None]
+            mass = float(block.sum())
+            if mass == 0.0:
+                continue
+            dropped -= mass  # counted back as kept
+            rows = slice(max(c_lo - a, 0), c_hi + 1 - a)
+            src = block[max(a - c_lo, 0) :]
+            for b in range(occ[a].shape[1]):  # ripple r -> r - 1 + b
+                new[rows, r_lo - 1 + b : r_hi + b] += src * occ[a][None, :, b]
+        dropped += float(sub.sum())
+        dropped += float(new[:, k + 1 :].sum())  # (zero: the ripple never outgrows U)
+        P = new[:, : k + 1]
+    stops[0] += P.sum()  # every input processed: nothing left unrecovered
+    return LTProfile(k, N, stops, max(dropped, 0.0))
+
+
+def raptor_failure_profile(n: int, s: int, eps: float) -> LTProfile:
+    """Exact finite-``n`` decoding profile of the batch raptor code of Wang et al. 2019, Theorem 6.
+
+    ``b`` and ``P_w`` from :func:`raptor_parameters` (``delta = s/n``), ``K = n/b``
+    batches, ``n - s`` received worker results (uniformly random stragglers), decoded
+    by peeling: :func:`lt_peeling_profile` with ``k = K``, ``received = n - s``.
+    ``profile.prob_fraction_above(eps)`` is Theorem 6's ``P(err(A_S) > eps)``, exact up
+    to ``profile.truncation``; the Monte Carlo twin is :func:`raptor_failure_rate`.
+    """
+    n = check_int(n, "n", low=2)
+    s = check_int(s, "s", low=1, high=n - 1)
+    prm = raptor_parameters(eps, s / n)
+    if n % prm.b:
+        raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")
+    return lt_peeling_profile(n // prm.b, n - s, raptor_degree_distribution(prm.eps))
