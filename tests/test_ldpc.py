@@ -663,3 +663,49 @@ def test_residual_interval_is_the_unclipped_clt_interval(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "residual CLT CI" in out and "may be < 0" in out
+
+
+def test_cli_issue12_bad_counts_are_errors(capsys):
+    # issue 12: `threshold --n -5` printed a negative eps* x n; `waterfall --points 0` printed an
+    # empty table with exit 0. Both are CLI errors now (exit 2, the rule named).
+    from gctheory.cli import main
+
+    assert main(["threshold", "--n", "-5"]) == 2
+    assert "--n must be a positive integer" in capsys.readouterr().err
+    assert main(["waterfall", "--points", "0", "--trials", "10"]) == 2
+    assert "--points must be a positive integer" in capsys.readouterr().err
+    assert main(["waterfall", "--codes", "0", "--trials", "10"]) == 2
+    assert "--codes" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="at least one n and one eps"):
+        ldpc.waterfall([1000], [], 3, 6, 10)
+
+
+def test_cli_map_finite_length_and_predict(capsys):
+    from gctheory.cli import main
+
+    assert main(["threshold", "--map", "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["eps_MAP (Maxwell)"] == pytest.approx(ldpc.regular_map_threshold(3, 6).eps)
+    assert row["eps*"] < row["eps_MAP (Maxwell)"] < row["capacity 1-R"]
+    argv = ["finite-length", "--dv", "3", "--dc", "6", "--n", "60", "--eps", "0.3", "0.4"]
+    for fmt in ("text", "md", "csv"):
+        assert main([*argv, "--format", fmt]) == 0
+        assert "0.4" in capsys.readouterr().out
+    assert main([*argv, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    prof = ldpc.erasure_profile(60, 3, 6)
+    assert rows[1]["block erasure"] == pytest.approx(prof.block_erasure(0.4), rel=1e-12)
+    assert main(["finite-length", "--n", "60", "--erasures", "20", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["P(fail | t)"] == pytest.approx(
+        prof.block_given_erasures(20), rel=1e-12
+    )
+    assert main(["finite-length", "--n", "100000"]) == 2  # refused at once, alternatives named
+    assert "Monte Carlo" in capsys.readouterr().err
+    assert main(["finite-length", "--n", "60", "--eps", "1.5"]) == 2
+    argv = ["waterfall", "--n", "120", "--eps", "0.4", "--trials", "50", "--ensemble", "keep"]
+    assert main([*argv, "--predict", "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["exact (config. model)"] == pytest.approx(
+        ldpc.erasure_profile(120, 3, 6).block_erasure(0.4), rel=1e-12
+    )
+    assert 0 < row["scaling law"] < 1 and 0 < row["floor (small stopping sets)"] < 1

@@ -313,9 +313,10 @@ def erasure_profile(
     cost = finite_length_cost(n, dv, dc, exact=bool(exact))
     if cost > max_seconds:
         arith = "exact integer" if exact else "float64"
+        faster = "exact=False (float64, ~1e-15 relative), " if exact else ""
         raise ValueError(
             f"n={n} is too large for the exact recursion in {arith} arithmetic within "
-            f"max_seconds={max_seconds:g} (predicted {cost:.3g} s: O(n^3)); use exact=False, a "
+            f"max_seconds={max_seconds:g} (predicted {cost:.3g} s: O(n^3)); use {faster}a "
             "larger max_seconds, Monte Carlo (gctheory.ldpc.ensemble_failure_rate) or the "
             "scaling law (gctheory.ldpc.scaling_law_block_erasure)"
         )
