@@ -387,6 +387,11 @@ def test_degree_conversions_exact():
 
 
 def test_distribution_bad_input():
+    # issue 12: a string fraction passed float() and then broke sum() with a TypeError
+    with pytest.raises(ValueError, match=r"lam: fractions must be real numbers.*'1.0'"):
+        ldpc.bec_threshold({3: "1.0"}, {6: 1.0})
+    with pytest.raises(ValueError, match="rho: fractions must be real numbers"):
+        ldpc.bec_threshold({3: 1.0}, {6: True})
     with pytest.raises(ValueError, match="sum to 1"):
         ldpc.bec_threshold({3: 0.5}, {6: 1})
     with pytest.raises(ValueError, match=">= 0"):

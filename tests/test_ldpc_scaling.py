@@ -8,6 +8,8 @@ import dataclasses
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import integrate
 
 from gctheory import ldpc
@@ -165,3 +167,31 @@ def test_scaling_and_floor_bad_input():
         ldpc.expected_stopping_sets(100, 3, 6, 2, multi_edges="cancel")
     with pytest.raises(ValueError, match="eps"):
         ldpc.error_floor(100, 3, 6, -0.5)
+
+
+_ANY = st.one_of(
+    st.integers(-5, 40),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=3),
+    st.booleans(),
+    st.none(),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(range(7)), _ANY, _ANY, _ANY)
+def test_new_public_functions_only_raise_named_value_errors(which, a, b, c):
+    # fuzzing over types and ranges: a result or a ValueError, never another exception
+    calls = [
+        lambda: ldpc.erasure_profile(a, b, c, max_seconds=5),
+        lambda: ldpc.regular_scaling_parameters(a, b, erasures=c),
+        lambda: ldpc.expected_stopping_sets(40, 3, 6, a, multi_edges=b),
+        lambda: ldpc.regular_map_threshold(a, b),
+        lambda: ldpc.lt_peeling_profile(a, b, {1: 0.5, 2: 0.5}),
+        lambda: ldpc.regular_ensemble(a, b, c),
+        lambda: ldpc.erasure_profile(12, 3, 6).block_erasure(a),
+    ]
+    try:
+        calls[which]()
+    except ValueError as exc:
+        assert str(exc)  # names the rule

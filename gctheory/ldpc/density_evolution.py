@@ -104,7 +104,7 @@ def bec_threshold(lam: Distribution, rho: Distribution) -> Threshold:
 
     def f(x):
         y = _poly(lam_f, _one_minus_poly_one_minus(rho_f, x))
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", over="ignore"):  # x/y -> inf where y underflows
             return np.where(y > 0, x / np.where(y > 0, y, 1.0), np.inf)
 
     def h(x):  # numerator of f'(x): lambda(y) - x lambda'(y) rho'(1 - x)

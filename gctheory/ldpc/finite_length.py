@@ -89,6 +89,8 @@ __all__ = [
 # arrays; exact integers visit only the reachable states but their size grows like n
 _SECONDS_PER_UNIT = 8e-9
 _EXACT_SECONDS_PER_UNIT_AND_N = 4e-10
+# the attachment patterns of a degree-dv variable grow like dv^5 (414,564 at dv = 40)
+_MAX_DV = 20
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,7 @@ def _falling(x: np.ndarray, k: int) -> np.ndarray:
 def finite_length_cost(n: int, dv: int, dc: int, *, exact: bool = False) -> float:
     """Predicted seconds of :func:`erasure_profile` (order of magnitude, one core)."""
     n = check_int(n, "n", low=1)
-    dv = check_int(dv, "dv", low=1)
+    dv = check_int(dv, "dv", low=1, high=_MAX_DV)
     dc = check_int(dc, "dc", low=2)
     m = n * dv // dc
     units = n * (m + 1) ** 2 * len(_patterns(dv, dc)) * 10
@@ -292,7 +294,7 @@ def erasure_profile(
         time allowed, naming the alternatives.
     """
     n = check_int(n, "n", low=1)
-    dv = check_int(dv, "dv", low=1)
+    dv = check_int(dv, "dv", low=1, high=_MAX_DV)
     dc = check_int(dc, "dc", low=2)
     if not isinstance(exact, (bool, np.bool_)):
         raise ValueError(f"exact must be True or False, got {exact!r}")

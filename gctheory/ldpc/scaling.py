@@ -164,7 +164,7 @@ def _critical_points(lam: dict, rho: dict) -> list[tuple[mpf, mpf]]:
     def f(x):
         y = 1 - sum(f_ * (1 - x) ** (d - 1) for d, f_ in rho_f.items())
         ly = sum(f_ * y ** (d - 1) for d, f_ in lam_f.items())
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return np.where(ly > 0, x / np.where(ly > 0, ly, 1.0), np.inf)
 
     grid = np.linspace(1e-4, 1.0, 20001)
@@ -467,7 +467,20 @@ def scaling_parameters(
             "(gctheory.ldpc.ensemble_failure_rate) or, for regular ensembles up to n of a few "
             "hundred, the exact analysis (gctheory.ldpc.erasure_profile)"
         )
+    if not 0.0 < th.eps < 1.0 - 1e-9:
+        raise ValueError(
+            f"the scaling law needs a BP threshold inside (0, 1); this ensemble has eps* = "
+            f"{th.eps:.6g} (a degenerate ensemble): use Monte Carlo "
+            "(gctheory.ldpc.ensemble_failure_rate)"
+        )
     crit = _critical_points(lam_f, rho_f)
+    if not crit or min(float(e) for e, _ in crit) > th.eps * (1 + 1e-9):
+        raise ValueError(
+            "the finite-length scaling law (Amraoui et al. 2009) covers ensembles whose BP "
+            f"threshold is set by an interior critical point; for this one eps* = {th.eps:.6g} "
+            f"is reached at x = {th.x:.6g}, the end of the interval, where r_1 has no "
+            "quadratic minimum: use Monte Carlo (gctheory.ldpc.ensemble_failure_rate)"
+        )
     omega = omega_constant()
     Lp1 = 1.0 / sum(f / i for i, f in lam_f.items())
     Lnode = {i: float(f) for i, f in edge_to_node(lam_f).items()}

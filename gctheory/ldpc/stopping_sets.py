@@ -109,6 +109,14 @@ def _simple_pattern_weight(s: int, l: int, r: int, columns: int) -> int:
     return states.get(tuple([s] + [0] * l), 0)
 
 
+def _simple_count_work(s: int, l: int) -> float:
+    """Rough number of inner steps of :func:`_simple_pattern_weight` (states x picks x columns)."""
+    return math.comb(s + l, l) * (s / l + 1) ** l * (s * l / 2)
+
+
+_SIMPLE_WORK_LIMIT = 3e5  # about a second
+
+
 def _choices(st: tuple[int, ...], l: int):
     """All ways to pick ``take[d-1] <= st[d]`` rows of each remaining degree ``d >= 1``."""
     ranges = [range(st[d] + 1) for d in range(1, l + 1)]
@@ -153,6 +161,13 @@ def expected_stopping_sets(
         num = math.comb(n, s) * _truncated_power_coeff(m, dc, sockets)
         val = Fraction(num, math.comb(m * dc, sockets))
     else:
+        if _simple_count_work(s, dv) > _SIMPLE_WORK_LIMIT:
+            raise ValueError(
+                f"counting simple stopping sets of size s={s} with dv={dv} enumerates too many "
+                "incidence patterns; use a smaller s (sets of size s contribute "
+                f"O(n^(s (1 - dv/2))) to the floor) or multi_edges='keep', whose count bounds "
+                "this one from above"
+            )
         total = 0
         for cols in range(1, sockets // 2 + 1):
             if cols > m:
@@ -172,15 +187,20 @@ def error_floor(
     eps: Any,
     *,
     multi_edges: str = "resample",
-    max_size: int = 6,
+    max_size: int | None = None,
 ) -> Any:
     """Union-bound error floor ``sum_{s <= max_size} E[N_s] eps^s`` of peeling.
 
     An upper bound on the probability that the erasure set contains a stopping
     set of size at most ``max_size``, and for small ``eps`` (where the sum is
     small) the floor of the block erasure probability (Di et al. 2002; Amraoui,
-    Montanari and Urbanke 2007). ``eps`` may be an array.
+    Montanari and Urbanke 2007). ``eps`` may be an array. By default the sizes
+    with ``s dv <= 18`` (``s <= 6`` for ``dv = 3``): larger sets contribute
+    ``O(n^(s (1 - dv/2)))``, far below the leading terms.
     """
+    dv_ = check_int(dv, "dv", low=1)
+    if max_size is None:
+        max_size = max(1, min(12, 18 // dv_))
     max_size = check_int(max_size, "max_size", low=1, high=12)
     e = np.asarray(eps, dtype=float)
     for v in e.reshape(-1):
