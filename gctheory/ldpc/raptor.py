@@ -216,6 +216,16 @@ def raptor_code_matrix(n: int, b: int, p: Distribution, *, rng: Any = None) -> s
     return sparse.csr_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols[mask])), shape=(n, K))
 
 
+def _theorem6_setup(n: Any, s: Any, eps: Any) -> tuple[int, int, RaptorParameters, dict]:
+    """Validate ``(n, s, eps)`` for Theorem 6's code: ``1 <= s < n``, ``b | n``; parameters, P_w."""
+    n = check_int(n, "n", low=2)
+    s = check_int(s, "s", low=1, high=n - 1)
+    prm = raptor_parameters(eps, s / n)
+    if n % prm.b:
+        raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")
+    return n, s, prm, raptor_degree_distribution(prm.eps)
+
+
 def _raptor_residual(
     n: int, b: int, s: int, p: dict, backend: str, rng: np.random.Generator, size: int
 ) -> np.ndarray:
@@ -248,15 +258,8 @@ def raptor_residual_rate(
     Theorem 6 says the fraction exceeds ``eps`` with probability
     ``< exp(-c0 n)``. Requires ``b | n``.
     """
-    n = check_int(n, "n", low=2)
-    s = check_int(s, "s", low=1)
-    if s >= n:
-        raise ValueError(f"s must be < n, got s={s}, n={n}")
-    prm = raptor_parameters(eps, s / n)
+    n, s, prm, p = _theorem6_setup(n, s, eps)
     backend = _resolve_backend(backend)
-    p = raptor_degree_distribution(eps)
-    if n % prm.b:
-        raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")
     sampler = functools.partial(_raptor_residual, n, prm.b, s, p, backend)
     kw = dict(engine)
     kw.setdefault("chunk_size", min(64, trials))
@@ -281,15 +284,8 @@ def raptor_failure_rate(
 
     Same frames as :func:`raptor_residual_rate` for the same seed and chunking.
     """
-    n = check_int(n, "n", low=2)
-    s = check_int(s, "s", low=1)
-    if s >= n:
-        raise ValueError(f"s must be < n, got s={s}, n={n}")
-    prm = raptor_parameters(eps, s / n)
+    n, s, prm, p = _theorem6_setup(n, s, eps)
     backend = _resolve_backend(backend)
-    p = raptor_degree_distribution(eps)
-    if n % prm.b:
-        raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")
     event = functools.partial(_raptor_failure, n, prm.b, s, p, prm.eps, backend)
     kw = dict(engine)
     kw.setdefault("chunk_size", min(64, trials))
@@ -476,9 +472,5 @@ def raptor_failure_profile(n: int, s: int, eps: float) -> LTProfile:
     ``profile.prob_fraction_above(eps)`` is Theorem 6's ``P(err(A_S) > eps)``, exact up
     to ``profile.truncation``; the Monte Carlo twin is :func:`raptor_failure_rate`.
     """
-    n = check_int(n, "n", low=2)
-    s = check_int(s, "s", low=1, high=n - 1)
-    prm = raptor_parameters(eps, s / n)
-    if n % prm.b:
-        raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")
-    return lt_peeling_profile(n // prm.b, n - s, raptor_degree_distribution(prm.eps))
+    n, s, prm, p = _theorem6_setup(n, s, eps)
+    return lt_peeling_profile(n // prm.b, n - s, p)
