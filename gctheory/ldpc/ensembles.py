@@ -93,6 +93,18 @@ def _check_memory(edges: int, what: str) -> None:
         )
 
 
+def _check_resample(n: int, dv: int, dc: int) -> None:
+    """Refuse rejection sampling whose expected work exceeds :data:`RESAMPLE_WORK_LIMIT`."""
+    work = expected_resample_draws(dv, dc) * n * dv
+    if work > RESAMPLE_WORK_LIMIT:
+        raise ValueError(
+            f"multi_edges='resample' draws configurations until one is simple: for "
+            f"(dv, dc) = ({dv}, {dc}) that takes about {expected_resample_draws(dv, dc):.3g} "
+            f"draws of {n * dv:,} edges (limit {RESAMPLE_WORK_LIMIT:.0e} edge draws); use "
+            "multi_edges='keep' (the configuration model) or 'cancel', or a smaller n"
+        )
+
+
 def regular_ensemble(
     n: int, dv: int, dc: int, *, rng: Any = None, multi_edges: str = "resample"
 ) -> sparse.csr_matrix:
@@ -163,14 +175,7 @@ def regular_ensemble(
     m = n * dv // dc
     _check_memory(n * dv, f"regular_ensemble(n={n}, dv={dv}, dc={dc})")
     if multi_edges == "resample":
-        work = expected_resample_draws(dv, dc) * n * dv
-        if work > RESAMPLE_WORK_LIMIT:
-            raise ValueError(
-                f"multi_edges='resample' draws configurations until one is simple: for "
-                f"(dv, dc) = ({dv}, {dc}) that takes about {expected_resample_draws(dv, dc):.3g} "
-                f"draws of {n * dv:,} edges (limit {RESAMPLE_WORK_LIMIT:.0e} edge draws); use "
-                "multi_edges='keep' (the configuration model) or 'cancel', or a smaller n"
-            )
+        _check_resample(n, dv, dc)
     rng = as_generator(rng)
     if multi_edges == "resample":
         chk = _configurations(1, n, dv, dc, rng, simple=True)[0]

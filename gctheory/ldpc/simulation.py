@@ -29,7 +29,13 @@ import numpy as np
 from scipy import sparse
 
 from gctheory._validate import check_choice, check_int, check_probability
-from gctheory.ldpc.ensembles import MULTI_EDGES, _configurations, regular_ensemble
+from gctheory.ldpc.ensembles import (
+    MULTI_EDGES,
+    _check_memory,
+    _check_resample,
+    _configurations,
+    regular_ensemble,
+)
 from gctheory.ldpc.peeling import (
     _as_parity_check,
     _check_bool,
@@ -310,14 +316,15 @@ def _ensemble_residuals(
 ) -> np.ndarray:
     """Residual erasure counts of ``size`` frames, a fresh code for every ``per_code`` frames.
 
-    With one frame per code, up to 256 codes are decoded in one call as the
-    block-diagonal matrix of their disjoint union (peeling acts on each
-    component separately).
+    With one frame per code, up to 256 codes (at most 2e6 edges) are decoded in
+    one call as the block-diagonal matrix of their disjoint union (peeling acts
+    on each component separately).
     """
     out = np.empty(size)
     if per_code == 1:
-        for b0 in range(0, size, 256):
-            B = min(size, b0 + 256) - b0
+        block = int(min(256, max(1, 2_000_000 // (n * dv))))  # edges per block <= 2e6
+        for b0 in range(0, size, block):
+            B = min(size, b0 + block) - b0
             big = _draw_codes(B, n, dv, dc, multi_edges, rng)
             E = _erasures(n, B, eps, t, rng).reshape(1, B * n)
             out[b0 : b0 + B] = _peel_prepared(big, E, backend).reshape(B, n).sum(axis=1)
@@ -350,6 +357,11 @@ def _ensemble_args(n, dv, dc, trials, eps, erasures, multi_edges, frames_per_cod
     eps = None if eps is None else check_probability(eps, "eps")
     t = None if erasures is None else check_int(erasures, "erasures", low=0, high=n)
     per_code = check_int(frames_per_code, "frames_per_code", low=1)
+    if (n * dv) % dc:
+        raise ValueError(f"n*dv must be divisible by dc, got n={n}, dv={dv}, dc={dc}")
+    _check_memory(n * dv, f"a code of the ({dv},{dc}) ensemble with n={n}")
+    if multi_edges == "resample":
+        _check_resample(n, dv, dc)
     kw = _mc_kwargs(engine, trials)
     if per_code > 1:  # a code's frames stay in one chunk
         kw["chunk_size"] = per_code * max(1, kw["chunk_size"] // per_code)
