@@ -13,7 +13,8 @@ codes         gradient codes behind one interface (Tandon, Ye-Abbe, CommFR-GC,
 conditioning  Chen-Dongarra tail bounds, s_kappa (Kadhe et al. Theorem 2), worst-case
               condition numbers of Gaussian and Vandermonde codes
 tables        paper tables recomputed (Table I of Kadhe et al.)
-ldpc          density-evolution thresholds, batched peeling, waterfalls, LT/raptor
+ldpc          density-evolution (BP, MAP) thresholds, batched peeling, waterfalls, exact
+              finite-length analysis, the scaling law, error floors, LT/raptor
 load_bounds   lower bounds on computation load (Wang et al.) and the codes that meet them
 order_stats   expected order statistics (exponential, shifted exponential, Pareto, any CDF)
 delays        measured delays: traces, fitted laws and their goodness of fit, load scaling,
@@ -224,8 +225,15 @@ _LAZY = {
     "generator_table": "tables",
     "table1": "tables",
     # gctheory.ldpc
+    "CriticalPoint": "ldpc",
+    "ErasureProfile": "ldpc",
     "HAVE_NUMBA": "ldpc",
+    "LTProfile": "ldpc",
+    "MULTI_EDGES": "ldpc",
+    "MapThreshold": "ldpc",
+    "RESAMPLE_WORK_LIMIT": "ldpc",
     "RaptorParameters": "ldpc",
+    "ScalingParameters": "ldpc",
     "Threshold": "ldpc",
     "WaterfallPoint": "ldpc",
     "bec_threshold": "ldpc",
@@ -237,18 +245,33 @@ _LAZY = {
     "de_trajectory": "ldpc",
     "design_rate": "ldpc",
     "edge_to_node": "ldpc",
+    "ensemble_failure_rate": "ldpc",
+    "ensemble_residual_rate": "ldpc",
+    "erasure_profile": "ldpc",
+    "error_floor": "ldpc",
+    "expected_resample_draws": "ldpc",
+    "expected_stopping_sets": "ldpc",
+    "finite_length_cost": "ldpc",
+    "lt_peeling_profile": "ldpc",
     "lt_residual_fraction": "ldpc",
+    "map_threshold": "ldpc",
     "node_to_edge": "ldpc",
+    "omega_constant": "ldpc",
     "peel": "ldpc",
     "peel_batch": "ldpc",
     "raptor_code_matrix": "ldpc",
     "raptor_degree_distribution": "ldpc",
+    "raptor_failure_profile": "ldpc",
     "raptor_failure_rate": "ldpc",
     "raptor_parameters": "ldpc",
     "raptor_residual_rate": "ldpc",
     "regular_ensemble": "ldpc",
+    "regular_map_threshold": "ldpc",
+    "regular_scaling_parameters": "ldpc",
     "regular_threshold": "ldpc",
     "residual_erasure_rate": "ldpc",
+    "scaling_law_block_erasure": "ldpc",
+    "scaling_parameters": "ldpc",
     "waterfall": "ldpc",
     # gctheory.load_bounds
     "AchievedLoad": "load_bounds",

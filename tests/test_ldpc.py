@@ -185,7 +185,7 @@ def test_peel_accepts_01_ints_and_empty_batch():
 
 
 def test_regular_ensemble_shape_degrees_and_seed():
-    H = regular_ensemble(1200, 3, 6, rng=7)
+    H = regular_ensemble(1200, 3, 6, rng=7, multi_edges="cancel")
     assert H.shape == (600, 1200)
     assert sparse.issparse(H)
     assert set(np.unique(H.data)) == {1}
@@ -197,7 +197,7 @@ def test_regular_ensemble_shape_degrees_and_seed():
     # expected number of double edges ~ (dv-1)(dc-1)/2 = 5 (Richardson-Urbanke
     # Sec. 3.3), so almost all degrees are exact
     assert np.sum(col != 3) <= 30
-    H2 = regular_ensemble(1200, 3, 6, rng=7)
+    H2 = regular_ensemble(1200, 3, 6, rng=7, multi_edges="cancel")
     assert (H != H2).nnz == 0  # same seed, same matrix
 
 
@@ -216,8 +216,97 @@ def test_multi_edges_cancel_mod_2():
         var = np.repeat(np.arange(2), 2)
         want = np.zeros((2, 2), int)
         np.add.at(want, (chk, var), 1)
-        got = regular_ensemble(2, 2, 2, rng=seed).toarray()
+        got = regular_ensemble(2, 2, 2, rng=seed, multi_edges="cancel").toarray()
         np.testing.assert_array_equal(got, want % 2)
+        kept = regular_ensemble(2, 2, 2, rng=seed, multi_edges="keep").toarray()
+        np.testing.assert_array_equal(kept, want)  # multiplicities, hand count
+
+
+def test_resample_gives_simple_graphs_with_exact_degrees():
+    for seed in range(5):
+        H = regular_ensemble(600, 3, 6, rng=seed)  # default: multi_edges="resample"
+        assert set(np.unique(H.data)) == {1}
+        assert np.all(np.asarray(H.sum(axis=0)).ravel() == 3)  # exact column weights
+        assert np.all(np.asarray(H.sum(axis=1)).ravel() == 6)  # exact row weights
+        assert H.nnz == 1800  # no edge lost to a multi-edge: simple
+
+
+def test_resample_is_uniform_over_simple_graphs():
+    # (2,2)-regular bipartite graphs on 3 + 3 nodes: the simple ones are the 6 labelled
+    # 6-cycles (3! 2!/2 = 6, enumeration below); rejection must hit each with probability 1/6
+    from scipy import stats
+
+    seen: dict[bytes, int] = {}
+    for seed in range(1800):
+        H = regular_ensemble(3, 2, 2, rng=[3, seed]).toarray()
+        seen[H.tobytes()] = seen.get(H.tobytes(), 0) + 1
+    simple = [
+        P
+        for P in (np.array(a).reshape(3, 3) for a in itertools.product([0, 1], repeat=9))
+        if np.all(P.sum(0) == 2) and np.all(P.sum(1) == 2)
+    ]
+    assert len(simple) == 6  # enumeration of 0/1 3x3 matrices with all line sums 2
+    assert set(seen) == {P.astype(np.int8).tobytes() for P in simple}
+    p = stats.chisquare(list(seen.values())).pvalue
+    assert p > 1e-3  # uniform; a 2:1 bias on one graph would give p ~ 1e-9
+
+
+def test_keep_counts_multiplicities_and_their_mean():
+    # the number of multi-edges per (3,6) code tends to Poisson((dv-1)(dc-1)/2 = 5)
+    from gctheory.montecarlo import estimate_mean
+
+    def multi(rng, size):
+        return np.array(
+            [
+                (regular_ensemble(2000, 3, 6, rng=rng, multi_edges="keep").data >= 2).sum()
+                for _ in range(size)
+            ],
+            dtype=float,
+        )
+
+    est = estimate_mean(multi, 400, rng=5, level=0.999)
+    assert est.contains(5.0)  # (dv - 1)(dc - 1)/2 = 2 * 5 / 2
+    assert not est.contains(4.0) and not est.contains(6.0)  # negative control
+    assert ldpc.expected_resample_draws(3, 6) == pytest.approx(np.exp(5.0))  # closed form
+
+
+def test_waterfall_artifact_was_a_cancelled_double_edge():
+    # issue 14: the CLI's n = 1000 code (seed 2019) failed with probability ~eps^2. Its
+    # failures leave exactly columns 547 and 736: weight-1 columns on one check (a stopping
+    # set of size 2), each the remnant of a double edge cancelled mod 2.
+    from gctheory.montecarlo import seed_sequence
+
+    root = seed_sequence(2019)
+
+    def draw(me):
+        ss = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, 1000))
+        return regular_ensemble(1000, 3, 6, rng=np.random.default_rng(ss), multi_edges=me)
+
+    H = draw("cancel").tocsc()
+    E = np.random.default_rng(5).random((2000, 1000)) < 0.1
+    U = peel_batch(H, E)
+    failed = U[U.any(axis=1)]
+    assert len(failed) > 0 and np.all(np.flatnonzero(failed.any(axis=0)) == [547, 736])
+    assert [int(H[:, v].sum()) for v in (547, 736)] == [1, 1]
+    assert H[:, 547].nonzero()[0].tolist() == H[:, 736].nonzero()[0].tolist() == [113]
+    K = draw("keep").tocsc()  # the same draw with multiplicities: a double edge each
+    assert sorted(K[:, 547].data.tolist()) == sorted(K[:, 736].data.tolist()) == [1, 2]
+    S = draw("resample")  # the simple graph for the same seed has no weight-1 column
+    assert np.all(np.asarray(S.sum(axis=0)).ravel() == 3)
+
+
+def test_regular_ensemble_refuses_what_does_not_fit(monkeypatch):
+    # issue 12: regular_ensemble(10**9, 3, 6) was killed by the OOM killer after 56 s
+    monkeypatch.setattr(ldpc.ensembles, "_available_memory", lambda: 8 * 10**9)
+    with pytest.raises(ValueError, match=r"needs about 144 GB.*8 GB are available"):
+        regular_ensemble(10**9, 3, 6)  # 3e9 edges x 48 bytes = 144 GB (closed form)
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="GB of memory"):
+        regular_ensemble(10**13, 3, 6)  # 1.44 PB: more than any machine here
+    with pytest.raises(ValueError, match="multi_edges='keep'"):
+        regular_ensemble(1000, 5, 10)  # rejection would need e^18 draws
+    with pytest.raises(ValueError, match="multi_edges"):
+        regular_ensemble(1000, 3, 6, multi_edges="drop")
 
 
 def test_regular_ensemble_bad_input():
@@ -298,6 +387,11 @@ def test_degree_conversions_exact():
 
 
 def test_distribution_bad_input():
+    # issue 12: a string fraction passed float() and then broke sum() with a TypeError
+    with pytest.raises(ValueError, match=r"lam: fractions must be real numbers.*'1.0'"):
+        ldpc.bec_threshold({3: "1.0"}, {6: 1.0})
+    with pytest.raises(ValueError, match="rho: fractions must be real numbers"):
+        ldpc.bec_threshold({3: 1.0}, {6: True})
     with pytest.raises(ValueError, match="sum to 1"):
         ldpc.bec_threshold({3: 0.5}, {6: 1})
     with pytest.raises(ValueError, match=">= 0"):
@@ -455,7 +549,7 @@ def test_raptor_bad_input():
 
 
 def test_auto_backend_is_numpy_without_numba(monkeypatch):
-    monkeypatch.setattr(ldpc, "HAVE_NUMBA", False)
+    monkeypatch.setattr(ldpc.peeling, "HAVE_NUMBA", False)
     assert ldpc._resolve_backend("auto") == "numpy"
     with pytest.raises(ValueError, match="numba"):
         ldpc._resolve_backend("numba")
@@ -574,3 +668,49 @@ def test_residual_interval_is_the_unclipped_clt_interval(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "residual CLT CI" in out and "may be < 0" in out
+
+
+def test_cli_issue12_bad_counts_are_errors(capsys):
+    # issue 12: `threshold --n -5` printed a negative eps* x n; `waterfall --points 0` printed an
+    # empty table with exit 0. Both are CLI errors now (exit 2, the rule named).
+    from gctheory.cli import main
+
+    assert main(["threshold", "--n", "-5"]) == 2
+    assert "--n must be a positive integer" in capsys.readouterr().err
+    assert main(["waterfall", "--points", "0", "--trials", "10"]) == 2
+    assert "--points must be a positive integer" in capsys.readouterr().err
+    assert main(["waterfall", "--codes", "0", "--trials", "10"]) == 2
+    assert "--codes" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="at least one n and one eps"):
+        ldpc.waterfall([1000], [], 3, 6, 10)
+
+
+def test_cli_map_finite_length_and_predict(capsys):
+    from gctheory.cli import main
+
+    assert main(["threshold", "--map", "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["eps_MAP (Maxwell)"] == pytest.approx(ldpc.regular_map_threshold(3, 6).eps)
+    assert row["eps*"] < row["eps_MAP (Maxwell)"] < row["capacity 1-R"]
+    argv = ["finite-length", "--dv", "3", "--dc", "6", "--n", "60", "--eps", "0.3", "0.4"]
+    for fmt in ("text", "md", "csv"):
+        assert main([*argv, "--format", fmt]) == 0
+        assert "0.4" in capsys.readouterr().out
+    assert main([*argv, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    prof = ldpc.erasure_profile(60, 3, 6)
+    assert rows[1]["block erasure"] == pytest.approx(prof.block_erasure(0.4), rel=1e-12)
+    assert main(["finite-length", "--n", "60", "--erasures", "20", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["P(fail | t)"] == pytest.approx(
+        prof.block_given_erasures(20), rel=1e-12
+    )
+    assert main(["finite-length", "--n", "100000"]) == 2  # refused at once, alternatives named
+    assert "Monte Carlo" in capsys.readouterr().err
+    assert main(["finite-length", "--n", "60", "--eps", "1.5"]) == 2
+    argv = ["waterfall", "--n", "120", "--eps", "0.4", "--trials", "50", "--ensemble", "keep"]
+    assert main([*argv, "--predict", "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["exact (config. model)"] == pytest.approx(
+        ldpc.erasure_profile(120, 3, 6).block_erasure(0.4), rel=1e-12
+    )
+    assert 0 < row["scaling law"] < 1 and 0 < row["floor (small stopping sets)"] < 1

@@ -1,6 +1,8 @@
-"""Figures: LDPC peeling on the erasure channel (finite-length waterfalls with the
-density-evolution threshold marked, DE trajectories) and the batch raptor code's
-condition (54) (Kadhe et al. 2019, Sec. IV-A; Wang et al. 2019, Theorem 6)."""
+"""Figures: LDPC peeling on the erasure channel (finite-length waterfalls with Monte Carlo,
+the exact analysis, the scaling law, the stopping-set floor and the BP and MAP thresholds;
+DE trajectories) and the batch raptor code's condition (54) (Kadhe et al. 2019, Sec. IV-A;
+Wang et al. 2019, Theorem 6). The figures compute nothing of their own: every number comes
+from :mod:`gctheory.ldpc`."""
 
 from __future__ import annotations
 
@@ -12,8 +14,13 @@ from gctheory.ldpc import (
     check_condition_54,
     de_fixed_point,
     de_trajectory,
+    ensemble_failure_rate,
+    erasure_profile,
+    error_floor,
     lt_residual_fraction,
     raptor_degree_distribution,
+    regular_map_threshold,
+    regular_scaling_parameters,
     regular_threshold,
     waterfall,
 )
@@ -22,71 +29,132 @@ from gctheory.plots import figure, plt, save_figure
 LAM, RHO = {3: 1.0}, {6: 1.0}
 
 
+def _estimates(ax, x, ests, log: bool, **style) -> None:
+    """Monte Carlo points with their intervals; on a log axis a zero count is drawn as its
+    upper confidence limit (a down triangle) instead of an error bar reaching 0."""
+    x = np.asarray(x, dtype=float)
+    v = np.array([e.value for e in ests])
+    lo = np.array([e.low for e in ests])
+    hi = np.array([e.high for e in ests])
+    pos = v > 0 if log else np.ones(v.size, dtype=bool)
+    ax.errorbar(x[pos], v[pos], yerr=[v[pos] - lo[pos], hi[pos] - v[pos]], capsize=2, **style)
+    if log and np.any(~pos):
+        ax.plot(x[~pos], hi[~pos], "v", ms=4, color=style.get("color"), alpha=0.6)
+
+
 @figure(
     "ldpc_waterfall",
-    description="Peeling block failure rate and residual erasure fraction of (3,6) codes vs "
-    "erasure (straggler) probability for n = 1000..16000, 99% intervals, DE threshold marked",
+    description="Peeling block failure of (3,6) codes vs erasure (straggler) probability: Monte "
+    "Carlo (simple Tanner graphs, 99% intervals) for n = 1000..16000 with the finite-length "
+    "scaling law, the exact analysis at n = 200 with Monte Carlo of the same (multigraph) "
+    "ensemble, the stopping-set floor, BP and MAP thresholds, residual erasures vs DE",
     paper="kadhe2019",
 )
 def _waterfall(outdir: Path, quick: bool) -> list[Path]:
     ns = [1000, 2000, 4000, 8000, 16000]
     eps = np.linspace(0.37, 0.46, 10 if quick else 19)
     trials = 200 if quick else 1000
-    pts = waterfall(ns, eps, 3, 6, trials, rng=20190905)
+    codes = 2 if quick else 4
+    pts = waterfall(ns, eps, 3, 6, trials, codes=codes, rng=20190905)  # simple graphs
     th = regular_threshold(3, 6)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11.5, 4.3))
+    mt = regular_map_threshold(3, 6)
+    law = regular_scaling_parameters(3, 6)
+    n_small = 200
+    exact = erasure_profile(n_small, 3, 6)
+    small = [
+        ensemble_failure_rate(
+            n_small, 3, 6, trials, eps=float(e), multi_edges="keep", rng=[20190905, i]
+        )
+        for i, e in enumerate(eps)
+    ]
+    # the floor region: a few lower eps at n = 1000, more frames, more codes
+    low_eps = [0.30, 0.33] if quick else [0.28, 0.30, 0.33, 0.35]
+    low = waterfall([1000], low_eps, 3, 6, 4 * trials, codes=4 * codes, rng=20190906)
+    fine = np.linspace(0.25, 0.47, 300)
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(17, 4.6))
     for i, n in enumerate(ns):
         sel = [p for p in pts if p.n == n]
-        x = np.array([p.eps for p in sel])
-        f = np.array([p.failure.value for p in sel])
-        lo = np.array([p.failure.low for p in sel])
-        hi = np.array([p.failure.high for p in sel])
-        ax1.errorbar(
-            x, f, yerr=[f - lo, hi - f], fmt="o-", ms=3, capsize=2, color=f"C{i}", label=f"n = {n}"
-        )
-        r = np.array([p.residual.value for p in sel])
-        ax2.plot(x, r, "o", ms=3, color=f"C{i}", label=f"n = {n}")
-    fine = np.linspace(eps[0], eps[-1], 400)
-    ax2.plot(
+        x = [p.eps for p in sel]
+        for ax, log in ((ax1, False), (ax2, True)):
+            _estimates(ax, x, [p.failure for p in sel], log, fmt="o", ms=3, color=f"C{i}")
+        pred = law.block_erasure(n, fine)
+        ax1.plot(fine, pred, "-", color=f"C{i}", lw=1, label=f"n = {n}: MC and scaling law")
+        floor = error_floor(n, 3, 6, fine)
+        ax2.plot(fine, 1 - (1 - pred) * (1 - floor), "-", color=f"C{i}", lw=1)
+        ax3.plot(x, [p.residual.value for p in sel], "o", ms=3, color=f"C{i}", label=f"n = {n}")
+    _estimates(ax2, low_eps, [p.failure for p in low], True, fmt="s", ms=3, color="C0")
+    floor_1000 = error_floor(1000, 3, 6, fine)
+    ax2.plot(fine, floor_1000, ":", color="C0", lw=1, label="n = 1000: floor alone")
+    for ax, log in ((ax1, False), (ax2, True)):
+        _estimates(ax, eps, small, log, fmt="^", ms=3, color="k")
+        ax.plot(fine, exact.block_erasure(fine), "k--", lw=1.2)
+    ax1.plot([], [], "k^--", ms=3, label=f"n = {n_small}: exact (Di et al.) and MC, multigraph")
+    for ax in (ax1, ax2):
+        ax.axvline(th.eps, color="k", ls="--", lw=0.8)
+        ax.axvline(mt.eps, color="grey", ls=":", lw=1)
+        ax.set_xlabel("erasure (straggler) probability eps")
+        ax.grid(alpha=0.3)
+    ax1.text(th.eps + 0.001, 0.5, f"BP eps* = {th.eps:.4f}", rotation=90, va="center", fontsize=8)
+    ax1.text(mt.eps - 0.006, 0.5, f"MAP = {mt.eps:.4f}", rotation=90, va="center", fontsize=8)
+    ax1.set_xlim(0.33, 0.495)
+    ax1.set_ylabel("block failure rate of peeling")
+    ax1.set_title(
+        f"(3,6): {codes} simple codes per n, {trials} frames per point;\n"
+        f"scaling law alpha = {law.alpha:.4f}, beta = {law.beta:.4f}",
+        fontsize=9,
+    )
+    ax1.legend(fontsize=7, loc="upper left")
+    ax2.set_yscale("log")
+    ax2.set_ylim(1e-5, 1.5)
+    ax2.set_xlim(0.25, 0.47)
+    ax2.set_title("log scale: prediction = 1 - (1 - law)(1 - floor)", fontsize=9)
+    ax2.legend(fontsize=7, loc="lower right")
+    ax3.plot(
         fine,
         [de_fixed_point(LAM, RHO, e)[1] for e in fine],
         "k-",
         lw=1,
         label="density evolution (n = inf)",
     )
-    for ax in (ax1, ax2):
-        ax.axvline(th.eps, color="k", ls="--", lw=1)
-        ax.set_xlabel("erasure (straggler) probability eps")
-        ax.grid(alpha=0.3)
-    ax1.text(
-        th.eps + 0.001,
-        0.25,
-        f"DE threshold eps* = {th.eps:.4f}",
-        rotation=90,
-        va="center",
-        fontsize=8,
-        bbox={"facecolor": "white", "edgecolor": "none"},
-    )
-    ax1.set_ylabel("block failure rate of peeling")
-    ax1.set_title(f"(3,6) codes, {trials} frames per point")
-    ax1.legend(fontsize=8, loc="upper left")
-    ax2.set_ylabel("fraction of variables left erased")
-    ax2.set_title("residual erasures vs density evolution")
-    ax2.legend(fontsize=8, loc="upper left")
+    ax3.plot(fine, exact.bit_erasure(fine), "k--", lw=1, label=f"exact bit erasure, n = {n_small}")
+    ax3.axvline(th.eps, color="k", ls="--", lw=0.8)
+    ax3.set_xlim(0.33, 0.47)
+    ax3.set_xlabel("erasure (straggler) probability eps")
+    ax3.set_ylabel("fraction of variables left erased")
+    ax3.set_title("residual erasures vs density evolution", fontsize=9)
+    ax3.legend(fontsize=7, loc="upper left")
+    ax3.grid(alpha=0.3)
     fig.tight_layout()
-    data = {
-        "n": [p.n for p in pts],
-        "eps": [p.eps for p in pts],
-        "failure": [p.failure.value for p in pts],
-        "failure_low": [p.failure.low for p in pts],
-        "failure_high": [p.failure.high for p in pts],
-        "residual": [p.residual.value for p in pts],
-        "residual_low": [p.residual.low for p in pts],
-        "residual_high": [p.residual.high for p in pts],
-        "de_residual": [de_fixed_point(LAM, RHO, p.eps)[1] for p in pts],
-        "trials": [p.failure.trials for p in pts],
-        "de_threshold": [th.eps] * len(pts),
-    }
+    rows = [
+        ("mc-simple", p.n, p.eps, p.failure.value, p.failure.low, p.failure.high, p.residual.value)
+        for p in [*pts, *low]
+    ]
+    rows += [
+        ("mc-multigraph", n_small, float(e), s.value, s.low, s.high, float("nan"))
+        for e, s in zip(eps, small)
+    ]
+    for n in ns:
+        rows += [
+            ("scaling-law", n, float(e), float(law.block_erasure(n, e)), 0.0, 0.0, 0.0) for e in eps
+        ]
+    rows += [
+        (
+            "exact-multigraph",
+            n_small,
+            float(e),
+            float(exact.block_erasure(e)),
+            0.0,
+            0.0,
+            float(exact.bit_erasure(e)),
+        )
+        for e in eps
+    ]
+    cols = ["series", "n", "eps", "failure", "failure_low", "failure_high", "residual"]
+    data = {c: [r[i] for r in rows] for i, c in enumerate(cols)}
+    data["de_threshold"] = [th.eps] * len(rows)
+    data["map_threshold"] = [mt.eps] * len(rows)
+    data["alpha"] = [law.alpha] * len(rows)
+    data["beta"] = [law.beta] * len(rows)
     return save_figure(fig, outdir, "ldpc_waterfall", data)
 
 

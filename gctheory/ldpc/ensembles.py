@@ -1,0 +1,347 @@
+"""LDPC ensembles: degree distributions and random Tanner graphs.
+
+What this module computes
+-------------------------
+* Degree distributions in edge perspective ``lambda(x), rho(x)``, conversions
+  to and from node perspective, the design rate (Richardson and Urbanke 2008,
+  Sec. 3.3).
+* Random parity-check matrices of the regular ``(d_v, d_c)`` ensemble
+  (:func:`regular_ensemble`) from the configuration model, with a choice of
+  what happens to multi-edges.
+
+References
+----------
+.. [1] T. Richardson, R. Urbanke, "Modern Coding Theory", Cambridge 2008,
+   Chapter 3 (the binary erasure channel).
+.. [2] S. Kadhe, O. O. Koyluoglu, K. Ramchandran, "Communication-efficient
+   gradient coding for straggler mitigation in distributed learning", 2019,
+   Section IV-A.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+from gctheory._validate import as_generator, check_choice, check_int
+
+__all__ = [
+    "MULTI_EDGES",
+    "RESAMPLE_WORK_LIMIT",
+    "design_rate",
+    "edge_to_node",
+    "expected_resample_draws",
+    "node_to_edge",
+    "regular_ensemble",
+]
+
+
+MULTI_EDGES = ("resample", "cancel", "keep")
+
+#: Largest expected amount of work (configuration draws x edges) that
+#: ``multi_edges="resample"`` takes on; about 20 s on one core. Beyond it the
+#: call is refused at once with the estimate.
+RESAMPLE_WORK_LIMIT = 1e9
+_BYTES_PER_EDGE = 48  # peak: sockets, permutation, keys/sort and the sparse output
+
+
+def expected_resample_draws(dv: int, dc: int) -> float:
+    """Expected number of configuration-model draws until one is simple, ``n -> inf``.
+
+    The number of double edges of the configuration model converges to a
+    Poisson variable of mean ``(d_v - 1)(d_c - 1)/2`` and triple edges vanish
+    (the bipartite form of Bollobas' configuration-model argument; the mean is
+    checked against draws in the tests), so ``P(simple) -> exp(-(d_v - 1)(d_c - 1)/2)``
+    and rejection needs ``exp((d_v - 1)(d_c - 1)/2)`` draws on average: about 148 for (3, 6).
+    """
+    dv = check_int(dv, "dv", low=1)
+    dc = check_int(dc, "dc", low=2)
+    return math.exp((dv - 1) * (dc - 1) / 2)
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available to this process (Linux ``MemAvailable``), or None."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_memory(edges: int, what: str) -> None:
+    need = _BYTES_PER_EDGE * edges
+    if need < 2**28:  # under 256 MB: not worth reading /proc/meminfo on every draw
+        return
+    have = _available_memory()
+    if have is not None and need > have:
+        raise ValueError(
+            f"{what} needs about {need / 1e9:.3g} GB of memory ({edges:,} edges x "
+            f"{_BYTES_PER_EDGE} bytes at the peak) but only {have / 1e9:.3g} GB are available; "
+            "use a smaller n"
+        )
+
+
+def _check_resample(n: int, dv: int, dc: int) -> None:
+    """Refuse rejection sampling whose expected work exceeds :data:`RESAMPLE_WORK_LIMIT`."""
+    work = expected_resample_draws(dv, dc) * n * dv
+    if work > RESAMPLE_WORK_LIMIT:
+        raise ValueError(
+            f"multi_edges='resample' draws configurations until one is simple: for "
+            f"(dv, dc) = ({dv}, {dc}) that takes about {expected_resample_draws(dv, dc):.3g} "
+            f"draws of {n * dv:,} edges (limit {RESAMPLE_WORK_LIMIT:.0e} edge draws); use "
+            "multi_edges='keep' (the configuration model) or 'cancel', or a smaller n"
+        )
+
+
+def regular_ensemble(
+    n: int, dv: int, dc: int, *, rng: Any = None, multi_edges: str = "resample"
+) -> sparse.csr_matrix:
+    """Random parity-check matrix of the regular ``(d_v, d_c)`` LDPC ensemble.
+
+    Configuration model (Richardson and Urbanke 2008, Sec. 3.3; the ensemble
+    ``C(d_c, d_v)`` of Kadhe et al. 2019, Sec. IV-A): ``n*d_v`` variable
+    sockets are matched to ``m*d_c`` check sockets by a uniform random
+    permutation, ``m = n*d_v/d_c``. The permutation can join a check and a
+    variable more than once (about ``(d_v - 1)(d_c - 1)/2 = 5`` double edges
+    per (3, 6) code, whatever ``n``); ``multi_edges`` says which ensemble the
+    caller means:
+
+    ``"resample"`` (default)
+        A simple Tanner graph with exactly the degrees ``d_v`` and ``d_c``,
+        uniform over all such graphs: configurations are drawn until one has
+        no multi-edge (rejection; every simple graph comes from the same
+        number of permutations, so the result is exactly uniform). Cost:
+        :func:`expected_resample_draws` draws, about 148 for (3, 6) (0.1 s at
+        n = 10**4, 10 s at n = 10**6); refused at once when the expected work
+        exceeds :data:`RESAMPLE_WORK_LIMIT` edge draws.
+    ``"cancel"``
+        One draw; the entry is the number of edges joining a check and a
+        variable modulo 2 (the parity-check matrix of the multigraph). A double
+        edge vanishes, so a degree-3 variable with one keeps a single check: a
+        weight-1 column. Two weight-1 columns on one check are a stopping set
+        of size 2, which puts a floor ``~eps^2`` under the block failure rate
+        of the codes that have one (the artifact of the waterfall before
+        issue 14).
+    ``"keep"``
+        One draw, the multigraph itself: the entry is the multiplicity of the
+        edge (1, 2, ...). This is the ensemble of the exact finite-length
+        analysis (:mod:`gctheory.ldpc.finite_length`, Di et al. 2002) and of
+        density evolution; decode it with ``peel(..., multigraph=True)``,
+        where a check counts an erased variable once per edge.
+
+    Parameters
+    ----------
+    n : int
+        Code length (number of variables, columns), ``n >= 1``.
+    dv, dc : int
+        Variable and check degree, ``dv >= 1``, ``dc >= 2``; ``n*dv`` must be
+        divisible by ``dc``.
+    rng : seed or Generator, keyword-only
+        Anything :func:`gctheory._validate.as_generator` accepts.
+    multi_edges : {"resample", "cancel", "keep"}, keyword-only
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape ``(n*dv//dc, n)``, dtype int8
+        0/1 for ``"resample"`` and ``"cancel"``; edge multiplicities for ``"keep"``.
+
+    Raises
+    ------
+    ValueError
+        For bad parameters; when the memory needed (about 48 bytes per edge)
+        exceeds the memory available, with both figures; for ``"resample"``
+        when the expected rejection work is beyond :data:`RESAMPLE_WORK_LIMIT`.
+    """
+    n = check_int(n, "n", low=1)
+    dv = check_int(dv, "dv", low=1)
+    dc = check_int(dc, "dc", low=2)
+    check_choice(multi_edges, "multi_edges", MULTI_EDGES)
+    if (n * dv) % dc:
+        raise ValueError(
+            f"n*dv must be divisible by dc (m = n*dv/dc checks), got n={n}, dv={dv}, dc={dc}"
+        )
+    m = n * dv // dc
+    _check_memory(n * dv, f"regular_ensemble(n={n}, dv={dv}, dc={dc})")
+    if multi_edges == "resample":
+        _check_resample(n, dv, dc)
+    rng = as_generator(rng)
+    if multi_edges == "resample":
+        chk = _configurations(1, n, dv, dc, rng, simple=True)[0]
+        return _simple_matrix(chk, m, n, dv)
+    chk = np.repeat(np.arange(m, dtype=np.int64), dc)[rng.permutation(m * dc)]
+    var_sockets = np.repeat(np.arange(n, dtype=np.int64), dv)
+    if multi_edges == "keep":
+        return _multigraph_matrix(chk, var_sockets, m, n)
+    return _edges_to_matrix(chk, var_sockets, m, n)
+
+
+def _configurations(
+    B: int, n: int, dv: int, dc: int, rng: np.random.Generator, *, simple: bool
+) -> np.ndarray:
+    """``B`` uniform configurations: row ``b`` holds the check of every variable socket.
+
+    Variable ``v`` owns sockets ``v dv .. v dv + dv - 1``. With ``simple=True``
+    configurations with a multi-edge are rejected and redrawn (in batches of
+    candidates, which costs little more than one when the code is short); every
+    accepted one is uniform over the simple configurations, i.e. over the simple
+    Tanner graphs with these degrees.
+    """
+    m = n * dv // dc
+    chk = np.repeat(np.arange(m, dtype=np.int64), dc)
+
+    def draw(k: int) -> np.ndarray:
+        if chk.size < 8000:  # numpy's 2-D permuted is faster for short rows, a loop for long
+            return rng.permuted(np.broadcast_to(chk, (k, chk.size)), axis=1)
+        return np.stack([chk[rng.permutation(chk.size)] for _ in range(k)])
+
+    if not simple:
+        return draw(B)
+    out = np.empty((B, chk.size), dtype=np.int64)
+    done = 0
+    while done < B:
+        cand = draw(max(B - done, min(256, -(-65536 // chk.size))))
+        good = cand[_simple_rows(cand.reshape(cand.shape[0], n, dv))][: B - done]
+        out[done : done + len(good)] = good
+        done += len(good)
+    return out
+
+
+def _simple_rows(C: np.ndarray) -> np.ndarray:
+    """Per configuration (``C[b, v]`` = the ``dv`` checks of variable ``v``): no multi-edge."""
+    dv = C.shape[2]
+    bad = np.zeros(C.shape[0], dtype=bool)
+    for a in range(dv):
+        for b in range(a + 1, dv):
+            bad |= np.any(C[:, :, a] == C[:, :, b], axis=1)
+    return ~bad
+
+
+def _simple_matrix(chk: np.ndarray, m: int, n: int, dv: int) -> sparse.csr_matrix:
+    cols = np.repeat(np.arange(n, dtype=np.int32), dv)
+    H = sparse.csr_matrix(
+        (np.ones(chk.size, dtype=np.int8), (chk.astype(np.int32), cols)), shape=(m, n)
+    )
+    H.sort_indices()
+    return H
+
+
+def _multigraph_matrix(rows: np.ndarray, cols: np.ndarray, m: int, n: int) -> sparse.csr_matrix:
+    """Sparse matrix with entry (r, c) = number of edges r-c (the multigraph's multiplicities)."""
+    uniq, counts = np.unique(rows * n + cols, return_counts=True)
+    r, c = np.divmod(uniq, n)
+    H = sparse.csr_matrix(
+        (counts.astype(np.int8), (r.astype(np.int32), c.astype(np.int32))), shape=(m, n)
+    )
+    H.sort_indices()
+    return H
+
+
+def _edges_to_matrix(rows: np.ndarray, cols: np.ndarray, m: int, n: int) -> sparse.csr_matrix:
+    """Sparse 0/1 matrix with entry (r, c) = (number of edges r-c) mod 2."""
+    key = rows * n + cols
+    uniq, counts = np.unique(key, return_counts=True)
+    keep = uniq[counts % 2 == 1]
+    r, c = np.divmod(keep, n)
+    H = sparse.csr_matrix(
+        (np.ones(keep.size, dtype=np.int8), (r.astype(np.int32), c.astype(np.int32))),
+        shape=(m, n),
+    )
+    H.sort_indices()
+    return H
+
+
+# --------------------------------------------------------------------------
+# Degree distributions
+# --------------------------------------------------------------------------
+
+Distribution = Mapping[int, float]
+
+
+def _check_distribution(name: str, dist: Any, min_degree: int) -> dict[int, Any]:
+    """Validate {degree: fraction}: integer degrees >= min_degree, fractions >= 0, sum 1."""
+    if not isinstance(dist, Mapping) or len(dist) == 0:
+        raise ValueError(f"{name} must be a non-empty mapping {{degree: fraction}}, got {dist!r}")
+    out: dict[int, Any] = {}
+    for d, f in dist.items():
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise ValueError(f"{name}: degrees must be integers, got {d!r}")
+        if d < min_degree:
+            raise ValueError(f"{name}: degrees must be >= {min_degree}, got degree {d}")
+        # a number (int, float, Fraction, numpy scalar), never a string or a bool: "1.0"
+        # would pass float() and then break the sum below with a TypeError
+        real = isinstance(f, numbers.Real) and not isinstance(f, (bool, np.bool_))
+        if not (real and math.isfinite(float(f)) and float(f) >= 0):
+            raise ValueError(
+                f"{name}: fractions must be real numbers, finite and >= 0, got {name}[{d}] = {f!r}"
+            )
+        if f:
+            out[int(d)] = f
+    total = sum(out.values())
+    if not out or abs(float(total) - 1.0) > 1e-9:
+        raise ValueError(f"{name}: fractions must sum to 1, got sum {float(total)!r}")
+    return dict(sorted(out.items()))
+
+
+def node_to_edge(node: Distribution, *, name: str = "node") -> dict[int, Any]:
+    """Edge-perspective distribution from a node-perspective one.
+
+    ``lambda_i = i L_i / sum_j j L_j`` (Richardson and Urbanke 2008, Sec. 3.3):
+    the fraction of edges attached to degree-``i`` nodes. Exact when the
+    fractions are :class:`fractions.Fraction`.
+    """
+    L = _check_distribution(name, node, 1)
+    tot = sum(i * f for i, f in L.items())
+    return {i: i * f / tot for i, f in L.items()}
+
+
+def edge_to_node(edge: Distribution, *, name: str = "edge") -> dict[int, Any]:
+    """Node-perspective distribution from an edge-perspective one.
+
+    ``L_i = (lambda_i / i) / sum_j lambda_j / j`` (Richardson and Urbanke 2008,
+    Sec. 3.3). Exact for :class:`fractions.Fraction` input.
+    """
+    lam = _check_distribution(name, edge, 1)
+    tot = sum(f / i for i, f in lam.items())
+    return {i: (f / i) / tot for i, f in lam.items()}
+
+
+def design_rate(lam: Distribution, rho: Distribution) -> Any:
+    """Design rate ``1 - (sum_j rho_j / j) / (sum_i lambda_i / i)`` of an ensemble.
+
+    Richardson and Urbanke 2008, Sec. 3.3; ``lam``/``rho`` are edge-perspective
+    {degree: fraction}. The (3, 6) ensemble has rate 1/2, the [10000, 5000]
+    code of Kadhe et al. 2019, Remark 3.
+    """
+    lam = _check_distribution("lam", lam, 1)
+    rho = _check_distribution("rho", rho, 2)
+    return 1 - sum(f / j for j, f in rho.items()) / sum(f / i for i, f in lam.items())
+
+
+def _poly(dist: dict[int, float], x: np.ndarray | float) -> np.ndarray:
+    """Edge-perspective generating polynomial ``sum_d f_d x^(d-1)``."""
+    x = np.asarray(x, dtype=float)
+    return sum(float(f) * x ** (d - 1) for d, f in dist.items())
+
+
+def _one_minus_poly_one_minus(dist: dict[int, float], x: np.ndarray | float) -> np.ndarray:
+    """``1 - P(1 - x)`` for an edge-perspective polynomial, without cancellation at small x."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore"):  # log1p(-1) = -inf gives 1 - 0**(d-1) = 1, as it should
+        return sum(float(f) * -np.expm1((d - 1) * np.log1p(-x)) for d, f in dist.items()) + 0 * x
+
+
+def _dpoly(dist: dict[int, float], x: np.ndarray | float) -> np.ndarray:
+    x = np.asarray(x, dtype=float)
+    return sum(float(f) * (d - 1) * x ** max(d - 2, 0) for d, f in dist.items() if d >= 2) + 0 * x
