@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 import numpy as np
 
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots import figure, plt
 
 __all__ = ["SCHEME_STYLE", "plot_tradeoff", "save_atlas"]
 
@@ -451,13 +452,22 @@ def _footer(table: Any, faded: set[str]) -> str:
 
 
 def save_atlas(table: Any, out: str | Path) -> list[Path]:
-    """Draw ``table`` and write ``out.png``, ``out.svg`` and ``out.csv`` (every row)."""
-    from gctheory.tradeoff import TRADEOFF_COLUMNS
+    """Draw ``table`` and write ``out.png``, ``out.svg`` and ``out.csv`` (every row, full
+    precision: :meth:`gctheory.tradeoff.TradeoffTable.to_csv`); returns the three paths.
 
+    The figure's layout already fills its canvas, so it is saved without the tight
+    bounding box of :func:`gctheory.plots.save_figure` (which draws everything twice);
+    the SVG gets the same fixed hash salt and no date, so it is reproducible.
+    """
     out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     fig = plot_tradeoff(table)
-    data = {c: [r[c] for r in table.rows] for c in TRADEOFF_COLUMNS}
-    return save_figure(fig, out.parent, out.name, data)
+    paths = [out.with_name(out.name + ".png"), out.with_name(out.name + ".svg")]
+    fig.savefig(paths[0], dpi=130)
+    with matplotlib.rc_context({"svg.hashsalt": out.name}):
+        fig.savefig(paths[1], metadata={"Date": None})
+    plt.close(fig)
+    return [*paths, table.to_csv(out.with_name(out.name + ".csv"))]
 
 
 def _atlas_figure(outdir: Path, name: str, quick: bool, **kw: Any) -> list[Path]:

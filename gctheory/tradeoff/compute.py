@@ -296,10 +296,13 @@ def tradeoff(
     if dist is not None and not any(
         math.isfinite(r["time"]) for r in rows if r["time"] is not None
     ):
-        notes.append(
-            f"every expected iteration time is infinite under {delay_label} (a Pareto shape "
-            "<= 1 / (s + 1) gives an infinite mean; specs read pareto(scale, shape))"
+        why = (
+            "the mean of a waited-for order statistic of Pareto delays is finite only when more "
+            "than 1/shape workers are not waited for; spec strings read pareto(scale, shape)"
+            if getattr(getattr(dist, "dist", None), "name", "") == "pareto"
+            else "the delay's tail is too heavy for every scheme here"
         )
+        notes.append(f"every expected iteration time is infinite under {delay_label}: {why}")
     marks = dominance(rows, axes_used)
     for r, (dom, by) in zip(rows, marks):
         r["dominated"], r["dominated_by"] = dom, by

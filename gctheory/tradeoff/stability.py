@@ -133,6 +133,11 @@ class SKappaInterval:
         return "certified interval (enumeration to low, a witness subset above high)"
 
 
+def _cost(count: int, per: float) -> float:
+    """``count * per`` as a float, infinite where ``count`` (a binomial) is astronomically large."""
+    return math.inf if count > 10**30 else count * per
+
+
 def _subset_work(K: int, N: int, complex_: bool) -> float:
     # the Gram bound of the branch and bound costs K^2 N per subset, a Cholesky K^3 / 3
     return (_OVERHEAD + K * K * N + K**3 / 3) * (4 if complex_ else 1)
@@ -150,8 +155,7 @@ def _interlacing_low(G: np.ndarray, kappa: float, budget: float) -> tuple[int, f
     spent = 0.0
     per_unit = 4 if np.iscomplexobj(G) else 1
     for t0 in range(K, N + 1):
-        count = math.comb(N, t0)
-        cost = count * (_OVERHEAD + K * K * t0 + K**3) * per_unit
+        cost = _cost(math.comb(N, t0), (_OVERHEAD + K * K * t0 + K**3) * per_unit)
         if spent + cost > budget:
             break
         spent += cost
@@ -207,7 +211,7 @@ def empirical_s_kappa_interval(
     def enumerate_step(sp: int) -> str | None:
         nonlocal left
         t = N - sp
-        cost = math.comb(N, t) * _subset_work(K, N, cplx)
+        cost = _cost(math.comb(N, t), _subset_work(K, N, cplx))
         if cost > left:
             return None
         left -= cost
