@@ -358,6 +358,9 @@ def test_infinite_times_are_inf_with_the_reason_and_no_monte_carlo():
     inf = [r for r in rows if math.isinf(r["time"])]
     assert inf and all("expected time infinite" in r["note"] for r in inf)
     assert all(r["time_mc"] is None for r in inf)
+    # pareto(scale, shape): "pareto(1.1, 0.001)" has shape 0.001, every mean is infinite
+    t = tradeoff(10, delay="pareto(1.1, 0.001)", schemes=["cyclic-mds"], quick=True, rng=0)
+    assert any("pareto(scale, shape)" in x and "every expected" in x for x in t.notes)
 
 
 # ------------------------------------------------------------------------- bad input
