@@ -5,7 +5,8 @@ runtime) has a Monte Carlo twin, and the source papers' claims are recomputed
 in ``paper_checks``. Modules:
 
 montecarlo    seeded, chunked Monte Carlo engine; ``Estimate`` with confidence intervals
-generators    Gaussian / Vandermonde / systematic generator matrices of [N, K] codes
+generators    every generator family of [N, K] codes (Gaussian, Vandermonde, Chebyshev,
+              Legendre, rotation/circulant embeddings, RKRP) and their systematic forms
 codes         gradient codes behind one interface (Tandon, Ye-Abbe, CommFR-GC,
               Reed-Solomon, d-FRC, batch raptor, Bernoulli) and their stability
 conditioning  Chen-Dongarra tail bounds, s_kappa (Kadhe et al. Theorem 2), worst-case
@@ -56,8 +57,19 @@ _LAZY = {
     "estimate_probability": "montecarlo",
     "seed_sequence": "montecarlo",
     # gctheory.generators
+    "GENERATOR_FAMILIES": "generators",
+    "GeneratorFamily": "generators",
     "VANDERMONDE_NODES": "generators",
+    "chebyshev_vandermonde_generator": "generators",
+    "check_generator": "generators",
+    "circulant_embedding_generator": "generators",
     "gaussian_generator": "generators",
+    "generator": "generators",
+    "generator_block": "generators",
+    "generator_family": "generators",
+    "legendre_generator": "generators",
+    "rkrp_generator": "generators",
+    "rotation_embedding_generator": "generators",
     "systematic_generator": "generators",
     "vandermonde_generator": "generators",
     "vandermonde_nodes": "generators",
@@ -66,6 +78,7 @@ _LAZY = {
     "BatchRaptorCode": "codes",
     "BernoulliGradientCode": "codes",
     "COMMFR_FAMILIES": "codes",
+    "COMPARE_SCHEMES": "codes",
     "CommFRCode": "codes",
     "CommFRLDPCCode": "codes",
     "CyclicMDSCode": "codes",
@@ -73,6 +86,8 @@ _LAZY = {
     "DecodeResult": "codes",
     "DecodingCost": "codes",
     "FractionalRepetitionCode": "codes",
+    "GeneratorComparison": "codes",
+    "GrowthFit": "codes",
     "GradientCode": "codes",
     "MatrixGradientCode": "codes",
     "RSDecodeResult": "codes",
@@ -84,6 +99,7 @@ _LAZY = {
     "check_positive_int": "codes",
     "commfr_code": "codes",
     "commfr_triple": "codes",
+    "compare_generators": "codes",
     "cyclic_support": "codes",
     "decoding_error": "codes",
     "decoding_stability": "codes",
@@ -94,10 +110,12 @@ _LAZY = {
     "effective_condition_number": "codes",
     "estimate_decoding_failure": "codes",
     "estimate_mean_error": "codes",
+    "growth_exponent": "codes",
     "join_chunks": "codes",
     "mask_matrix": "codes",
     "minimum_distance": "codes",
     "peeling_decode": "codes",
+    "recommend": "codes",
     "recovery_error": "codes",
     "row_balanced_mask_matrix": "codes",
     "rs_decoding_vector": "codes",
@@ -173,8 +191,10 @@ _LAZY = {
     "union_bound_profile": "conditioning",
     "vandermonde_condition_mp": "conditioning",
     # gctheory.tables
+    "GENERATOR_TABLE_GRID": "tables",
     "TABLE1_PARAMETERS": "tables",
     "TABLE1_PRINTED": "tables",
+    "generator_table": "tables",
     "table1": "tables",
     # gctheory.ldpc
     "HAVE_NUMBA": "ldpc",

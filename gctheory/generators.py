@@ -1,49 +1,97 @@
-"""Generator matrices of [N, K] linear codes over the reals and complexes.
+"""Generator matrices of [N, K] linear codes over the reals and complexes: every family.
 
 Used by the gradient-code constructions (:mod:`gctheory.codes`) and by the
 stability analysis (:mod:`gctheory.conditioning`). Convention: a generator of
 an [N, K] code is a K x N matrix ``G``; its columns are the N coded symbols'
 coefficient vectors, and decoding from a set T of surviving columns inverts
-(or solves with) ``G[:, T]``.
+(or solves with) ``G[:, T]``. The embeddings of Ramamoorthy and Tang give each
+worker a *block* of b consecutive columns (``generator_block``): a K x N code
+of them is a (b K) x (b N) real matrix and stragglers remove whole blocks.
 
-- Gaussian: i.i.d. standard normal entries (Kadhe et al. 2019, Section IV-B;
-  MDS with probability one).
-- Vandermonde: ``G[i, j] = x_j ** i`` for nodes ``x_j`` that are equispaced in
-  [-1, 1], Chebyshev points of the first kind, or the N-th roots of unity
-  (the Reed-Solomon choice of Halbawi et al. 2017, Alg. 2). MDS whenever the
-  nodes are distinct; ill-conditioned as N grows for real nodes (Gautschi).
-- Systematic: ``[I_K | P]`` obtained from any generator by ``G[:, :K]^{-1} G``.
+The families (``GENERATOR_FAMILIES``, built by :func:`generator`):
+
+- ``gaussian``: i.i.d. standard normal entries (Kadhe et al. 2019, Section
+  IV-B; MDS with probability one);
+- ``vandermonde-equispaced``, ``vandermonde-chebyshev``: ``G[i, j] = x_j ** i``
+  on equispaced points of [-1, 1] or Chebyshev points of the first kind (real;
+  MDS, ill-conditioned as N grows, Gautschi);
+- ``vandermonde-roots-of-unity``: the N-th roots of unity (complex; the
+  Reed-Solomon choice of Halbawi et al. 2017, Alg. 2);
+- ``chebyshev-vandermonde``: ``G[i, j] = T_i(x_j)``, Chebyshev polynomials at
+  the N-point Chebyshev grid (Fahim and Cadambe, "Numerically stable
+  polynomially coded computing", IEEE Trans. IT 2021; they bound every K x K
+  submatrix's condition number by O(N^{2(N-K)}));
+- ``legendre``: orthonormal Legendre polynomials ``sqrt(i + 1/2) P_i`` at the
+  N Gauss-Legendre nodes, columns scaled by the square roots of the Gauss
+  weights, so that the square N x N matrix is orthogonal (the orthonormal-basis
+  analogue of the Chebyshev family, for comparison);
+- ``rotation-embedding``: block (i, j) = ``R^{i j}``, R the 2 x 2 rotation by
+  ``2 pi / q`` (q = N by default), b = 2 (Ramamoorthy and Tang, "Numerically
+  stable coded matrix computations via circulant and rotation matrix
+  embeddings", IEEE Trans. IT 2022); real, and every worker submatrix has the
+  singular values of the complex Vandermonde matrix on the nodes
+  ``exp(2 pi i j / q)`` of its workers (R is unitarily similar to
+  ``diag(w, conj(w))``), so its condition number is that one's;
+- ``circulant-embedding``: block (i, j) = ``C^{i j}`` with C the q x q cyclic
+  permutation restricted to the (q - 1)-dimensional complement of the
+  all-ones vector (q the smallest prime >= N), b = q - 1 (same paper; MDS for
+  q prime >= N);
+- ``rkrp``: random Khatri-Rao-product code, ``G = A (column-wise Kronecker) B``
+  with Gaussian ``A`` (K1 x N) and ``B`` (K2 x N), ``K = K1 K2``, K1 the largest
+  divisor of K not above sqrt(K) (Subramaniam, Heidarzadeh, Narayanan,
+  "Random Khatri-Rao-product codes for numerically-stable distributed matrix
+  multiplication", Allerton 2019; MDS with probability one). For prime K it
+  degenerates to a column-scaled Gaussian.
+
+Every family has its systematic form (``systematic=True``): ``G[:, :K]^{-1} G =
+[I_K | P]`` (for block families, the first K/b workers' columns).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from gctheory._validate import as_generator, check_choice, check_int
+
 __all__ = [
     "VANDERMONDE_NODES",
+    "GENERATOR_FAMILIES",
+    "GeneratorFamily",
     "gaussian_generator",
     "vandermonde_nodes",
     "vandermonde_generator",
     "systematic_generator",
+    "chebyshev_vandermonde_generator",
+    "legendre_generator",
+    "rotation_embedding_generator",
+    "circulant_embedding_generator",
+    "rkrp_generator",
+    "generator",
+    "generator_family",
+    "generator_block",
+    "check_generator",
 ]
 
 VANDERMONDE_NODES = ("equispaced", "chebyshev", "roots_of_unity")
 
 
-def _check_nk(N: int, K: int) -> None:
-    for name, v in (("N", N), ("K", K)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+def _check_nk(N: Any, K: Any) -> tuple[int, int]:
+    N = check_int(N, "N", low=1)
+    K = check_int(K, "K", low=1)
     if K > N:
         raise ValueError(f"K must be <= N for an [N, K] code, got K={K}, N={N}")
+    return N, K
 
 
 def gaussian_generator(K: int, N: int, *, rng: Any = None) -> np.ndarray:
     """K x N matrix of i.i.d. standard normal entries (Kadhe et al. 2019, Thm. 2)."""
-    _check_nk(N, K)
-    return np.random.default_rng(rng).standard_normal((K, N))
+    N, K = _check_nk(N, K)
+    return as_generator(rng).standard_normal((K, N))
 
 
 def vandermonde_nodes(N: int, nodes: str = "chebyshev") -> np.ndarray:
@@ -53,8 +101,7 @@ def vandermonde_nodes(N: int, nodes: str = "chebyshev") -> np.ndarray:
     ``cos((2 j + 1) pi / (2 N))``; ``"roots_of_unity"``: ``exp(2 pi i j / N)``
     (complex), j = 0..N-1.
     """
-    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
-        raise ValueError(f"N must be a positive integer, got {N!r}")
+    N = check_int(N, "N", low=1)
     j = np.arange(N)
     if nodes == "equispaced":
         return np.zeros(1) if N == 1 else -1.0 + 2.0 * j / (N - 1)
@@ -71,8 +118,10 @@ def vandermonde_generator(K: int, N: int, nodes: str | np.ndarray = "chebyshev")
     ``nodes`` is a name from :data:`VANDERMONDE_NODES` or an array of N distinct
     points. Real nodes give a real matrix, roots of unity a complex one.
     """
-    _check_nk(N, K)
+    N, K = _check_nk(N, K)
     x = vandermonde_nodes(N, nodes) if isinstance(nodes, str) else np.asarray(nodes)
+    if not np.all(np.isfinite(x)):
+        raise ValueError("nodes must be finite")
     if x.shape != (N,):
         raise ValueError(f"nodes must have shape ({N},), got {x.shape}")
     if len(np.unique(x)) != N:
@@ -85,9 +134,7 @@ def systematic_generator(G: np.ndarray) -> np.ndarray:
 
     Raises ValueError if the first K columns are singular.
     """
-    G = np.asarray(G)
-    if G.ndim != 2 or G.shape[0] > G.shape[1]:
-        raise ValueError(f"G must be a K x N matrix with K <= N, got shape {G.shape}")
+    G = check_generator(G)
     K = G.shape[0]
     A = G[:, :K]
     if np.linalg.matrix_rank(A) < K:
@@ -95,3 +142,240 @@ def systematic_generator(G: np.ndarray) -> np.ndarray:
     S = np.linalg.solve(A, G)
     S[:, :K] = np.eye(K)
     return S
+
+
+def check_generator(G: Any, name: str = "G") -> np.ndarray:
+    """``G`` as a 2-D real or complex float array with ``K <= N`` and finite entries."""
+    A = np.asarray(G)
+    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
+        raise ValueError(f"{name} must be a K x N matrix, got shape {A.shape}")
+    if A.dtype == bool or not np.issubdtype(A.dtype, np.number):
+        raise ValueError(f"{name} must hold real or complex numbers, got dtype {A.dtype}")
+    if A.shape[0] > A.shape[1]:
+        raise ValueError(f"{name} must have K <= N (rows <= columns), got shape {A.shape}")
+    if not np.all(np.isfinite(A)):
+        raise ValueError(f"{name} must have finite entries (no nan or inf)")
+    return A.astype(np.result_type(A.dtype, float))
+
+
+def chebyshev_vandermonde_generator(K: int, N: int) -> np.ndarray:
+    """K x N Chebyshev-Vandermonde generator ``G[i, j] = T_i(x_j)`` on the N-point Chebyshev grid.
+
+    ``x_j = cos((2 j + 1) pi / (2 N))``, so ``T_i(x_j) = cos(i (2 j + 1) pi / (2 N))``
+    (computed in that closed form, no recurrence). Fahim and Cadambe 2021,
+    Section IV: every K x K submatrix has condition number O(N^{2(N-K)}).
+    MDS: the Chebyshev basis is a triangular change of the monomial basis and
+    the nodes are distinct.
+    """
+    N, K = _check_nk(N, K)
+    i = np.arange(K)[:, None]
+    j = np.arange(N)[None, :]
+    return np.cos(i * (2 * j + 1) * np.pi / (2 * N))
+
+
+def legendre_generator(K: int, N: int) -> np.ndarray:
+    """K x N orthonormal-Legendre generator at the N Gauss-Legendre nodes, weight-scaled.
+
+    ``G[i, j] = sqrt(w_j) sqrt(i + 1/2) P_i(x_j)`` with ``(x_j, w_j)`` the Gauss-Legendre
+    rule: the rows are orthonormal (the rule is exact for degree <= 2N - 1), so the full
+    N x N matrix is orthogonal. MDS: distinct nodes, nonzero weights.
+    """
+    from scipy.special import eval_legendre, roots_legendre
+
+    N, K = _check_nk(N, K)
+    x, w = roots_legendre(N)
+    i = np.arange(K)[:, None]
+    return np.sqrt(w)[None, :] * np.sqrt(i + 0.5) * eval_legendre(i, x[None, :])
+
+
+def _rotation_power(theta: np.ndarray) -> np.ndarray:
+    c, s = np.cos(theta), np.sin(theta)
+    return np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+
+
+def rotation_embedding_generator(K: int, N: int, q: int | None = None) -> np.ndarray:
+    """(2K) x (2N) real generator with 2 x 2 blocks ``R^{i j}``, R the rotation by 2 pi / q.
+
+    Ramamoorthy and Tang 2022 (rotation-matrix embedding); ``q = N`` by default
+    (as in the authors' public code, ``stableCodedComputing``), ``q >= N`` in
+    general. Worker j owns columns 2j, 2j + 1. Block (i, j) is computed from the
+    angle ``2 pi (i j mod q) / q`` directly (no repeated products).
+    """
+    N, K = _check_nk(N, K)
+    q = N if q is None else check_int(q, "q", low=N)
+    ij = np.outer(np.arange(K), np.arange(N)) % q
+    blocks = _rotation_power(2 * np.pi * ij / q)  # (K, N, 2, 2)
+    return blocks.transpose(0, 2, 1, 3).reshape(2 * K, 2 * N)
+
+
+def _next_prime(n: int) -> int:
+    p = max(2, n)
+    while any(p % d == 0 for d in range(2, math.isqrt(p) + 1)):
+        p += 1
+    return p
+
+
+def circulant_embedding_generator(K: int, N: int, q: int | None = None) -> np.ndarray:
+    """(K (q-1)) x (N (q-1)) real generator with blocks ``C^{i j}`` (Ramamoorthy and Tang 2022).
+
+    C is the q x q cyclic permutation restricted to the complement of the
+    all-ones vector, written in an orthonormal basis E of it (``C = E^T P E``,
+    (q-1) x (q-1), orthogonal); q prime, ``q >= N`` (default: the smallest such
+    prime), which makes every K-worker submatrix invertible. Worker j owns
+    columns ``j (q-1) .. (j+1)(q-1) - 1``.
+    """
+    N, K = _check_nk(N, K)
+    q = _next_prime(N) if q is None else check_int(q, "q", low=N)
+    if q != _next_prime(q):
+        raise ValueError(f"q must be a prime (the MDS property needs it), got q={q}")
+    P = np.roll(np.eye(q), 1, axis=0)
+    E = np.linalg.qr(np.vstack([np.ones(q - 1), -np.eye(q - 1)]))[0]  # basis of 1-perp
+    C = E.T @ P @ E
+    powers = [np.eye(q - 1)]
+    for _ in range(q - 1):
+        powers.append(powers[-1] @ C)
+    b = q - 1
+    G = np.empty((K * b, N * b))
+    for i in range(K):
+        for j in range(N):
+            G[i * b : (i + 1) * b, j * b : (j + 1) * b] = powers[(i * j) % q]
+    return G
+
+
+def _rkrp_split(K: int) -> tuple[int, int]:
+    K1 = max(d for d in range(1, math.isqrt(K) + 1) if K % d == 0)
+    return K1, K // K1
+
+
+def rkrp_generator(K: int, N: int, *, rng: Any = None) -> np.ndarray:
+    """K x N random Khatri-Rao-product generator (Subramaniam, Heidarzadeh, Narayanan 2019).
+
+    Column j is ``kron(a_j, b_j)`` for the columns of Gaussian ``A`` (K1 x N) and
+    ``B`` (K2 x N), ``K = K1 K2`` with K1 the largest divisor of K up to sqrt(K)
+    (the split of the product ``A^T B`` into K1 and K2 blocks in the paper).
+    MDS with probability one (their Theorem; checked exhaustively at small sizes
+    in the tests).
+    """
+    N, K = _check_nk(N, K)
+    gen = as_generator(rng)
+    K1, K2 = _rkrp_split(K)
+    A = gen.standard_normal((K1, N))
+    B = gen.standard_normal((K2, N))
+    return (A[:, None, :] * B[None, :, :]).reshape(K, N)
+
+
+@dataclass(frozen=True)
+class GeneratorFamily:
+    """One generator family of the registry.
+
+    ``build(K, N, rng)`` gives the matrix; ``block(N)`` the columns per worker;
+    ``random`` whether it depends on ``rng``; ``mds`` how the MDS property is
+    promised (``"always"`` or ``"with probability one"``); ``source`` the paper.
+    """
+
+    name: str
+    description: str
+    source: str
+    build: Callable[[int, int, Any], np.ndarray]
+    block: Callable[[int], int]
+    random: bool
+    mds: str
+    real: bool
+
+
+def _one(N: int) -> int:
+    return 1
+
+
+_FAMILIES = {
+    f.name: f
+    for f in (
+        GeneratorFamily(
+            "gaussian", "i.i.d. N(0, 1)", "Kadhe et al. 2019, Thm. 2",
+            lambda K, N, rng: gaussian_generator(K, N, rng=rng), _one, True,
+            "with probability one", True,
+        ),
+        GeneratorFamily(
+            "vandermonde-equispaced", "x_j^i, equispaced nodes in [-1, 1]", "Ye and Abbe 2018",
+            lambda K, N, rng: vandermonde_generator(K, N, "equispaced"), _one, False,
+            "always", True,
+        ),
+        GeneratorFamily(
+            "vandermonde-chebyshev", "x_j^i, Chebyshev nodes", "Kadhe et al. 2019, Sec. IV-B",
+            lambda K, N, rng: vandermonde_generator(K, N, "chebyshev"), _one, False,
+            "always", True,
+        ),
+        GeneratorFamily(
+            "vandermonde-roots-of-unity", "w^(i j), w = exp(2 pi i / N)", "Halbawi et al. 2017",
+            lambda K, N, rng: vandermonde_generator(K, N, "roots_of_unity"), _one, False,
+            "always", False,
+        ),
+        GeneratorFamily(
+            "chebyshev-vandermonde", "T_i(x_j) on the Chebyshev grid", "Fahim and Cadambe 2021",
+            lambda K, N, rng: chebyshev_vandermonde_generator(K, N), _one, False, "always", True,
+        ),
+        GeneratorFamily(
+            "legendre", "orthonormal Legendre at Gauss nodes, sqrt-weight scaled",
+            "orthonormal-basis comparison to Fahim and Cadambe 2021",
+            lambda K, N, rng: legendre_generator(K, N), _one, False, "always", True,
+        ),
+        GeneratorFamily(
+            "rotation-embedding", "2 x 2 rotation blocks R^(i j), angle 2 pi / N",
+            "Ramamoorthy and Tang 2022",
+            lambda K, N, rng: rotation_embedding_generator(K, N), lambda N: 2, False,
+            "always", True,
+        ),
+        GeneratorFamily(
+            "circulant-embedding", "cyclic-permutation blocks C^(i j) on 1-perp, q prime >= N",
+            "Ramamoorthy and Tang 2022",
+            lambda K, N, rng: circulant_embedding_generator(K, N),
+            lambda N: _next_prime(N) - 1, False, "always", True,
+        ),
+        GeneratorFamily(
+            "rkrp", "random Khatri-Rao product of two Gaussians", "Subramaniam et al. 2019",
+            lambda K, N, rng: rkrp_generator(K, N, rng=rng), _one, True,
+            "with probability one", True,
+        ),
+    )
+}  # fmt: skip
+
+#: Names of every generator family (see the module docstring).
+GENERATOR_FAMILIES: tuple[str, ...] = tuple(_FAMILIES)
+
+
+def generator_family(family: str) -> GeneratorFamily:
+    """The registry entry of ``family`` (ValueError listing the valid names otherwise)."""
+    check_choice(family, "family", GENERATOR_FAMILIES)
+    return _FAMILIES[family]
+
+
+def generator_block(family: str, N: int) -> int:
+    """Columns per worker of ``family`` for a code of N workers (1, 2, or q - 1)."""
+    return generator_family(family).block(check_int(N, "N", low=1))
+
+
+def generator(
+    family: str, K: int, N: int, *, systematic: bool = False, rng: Any = None
+) -> np.ndarray:
+    """Generator of an [N, K] code (N workers, dimension K) from ``family``.
+
+    Returns a (b K) x (b N) matrix, b = :func:`generator_block` (1 for all but the
+    embeddings). ``systematic=True`` returns ``G[:, :b K]^{-1} G``, whose first K
+    workers carry the identity. ``rng`` seeds the random families and is refused
+    (ValueError) as a non-seed otherwise checked by
+    :func:`gctheory._validate.as_generator`.
+
+    Raises
+    ------
+    ValueError
+        Unknown family (the valid ones are listed), ``K > N``, non-integer sizes.
+    """
+    fam = generator_family(family)
+    N, K = _check_nk(N, K)
+    if not isinstance(systematic, (bool, np.bool_)):
+        raise ValueError(f"systematic must be True or False, got {systematic!r}")
+    gen = as_generator(rng) if fam.random or rng is not None else None
+    G = fam.build(K, N, gen)
+    if systematic:
+        G = systematic_generator(G)
+    return G

@@ -2,6 +2,8 @@
 
 - :func:`table1`: Table I of Kadhe et al. 2019 (s_kappa of the Gaussian Ye-Abbe
   scheme and of CommFR-GC from Theorem 2).
+- :func:`generator_table`: "for this n, s, m and kappa, use this generator",
+  from :func:`gctheory.codes.stability.compare_generators` (issue 13).
 
 References
 ----------
@@ -11,11 +13,19 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from gctheory.conditioning import _C, C_CHEN_DONGARRA, _eps, _kappa, _prefactor, s_kappa_bound
+from gctheory.conditioning import C_CHEN_DONGARRA, s_kappa_bound
+from gctheory.conditioning._common import _C, _eps, _kappa, _prefactor
 
-__all__ = ["TABLE1_PARAMETERS", "TABLE1_PRINTED", "table1"]
+__all__ = [
+    "TABLE1_PARAMETERS",
+    "TABLE1_PRINTED",
+    "table1",
+    "GENERATOR_TABLE_GRID",
+    "generator_table",
+]
 
 #: The (n, s, m) rows of Table I of Kadhe et al. 2019 (the inputs of the table).
 TABLE1_PARAMETERS: tuple[tuple[int, int, int], ...] = (
@@ -100,4 +110,60 @@ def table1(
                 "note": "; ".join(notes),
             }
         )
+    return out
+
+
+#: The default grid of :func:`generator_table`: (n, s, m) and the kappas.
+GENERATOR_TABLE_GRID: dict[str, tuple] = {
+    "nsm": tuple((n, s, 2) for n in (12, 24, 36, 48, 60) for s in (1, 2)),
+    "kappas": (1e3, 1e6),
+}
+
+
+def generator_table(
+    nsm: Any = None,
+    kappas: Any = None,
+    *,
+    families: Any = None,
+    time_limit: float = 10.0,
+    rng: Any = 0,
+) -> list[dict[str, Any]]:
+    """For each (n, s, m), kappa and scheme: the generator to use, and the runner-up.
+
+    Every family is compared by :func:`gctheory.codes.stability.compare_generators`
+    (certified worst condition number of the decoding matrices); the
+    recommendation (:func:`gctheory.codes.stability.recommend`) is the family
+    with the smallest certified worst case within kappa, ``"none certified"``
+    when no family is certified within kappa at that s. Defaults:
+    :data:`GENERATOR_TABLE_GRID`.
+    """
+    from gctheory.codes.stability import _rank, compare_generators, recommend
+
+    nsm = GENERATOR_TABLE_GRID["nsm"] if nsm is None else tuple(nsm)
+    kappas = GENERATOR_TABLE_GRID["kappas"] if kappas is None else tuple(kappas)
+    for k in kappas:
+        _kappa(k)
+    out = []
+    for n, s, m in nsm:
+        rows = compare_generators(n, s, m, families=families, time_limit=time_limit, rng=rng)
+        for kappa in kappas:
+            at = [dataclasses.replace(r, kappa=float(kappa)) for r in rows]
+            best = recommend(at)
+            for scheme, r in best.items():
+                ranked = sorted(
+                    (x for x in at if x.scheme == scheme and x.worst_upper <= kappa), key=_rank
+                )
+                out.append(
+                    {
+                        "n": n,
+                        "s": s,
+                        "m": m,
+                        "kappa": float(kappa),
+                        "scheme": scheme,
+                        "use": r.family if r else "none certified",
+                        "worst_kappa": r.worst_upper if r else None,
+                        "runner_up": ranked[1].family if len(ranked) > 1 else "",
+                        "stable_families": len(ranked),
+                    }
+                )
     return out

@@ -342,6 +342,15 @@ class TrainingRun:
         (partial gradients computed), Zhang & Simeone 2020, eqs. (7)-(8).
     draws : ndarray (T, n) or None
         The per-unit-load times drawn (with ``record_draws=True``).
+    stats : dict of ndarray (T,) or None
+        With ``record_stats=True``, the quantities of Xu et al. 2021's
+        Assumption 1 at each iterate x_t the server computed a gradient at
+        (t = 0..T-1), over the k data partitions (worker ``j``'s objective
+        ``F_j = (k N_j / N) mean_{s in D_j} l_s + (l2/2)|w|^2``, so that
+        ``F = (1/k) sum_j F_j`` is the training loss): ``grad_norm2``
+        ``|grad F(x_t)|^2``; ``beta2`` ``max_j |grad F_j - grad F|^2`` (eq. (11));
+        ``sigma2`` ``max_j`` of the per-sample gradient variance of ``F_j``
+        about ``grad F_j`` (eq. (10)).
     loads : ndarray (n,)
         Relative loads of the workers.
     w : ndarray
@@ -359,6 +368,7 @@ class TrainingRun:
     loads: np.ndarray
     w: np.ndarray = field(repr=False)
     draws: np.ndarray | None = field(default=None, repr=False)
+    stats: dict[str, np.ndarray] | None = field(default=None, repr=False)
 
     @property
     def iterations(self) -> int:
@@ -434,6 +444,8 @@ def simulate(
     target_loss: float | None = None,
     record_draws: bool = False,
     rng: Any = None,
+    batch_size: int | None = None,
+    record_stats: bool = False,
     **scheme_options: Any,
 ) -> TrainingRun:
     """Simulate one training run of ``scheme`` with ``n`` workers.
@@ -472,7 +484,21 @@ def simulate(
     record_draws : bool
         Keep every iteration's delay draws in the result.
     rng : seed or Generator
-        All randomness of the run (partition, code construction, delays).
+        All randomness of the run (partition, code construction, delays,
+        mini-batches).
+    batch_size : int or None
+        None (default): every partial gradient is over its whole data
+        partition (full-batch GD). ``m``: mini-batch SGD (Xu et al. 2021,
+        eq. (2)): every iteration each data partition draws ``m`` of its
+        samples without replacement (seeded, from a generator of its own, so
+        every scheme with the same seed sees the same mini-batches), and its
+        partial gradient is the unbiased estimate ``(N_j/m) sum_batch`` of the
+        partition's; LGC's blocks (``blocks``) split the mini-batch. ``m``
+        must not exceed the smallest partition.
+    record_stats : bool
+        Record the gradient norm, heterogeneity and per-sample variance at
+        every iterate (``TrainingRun.stats``; costs about one more gradient
+        per iteration).
 
     Returns
     -------
@@ -482,14 +508,20 @@ def simulate(
     with _blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
         return _simulate(scheme, n, delay, iterations, model, data, partition, step_size, l2,
                          persist, n_slow, slowdown, comm_time, decode_time_per_op, target_loss,
-                         record_draws, rng, scheme_options)  # fmt: skip
+                         record_draws, rng, scheme_options, batch_size, record_stats)  # fmt: skip
 
 
 def _simulate(
     scheme, n, delay, iterations, model, data, partition, step_size, l2, persist, n_slow,
     slowdown, comm_time, decode_time_per_op, target_loss, record_draws, rng, scheme_options,
+    batch_size=None, record_stats=False,
 ) -> TrainingRun:  # fmt: skip
     rng = np.random.default_rng(rng)
+    batch_rng = None
+    if batch_size is not None:
+        batch_size = _int("batch_size", batch_size, 1)
+        # a stream of its own, drawn first: the same mini-batches for every scheme of a seed
+        batch_rng = np.random.default_rng(rng.integers(2**63))
     model, ds = _model_and_data(model, data, l2)
     iterations = _int("iterations", iterations, 1)
     dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
@@ -511,7 +543,14 @@ def _simulate(
     order = np.concatenate(parts)
     Xo, yo = ds.X[order], ds.y[order]
     bounds = np.concatenate([[0], np.cumsum([len(p) for p in parts])])
+    sizes = np.diff(bounds)
     N = len(yo)
+    if batch_size is not None and batch_size > sizes.min():
+        raise ValueError(
+            f"batch_size must be at most the smallest data partition ({sizes.min()} samples "
+            f"of {k} partitions), got {batch_size}"
+        )
+    batch: list[np.ndarray] = []
     smooth = np.array(
         [smoothness(model, Xo[bounds[j] : bounds[j + 1]], N, 1 / k) for j in range(k)]
     )
@@ -526,11 +565,17 @@ def _simulate(
 
     def block_grad(j: int, r: int, s: int) -> np.ndarray:
         a, b = bounds[j], bounds[j + 1]
+        if batch:  # the first r of s blocks of partition j's mini-batch, scaled like G[j]
+            idx = batch[j][: sum(len(c) for c in np.array_split(batch[j], s)[:r])]
+            return (
+                model.back(Xo[idx], resid[idx]) * (sizes[j] / len(batch[j])) / N + (r / s) * l2k * w
+            )
         cut = a + sum(len(c) for c in np.array_split(np.arange(b - a), s)[:r])
         return model.back(Xo[a:cut], resid[a:cut]) / N + (r / s) * l2k * w
 
     times, losses, accs = [0.0], [], []
     gerr, waits, comms, comps, draws = [], [], [], [], []
+    stats: dict[str, list[float]] = {"grad_norm2": [], "beta2": [], "sigma2": []}
     clock = 0.0
     X = None
     for t in range(iterations + 1):
@@ -547,18 +592,26 @@ def _simulate(
                 stacklevel=3,
             )
             break
-        G = np.stack(
-            [
-                model.back(Xo[bounds[j] : bounds[j + 1]], resid[bounds[j] : bounds[j + 1]])
-                for j in range(k)
-            ]
-        )
-        G /= N
-        G += l2k * w
+        if batch_rng is None or record_stats:  # the partitions' full gradients
+            G = np.stack(
+                [
+                    model.back(Xo[bounds[j] : bounds[j + 1]], resid[bounds[j] : bounds[j + 1]])
+                    for j in range(k)
+                ]
+            )
+            G /= N
+            G += l2k * w
+        if record_stats:
+            _partition_stats(stats, G, Xo, resid, bounds, N, k)
+        if batch_rng is not None:
+            batch = [bounds[j] + batch_rng.choice(sizes[j], batch_size, replace=False)
+                     for j in range(k)]  # fmt: skip
+            G = np.stack([model.back(Xo[i], resid[i]) * (sizes[j] / batch_size)
+                          for j, i in enumerate(batch)]) / N + l2k * w  # fmt: skip
         if t % dm.persist == 0 or X is None:
             X = dm.draw(rng, n)
         step = sch.step(Iteration(G, X, w, t, block_grad))
-        full = G.sum(axis=0)
+        full = G.sum(axis=0) if not batch else _full_gradient(model, Xo, resid, N, w)
         nf = float(np.linalg.norm(full))
         gerr.append(float(np.linalg.norm(step.grad - full)) / nf if nf > 0 else 0.0)
         w = w - alpha * step.grad
@@ -581,7 +634,47 @@ def _simulate(
         loads=sch.loads.copy(),
         w=w,
         draws=np.array(draws) if record_draws else None,
+        stats={key: np.array(v) for key, v in stats.items()} if record_stats else None,
     )
+
+
+def _full_gradient(
+    model: Any, X: np.ndarray, resid: np.ndarray, N: int, w: np.ndarray
+) -> np.ndarray:
+    return model.back(X, resid) / N + model.l2 * w
+
+
+def _partition_stats(
+    stats: dict[str, list[float]],
+    G: np.ndarray,
+    X: np.ndarray,
+    resid: np.ndarray,
+    bounds: np.ndarray,
+    N: int,
+    k: int,
+) -> None:
+    """Append |grad F|^2, beta^2 and sigma^2 of Xu et al. 2021, Assumption 1, at this iterate.
+
+    ``G`` holds the full partition gradients. Worker j's objective is
+    ``F_j = (k N_j/N) mean_{s in D_j} l_s + (l2/2)|w|^2`` (its gradient is
+    ``k G[j]``); a sample's gradient of the loss models here is ``x_s (x) r_s``
+    (the residual), with squared norm ``|x_s|^2 |r_s|^2``, so the variance is
+    ``mean |g_s|^2 - |mean g_s|^2`` without forming the per-sample gradients.
+    """
+    full = G.sum(axis=0)
+    stats["grad_norm2"].append(float(full @ full))
+    dev = k * G - full
+    stats["beta2"].append(float(np.max(np.einsum("ij,ij->i", dev, dev))))
+    r2 = np.sum(resid**2, axis=1) if resid.ndim == 2 else resid**2
+    sq = np.einsum("ij,ij->i", X, X) * r2
+    worst = 0.0
+    for j in range(k):
+        a, b = bounds[j], bounds[j + 1]
+        nj = b - a
+        mean_g = (X[a:b].T @ resid[a:b]).ravel() / nj
+        var = max(float(sq[a:b].mean() - mean_g @ mean_g), 0.0)
+        worst = max(worst, (k * nj / N) ** 2 * var)
+    stats["sigma2"].append(worst)
 
 
 # ---------------------------------------------------------------------------

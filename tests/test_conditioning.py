@@ -71,22 +71,28 @@ def test_gaussian_condition_bound_is_tail_at_scaled_x():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: chen_dongarra_tail(1, 5, 10), "u must be >= 2"),
+        (lambda: chen_dongarra_tail(1, 5, 10), r"u must lie in \[2, inf\]"),
         (lambda: chen_dongarra_tail(2, 5, 3.0), r"x must be >= \|v-u\|\+1 = 4"),
-        (lambda: chen_dongarra_tail(2, 5, 10, C=0), "C must be a positive"),
+        (lambda: chen_dongarra_tail(2, 5, 10, C=0), r"C must lie in \(0, inf\]"),
         (lambda: chen_dongarra_tail(2, 5, 10, prefactor="x"), "prefactor must be one of"),
         (lambda: gaussian_condition_bound(3, 10, 9), "kappa must be >= v = 10"),
         (lambda: straggler_union_bound(10, 3, 2, 100), r"t must lie in \[K, N\]"),
         (lambda: straggler_union_bound(10, 11, 10, 100), "K must be <= N"),
         (lambda: straggler_union_bound(10, 1, 5, 100), "K must be >= 2"),
-        (lambda: straggler_union_bound(10, 3, 5, 1.0), "kappa must be > 1"),
-        (lambda: straggler_union_bound(10.0, 3, 5, 100), "N must be an integer"),
-        (lambda: s_kappa_commfr(3, 2, 1000, 0.0), r"eps must lie in the open interval \(0, 1\)"),
+        (lambda: straggler_union_bound(10, 3, 5, 1.0), r"kappa must lie in \(1, inf\]"),
+        (lambda: straggler_union_bound(10.5, 3, 5, 100), "N must be an integer"),
+        (lambda: s_kappa_commfr(3, 2, 1000, 0.0), r"eps must lie in \(0, 1\)"),
         (lambda: s_kappa_commfr(3, 2, 1000, 1.0), "eps must lie"),
-        (lambda: s_kappa_commfr(-1, 2, 1000, 0.1), "s must be >= 0"),
-        (lambda: s_kappa_commfr(3, -2, 1000, 0.1), "m must be >= 0"),
+        (lambda: s_kappa_commfr(-1, 2, 1000, 0.1), r"s must lie in \[0, inf\]"),
+        (lambda: s_kappa_commfr(3, -2, 1000, 0.1), r"m must lie in \[0, inf\]"),
         (lambda: s_kappa_ye_abbe(10, 10, 1000, 0.1), "s must be < n"),
         (lambda: kappa_condition(3, 2, 2.0), "eps must lie"),
+        # issue 12: a named ValueError, not TypeError / an anonymous float() message
+        (lambda: s_kappa_commfr(8, 2, kappa=1000, eps=None), "eps must be a real number"),
+        (lambda: s_kappa_commfr(8, 2, kappa="big", eps=1e-3), "kappa must be a real number"),
+        (lambda: s_kappa_commfr(8, 2, kappa=float("nan"), eps=1e-3), "kappa must be a finite"),
+        (lambda: s_kappa_bound(10, 2, 1000, 1e-3, strict="yes"), "strict must be True or False"),
+        (lambda: s_kappa_commfr(8, 2, 1000, 1e-3, prefactor="x"), "prefactor must be one of"),
     ],
 )
 def test_bad_input_names_the_parameter(call, match):
@@ -209,11 +215,16 @@ def test_tail_bound_holds_against_mc(u, v, kappa):
     # is the looseness reported in docs/conditioning.md
     assert est.low <= bound
     assert bound < 1
+    # negative control: the same one-sided check rejects a wrong target, Lemma 1 evaluated
+    # at 100 kappa (100^(|v-u|+1) times smaller than the bound at kappa)
+    assert est.low > gaussian_condition_bound(u, v, 100 * kappa)
 
 
 def test_tail_bound_57x60():
     est = condition_tail_mc(57, 60, 200, 4_000, rng=5760, level=0.98)
     assert est.low <= gaussian_condition_bound(57, 60, 200)
+    # negative control: the bound at 4 kappa (4^4 = 256 times smaller) is rejected
+    assert est.low > gaussian_condition_bound(57, 60, 800)
 
 
 def test_tail_negative_control_wrong_constant():
@@ -248,8 +259,8 @@ def test_max_condition_exhaustive_equals_brute_force():
 def test_max_condition_estimate_is_labelled_lower_bound():
     G = gaussian_generator(5, 14, rng=4)
     exact = max_condition(G, 7)
-    est = max_condition(G, 7, exhaustive_limit=10, samples=200, rng=1)
-    assert not est.exact and "estimate" in est.method
+    est = max_condition(G, 7, method="estimate", samples=200, rng=1)
+    assert not est.exact and "estimate" in est.method and est.upper == math.inf
     assert est.value <= exact.value * (1 + 1e-12)
     assert est.value >= 0.5 * exact.value  # local search gets near the worst subset
 
@@ -310,7 +321,11 @@ def test_fast_gram_path_equals_svd(u, extra, tall, seed):
     shape = (16, u + extra, u) if tall else (16, u, u + extra)
     M = rng.standard_normal(shape)
     sv = np.linalg.svd(M, compute_uv=False)
-    np.testing.assert_allclose(condition_numbers(M), sv[:, 0] / sv[:, -1], rtol=1e-9)
+    ref = sv[:, 0] / sv[:, -1]
+    # the Gram route (kappa <= GRAM_LIMIT) loses kappa^2 eps relative accuracy: the tolerance
+    # is derived from it (a seed with kappa = 6.9e3 shows 0.24 kappa^2 eps)
+    tol = 1e-11 + 4 * ref**2 * np.finfo(float).eps
+    assert np.all(np.abs(condition_numbers(M) / ref - 1) <= tol)
 
 
 @pytest.mark.parametrize("N, t", [(1, 1), (5, 0), (6, 3), (9, 4), (12, 12), (13, 6)])
@@ -374,3 +389,152 @@ def test_condition_numbers_exact_edge_cases():
         condition_numbers(np.ones(3))
     with pytest.raises(ValueError, match="finite"):
         max_condition(np.full((2, 3), np.nan), 2)
+
+
+# ---------------------------------------------------------------------------
+# issue 12: the regime is checked before any work; large N in log space
+
+
+def test_eq8_violation_refused_before_f_is_evaluated(monkeypatch):
+    import gctheory.conditioning.bounds as bounds_mod
+    import gctheory.conditioning.skappa as skappa_mod
+
+    def boom(*args):
+        raise AssertionError("f evaluated although eq. (8) already refuses")
+
+    monkeypatch.setattr(skappa_mod, "_f_mp", boom)
+    monkeypatch.setattr(skappa_mod, "_decreasing", boom)
+    monkeypatch.setattr(bounds_mod, "_f_mp", boom)
+    for s in (10**4, 10**5, 10**6):  # C s / 2 > kappa = 1000: eq. (8) fails
+        with pytest.raises(ValueError, match=r"violates Kadhe et al. eq. \(8\)"):
+            s_kappa_commfr(s, s, kappa=1000, eps=1e-3)
+
+
+def test_large_n_in_log_space_with_few_exact_evaluations(monkeypatch):
+    import gctheory.conditioning.bounds as bounds_mod
+    import gctheory.conditioning.skappa as skappa_mod
+
+    calls = []
+    real = bounds_mod._f_mp
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(bounds_mod, "_f_mp", counted)
+    monkeypatch.setattr(skappa_mod, "_f_mp", counted)
+    b = s_kappa_bound(10**5 + 10, 10, 10**6, 1e-3)  # N = 1e5 + 10: one mpmath f per t before
+    assert len(calls) <= 10
+    # the answer is the first t with f(t) <= eps, checked exactly around it (eq. (7), mpmath)
+    assert _f_reference(10**5 + 10, 10, b.t_star, 10**6) <= 1e-3
+    assert _f_reference(10**5 + 10, 10, b.t_star - 1, 10**6) > 1e-3
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    N=st.integers(3, 80),
+    frac=st.floats(0.05, 0.95),
+    kappa=st.sampled_from([50.0, 300.0, 1000.0, 1e4]),
+    eps=st.sampled_from([0.3, 1e-3, 1e-9]),
+)
+def test_log_space_t_star_equals_exact_scan(N, frac, kappa, eps):
+    # the log-space search with exact tie-breaking == the plain mpmath scan of eq. (7)
+    K = max(2, min(N, round(frac * N)))
+    ts = [t for t in range(K, N + 1) if _f_reference(N, K, t, kappa) <= eps]
+    try:
+        b = s_kappa_bound(N, K, kappa, eps, strict=False)
+    except ValueError:
+        assert not [t for t in ts if t <= kappa]
+        return
+    except RegimeWarning:
+        return
+    assert b.t_star == min(t for t in ts if t <= kappa)
+
+
+# ---------------------------------------------------------------------------
+# certified worst case: branch and bound against enumeration
+
+
+def _adversarial(K, N, seed, bad=(1, 4), scale=1e-4):
+    """Gaussian K x N with columns ``bad`` made almost parallel: one terrible subset family."""
+    G = gaussian_generator(K, N, rng=seed)
+    G[:, bad[1]] = G[:, bad[0]] + scale * G[:, bad[1]]
+    return G
+
+
+@pytest.mark.parametrize(
+    "G, t",
+    [
+        (gaussian_generator(4, 10, rng=1), 5),
+        (gaussian_generator(6, 12, rng=2), 8),
+        (gaussian_generator(9, 12, rng=3), 9),  # square submatrices (Ye-Abbe shape)
+        (gaussian_generator(2, 11, rng=4), 3),  # CommFR-GC shape
+        (_adversarial(4, 11, 5), 7),
+        (_adversarial(3, 12, 6, bad=(2, 9), scale=1e-7), 4),
+        (vandermonde_generator(5, 11, nodes="roots_of_unity"), 6),  # complex
+        (vandermonde_generator(6, 10, nodes="chebyshev"), 7),
+    ],
+)
+def test_branch_and_bound_equals_enumeration(G, t):
+    ex = max_condition(G, t, method="exhaustive")
+    bb = max_condition(G, t, method="branch-and-bound", samples=20, starts=1, max_rounds=0, rng=0)
+    brute = _brute_max(G, t)  # enumeration with np.linalg.cond
+    assert ex.exact and bb.exact and bb.complete and bb.lower == bb.upper
+    assert bb.value == pytest.approx(brute, rel=1e-9) and ex.value == pytest.approx(brute, rel=1e-9)
+    assert bb.evaluated + bb.pruned >= math.comb(G.shape[1], t) - 20  # every subset accounted
+    assert np.linalg.cond(G[:, list(bb.subset)]) == pytest.approx(bb.value, rel=1e-9)
+
+
+def test_certified_interval_contains_the_truth_when_time_runs_out():
+    G = gaussian_generator(6, 18, rng=11)
+    truth = max_condition(G, 9)  # 48,620 subsets: enumeration
+    cut = max_condition(G, 9, method="branch-and-bound", time_limit=0.02, samples=50, rng=1)
+    assert not cut.exact and not cut.complete and "time limit" in cut.method
+    assert cut.lower <= truth.value <= cut.upper
+
+
+def test_certificate_never_exact_when_float64_cannot_decide():
+    # cond ~1e14 > 1 / (2 delta): float64 cannot bound the true value, so no upper bound
+    G = vandermonde_generator(30, 32, nodes="equispaced")
+    mc = max_condition(G, 30)
+    assert mc.complete and not mc.exact and mc.upper == math.inf and mc.value_mp is not None
+    assert mc.lower == mc.value_mp  # the mpmath value of the subset found: a true lower bound
+
+
+def test_block_workers_match_expanded_columns():
+    # block = 2: a worker is two columns; the worst case over worker subsets by enumeration
+    G = gaussian_generator(6, 14, rng=12)
+    mc = max_condition(G, 4, block=2)
+    ref = max(
+        np.linalg.cond(G[:, [c for w in T for c in (2 * w, 2 * w + 1)]])
+        for T in itertools.combinations(range(7), 4)
+    )
+    assert mc.value == pytest.approx(ref, rel=1e-9)
+    bb = max_condition(G, 4, block=2, method="branch-and-bound", samples=5, rng=0)
+    assert bb.value == pytest.approx(ref, rel=1e-9) and bb.exact
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(G=np.ones((3, 2)), t=2), "K <= N"),
+        (dict(G=np.array([[1.0, np.inf]]), t=1), "finite"),
+        (dict(G=np.ones((2, 5)), t=6), r"t must lie in \[ceil\(K / block\), N\]"),
+        (dict(G=np.ones((2, 5)), t=3, method="magic"), "method must be one of"),
+        (dict(G=np.ones((2, 6)), t=3, block=4), "block must divide"),
+        (dict(G=np.ones((2, 6)), t=3, time_limit=0), r"time_limit must lie in \(0, inf\]"),
+        (dict(G=np.ones((2, 6)), t=3, rng=True), "rng must be None"),
+    ],
+)
+def test_max_condition_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        max_condition(**kwargs)
+
+
+def test_empirical_s_kappa_exact_beyond_enumeration():
+    # beyond the enumeration limit the branch and bound still decides s_kappa exactly
+    G = gaussian_generator(3, 16, rng=21)
+    ref = empirical_s_kappa(G, 30.0)  # enumeration of every subset
+    bb = empirical_s_kappa(G, 30.0, exhaustive_limit=50, samples=50, rng=0)
+    assert ref.exact and bb.exact and bb.value == ref.value == bb.low
+    assert any("branch" in st.method for st in bb.steps)

@@ -88,9 +88,6 @@ def test_check_is_judge_of_compute():
 _PENDING = {
     "kadhe2019": "claims still being split into compute/judge (issue 11)",
     "wang2019": "claims still being split into compute/judge (issue 11)",
-    "halbawi2017": "claims still being split into compute/judge (issue 11)",
-    "zhang2020": "claims still being split into compute/judge (issue 11)",
-    "xu2021": "claims still being split into compute/judge (issue 11)",
 }
 
 

@@ -93,7 +93,7 @@ def test_table1_outside_eq8_is_a_note_not_a_number():
 
 
 def test_table1_bad_input():
-    with pytest.raises(ValueError, match="kappa must be > 1"):
+    with pytest.raises(ValueError, match=r"kappa must lie in \(1, inf\]"):
         table1(kappa=1)
 
 

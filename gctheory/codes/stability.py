@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,9 +43,16 @@ from gctheory.codes.base import GradientCode, check_positive_int
 from gctheory.codes.commfr import commfr_code
 from gctheory.codes.tandon import CyclicMDSCode
 from gctheory.codes.ye_abbe import YeAbbeCode
+from gctheory.conditioning import Float64Warning
 from gctheory.montecarlo import Estimate, estimate_mean
 
 __all__ = [
+    "COMPARE_SCHEMES",
+    "GeneratorComparison",
+    "GrowthFit",
+    "growth_exponent",
+    "compare_generators",
+    "recommend",
     "STABILITY_FAMILIES",
     "StabilityPoint",
     "stability_code",
@@ -217,3 +225,267 @@ def decoding_stability(
         est = estimate_mean(sampler, trials, rng=child, level=level, executor=executor)
         out.append(StabilityPoint(f, n, s, code.m, worst_err, worst_kappa, exhaustive, est))
     return out
+
+
+# ---------------------------------------------------------------------------
+# which generator: every family on the same footing (issue 13)
+
+#: the two schemes of the comparison
+COMPARE_SCHEMES = ("ye-abbe", "commfr")
+
+#: a generator of more columns than this is not analysed (circulant embeddings at large n)
+MAX_COLUMNS = 240
+
+
+@dataclass(frozen=True)
+class GeneratorComparison:
+    """One generator family in one scheme at (n, s, m): certified worst case, s_kappa, error.
+
+    ``scheme="ye-abbe"``: V is the family's (n - s) x n matrix (k = n); the server
+    inverts ``V_T``, ``|T| = n - s``. ``scheme="commfr"``: every group uses the
+    family's [m + s, m] code and solves with ``m``-worker submatrices.
+    ``worst_lower``/``worst_upper``: the certified interval of the worst
+    condition number (equal when ``exact``); ``s_kappa``: the empirical
+    straggler threshold at ``kappa`` (``s_kappa_exact`` when certified;
+    ``s_kappa_low`` its certified lower end); ``theorem2``: Kadhe et al.'s
+    Gaussian guarantee for the same shape (None where the theorem gives
+    nothing); ``decoding_error``: relative float64 error of the actual decoder
+    on the worst straggler set found (for the block families in Ye-Abbe, whose
+    column sets are not MDS one by one, the error of the server's solve with
+    ``V_T`` on random data); ``note``: why something is missing.
+    """
+
+    family: str
+    scheme: str
+    n: int
+    s: int
+    m: int
+    kappa: float
+    block: int
+    worst_lower: float
+    worst_upper: float
+    exact: bool
+    stragglers: tuple[int, ...]
+    s_kappa: int | None
+    s_kappa_exact: bool
+    s_kappa_low: int | None
+    theorem2: int | None
+    decoding_error: float
+    evaluated: int
+    pruned: int
+    seconds: float
+    method: str
+    note: str = ""
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "scheme": self.scheme,
+            "family": self.family,
+            "n": self.n,
+            "s": self.s,
+            "m": self.m,
+            "worst_kappa_low": self.worst_lower,
+            "worst_kappa_high": self.worst_upper,
+            "certified": self.exact,
+            "s_kappa": self.s_kappa,
+            "s_kappa_exact": self.s_kappa_exact,
+            "theorem2_gaussian": self.theorem2,
+            "decoding_error": self.decoding_error,
+            "evaluated": self.evaluated,
+            "pruned": self.pruned,
+            "seconds": round(self.seconds, 3),
+            "method": self.method,
+            "note": self.note,
+        }
+
+
+def _theorem2(scheme: str, n: int, s: int, m: int, kappa: float, eps: float) -> int | None:
+    from gctheory.conditioning import s_kappa_commfr, s_kappa_ye_abbe
+
+    try:
+        if scheme == "ye-abbe":
+            return s_kappa_ye_abbe(n, s, kappa, eps)
+        return s_kappa_commfr(s, m, kappa, eps)
+    except ValueError:
+        return None
+
+
+def _worst_error(
+    scheme: str, G: np.ndarray, n: int, s: int, m: int, b: int, stragglers, rng
+) -> float:
+    """float64 relative decoding error of the actual decoder on one straggler set."""
+    cols = [w * b + c for w in stragglers for c in range(b)]
+    if scheme == "ye-abbe" and b > 1:
+        # Ye-Abbe's B needs V to be MDS column by column, which a block code is not: the
+        # server's own work, the solve with V_T, is measured instead
+        alive = np.setdiff1d(np.arange(G.shape[1]), cols)
+        V_T = G[:, alive]
+        X = rng.standard_normal((G.shape[0], _D))
+        try:
+            X_hat = np.linalg.solve(V_T.T, V_T.T @ X)
+        except np.linalg.LinAlgError:
+            return math.inf
+        return float(np.linalg.norm(X_hat - X) / np.linalg.norm(X))
+    try:
+        if scheme == "ye-abbe":
+            code: GradientCode = YeAbbeCode(b * n, b * s, b * m, V=G)
+        else:
+            from gctheory.codes.commfr import CommFRCode
+
+            N = m + s
+            code = CommFRCode(b * N, b * N, G, delta=b * s + 1)
+    except (ValueError, np.linalg.LinAlgError):
+        return math.inf
+    P = rng.standard_normal((code.k, _D))
+    err, _ = decoding_error(code, cols, P)
+    return err
+
+
+def compare_generators(
+    n: int,
+    s: int,
+    m: int,
+    *,
+    families: Sequence[str] | None = None,
+    schemes: Sequence[str] = COMPARE_SCHEMES,
+    kappa: float = 1000.0,
+    eps: float = 1e-3,
+    time_limit: float = 10.0,
+    exhaustive_limit: int = 200_000,
+    rng: Any = 0,
+) -> list[GeneratorComparison]:
+    """Every generator family as V in Ye-Abbe and as G in CommFR-GC, on the same footing.
+
+    For each family and scheme: the certified worst condition number over the
+    decoding matrices (:func:`gctheory.conditioning.max_condition`), the exact
+    empirical s_kappa at ``kappa`` (:func:`gctheory.conditioning.empirical_s_kappa`),
+    Theorem 2's Gaussian guarantee for the same shape (Kadhe et al. 2019), and
+    the float64 error of the actual decoder on the worst straggler set found.
+
+    Parameters
+    ----------
+    n, s, m : int
+        Workers, stragglers, communication saving: ``n >= 2``, ``0 <= s``, ``m >= 1``,
+        ``s + m <= n`` (Ye-Abbe's load s + m cannot exceed k = n).
+    families : names from :data:`gctheory.generators.GENERATOR_FAMILIES` (default all).
+    schemes : subset of ``("ye-abbe", "commfr")``.
+    kappa, eps : stability constraint and Theorem 2's failure probability.
+    time_limit : seconds per worst-case search (the certified interval is
+        reported when it runs out).
+    rng : seed of the random families, the searches and the test gradients.
+    """
+    from gctheory._validate import as_generator, check_choice, check_int, check_real
+    from gctheory.conditioning import empirical_s_kappa, max_condition
+    from gctheory.generators import GENERATOR_FAMILIES, generator, generator_block
+
+    n = check_int(n, "n", low=2)
+    s = check_int(s, "s", low=0, high=n - 1)
+    m = check_int(m, "m", low=1)
+    if s + m > n:
+        raise ValueError(f"s + m must be <= n (load s + m <= k = n), got s={s}, m={m}, n={n}")
+    fams = tuple(GENERATOR_FAMILIES if families is None else families)
+    for f in fams:
+        check_choice(f, "family", GENERATOR_FAMILIES)
+    for sc in schemes:
+        check_choice(sc, "scheme", COMPARE_SCHEMES)
+    kappa = check_real(kappa, "kappa", low=1.0, low_open=True)
+    eps = check_real(eps, "eps", low=0.0, high=1.0, low_open=True, high_open=True)
+    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+    root = as_generator(rng)
+    seed = int(root.integers(2**31))
+    out = []
+    for scheme in schemes:
+        K, N = (n - s, n) if scheme == "ye-abbe" else (m, m + s)
+        t2 = _theorem2(scheme, n, s, m, kappa, eps)
+        for fam in fams:
+            b = generator_block(fam, N)
+            gen = np.random.default_rng([seed, len(out)])
+            if b * N > MAX_COLUMNS:
+                out.append(
+                    GeneratorComparison(
+                        fam, scheme, n, s, m, kappa, b, math.nan, math.nan, False, (), None,
+                        False, None, t2, math.nan, 0, 0, 0.0, "not computed",
+                        f"{b * N} columns (block {b}) exceed MAX_COLUMNS={MAX_COLUMNS}",
+                    )
+                )  # fmt: skip
+                continue
+            G = generator(fam, K, N, rng=gen)
+            opts = dict(
+                time_limit=time_limit, exhaustive_limit=exhaustive_limit, block=b, mp_dps=None
+            )
+            with warnings.catch_warnings():  # float64 limits are reported by the interval
+                warnings.simplefilter("ignore", Float64Warning)
+                wc = max_condition(G, N - s, rng=gen, **opts)
+                sk = empirical_s_kappa(G, kappa, rng=gen, **opts)
+            strag = tuple(sorted(set(range(N)) - set(wc.subset)))
+            err = _worst_error(scheme, G, n, s, m, b, strag, gen)
+            out.append(
+                GeneratorComparison(
+                    fam, scheme, n, s, m, kappa, b, wc.lower, wc.upper, wc.exact, strag,
+                    sk.value, sk.exact, sk.low, t2, err, wc.evaluated, wc.pruned, wc.seconds,
+                    wc.method,
+                )
+            )  # fmt: skip
+    return out
+
+
+def _rank(r: GeneratorComparison) -> tuple:
+    """Smallest certified worst case first; equal ones (to 9 digits: the rotation embedding
+    and the complex Vandermonde code are equal by construction) real before complex."""
+    from gctheory.generators import generator_family
+
+    return (float(f"{r.worst_upper:.9g}"), not generator_family(r.family).real, r.family)
+
+
+def recommend(rows: Sequence[GeneratorComparison]) -> dict[str, GeneratorComparison | None]:
+    """Per scheme, the family to use: certified worst kappa within the constraint, smallest.
+
+    Ranking: certified ``worst_upper <= kappa`` first (the whole straggler
+    tolerance s is stable), then the smallest certified upper bound, ties (to 9
+    digits) real before complex, then by name. None when no family is certified stable
+    at this s (then use a smaller s: see ``s_kappa``).
+    """
+    best: dict[str, GeneratorComparison | None] = {}
+    for scheme in COMPARE_SCHEMES:
+        ok = [r for r in rows if r.scheme == scheme and r.worst_upper <= r.kappa]
+        ok.sort(key=_rank)
+        if any(r.scheme == scheme for r in rows):
+            best[scheme] = ok[0] if ok else None
+    return best
+
+
+@dataclass(frozen=True)
+class GrowthFit:
+    """``kappa(n) ~ c n^p``: least-squares slope of log kappa on log n, with its interval."""
+
+    exponent: float
+    low: float
+    high: float
+    level: float
+    points: int
+
+    def contains(self, p: float) -> bool:
+        return self.low <= p <= self.high
+
+
+def growth_exponent(ns: Sequence[float], values: Sequence[float], level: float = 0.95) -> GrowthFit:
+    """Fitted polynomial growth exponent of ``values`` in ``ns``, with a t-interval at ``level``.
+
+    Ordinary least squares of ``log(values)`` on ``log(ns)``; the interval is
+    ``slope +- t_{(1+level)/2, k-2} se`` (Student t with k - 2 degrees of
+    freedom, k points). Needs at least 3 positive finite points.
+    """
+    from scipy import stats
+
+    from gctheory._validate import check_probability
+
+    level = check_probability(level, "level", open_low=True, open_high=True)
+    x = np.log(np.asarray(ns, dtype=float))
+    y = np.log(np.asarray(values, dtype=float))
+    if x.shape != y.shape or x.ndim != 1 or len(x) < 3:
+        raise ValueError(f"ns and values must be two sequences of >= 3 numbers, got {len(x)}")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise ValueError("ns and values must be positive and finite")
+    res = stats.linregress(x, y)
+    half = stats.t.ppf((1 + level) / 2, len(x) - 2) * res.stderr
+    return GrowthFit(float(res.slope), res.slope - half, res.slope + half, level, len(x))

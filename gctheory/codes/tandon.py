@@ -13,12 +13,12 @@ Kadhe et al. 2019 with equality for m = 1.
   i, ..., i+s (mod n). ``construction="random"`` is Tandon et al.'s
   Algorithm 2 (a random s x n matrix H with ``H 1 = 0``; each row of B has
   support of size s+1, ``B[i, i] = 1`` and lies in the null space of H);
-  ``construction="deterministic"`` takes H to be s consecutive rows of the
-  DFT matrix (frequencies avoiding 0), i.e. the rows of B are cyclic shifts of
-  the generator polynomial of a (complex or real) cyclic Reed-Solomon/BCH
-  code as in Raviv, Tamo, Tandon, Dimakis 2017 (cyclic-MDS gradient codes).
-  It is real when ``n - s`` is odd (the s frequencies can be chosen
-  symmetric around n/2), complex otherwise.
+  ``construction="deterministic"`` takes H to be s rows of the DFT matrix
+  whose frequencies form an arithmetic progression with step coprime to n
+  (avoiding 0), i.e. the rows of B are cyclic shifts of the generator
+  polynomial of a (complex or real) cyclic BCH code as in Raviv, Tamo,
+  Tandon, Dimakis 2018 (cyclic-MDS gradient codes), computed in closed form.
+  It is real when n - s is odd, complex otherwise.
 - :class:`MatrixGradientCode`: any given n x k matrix B with a claimed
   tolerance s (e.g. Tandon et al.'s n = 3, s = 1 example).
 
@@ -33,6 +33,7 @@ References
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -172,8 +173,15 @@ class CyclicMDSCode(MatrixGradientCode):
     construction : {"random", "deterministic"}
         ``"random"``: Tandon et al. 2017, Algorithm 2 (Gaussian H with
         ``H 1 = 0``; MDS property with probability one).
-        ``"deterministic"``: H = s consecutive DFT rows (Raviv et al. 2018);
-        real when n - s is odd, complex otherwise.
+        ``"deterministic"``: the cyclic code whose parity checks are s DFT
+        rows with frequencies in arithmetic progression ``a, a + r, ...,
+        a + (s - 1) r`` (r coprime to n, none = 0 mod n): MDS by the BCH bound
+        (the roots are s consecutive powers of the primitive root
+        ``omega^r``), as in Raviv et al. 2018. Every row of B is a cyclic shift
+        of the generator polynomial, computed in closed form (product of its
+        linear factors, see Notes). B is real when n - s is odd (the
+        progression is then symmetric about 0 or n/2, conjugation-closed),
+        complex otherwise.
     rng : seed for the random construction (keyword-only).
 
     Notes
@@ -182,6 +190,24 @@ class CyclicMDSCode(MatrixGradientCode):
     ``S_i = {i, ..., i+s}``; it lies in null(H) (dimension n - s, containing
     the all-ones vector), and any n - s rows span null(H), so ``1^T`` is a
     combination of any n - s rows.
+
+    Deterministic construction, and why it used to fail: solving
+    ``H[:, S_i] b = -H[:, i]`` with s *consecutive* frequencies (r = 1) makes
+    each s x s system a Vandermonde matrix on s consecutive n-th roots of
+    unity, clustered on an arc of angle ``2 pi s / n``; its condition number
+    grows exponentially in s at fixed s/n (7.6e10 at n = 100, s = 10; 2.8e17,
+    numerically singular, at n = 200, s = 20), so B came out wrong and decoding
+    was refused. The two parities of n - s behaved alike (n = 101, s = 10:
+    8.3e10). Now (i) B is the generator polynomial ``g(x) = prod_f (x -
+    omega^f) / prod_f (-omega^f)`` (so ``b_i = 1``) shifted, built from its
+    linear factors with no solve, and (ii) the step r is chosen to spread the
+    roots around the circle (among the r coprime to n near n / s, the one whose
+    g has the smallest largest coefficient; r = 1 only if nothing else
+    qualifies). Consecutive roots also make B_T itself ill-conditioned (worst
+    straggler block 4e11 at n = 100, s = 10 even with exact coefficients);
+    spreading them brings it to about 3.5e6 there. The conditioning of B_T
+    still grows with n at fixed s/n; ``tests/test_codes_stability.py`` pins
+    where the construction decodes every tested straggler set.
     """
 
     def __init__(self, n: int, s: int, *, construction: str = "random", rng: Any = None) -> None:
@@ -192,17 +218,23 @@ class CyclicMDSCode(MatrixGradientCode):
             if s:
                 H[:, -1] = -H[:, :-1].sum(axis=1)
         elif construction == "deterministic":
-            H = self._dft_parity(n, s)
+            self.frequencies = self._frequencies(n, s)
+            H = np.exp(2j * np.pi * np.outer(self.frequencies, np.arange(n)) / n)
         else:
             raise ValueError(
                 f"construction must be 'random' or 'deterministic', got {construction!r}"
             )
         B = np.zeros((n, n), dtype=H.dtype)
-        for i in range(n):
-            others = (i + 1 + np.arange(s)) % n
-            B[i, i] = 1.0
-            if s:
-                B[i, others] = np.linalg.solve(H[:, others], -H[:, i])
+        if construction == "deterministic":
+            g = self._generator_polynomial(n, self.frequencies)
+            for i in range(n):
+                B[i, (i + np.arange(s + 1)) % n] = g
+        else:
+            for i in range(n):
+                others = (i + 1 + np.arange(s)) % n
+                B[i, i] = 1.0
+                if s:
+                    B[i, others] = np.linalg.solve(H[:, others], -H[:, i])
         if np.iscomplexobj(B) and np.max(np.abs(B.imag)) <= 1e3 * np.finfo(float).eps * max(
             1.0, np.max(np.abs(B))
         ):
@@ -212,15 +244,51 @@ class CyclicMDSCode(MatrixGradientCode):
         self.H = H
 
     @staticmethod
-    def _dft_parity(n: int, s: int) -> np.ndarray:
-        """s consecutive DFT rows (frequencies a..a+s-1, none = 0 mod n).
+    def _generator_polynomial(n: int, freqs: np.ndarray) -> np.ndarray:
+        """Coefficients ``g_0..g_s`` (``g_0 = 1``) of ``prod_f (x - omega^f)``, normalised.
 
-        Symmetric around n/2 (a = (n - s + 1)/2) when n - s is odd, which
-        makes the root set conjugation-closed and B real; a = 1 otherwise.
+        Built by multiplying the linear factors one at a time (no linear solve);
+        conjugation-closed root sets give real coefficients up to rounding.
         """
-        a = (n - s + 1) // 2 if (n - s) % 2 == 1 else 1
-        freqs = a + np.arange(s)
-        return np.exp(2j * np.pi * np.outer(freqs, np.arange(n)) / n)
+        roots = np.exp(2j * np.pi * np.asarray(freqs) / n)
+        g = np.ones(1, dtype=complex)  # g[k] = coefficient of x^k
+        for z in roots:
+            g = np.concatenate([-z * g, [0]]) + np.concatenate([[0], g])
+        return g / g[0]
+
+    @staticmethod
+    def _frequencies(n: int, s: int) -> np.ndarray:
+        """Parity-check frequencies ``a + r j`` (j < s) of the deterministic construction.
+
+        r runs over the integers coprime to n within 3 of n / s (and 1); a
+        makes the set symmetric (``F = -F`` mod n, so B is real) when n - s is
+        odd; otherwise a = 1. Sets containing 0 are skipped (``H 1 = 0`` needs f != 0). Among
+        the rest, the r whose generator polynomial has the smallest largest
+        coefficient wins (its roots are spread most evenly), ties to the
+        smaller r.
+        """
+        if s == 0:
+            return np.zeros(0, dtype=int)
+        best = None
+        target = n / s
+        steps = {1} | {r for r in range(max(1, int(target) - 3), int(target) + 4) if r < n}
+        for r in sorted(steps):
+            if math.gcd(r, n) != 1:
+                continue
+            if (n - s) % 2:  # symmetric about 0 (n odd) or n/2 (n even): conjugation-closed
+                half = (s - 1) * r * pow(2, -1, n) if n % 2 else (s - 1) // 2 * r
+                a = ((n // 2 if n % 2 == 0 else 0) - half) % n
+                F = (a + r * np.arange(s)) % n
+            else:  # n - s even: no conjugation-closed progression avoids 0, B complex
+                F = (1 + r * np.arange(s)) % n
+            if np.any(F == 0):
+                continue
+            size = float(np.max(np.abs(CyclicMDSCode._generator_polynomial(n, F))))
+            if best is None or size < best[0]:
+                best = (size, F)
+        if best is None:
+            raise ValueError(f"no parity-check frequency progression avoids 0 for n={n}, s={s}")
+        return best[1]
 
     def decoding_matrix(self, survivors: Sequence[int]) -> np.ndarray:
         """``B_T`` (|T| x n): the server solves ``a^T B_T = 1^T``."""

@@ -240,8 +240,9 @@ def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
     matrix V; the empirical s_kappa of a given V is the largest s' <= s such
     that every ``(n-s')``-column submatrix has cond <= kappa
     (:func:`gctheory.conditioning.empirical_s_kappa`: exhaustive while
-    ``binom(n, s') <= 20000``, else an estimate from 2000 random subsets plus
-    local search, an upper bound, drawn as open markers; -1 means even
+    ``binom(n, s') <= 20000``, else a branch and bound given 2 s per step:
+    certified when it finishes, otherwise an upper bound on s_kappa, drawn as
+    an open marker; -1 means even
     cond(V) > kappa). Right, CommFR-GC: the same for one group's
     ``[m+s, m]`` code, m = 4 (every group uses the same code, so this is the
     scheme's s_kappa; it depends on n only through s), all exact, the
@@ -283,7 +284,7 @@ def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
     vand: dict[str, list[tuple[int, bool]]] = {k: [] for k in VANDERMONDE_NODES}
     for n in ns:
         K = n - n // 4
-        kw = dict(exhaustive_limit=20_000, samples=2000, rng=[n, 7])
+        kw = dict(exhaustive_limit=20_000, samples=2000, rng=[n, 7], time_limit=2.0)
         for r in range(seeds):
             v, ex = _empirical_or_minus1(gaussian_generator(K, n, rng=[n, r]), **kw)
             gauss[r].append((v, ex))
@@ -298,7 +299,7 @@ def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
         draw(ax, ns, gauss[r], "C0", "-s" if r == 0 else ":s", f"Gaussian V, seed {r}")
     for nodes in VANDERMONDE_NODES:
         draw(ax, ns, vand[nodes], *styles[nodes], NODE_LABEL[nodes])
-    ax.plot([], [], "s", color="grey", mfc="white", label="open marker: estimate (upper bound)")
+    ax.plot([], [], "s", color="grey", mfc="white", label="open marker: not certified (bound)")
     ax.set_title("Ye-Abbe: (n - s) x n matrix V", fontsize=10)
 
     # CommFR-GC: one group's [m + s, m] code
