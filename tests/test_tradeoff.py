@@ -218,20 +218,28 @@ def test_approximate_time_is_ignore_s_scaled_by_the_load(table):
 @settings(max_examples=40, deadline=None)
 @given(
     K=st.integers(1, 3),
-    extra=st.integers(0, 6),
-    family=st.sampled_from(sorted(generator_families())),
-    budget=st.sampled_from([0.0, 3e3, 3e4, 1e9]),
+    extra=st.integers(0, 5),
+    family=st.sampled_from(sorted(generator_families(systematic=True))),
+    budget=st.sampled_from([0.0, 3e3, 3e4, 1e12]),
     kappa=st.sampled_from([3.0, 30.0, 1e3]),
     seed=st.integers(0, 10_000),
 )
 def test_interval_contains_the_enumerated_empirical_s_kappa(K, extra, family, budget, kappa, seed):
-    rng = np.random.default_rng(seed)
-    G = generator_families()[family](K, K + extra, rng)
-    iv = empirical_s_kappa_interval(G, kappa, budget=budget, rng=seed)
-    truth = empirical_s_kappa(G, kappa, exhaustive_limit=10**6).value
-    truth = -1 if truth is None else truth
+    maker = generator_families(systematic=True)[family]
+    N = K + extra
+    try:
+        G = maker.build(K, N, np.random.default_rng(seed))
+    except ValueError:  # a systematic form whose first K columns are singular
+        return
+    b = maker.block(N)
+    iv = empirical_s_kappa_interval(G, kappa, budget=budget, block=b, rng=seed)
+    # reference: every step enumerated by the conditioning module's certified search
+    ref = empirical_s_kappa(G, kappa, block=b, exhaustive_limit=10**6)
+    if not ref.exact:  # float64 cannot resolve a step: nothing to compare exactly
+        return
+    truth = -1 if ref.value is None else ref.value
     assert iv.low <= truth <= iv.high
-    if budget >= 1e9:
+    if budget >= 1e12:
         assert iv.exact and iv.low == truth
 
 

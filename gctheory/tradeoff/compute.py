@@ -166,8 +166,9 @@ def tradeoff(
         The sweep over ``s`` (default: about 41 points and every ``s`` at which the FRC,
         CommFR-GC or a runtime optimum sits) and the ``m`` of panel 2.
     generators : sequence of str, optional
-        Generator families for the stability panel (default every family of
-        :func:`gctheory.tradeoff.stability.generator_families`).
+        Generator families for the stability panel: names of
+        :data:`gctheory.generators.GENERATOR_FAMILIES`, each also as
+        ``"<family>-systematic"`` (default every family of the registry).
     axes : sequence of str, optional
         Axes of the dominance relation (names of :data:`TRADEOFF_AXES`); default load,
         communication, tolerance, failure, and stability / time when computed.
@@ -208,8 +209,8 @@ def tradeoff(
     for name in names:
         check_choice(name, "scheme", valid)
     names = list(dict.fromkeys(names))
-    fams = generator_families()
-    gen_names = list(fams) if generators is None else list(generators)
+    fams = generator_families(systematic=True)
+    gen_names = list(generator_families()) if generators is None else list(generators)
     for g in gen_names:
         check_choice(g, "generator", fams)
     effort = dict(TRADEOFF_EFFORT["quick" if quick else "default"])

@@ -32,7 +32,9 @@ import numpy as np
 
 from gctheory.montecarlo import Estimate
 from gctheory.tradeoff.stability import (
+    GeneratorMaker,
     empirical_s_kappa_interval,
+    generator_too_wide,
     s_kappa_guarantee,
 )
 from gctheory.tradeoff.table import make_row
@@ -95,7 +97,7 @@ class Context:
     mc_s: frozenset[int]
     stability_budget: float  # work units left for the empirical s_kappa intervals
     stability_calls: int  # intervals still to compute (each gets an equal share of what is left)
-    families: dict[str, Callable[..., np.ndarray]]
+    families: dict[str, GeneratorMaker]
     stability_families: tuple[str, ...]
     stab_s: dict[str, frozenset[int]] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -328,18 +330,24 @@ def _stability_fields(
     guar, why = s_kappa_guarantee(scheme, family, n, s, m, ctx.kappa, ctx.eps)
     out: dict[str, Any] = {"s_kappa_guaranteed": guar}
     notes = [why] if why else []
-    if _empirical_here(ctx, scheme, s, m) and family in ctx.stability_families:
-        K, N = (n - s, n) if scheme == "ye-abbe" else (m, s + m)
+    K, N = (n - s, n) if scheme == "ye-abbe" else (m, s + m)
+    maker = ctx.families.get(family)
+    wide = generator_too_wide(maker, K, N) if maker is not None else None
+    if _empirical_here(ctx, scheme, s, m) and maker is not None and wide is None:
         rng = np.random.default_rng(seed_for(ctx.root, "generator", scheme, family, s, m))
-        G = ctx.families[family](K, N, rng)
+        G = maker.build(K, N, rng)
         share = ctx.stability_budget / max(1, ctx.stability_calls)
-        iv = empirical_s_kappa_interval(G, ctx.kappa, budget=share, rng=rng)
+        iv = empirical_s_kappa_interval(G, ctx.kappa, budget=share, block=maker.block(N), rng=rng)
         ctx.stability_budget -= iv.work
         ctx.stability_calls -= 1
         out.update(s_kappa_low=iv.low, s_kappa_high=iv.high, s_kappa_method=iv.method)
         # certified for this generator; Theorem 2's guarantee (w.p. >= 1 - eps over the
         # Gaussian draw) where the certified upper end does not contradict it
         out["stable_s"] = iv.low if guar is None or guar > iv.high else max(iv.low, guar)
+    elif wide is not None and _empirical_here(ctx, scheme, s, m):
+        ctx.stability_calls -= 1
+        out["s_kappa_method"] = wide
+        out["stable_s"] = guar
     else:
         out["s_kappa_method"] = "empirical not computed at this s (Theorem 2 only)"
         out["stable_s"] = guar
