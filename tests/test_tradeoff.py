@@ -399,6 +399,43 @@ def test_bad_input_names_the_parameter(kwargs, match):
         tradeoff(**kwargs)
 
 
+@settings(max_examples=12, deadline=None)
+@given(
+    n=st.integers(-1, 9),
+    s=st.one_of(st.none(), st.integers(-2, 10)),
+    m=st.one_of(st.none(), st.integers(0, 4)),
+    kappa=st.one_of(st.none(), st.sampled_from([0.5, 1.0, 50.0])),
+    eps=st.sampled_from([0.0, 0.01, 0.5, 1.0]),
+    error=st.sampled_from([-0.1, 0.0, 0.2, 1.0]),
+)
+def test_fuzzed_parameters_give_a_table_or_a_named_error(n, s, m, kappa, eps, error):
+    kw = dict(
+        s=s,
+        m=m,
+        kappa=kappa,
+        eps=eps,
+        error=error,
+        quick=True,
+        rng=0,
+        trials=20,
+        schemes=["cyclic-mds", "ye-abbe", "commfr-gc", "d-frc", "bibd", "expander"],
+        generators=["gaussian", "vandermonde-chebyshev"],
+    )
+    try:
+        t = tradeoff(n, **kw)
+    except ValueError as exc:
+        assert any(p in str(exc) for p in ("n ", "s ", "m ", "kappa", "eps", "error", "s + m"))
+        return
+    for r in t.rows:
+        assert 0 <= r["s"] <= n - 1 and r["load"] >= 1
+        exact = _one(t, scheme="bound:exact", s=r["s"])["load"]
+        if r["kind"] == "exact":  # every exact code meets Ye-Abbe's bound (s + m >= s + 1)
+            assert r["load"] >= exact
+        if r["scheme"] == "d-frc":  # the finite-n lower bound holds for the d-FRC
+            assert r["load"] >= _one(t, scheme="bound:thm5-finite", s=r["s"])["load"]
+            assert r["failure"] <= eps
+
+
 def test_a_scheme_that_cannot_exist_is_a_note_not_a_failure():
     t = tradeoff(7, schemes=["frc", "commfr-gc", "cyclic-mds"], m=2, quick=True, rng=0)
     assert sorted({r["s"] for r in t.select(scheme="frc")}) == [0, 6]  # (s + 1) | 7
