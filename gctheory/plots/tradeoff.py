@@ -24,7 +24,7 @@ import numpy as np
 
 from gctheory.plots import figure, plt
 
-__all__ = ["SCHEME_STYLE", "plot_tradeoff", "save_atlas"]
+__all__ = ["PAPER_ATLASES", "SCHEME_STYLE", "plot_tradeoff", "save_atlas"]
 
 #: colour and marker of each scheme, shared by every panel
 SCHEME_STYLE: dict[str, tuple[str, str]] = {
@@ -470,48 +470,31 @@ def save_atlas(table: Any, out: str | Path) -> list[Path]:
     return [*paths, table.to_csv(out.with_name(out.name + ".csv"))]
 
 
-def _atlas_figure(outdir: Path, name: str, quick: bool, **kw: Any) -> list[Path]:
-    from gctheory.tradeoff import tradeoff
-
-    return save_atlas(tradeoff(quick=quick, rng=2024, **kw), Path(outdir) / name)
-
-
-@figure(
-    "tradeoff_atlas_n60",
-    description="Tradeoff atlas at n = 60 with Table I's kappa = 1000 and eps = 1e-3 "
-    "(s = 8, m = 2) and Xu et al.'s shifted exponential delays: load, communication, "
-    "stability and iteration time of every scheme",
-    paper="kadhe2019",
-)
-def _atlas_n60(outdir: Path, quick: bool) -> list[Path]:
-    return _atlas_figure(
-        outdir,
-        "tradeoff_atlas_n60",
-        quick,
-        n=60,
-        s=8,
-        m=2,
-        kappa=1000,
-        eps=1e-3,
-        delay="shifted_exp(0.05, 0.02)",
-    )
+#: the atlas at the papers' parameters: name -> (paper, description, tradeoff arguments)
+PAPER_ATLASES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "tradeoff_atlas_n60": (
+        "kadhe2019",
+        "Tradeoff atlas at n = 60 with Table I's kappa = 1000 and eps = 1e-3 (s = 8, m = 2) "
+        "and Xu et al.'s shifted exponential delays: load, communication, stability and "
+        "iteration time of every scheme",
+        dict(n=60, s=8, m=2, kappa=1000, eps=1e-3, delay="shifted_exp(0.05, 0.02)"),
+    ),
+    "tradeoff_atlas_n80": (
+        "halbawi2017",
+        "Tradeoff atlas at n = 80 with Halbawi et al.'s Pareto delays (t0 = 0.001, xi = 1.1; "
+        "s = 12, i.e. f = 68), kappa = 1000, eps = 1e-3",
+        dict(n=80, s=12, m=2, kappa=1000, eps=1e-3, delay="pareto(0.001, 1.1)"),
+    ),
+}
 
 
-@figure(
-    "tradeoff_atlas_n80",
-    description="Tradeoff atlas at n = 80 with Halbawi et al.'s Pareto delays (t0 = 0.001, "
-    "xi = 1.1; s = 12, i.e. f = 68), kappa = 1000, eps = 1e-3",
-    paper="halbawi2017",
-)
-def _atlas_n80(outdir: Path, quick: bool) -> list[Path]:
-    return _atlas_figure(
-        outdir,
-        "tradeoff_atlas_n80",
-        quick,
-        n=80,
-        s=12,
-        m=2,
-        kappa=1000,
-        eps=1e-3,
-        delay="pareto(0.001, 1.1)",
-    )
+def _register_atlas(name: str, paper: str, description: str, kw: dict[str, Any]) -> None:
+    @figure(name, description=description, paper=paper)
+    def make(outdir: Path, quick: bool) -> list[Path]:
+        from gctheory.tradeoff import tradeoff
+
+        return save_atlas(tradeoff(quick=quick, rng=2024, **kw), Path(outdir) / name)
+
+
+for _name, (_paper, _description, _kw) in PAPER_ATLASES.items():
+    _register_atlas(_name, _paper, _description, _kw)
