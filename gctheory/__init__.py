@@ -4,7 +4,8 @@ Every analytic quantity (a tail bound, a threshold, a lower bound, an expected
 runtime) has a Monte Carlo twin, and the source papers' claims are recomputed
 in ``paper_checks``. Modules:
 
-montecarlo    seeded, chunked Monte Carlo engine; ``Estimate`` with confidence intervals
+montecarlo    seeded, chunked Monte Carlo engine; ``Estimate`` with confidence intervals;
+              adaptive stopping, importance sampling, multilevel splitting
 generators    every generator family of [N, K] codes (Gaussian, Vandermonde, Chebyshev,
               Legendre, rotation/circulant embeddings, RKRP) and their systematic forms
 codes         gradient codes behind one interface (Tandon, Ye-Abbe, CommFR-GC,
@@ -15,8 +16,12 @@ tables        paper tables recomputed (Table I of Kadhe et al.)
 ldpc          density-evolution thresholds, batched peeling, waterfalls, LT/raptor
 load_bounds   lower bounds on computation load (Wang et al.) and the codes that meet them
 order_stats   expected order statistics (exponential, shifted exponential, Pareto, any CDF)
+delays        measured delays: traces, fitted laws and their goodness of fit, load scaling,
+              the best scheme and s on a measured cluster, replay in the simulator
 runtime       expected iteration times of the schemes and the parameters that minimise them
 training      straggler simulation of distributed training on real data
+tails         rare events: Gaussian condition-number tails, Theorem 2's union, peeling
+              failures, by importance sampling with exact likelihood ratios
 tradeoff      every scheme side by side for a user's cluster: one table, one atlas
               (``gctheory.tradeoff(n, ...)`` calls ``gctheory.tradeoff.tradeoff``)
 
@@ -41,21 +46,46 @@ _SUBMODULES = (
     "ldpc",
     "load_bounds",
     "order_stats",
+    "delays",
     "runtime",
     "training",
+    "tails",
     "tradeoff",
 )
 
 # name -> module that defines it; tests/test_init.py checks this against each module's __all__
 _LAZY = {
     # gctheory.montecarlo
+    "BernoulliSpace": "montecarlo",
     "DEFAULT_CHUNK_SIZE": "montecarlo",
+    "Diagnostics": "montecarlo",
     "Estimate": "montecarlo",
+    "GaussianSpace": "montecarlo",
+    "MAX_CHUNKS": "montecarlo",
+    "PrecisionNotReachedWarning": "montecarlo",
+    "Proposal": "montecarlo",
+    "ShiftedGaussian": "montecarlo",
+    "Stop": "montecarlo",
+    "UnreliableEstimateWarning": "montecarlo",
     "binomial_estimate": "montecarlo",
     "chunk_plan": "montecarlo",
     "estimate_mean": "montecarlo",
     "estimate_probability": "montecarlo",
+    "estimate_splitting": "montecarlo",
+    "importance_sampling": "montecarlo",
     "seed_sequence": "montecarlo",
+    # gctheory.tails
+    "ConditionExceeds": "tails",
+    "GaussianConditionTail": "tails",
+    "PeelingFails": "tails",
+    "SubsetConditionTail": "tails",
+    "SubsetMaxExceeds": "tails",
+    "TiltedErasures": "tails",
+    "block_failure_is": "tails",
+    "condition_tail_2xn": "tails",
+    "condition_tail_is": "tails",
+    "conditional_tail_probability": "tails",
+    "subset_failure_is": "tails",
     # gctheory.generators
     "GENERATOR_FAMILIES": "generators",
     "GeneratorFamily": "generators",
@@ -270,6 +300,53 @@ _LAZY = {
     "order_statistic_variance": "order_stats",
     "pareto_limit": "order_stats",
     "xu_log_approx_error": "order_stats",
+    # gctheory.delays
+    "CAMPAIGN_COLUMNS": "delays",
+    "DELAY_NAMES": "delays",
+    "DelayModel": "delays",
+    "FitConvergenceError": "delays",
+    "LAWS": "delays",
+    "LAW_PARAMETERS": "delays",
+    "LOAD_MODELS": "delays",
+    "LawFit": "delays",
+    "LoadScaling": "delays",
+    "LoadSummary": "delays",
+    "ORDERS": "delays",
+    "ProportionalLoad": "delays",
+    "SchemeTimes": "delays",
+    "TIME_COLUMNS": "delays",
+    "Trace": "delays",
+    "TraceReplay": "delays",
+    "ad_statistic": "delays",
+    "as_load_model": "delays",
+    "body_tail": "delays",
+    "concat_traces": "delays",
+    "decision_table": "delays",
+    "empirical_grouped_mean": "delays",
+    "empirical_order_statistic": "delays",
+    "empirical_weights": "delays",
+    "fit_law": "delays",
+    "fit_laws": "delays",
+    "fit_load_scaling": "delays",
+    "goodness_of_fit": "delays",
+    "ks_statistic": "delays",
+    "law_grouped_means": "delays",
+    "law_order_statistic": "delays",
+    "make_trace": "delays",
+    "nearest_load": "delays",
+    "parse_delay": "delays",
+    "parse_trace_spec": "delays",
+    "persistence": "delays",
+    "profile_rows": "delays",
+    "read_profile_pickle": "delays",
+    "read_trace": "delays",
+    "safe_load": "delays",
+    "safe_loads": "delays",
+    "scheme_s_values": "delays",
+    "scheme_times": "delays",
+    "summarize": "delays",
+    "tail_index": "delays",
+    "write_trace": "delays",
     # gctheory.runtime
     "OptimumF": "runtime",
     "SchemeLayout": "runtime",
@@ -298,9 +375,7 @@ _LAZY = {
     "zhang_metrics": "runtime",
     "zhang_worker_dist": "runtime",
     # gctheory.training
-    "DELAY_NAMES": "training",
     "Dataset": "training",
-    "DelayModel": "training",
     "DivergenceWarning": "training",
     "LogisticRegression": "training",
     "SoftmaxRegression": "training",
@@ -311,7 +386,6 @@ _LAZY = {
     "load_digits_dataset": "training",
     "loss_band": "training",
     "make_scheme": "training",
-    "parse_delay": "training",
     "partition_indices": "training",
     "reference_loss": "training",
     "repeat_runs": "training",

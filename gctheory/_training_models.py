@@ -1,18 +1,21 @@
-"""Data, partitions, regression models and delay models behind :mod:`gctheory.training`.
+"""Data, partitions and regression models behind :mod:`gctheory.training`.
 
 Private helpers; the public names are re-exported by :mod:`gctheory.training`.
+The delay models moved to :mod:`gctheory.delays.models`; their names stay
+importable from here and from :mod:`gctheory.training`.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
+
+from gctheory.delays.models import DELAY_NAMES, DelayModel, parse_delay
 
 __all__ = [
     "Dataset",
@@ -248,164 +251,3 @@ def smoothness(model: _Model, X_part: np.ndarray, n_total: int, share: float) ->
         return share * model.l2
     top = float(np.linalg.eigvalsh(X_part.T @ X_part)[-1])  # |X_part|_2^2
     return model.hessian_bound() * top / n_total + share * model.l2
-
-
-# ---------------------------------------------------------------------------
-# delays
-
-
-class _Constant:
-    """A degenerate distribution at ``c`` (every worker equally fast)."""
-
-    def __init__(self, c: float) -> None:
-        self.c = float(c)
-
-    def rvs(self, size: Any = None, random_state: Any = None) -> np.ndarray:
-        return np.full(size, self.c)
-
-    def support(self) -> tuple[float, float]:
-        return self.c, self.c
-
-    def mean(self) -> float:
-        return self.c
-
-    def __repr__(self) -> str:
-        return f"constant({self.c:g})"
-
-
-def _shifted_exp(shift: float, mean: float) -> Any:
-    return stats.expon(loc=shift, scale=mean)
-
-
-def _exp(mean: float) -> Any:
-    return stats.expon(scale=mean)
-
-
-def _pareto(scale: float, shape: float) -> Any:
-    return stats.pareto(b=shape, scale=scale)
-
-
-def _uniform(low: float, high: float) -> Any:
-    if not high > low:
-        raise ValueError(f"uniform(low, high) needs high > low, got ({low}, {high})")
-    return stats.uniform(loc=low, scale=high - low)
-
-
-_DELAYS: dict[str, tuple[Any, str]] = {
-    "shifted_exp": (_shifted_exp, "shifted_exp(shift, mean): shift + Exp(mean) (Xu et al. 2021)"),
-    "exp": (_exp, "exp(mean): exponential with that mean (Zhang & Simeone 2020)"),
-    "pareto": (_pareto, "pareto(scale, shape): CDF 1 - (scale/t)^shape (Halbawi et al. 2017)"),
-    "uniform": (_uniform, "uniform(low, high)"),
-    "constant": (_Constant, "constant(c): no stragglers"),
-}
-DELAY_NAMES = tuple(_DELAYS)
-
-
-@dataclass(frozen=True)
-class DelayModel:
-    """How long each worker takes in an iteration.
-
-    Worker ``i`` with relative load ``l_i`` (1 = one n-th of the data) and
-    message fraction ``f_i`` (1 = a full gradient) finishes at
-    ``T_i = l_i X_i + comm_time f_i``, where ``X_i`` are i.i.d. draws of ``dist``.
-
-    Attributes
-    ----------
-    dist : frozen scipy.stats distribution (or any object with ``rvs`` and ``support``)
-        Per-unit-load computing time; its support must be nonnegative.
-    persist : int
-        Draws are kept for ``persist`` iterations before being redrawn
-        (persistent stragglers, "h" of Xu et al. 2021, Section V-B).
-    n_slow : int
-        If > 0, at every (re)draw ``n_slow`` workers chosen at random are slowed
-        down by the factor ``slowdown`` (the background-thread stragglers of
-        Wang et al. 2019, Section 5).
-    slowdown : float
-        Factor >= 1 applied to the slowed workers.
-    comm_time : float
-        Time to upload a full-length gradient (Kadhe et al. 2019 motivate the
-        message-length reduction ``m`` by it).
-    label : str
-        Text of the spec it was parsed from, for reports.
-    """
-
-    dist: Any
-    persist: int = 1
-    n_slow: int = 0
-    slowdown: float = 1.0
-    comm_time: float = 0.0
-    label: str = ""
-
-    def __post_init__(self) -> None:
-        if not hasattr(self.dist, "rvs") or not hasattr(self.dist, "support"):
-            raise ValueError(f"dist must be a frozen scipy.stats distribution, got {self.dist!r}")
-        lo = float(self.dist.support()[0])
-        if not lo >= 0:
-            raise ValueError(f"delays must be nonnegative, but {self.dist!r} has support from {lo}")
-        if int(self.persist) != self.persist or self.persist < 1:
-            raise ValueError(f"persist must be an integer >= 1, got {self.persist!r}")
-        if int(self.n_slow) != self.n_slow or self.n_slow < 0:
-            raise ValueError(f"n_slow must be an integer >= 0, got {self.n_slow!r}")
-        if not self.slowdown >= 1:
-            raise ValueError(f"slowdown must be >= 1, got {self.slowdown!r}")
-        if not self.comm_time >= 0:
-            raise ValueError(f"comm_time must be >= 0 (a time), got {self.comm_time!r}")
-
-    def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        """One fresh i.i.d. draw of the per-unit-load times of ``n`` workers."""
-        if self.n_slow > n:
-            raise ValueError(f"n_slow={self.n_slow} exceeds the number of workers n={n}")
-        x = np.asarray(self.dist.rvs(size=n, random_state=rng), dtype=float)
-        if self.n_slow:
-            x[rng.choice(n, self.n_slow, replace=False)] *= self.slowdown
-        return x
-
-
-_NUM = r"\s*([-+0-9.eE]+)\s*"
-
-
-def parse_delay(spec: Any, **options: Any) -> DelayModel:
-    """A :class:`DelayModel` from a spec string, a distribution, or a model.
-
-    ``spec`` is ``"shifted_exp(0.05, 0.02)"``, ``"exp(1)"``, ``"pareto(0.001, 1.1)"``,
-    ``"uniform(a, b)"``, ``"constant(c)"``, a frozen scipy.stats distribution, or a
-    :class:`DelayModel` (returned with ``options`` applied). ``options`` are the
-    other fields of :class:`DelayModel` (``persist``, ``n_slow``, ``slowdown``,
-    ``comm_time``).
-    """
-    if isinstance(spec, DelayModel):
-        if not options:
-            return spec
-        fields = {
-            f: getattr(spec, f)
-            for f in ("dist", "persist", "n_slow", "slowdown", "comm_time", "label")
-        }
-        fields.update(options)
-        return DelayModel(**fields)
-    if isinstance(spec, str):
-        m = re.fullmatch(r"\s*([a-z_]+)\s*\((.*)\)\s*", spec)
-        name = m.group(1) if m else spec.strip()
-        if name not in _DELAYS:
-            valid = "; ".join(doc for _, doc in _DELAYS.values())
-            raise ValueError(f"unknown delay {spec!r}; valid delays: {valid}")
-        args = []
-        if m and m.group(2).strip():
-            for a in m.group(2).split(","):
-                if not re.fullmatch(_NUM, a):
-                    raise ValueError(f"delay {spec!r}: argument {a.strip()!r} is not a number")
-                args.append(float(a))
-        if any(a < 0 for a in args):
-            raise ValueError(f"delay {spec!r}: negative delays/parameters are not allowed")
-        factory = _DELAYS[name][0]
-        try:
-            dist = factory(*args)
-        except TypeError as exc:
-            raise ValueError(f"delay {spec!r}: {_DELAYS[name][1]}") from exc
-        if name in ("exp", "shifted_exp") and args[-1] <= 0 or name == "pareto" and min(args) <= 0:
-            raise ValueError(f"delay {spec!r}: scale/shape parameters must be > 0")
-        return DelayModel(dist, label=spec.strip(), **options)
-    if hasattr(spec, "rvs"):
-        return DelayModel(spec, label=repr(spec), **options)
-    raise ValueError(
-        f"delay must be a spec string, a scipy.stats distribution or a DelayModel, got {spec!r}"
-    )

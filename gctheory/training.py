@@ -35,8 +35,8 @@ References
 from __future__ import annotations
 
 import collections
-import contextlib
 import functools
+import inspect
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -46,13 +46,10 @@ import numpy as np
 
 from gctheory import montecarlo
 from gctheory._training_models import (
-    DELAY_NAMES,
     Dataset,
-    DelayModel,
     LogisticRegression,
     SoftmaxRegression,
     load_digits_dataset,
-    parse_delay,
     partition_indices,
     smoothness,
 )
@@ -67,19 +64,21 @@ from gctheory._training_schemes import (
     lag_select,
     lgc_compensation,
 )
+from gctheory._validate import as_generator, check_int, check_real
+from gctheory.delays._threads import blas_single_thread
+from gctheory.delays.models import DELAY_NAMES, DelayModel, parse_delay  # noqa: F401 (re-export)
 
+# DELAY_NAMES, DelayModel and parse_delay live in gctheory.delays (listed in its __all__)
+# and stay importable from here
 __all__ = [
     "SCHEMES",
-    "DELAY_NAMES",
     "Dataset",
-    "DelayModel",
     "LogisticRegression",
     "SoftmaxRegression",
     "TrainingRun",
     "DivergenceWarning",
     "load_digits_dataset",
     "partition_indices",
-    "parse_delay",
     "make_scheme",
     "simulate",
     "repeat_runs",
@@ -125,18 +124,6 @@ def _canon(scheme: str) -> str:
             f"(aliases: {', '.join(f'{a}={b}' for a, b in _ALIASES.items())})"
         )
     return name
-
-
-def _int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
-    if (
-        isinstance(v, bool)
-        or not isinstance(v, (int, np.integer))
-        or v < lo
-        or (hi is not None and v > hi)
-    ):
-        rule = f"an integer in [{lo}, {hi}]" if hi is not None else f"an integer >= {lo}"
-        raise ValueError(f"{name} must be {rule}, got {v!r}")
-    return int(v)
 
 
 def _code(
@@ -241,17 +228,17 @@ def make_scheme(
         ``dfrc``); approximate codes also take ``wait_for``.
     """
     name = _canon(scheme)
-    n = _int("n", n, 1)
+    n = check_int(n, "n", low=1)
     if K is not None and s is not None and K != n - s:
         raise ValueError(f"give K or s, not both inconsistent ones (K={K}, s={s}, n={n})")
     if K is None and s is not None:
-        K = n - _int("s", s, 0, n - 1)
+        K = n - check_int(s, "s", low=0, high=n - 1)
     if K is not None:
         if isinstance(K, (int, np.integer)) and K > n:
             raise ValueError(
                 f"K must be at most n={n} (cannot wait for more workers than exist), got K={K}"
             )
-        K = _int("K", K, 1, n)
+        K = check_int(K, "K", low=1, high=n)
     opts = dict(code_options or {})
     if name == "gd":
         return WaitAll(n)
@@ -263,10 +250,10 @@ def make_scheme(
         return LGC(
             n,
             K,
-            _int("blocks", blocks, 1),
+            check_int(blocks, "blocks", low=1),
             bool(partial_work),
             bool(linear_scaling),
-            _int("warmup", warmup, 0),
+            check_int(warmup, "warmup", low=0),
         )
     if name in ("lag", "ggd", "glag", "lagc"):
         if name == "lag":
@@ -274,7 +261,7 @@ def make_scheme(
             return sch
         if r is None:
             raise ValueError(f"scheme {name!r} needs the storage redundancy r")
-        r = _int("r", r, 1, n)
+        r = check_int(r, "r", low=1, high=n)
         if name in ("ggd", "glag"):
             if n % r:
                 raise ValueError(
@@ -283,7 +270,7 @@ def make_scheme(
             return Grouped(n, n // r, r, name == "glag", name, xi, D)
         if groups is None:
             raise ValueError("scheme 'lagc' needs the number of groups")
-        groups = _int("groups", groups, 1, n)
+        groups = check_int(groups, "groups", low=1, high=n)
         if n % groups:
             raise ValueError(f"groups must divide n, got n={n}, groups={groups}")
         if r >= n // groups:
@@ -305,7 +292,7 @@ def make_scheme(
     if K is None and wait_for is None:
         raise ValueError(f"scheme {name!r} needs K (workers waited for) or s")
     s_ = n - (K if K is not None else wait_for)
-    code = _code(name, n, s_, m=_int("m", m, 1), rng=rng, **opts)
+    code = _code(name, n, s_, m=check_int(m, "m", low=1), rng=rng, **opts)
     if code.s is not None:
         f = n - code.s
         if K is not None and K != f:
@@ -392,7 +379,13 @@ class TrainingRun:
 
 
 class DivergenceWarning(UserWarning):
-    """The training loss became non-finite (the step size is too large); the run stopped."""
+    """The training loss became non-finite or grew past ``DIVERGENCE_FACTOR`` times its
+    starting value (the step size is too large); the run stopped."""
+
+
+DIVERGENCE_FACTOR = 1e3
+"""A loss this many times its value at the start means the run diverges (a converging
+gradient method never raises the loss by three orders of magnitude)."""
 
 
 def _model_and_data(model: Any, data: Any, l2: float) -> tuple[Any, Dataset]:
@@ -414,15 +407,6 @@ def _model_and_data(model: Any, data: Any, l2: float) -> tuple[Any, Dataset]:
         raise ValueError(f"data must be 'digits', 'digits-binary' or a Dataset, got {data!r}")
     model.check(data)
     return model, data
-
-
-def _blas_single_thread() -> Any:
-    """Limit BLAS to one thread: the products here are small, and threads only contend."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
-        return contextlib.nullcontext()
-    return threadpool_limits(1)
 
 
 def simulate(
@@ -458,9 +442,13 @@ def simulate(
         ``linear_scaling``, ``warmup``, ``code_options``) go to :func:`make_scheme`.
     n : int
         Number of workers.
-    delay : str, scipy.stats distribution or DelayModel
+    delay : str, scipy.stats distribution, DelayModel or Trace
         Per-unit-load computing time (see :func:`parse_delay`), e.g.
-        ``"shifted_exp(0.05, 0.02)"`` (Xu et al. 2021, Section V-B).
+        ``"shifted_exp(0.05, 0.02)"`` (Xu et al. 2021, Section V-B), or
+        ``"trace:PATH"``: measured rounds replayed worker by worker
+        (:mod:`gctheory.delays.replay`; a worker's data share ``load_i / n``
+        is matched to the trace's loads, others reached by the fitted load
+        model).
     iterations : int
         Number of iterations (fewer if ``target_loss`` is reached first).
     model, data :
@@ -480,7 +468,7 @@ def simulate(
         Simulated time per multiply-add of the code's decoder (its
         ``decoding_cost``); 0 ignores decoding time.
     target_loss : float
-        Stop as soon as the training loss is <= this.
+        Stop as soon as the training loss is <= this (a number >= 0).
     record_draws : bool
         Keep every iteration's delay draws in the result.
     rng : seed or Generator
@@ -503,12 +491,39 @@ def simulate(
     Returns
     -------
     TrainingRun
+
+    Raises
+    ------
+    ValueError
+        Before any work: an unknown option (the error lists the valid ones),
+        ``n`` larger than the dataset, a NaN or negative ``target_loss``, ...
+
+    Warns
+    -----
+    DivergenceWarning
+        When the loss becomes non-finite or exceeds :data:`DIVERGENCE_FACTOR`
+        times its starting value; the run stops there.
     """
+    _check_options(scheme_options)
     # overflow of a diverging run is reported once, as a DivergenceWarning, not per product
-    with _blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
+    with blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
         return _simulate(scheme, n, delay, iterations, model, data, partition, step_size, l2,
                          persist, n_slow, slowdown, comm_time, decode_time_per_op, target_loss,
                          record_draws, rng, scheme_options, batch_size, record_stats)  # fmt: skip
+
+
+def _check_options(scheme_options: dict[str, Any]) -> None:
+    """Refuse an unknown keyword of :func:`simulate`, listing the valid ones."""
+    valid = [
+        p for p in inspect.signature(make_scheme).parameters if p not in ("scheme", "n", "rng")
+    ]
+    bad = sorted(k for k in scheme_options if k not in valid)
+    if bad:
+        own = [p for p in inspect.signature(simulate).parameters if p != "scheme_options"]
+        raise ValueError(
+            f"unknown option(s) {bad} of simulate; valid scheme options: {', '.join(valid)}; "
+            f"simulate's own: {', '.join(own)}"
+        )
 
 
 def _simulate(
@@ -516,26 +531,43 @@ def _simulate(
     slowdown, comm_time, decode_time_per_op, target_loss, record_draws, rng, scheme_options,
     batch_size=None, record_stats=False,
 ) -> TrainingRun:  # fmt: skip
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     batch_rng = None
     if batch_size is not None:
-        batch_size = _int("batch_size", batch_size, 1)
+        batch_size = check_int(batch_size, "batch_size", low=1)
         # a stream of its own, drawn first: the same mini-batches for every scheme of a seed
         batch_rng = np.random.default_rng(rng.integers(2**63))
-    model, ds = _model_and_data(model, data, l2)
-    iterations = _int("iterations", iterations, 1)
-    dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
-    if not decode_time_per_op >= 0:
-        raise ValueError(f"decode_time_per_op must be >= 0, got {decode_time_per_op!r}")
-    sch = make_scheme(scheme, n, rng=rng, **scheme_options)
-    if dm.n_slow > n:
-        raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
+    iterations = check_int(iterations, "iterations", low=1)
+    n = check_int(n, "n", low=1)
+    if target_loss is not None:
+        target_loss = check_real(target_loss, "target_loss", low=0.0)
+    if step_size is not None:
+        step_size = check_real(step_size, "step_size", low=0.0, low_open=True)
+    decode_time_per_op = check_real(decode_time_per_op, "decode_time_per_op", low=0.0)
     if partition in ("iid", None):
         c = None
     elif isinstance(partition, (int, np.integer)) and not isinstance(partition, bool):
         c = int(partition)
     else:
         raise ValueError(f"partition must be 'iid' or an int c (non-IID(c)), got {partition!r}")
+    model, ds = _model_and_data(model, data, l2)
+    n_samples = len(ds.y)
+    if n > n_samples:
+        raise ValueError(
+            f"n={n} workers is more than the {n_samples} samples of the dataset {ds.name!r}: "
+            f"every worker's data partition needs at least one sample; use n <= {n_samples}"
+        )
+    dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
+    if dm.n_slow > n:
+        raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
+    sch = make_scheme(scheme, n, rng=rng, **scheme_options)
+    if sch.k > n_samples:
+        raise ValueError(
+            f"scheme {sch.name!r} cuts the data into k={sch.k} partitions, more than the "
+            f"{n_samples} samples of {ds.name!r}; use fewer partitions"
+        )
+    if dm.replay is not None:
+        dm.replay.check(n, sch.loads)
     k = sch.k
     parts = [
         rng.permutation(p) for p in partition_indices(ds.classes, k, classes_per_part=c, rng=rng)
@@ -556,8 +588,6 @@ def _simulate(
     )
     L = smoothness(model, Xo, N, 1.0)
     alpha = 1.0 / L if step_size is None else float(step_size)
-    if not (alpha > 0 and math.isfinite(alpha)):
-        raise ValueError(f"step_size must be a positive number, got {step_size!r}")
     sch.prepare(smooth, alpha, dm.comm_time)
     dim = model.dim(ds)
     w = np.zeros(dim)
@@ -584,10 +614,15 @@ def _simulate(
         accs.append(correct / N)
         if t == iterations or (target_loss is not None and losses[-1] <= target_loss):
             break
-        if not math.isfinite(losses[-1]):
+        if not losses[-1] <= DIVERGENCE_FACTOR * max(losses[0], 1e-300):  # NaN included
+            grew = (
+                f"the loss is {losses[-1]}"
+                if not math.isfinite(losses[-1])
+                else f"the loss grew from {losses[0]:.4g} to {losses[-1]:.4g} (more than "
+                f"{DIVERGENCE_FACTOR:g} times its start: the run diverges)"
+            )
             warnings.warn(
-                f"{sch.name}: the loss is {losses[-1]} at iteration {t} (step size {alpha:.3g}); "
-                "the run stops here",
+                f"{sch.name}: {grew} at iteration {t} (step size {alpha:.3g}); the run stops here",
                 DivergenceWarning,
                 stacklevel=3,
             )
@@ -608,7 +643,9 @@ def _simulate(
                      for j in range(k)]  # fmt: skip
             G = np.stack([model.back(Xo[i], resid[i]) * (sizes[j] / batch_size)
                           for j, i in enumerate(batch)]) / N + l2k * w  # fmt: skip
-        if t % dm.persist == 0 or X is None:
+        if dm.replay is not None:
+            X = dm.replay.per_unit_times(t, sch.loads, rng)
+        elif t % dm.persist == 0 or X is None:
             X = dm.draw(rng, n)
         step = sch.step(Iteration(G, X, w, t, block_grad))
         full = G.sum(axis=0) if not batch else _full_gradient(model, Xo, resid, N, w)
@@ -736,7 +773,7 @@ def repeat_runs(trials: int, *, rng: Any = None, **kwargs: Any) -> list[Training
     The seeds are those :func:`estimate_run_metric` gives its runs for the
     same ``rng`` and ``trials``, so bands and estimates describe the same runs.
     """
-    trials = _int("trials", trials, 1)
+    trials = check_int(trials, "trials", low=1)
     children = montecarlo.seed_sequence(rng).spawn(trials)
     return [_memo_run(kwargs, np.random.default_rng(c)) for c in children]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 import signal
 import subprocess
@@ -29,6 +28,9 @@ from tests import _mc_events as ev
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+
+
+chunks_in = ev.checkpoint_chunks
 
 
 # --- intervals ---------------------------------------------------------------
@@ -172,22 +174,42 @@ def test_serial_equals_process_pool_and_thread_pool():
 
 
 def test_dask_local_cluster_is_bit_identical():
-    distributed = pytest.importorskip("distributed")
+    distributed = pytest.importorskip("distributed")  # a third-party extra
+    from gctheory.montecarlo import ShiftedGaussian, Stop, importance_sampling
+
     event = functools.partial(ev.bernoulli, p=0.2)
     sampler = functools.partial(ev.exponential, mean=0.5)
+    above = functools.partial(ev.first_coordinate_above, t=4.0)
+    stop = Stop(rel_half_width=0.05)
     serial = estimate_probability(event, 80_000, rng=2024, chunk_size=6_000)
     m_serial = estimate_mean(sampler, 30_000, rng=5, chunk_size=4_000)
+    a_serial = estimate_probability(event, 10**8, rng=3, chunk_size=500, stop=stop)
+    i_serial = importance_sampling(above, ShiftedGaussian((4.0,)), 20_000, rng=6, chunk_size=3_000)
+    # No fixed port anywhere: the dashboard is off and the scheduler's HTTP server takes any
+    # free port (the dashboard_address=None of LocalCluster alone still binds 8787).
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
         executor = client.get_executor()
         on_dask = estimate_probability(event, 80_000, rng=2024, chunk_size=6_000, executor=executor)
         m_dask = estimate_mean(sampler, 30_000, rng=5, chunk_size=4_000, executor=executor)
+        a_dask = estimate_probability(
+            event, 10**8, rng=3, chunk_size=500, stop=stop, executor=executor
+        )
+        i_dask = importance_sampling(
+            above, ShiftedGaussian((4.0,)), 20_000, rng=6, chunk_size=3_000, executor=executor
+        )
     assert on_dask == serial
     assert m_dask == m_serial
+    assert a_dask == a_serial and a_dask.stopped_by == "rel_half_width"
+    assert i_dask == i_serial
 
 
 def test_unpicklable_event_on_a_pool_is_explained():
@@ -202,8 +224,7 @@ def test_checkpoint_written_and_reused(tmp_path):
     event = functools.partial(ev.bernoulli, p=0.4)
     path = tmp_path / "run.ckpt"
     a = estimate_probability(event, 20_000, rng=3, chunk_size=3_000, checkpoint=path)
-    data = json.loads(path.read_text())
-    assert len(data["chunks"]) == 7
+    assert chunks_in(path) == 7
     b = estimate_probability(event, 20_000, rng=3, chunk_size=3_000, checkpoint=path)
     assert a == b == estimate_probability(event, 20_000, rng=3, chunk_size=3_000)
 
@@ -258,10 +279,7 @@ def test_killed_run_resumes_to_the_identical_result(tmp_path):
     while time.monotonic() < deadline:
         time.sleep(0.2)
         if path.exists():
-            try:
-                done = len(json.loads(path.read_text())["chunks"])
-            except (json.JSONDecodeError, KeyError):
-                continue
+            done = chunks_in(path)
             if done >= 4:
                 break
     os.kill(proc.pid, signal.SIGKILL)
@@ -293,7 +311,7 @@ def test_keyboard_interrupt_keeps_finished_chunks(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         estimate_probability(interrupting, 10_000, rng=5, chunk_size=1_000, checkpoint=path)
-    assert len(json.loads(path.read_text())["chunks"]) == 3
+    assert chunks_in(path) == 3
 
 
 # --- bad input -------------------------------------------------------------------

@@ -212,6 +212,33 @@ def test_approximate_time_is_ignore_s_scaled_by_the_load(table):
             assert r["time"] == pytest.approx(r["load"] * base, rel=1e-12)
 
 
+def test_a_measured_trace_gives_the_delays_modules_empirical_times(tmp_path):
+    from gctheory.delays import fit_load_scaling, make_trace, scheme_times, write_trace
+
+    rng = np.random.default_rng(5)
+    rnd, wkr = np.divmod(np.arange(12 * 10), 10)  # 12 rounds of 10 workers, three loads
+    load = np.repeat([0.1, 0.4, 1.0], rnd.size)
+    trace = make_trace(
+        np.tile(rnd, 3), np.tile(wkr, 3), load, 0.3 + load + rng.exponential(0.2, load.size)
+    )
+    path = write_trace(trace, tmp_path / "t.csv")
+    t = tradeoff(
+        10, delay=f"trace:{path}", schemes=["cyclic-mds", "frc", "d-frc"], quick=True, rng=0
+    )
+    assert t.parameters["delay"] == f"trace:{path}"
+    lm = fit_load_scaling(trace)
+    for s in (1, 4):
+        row = _one(t, scheme="cyclic-mds", s=s)
+        ref = scheme_times(trace, "cyclic-mds", 10, s=[s], laws=(), load_model=lm, bootstrap=0)
+        assert row["time"] == pytest.approx(ref.at("empirical", s), rel=1e-12)
+        assert row["time_low"] <= row["time"] <= row["time_high"] and row["time_mc"] is None
+        assert "bootstrap" in row["note"]
+        dfrc = _one(t, scheme="d-frc", s=s)
+        assert dfrc["time"] is None and "no time on a measured trace" in dfrc["note"]
+    with pytest.raises(ValueError, match="does not exist"):
+        tradeoff(10, delay=f"trace:{tmp_path / 'missing.csv'}")
+
+
 # ------------------------------------------------------------ certified s_kappa intervals
 
 

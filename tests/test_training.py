@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy import stats
 
-pytest.importorskip("sklearn")
-
-from gctheory import training as tr  # noqa: E402
-from gctheory._training_schemes import Iteration  # noqa: E402
+from gctheory import order_stats as os_
+from gctheory import runtime as rt
+from gctheory import training as tr
+from gctheory._training_schemes import Iteration
 
 EXP = "exp(1)"
 
@@ -123,7 +128,6 @@ def test_waiting_time_is_the_order_statistic_of_the_draws(scheme, opts, rank):
 
 
 def test_mean_iteration_time_agrees_with_expected_order_statistic():
-    os_ = pytest.importorskip("gctheory.order_stats")
     dist = stats.expon(loc=0.05, scale=0.02)
     kw = dict(scheme="ignore", K=7, n=10, delay="shifted_exp(0.05, 0.02)", iterations=40)
     est = tr.estimate_run_metric("mean_wait", 30, rng=11, level=0.99, **kw)
@@ -304,7 +308,6 @@ def test_divergence_is_reported_not_hidden():
 def test_grouped_iteration_time_agrees_with_eq28(scheme, opts, groups, size, wait):
     # Zhang & Simeone eq. (28) / Kadhe et al. Theorem 1: the clock stops when every group has
     # `wait` survivors; workers hold `size` partitions' worth (load 3 or 4), so T = load * X
-    os_ = pytest.importorskip("gctheory.order_stats")
     load = {"ggd": 3, "frc": 3, "commfr": 4}[scheme]
     kw = dict(scheme=scheme, n=12, delay="exp(1)", iterations=15, **opts)
     est = tr.estimate_run_metric("mean_wait", 20, rng=3, level=0.99, **kw)
@@ -330,7 +333,6 @@ RUNTIME_CASES = [
 def test_mean_iteration_time_agrees_with_runtime_model(rt_name, scheme, opts):
     # gctheory.runtime: a worker with data share `load` returns after load * X, X the time
     # for the whole dataset, plus tau/m; here X per n-th of the data, so X_runtime = n X
-    rt = pytest.importorskip("gctheory.runtime")
     n, tau = 12, 0.03
     kw = dict(scheme=scheme, n=n, delay="shifted_exp(0.05, 0.02)", comm_time=tau, iterations=10)
     est = tr.estimate_run_metric("mean_wait", 16, rng=5, level=0.99, **kw, **opts)
@@ -345,3 +347,59 @@ def test_mean_iteration_time_agrees_with_runtime_model(rt_name, scheme, opts):
         rt_name, dist, n, opts.get("s", n - opts.get("K", n)), opts.get("m", 1), tau=0, code=code
     )
     assert not est.contains(wrong)
+
+
+# ---------------------------------------------------------------- issue 12: no silent wrong number
+
+
+def test_a_loss_growing_by_orders_of_magnitude_is_a_divergence():
+    # softmax with step 1e6 reaches a finite loss of 1e25 in 4 steps: a divergence all the same
+    with pytest.warns(tr.DivergenceWarning, match="more than 1000 times its start"):
+        run = tr.simulate("gd", n=4, iterations=4, step_size=1e6, rng=0)
+    assert run.iterations == 1 and np.isfinite(run.loss).all()
+    # a large but converging step is not flagged (filterwarnings=error would raise)
+    tr.simulate("gd", n=4, iterations=20, step_size=5.0, rng=0)
+
+
+def test_cli_simulate_reports_a_divergence(tmp_path, capsys):
+    from gctheory.cli import main
+
+    argv = ["simulate", "--scheme", "gd", "--n", "4", "--iterations", "4", "--step-size", "1e6"]
+    with pytest.warns(tr.DivergenceWarning):
+        assert main([*argv, "--out", str(tmp_path / "d")]) == 0
+
+
+@pytest.mark.parametrize("bad", [float("nan"), -1.0, float("inf")])
+def test_target_loss_must_be_a_number_at_least_zero(bad):
+    with pytest.raises(ValueError, match="target_loss"):
+        tr.simulate("gd", n=4, iterations=3, target_loss=bad)
+
+
+def test_too_many_workers_is_refused_before_any_work(monkeypatch):
+    def no_work(*a, **k):
+        raise AssertionError("make_scheme called: the check came too late")
+
+    monkeypatch.setattr(tr, "make_scheme", no_work)
+    with pytest.raises(ValueError, match=r"n=5000 workers is more than the 1797 samples"):
+        tr.simulate("gd", n=5000)
+
+
+def test_an_unknown_option_lists_the_valid_ones():
+    with pytest.raises(ValueError, match=r"unknown option\(s\) \['bogus_option'\].*K, s, r"):
+        tr.simulate("gd", n=4, bogus_option=3)
+    with pytest.raises(ValueError, match="rng must be None"):
+        tr.simulate("gd", n=4, iterations=2, rng=True)
+
+
+def test_cli_simulate_writes_nothing_into_the_current_folder(tmp_path, monkeypatch, capsys):
+    from gctheory.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "--scheme", "gd", "--n", "4", "--iterations", "3", "--format", "json"]
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)[0]["iterations"] == 3  # stdout stays a clean JSON table
+    assert list(tmp_path.iterdir()) == []
+    m = re.search(r"wrote (\S+\.csv) and (\S+\.png)", out.err)
+    assert m and Path(m[1]).is_file() and Path(m[2]).is_file()
+    shutil.rmtree(Path(m[1]).parent)

@@ -227,8 +227,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--delay",
         default=_DEFAULT_DELAY,
         help="delay model: shifted_exp(shift, mean), exp(mean), pareto(scale, "
-        f"shape), uniform(low, high), or none (default {_DEFAULT_DELAY!r}, "
-        "Halbawi et al.)",
+        "shape), uniform(low, high), a measured trace trace:PATH[?key=value...], or none "
+        f"(default {_DEFAULT_DELAY!r}, Halbawi et al.)",
     )
     p.add_argument(
         "--tau", type=float, default=0.0, help="time to send a full gradient (default 0)"

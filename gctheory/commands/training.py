@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -59,7 +61,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         **opts,
     )
     runs = tr.repeat_runs(args.trials, rng=args.seed, **kwargs)
-    out = Path(args.out)
+    if args.out is None:
+        # nothing unasked in the current folder: a fresh temporary folder, named below
+        out = Path(tempfile.mkdtemp(prefix="gctheory-simulate-")) / "simulate"
+    else:
+        out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     csv_path = out.with_suffix(".csv")
     cols = ("trial", "iteration", "time", "loss", "accuracy", "grad_error", "wait", "comm", "comp")
@@ -102,8 +108,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         for j, r in enumerate(runs)
     ]
     print(format_table(rows, args.format, title=f"gctheory simulate {args.scheme}"))
-    if args.format == "text":
-        print(f"wrote {csv_path} and {png}")
+    # on stderr, so that stdout stays a clean table in every --format (json included)
+    print(f"gctheory simulate: wrote {csv_path} and {png}", file=sys.stderr)
     return 0
 
 
@@ -132,7 +138,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--delay",
         default="exp(1)",
         help='delay model, e.g. "shifted_exp(0.05, 0.02)", '
-        '"exp(1)", "pareto(1, 2.5)", "uniform(a, b)", "constant(1)"',
+        '"exp(1)", "pareto(1, 2.5)", "uniform(a, b)", "constant(1)", or measured rounds '
+        'replayed: "trace:PATH?profile=...&region=..." (see gctheory delays)',
     )
     p.add_argument("--persist", type=int, default=1, help="keep draws for h iterations")
     p.add_argument("--n-slow", type=int, default=0, help="workers slowed each draw")
@@ -151,6 +158,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--target-loss", type=float, help="stop at this training loss")
     p.add_argument("--trials", type=int, default=1, help="seeded runs (bands if > 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    p.add_argument("--out", default="simulate", help="output path prefix (.csv and .png)")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="output path prefix of the .csv and .png (default: a new temporary folder; the "
+        "paths are printed on stderr)",
+    )
     add_format_argument(p)
     p.set_defaults(func=_cmd_simulate)

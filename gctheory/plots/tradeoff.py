@@ -313,6 +313,16 @@ def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
             alpha=a,
             gid=f"d:{name}",
         )
+        band = [r for r in rows if r["time_mc"] is None and _finite(r["time_low"])]
+        if band:  # a measured trace: bootstrap interval over its rounds
+            ax.fill_between(
+                [r["s"] for r in band],
+                [r["time_low"] for r in band],
+                [r["time_high"] for r in band],
+                color=colour,
+                alpha=0.18 * a,
+                lw=0,
+            )
         mc = [r for r in rows if _finite(r["time_mc"])]
         if mc:
             y = np.array([r["time_mc"] for r in mc])
@@ -350,9 +360,14 @@ def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
     ax.set_ylabel("expected iteration time")
     tau = p.get("tau") or 0
     ax.set_title(
-        f"(d) iteration time, delay {p['delay']}"
-        + (f", τ = {tau:g}" if tau else "")
-        + " (lines exact; points Monte Carlo, 99% CI; stars: optima)",
+        (
+            "(d) iteration time on the measured trace (bands: 99% bootstrap over rounds; "
+            "stars: optima)"
+            if str(p["delay"]).startswith("trace:")
+            else f"(d) iteration time, delay {p['delay']}"
+            + (f", τ = {tau:g}" if tau else "")
+            + " (lines exact; points Monte Carlo, 99% CI; stars: optima)"
+        ),
         fontsize=10,
     )
 

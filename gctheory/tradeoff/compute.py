@@ -45,6 +45,7 @@ TRADEOFF_EFFORT: dict[str, dict[str, float]] = {
         "trials": 300,  # straggler sets per approximate-code Monte Carlo point
         "time_trials": 4000,  # iterations per Monte Carlo time point
         "mc_points": 5,
+        "trace_bootstrap": 200,  # resamples of a measured trace's rounds per time
         "stability_points": 6,
         "stability_budget": 3e8,  # work units for all empirical s_kappa intervals together
     },
@@ -53,6 +54,7 @@ TRADEOFF_EFFORT: dict[str, dict[str, float]] = {
         "trials": 60,
         "time_trials": 600,
         "mc_points": 3,
+        "trace_bootstrap": 40,
         "stability_points": 3,
         "stability_budget": 2e7,
     },
@@ -65,23 +67,29 @@ _MC_ONLY = ("batch-raptor", "bernoulli")
 _GENERATOR_SCHEMES = ("ye-abbe", "commfr-gc")
 
 
-def resolve_delay(delay: Any) -> tuple[Any, str | None]:
-    """The frozen distribution and a label for ``delay``.
+def resolve_delay(delay: Any) -> tuple[Any, Any, str | None]:
+    """``(distribution, replay, label)`` for ``delay``: exactly one of the first two is set.
 
     ``delay`` is None (no time axis), a frozen continuous ``scipy.stats``
-    distribution (what :func:`gctheory.runtime.scheme_time_moments` takes), or a
-    spec string / delay model read by :func:`gctheory.training.parse_delay`
+    distribution (what :func:`gctheory.runtime.scheme_time_moments` takes), or
+    anything :func:`gctheory.delays.parse_delay` reads: a spec string
     (``"shifted_exp(shift, mean)"``, ``"exp(mean)"``, ``"pareto(scale, shape)"``,
-    ``"uniform(low, high)"``); an unknown name raises with the valid ones.
+    ``"uniform(low, high)"``), a measured trace ``"trace:PATH[?key=value...]"``
+    (its :class:`gctheory.delays.TraceReplay`: times then come from
+    :func:`gctheory.delays.scheme_times`, on the measurements), a
+    :class:`gctheory.delays.Trace`, or a delay model. An unknown name raises
+    with the valid ones.
     """
     if delay is None:
-        return None, None
+        return None, None, None
     if hasattr(delay, "dist") and hasattr(delay, "rvs"):
-        return delay, _dist_label(delay)
-    from gctheory.training import parse_delay
+        return delay, None, _dist_label(delay)
+    from gctheory.delays import parse_delay
 
     model = parse_delay(delay)
-    return model.dist, model.label or _dist_label(model.dist)
+    if model.replay is not None:
+        return None, model.replay, model.label
+    return model.dist, None, model.label or _dist_label(model.dist)
 
 
 def _dist_label(dist: Any) -> str:
@@ -218,12 +226,13 @@ def tradeoff(
         effort["trials"] = check_int(trials, "trials", low=1)
     if time_trials is not None:
         effort["time_trials"] = check_int(time_trials, "time_trials", low=2)
-    dist, delay_label = resolve_delay(delay)
+    dist, replay, delay_label = resolve_delay(delay)
     if dist is not None:
         from gctheory.order_stats import _check_dist  # the runtime functions' own check
 
         _check_dist(dist)
-    axes_used = _default_axes(kappa, dist) if axes is None else list(axes)
+    timed = dist is not None or replay is not None
+    axes_used = _default_axes(kappa, timed) if axes is None else list(axes)
     for a in axes_used:
         check_choice(a, "axis", TRADEOFF_AXES)
     if s_values is not None:
@@ -260,15 +269,18 @@ def tradeoff(
         kappa=kappa,
         tau=tau,
         dist=dist,
+        replay=replay,
         root=seed_sequence(rng),
         trials=int(effort["trials"]),
         time_trials=int(effort["time_trials"]),
         mc_s=mc_s,
+        trace_bootstrap=int(effort["trace_bootstrap"]),
         stability_budget=effort["stability_budget"],
         stability_calls=calls,
         families={g: fams[g] for g in gen_names},
         stability_families=tuple(gen_names),
         stab_s=stab_s,
+        sweep=tuple(sweep),
     )
 
     tasks: list[tuple[str, int, int]] = []
@@ -294,9 +306,7 @@ def tradeoff(
             progress(i, total, f"{name} s={x} m={mm}")
     notes += _refusal_notes(refused, m_sweep, s_fixed)
     _mark_optima(rows, m_sweep)
-    if dist is not None and not any(
-        math.isfinite(r["time"]) for r in rows if r["time"] is not None
-    ):
+    if timed and not any(math.isfinite(r["time"]) for r in rows if r["time"] is not None):
         why = (
             "the mean of a waited-for order statistic of Pareto delays is finite only when more "
             "than 1/shape workers are not waited for; spec strings read pareto(scale, shape)"
@@ -329,11 +339,11 @@ def tradeoff(
     return TradeoffTable(tuple(rows), params, tuple(notes))
 
 
-def _default_axes(kappa: float | None, dist: Any) -> list[str]:
+def _default_axes(kappa: float | None, timed: bool) -> list[str]:
     axes = ["load", "communication", "tolerance", "failure"]
     if kappa is not None:
         axes.append("stability")
-    if dist is not None:
+    if timed:
         axes.append("time")
     return axes
 

@@ -91,15 +91,18 @@ class Context:
     kappa: float | None
     tau: float
     dist: Any  # frozen scipy.stats distribution or None
+    replay: Any  # gctheory.delays.TraceReplay of a measured trace, or None
     root: np.random.SeedSequence
     trials: int
     time_trials: int
     mc_s: frozenset[int]
+    trace_bootstrap: int  # bootstrap resamples of a measured trace's rounds per time
     stability_budget: float  # work units left for the empirical s_kappa intervals
     stability_calls: int  # intervals still to compute (each gets an equal share of what is left)
     families: dict[str, GeneratorMaker]
     stability_families: tuple[str, ...]
     stab_s: dict[str, frozenset[int]] = field(default_factory=dict)
+    sweep: tuple[int, ...] = ()  # the straggler counts of the sweep
     cache: dict[Any, Any] = field(default_factory=dict)
 
     @property
@@ -129,6 +132,8 @@ def _time_fields(
     """Expected time (exact) and, at the Monte Carlo points, its sampled twin."""
     from gctheory.runtime import scheme_time_mc, scheme_time_moments
 
+    if ctx.replay is not None:
+        return _trace_time_fields(ctx, s, m, layout=layout, code=code, scale=scale)
     if ctx.dist is None:
         return {}, []
     n, notes = ctx.n, []
@@ -162,6 +167,68 @@ def _time_fields(
         lo, val, hi = (scale * x + ctx.tau for x in (est.low, est.value, est.high))
     out.update(time_mc=float(val), time_low=float(lo), time_high=float(hi), time_trials=est.trials)
     return out, notes
+
+
+_TRACE_LEVEL = 0.99  # the bootstrap interval's level, as the Monte Carlo intervals'
+
+
+def _trace_time_fields(
+    ctx: Context,
+    s: int,
+    m: int,
+    *,
+    layout: str,
+    code: tuple[int, int, int] | None,
+    scale: float | None,
+) -> tuple[dict[str, Any], list[str]]:
+    """Expected time on a measured trace (:func:`gctheory.delays.scheme_times`: the
+    empirical distribution of the measured times at the layout's load, reached from the
+    measured loads by the replay's load model), with a bootstrap interval over rounds."""
+    from gctheory.delays import scheme_times
+
+    if scale is not None:
+        return {}, [
+            "no time on a measured trace: gctheory.delays.scheme_times evaluates the layouts "
+            "of gctheory.runtime, and an approximate code's (load d/n, fastest n - s) is not one"
+        ]
+    model = ctx.replay.load_model if ctx.replay.load_model is not None else "interpolate"
+
+    def run(points: list[int]) -> Any:
+        return scheme_times(
+            ctx.replay.trace,
+            layout,
+            ctx.n,
+            m=m,
+            code=code,
+            tau=ctx.tau,
+            s=points,
+            laws=(),
+            load_model=model,
+            bootstrap=ctx.trace_bootstrap,
+            level=_TRACE_LEVEL,
+            rng=np.random.default_rng(seed_for(ctx.root, "trace", layout, s, m, code)),
+        )
+
+    try:
+        if code is None:  # one call for every s of the sweep at which the layout exists
+            from gctheory.delays import scheme_s_values
+
+            ok = set(scheme_s_values(layout, ctx.n, m))
+            pts = sorted({x for x in ctx.sweep if x in ok} | {s})
+            res = ctx.memo(("trace-time", layout, m), lambda: run(pts))
+        else:
+            res = ctx.memo(("trace-time", layout, m, code), lambda: run([s]))
+    except ValueError as exc:
+        return {}, [f"no time on the measured trace: {exc}"]
+    out: dict[str, Any] = {"time": res.at("empirical", s)}
+    lo, hi = res.interval("empirical", s)
+    if math.isfinite(lo):
+        out.update(time_low=lo, time_high=hi, time_trials=res.bootstrap)
+    note = (
+        f"time: empirical distribution of the measured times ({res.load_model} load model), "
+        f"{100 * _TRACE_LEVEL:g}% bootstrap over {res.bootstrap} resamples of the rounds"
+    )
+    return out, [note, *res.notes.values()]
 
 
 def _mc_failure(est: Estimate) -> dict[str, Any]:

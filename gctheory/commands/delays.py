@@ -1,0 +1,248 @@
+"""CLI: ``gctheory delays summary|fit|scaling|optimum PATH ...``: measured delays."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from gctheory._output import add_format_argument, format_table
+
+# text: short names for the main columns (md/csv/json keep every column, full names)
+_SUMMARY_TEXT = {
+    "campaign": "campaign", "load": "load", "q0.5": "median", "q0.99": "q0.99",
+    "straggler_rate": "strag", "rounds_with": "rounds_w", "rounds_with_iid": "iid_w",
+    "dispersion": "disp", "h": "h", "icc_log": "icc",
+}  # fmt: skip
+_FIT_TEXT = ("law", "converged", "params", "aic", "delta_aic", "ks", "ks_p", "ad", "ad_p")
+_OPT_TEXT = (
+    "estimator", "s_opt", "wait", "predicted", "empirical_at_s_opt", "low", "high",
+    "lost_pct", "speedup_vs_wait_all",
+)  # fmt: skip
+
+
+def _where(items: list[str] | None) -> dict[str, str]:
+    out = {}
+    for it in items or []:
+        key, eq, val = it.partition("=")
+        if not eq or not key:
+            raise ValueError(f"--where takes COLUMN=VALUE (e.g. region=London), got {it!r}")
+        out[key.strip()] = val.strip()
+    return out
+
+
+def _trace(args: argparse.Namespace, single: bool) -> Any:
+    from gctheory.delays import read_trace
+
+    tr = read_trace(args.path if len(args.path) > 1 else args.path[0])
+    where = _where(args.where)
+    if where:
+        tr = tr.select(**where)
+    if single:
+        tr.require_single_campaign(f"gctheory delays {args.action}")
+    return tr
+
+
+def _print(rows: list[dict], fmt: str, text_cols: tuple[str, ...], title: str) -> None:
+    cols = [c for c in text_cols if rows and c in rows[0]] if fmt == "text" else None
+    print(format_table(rows, fmt, columns=cols, title=title))
+
+
+def _cmd_summary(args: argparse.Namespace) -> int:
+    from gctheory.delays import summarize
+
+    tr = _trace(args, single=False)
+    res = summarize(tr, threshold=args.threshold, factor=args.factor, top=args.top, rng=args.seed)
+    rows = [r.row() for r in res]
+    if args.format == "text":  # campaign values only, numbers to 3 digits: fits 100 columns
+        short = []
+        for r in rows:
+            r["campaign"] = "/".join(v.split("=", 1)[1] for v in r["campaign"].split(", ") if v)
+            short.append(
+                {
+                    new: float(f"{r[old]:.3g}") if isinstance(r[old], float) else r[old]
+                    for old, new in _SUMMARY_TEXT.items()
+                }
+            )
+        rows = short
+    title = (
+        f"gctheory delays summary {tr.source}\n"
+        "strag: share above the threshold; rounds_w: share of rounds with a straggler (iid_w:\n"
+        "if workers were independent); disp: var/mean of the count per round; h: persistence\n"
+        f"of the slowest {args.top:g} (1 = none); icc: correlation of log times within a round"
+    )
+    _print(rows, args.format, tuple(_SUMMARY_TEXT.values()), title)
+    return 0
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    from gctheory.delays import fit_laws
+
+    tr = _trace(args, single=True)
+    x = tr.times(args.load)
+    fits = fit_laws(x, args.laws, bootstrap=args.bootstrap, rng=args.seed, level=args.level)
+    best = min((f.aic for f in fits if f.converged), default=math.nan)
+    rows = []
+    for f in fits:
+        r = f.row()
+        r["delta_aic"] = f.aic - best if f.converged else math.nan
+        rows.append(r)
+    title = (
+        f"gctheory delays fit: {tr.campaign_label() or tr.source}, load {float(args.load):g}, "
+        f"n={x.size}; p-values from {args.bootstrap} parametric-bootstrap refits"
+    )
+    _print(rows, args.format, _FIT_TEXT, title)
+    return 0
+
+
+def _cmd_scaling(args: argparse.Namespace) -> int:
+    from gctheory.delays import fit_load_scaling
+
+    tr = _trace(args, single=True)
+    sc = fit_load_scaling(tr)
+    rows = sc.rows()
+    title = (
+        f"gctheory delays scaling: Q_l(p) = a(p) + b l with b = {sc.slope:.4g} +- "
+        f"{sc.slope_se:.2g} s per unit load; rms residual {sc.rms():.3g} s (free slopes "
+        f"{sc.rms('free'):.3g} s, proportional to load {sc.rms('proportional'):.3g} s)"
+    )
+    _print(rows, args.format, tuple(rows[0]) if rows else (), title)
+    return 0
+
+
+def _code(text: str | None) -> tuple[int, int, int] | None:
+    if text is None:
+        return None
+    try:
+        parts = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        parts = ()
+    if len(parts) != 3:
+        raise ValueError(f"--code takes N,K,delta (three integers), got {text!r}")
+    return parts  # type: ignore[return-value]
+
+
+def _cmd_optimum(args: argparse.Namespace) -> int:
+    from gctheory.delays import decision_table, scheme_times
+
+    tr = _trace(args, single=True)
+    laws = () if args.laws == [] else args.laws
+    res = scheme_times(
+        tr,
+        args.scheme,
+        args.n,
+        m=args.m,
+        code=_code(args.code),
+        tau=args.tau,
+        laws=laws,
+        load_model=None if args.load_model == "none" else args.load_model,
+        bootstrap=args.bootstrap,
+        rng=args.seed,
+    )
+    if args.curve:
+        rows = res.rows()
+        _print(rows, args.format, tuple(rows[0]), f"gctheory delays optimum {args.scheme} curve")
+        return 0
+    rows = decision_table(res, reference=args.reference)
+    title = (
+        f"gctheory delays optimum: {args.scheme}, n={args.n}, {tr.campaign_label()}; "
+        f"time lost measured by '{args.reference}' ({res.bootstrap} bootstrap rounds, "
+        f"load model {res.load_model})"
+    )
+    cols = tuple(c.replace("empirical", args.reference) for c in _OPT_TEXT)
+    _print(rows, args.format, cols, title)
+    if args.format == "text":
+        r0 = rows[0]
+        if not math.isnan(r0["plausible_lo"]):
+            print(
+                f"'{args.reference}' cannot tell s = {r0['plausible_lo']}..{r0['plausible_hi']} "
+                f"from its optimum s = {r0[args.reference + '_s_opt']} (time within the "
+                f"{100 * res.level:g}% interval there)"
+            )
+        for k, v in res.notes.items():
+            print(f"note ({k}): {v}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from gctheory.delays.fitting import LAWS
+    from gctheory.runtime import SCHEMES
+
+    p = subparsers.add_parser(
+        "delays",
+        help="measured worker delays: summary, fitted laws, load scaling, the best s",
+        description="Read measured worker times (CSV: round, worker, load, time or duration_s; "
+        "or the profile pickles of Sequential-Gradient-Coding-2) and summarise them, fit laws, "
+        "fit how time grows with load, or find the scheme's best s on the measurements.",
+    )
+    sub = p.add_subparsers(dest="action", metavar="{summary,fit,scaling,optimum}", required=True)
+
+    def common(q: argparse.ArgumentParser) -> None:
+        q.add_argument("path", nargs="+", help="trace CSV file(s) or profile pickle(s)")
+        q.add_argument(
+            "--where",
+            action="append",
+            metavar="COLUMN=VALUE",
+            help="keep the rows with this value (repeatable), e.g. --where region=London",
+        )
+        q.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+        add_format_argument(q)
+
+    q = sub.add_parser("summary", help="per-load quantiles, stragglers, persistence")
+    common(q)
+    q.add_argument("--threshold", type=float, help="straggler threshold in seconds")
+    q.add_argument(
+        "--factor", type=float, default=3.0, help="else: this times the median (default 3)"
+    )
+    q.add_argument(
+        "--top", type=float, default=0.1, help="persistence of the slowest fraction (0.1)"
+    )
+    q.set_defaults(func=_cmd_summary)
+
+    q = sub.add_parser("fit", help="maximum-likelihood laws at one load, with GOF tests")
+    common(q)
+    q.add_argument("--load", type=float, required=True, help="the measured load to fit")
+    q.add_argument(
+        "--laws",
+        type=lambda t: [v.strip() for v in t.split(",") if v.strip()],
+        default=list(LAWS),
+        help=f"comma-separated laws (default all: {','.join(LAWS)})",
+    )
+    q.add_argument(
+        "--bootstrap", type=int, default=99, help="parametric-bootstrap refits (default 99)"
+    )
+    q.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
+    q.set_defaults(func=_cmd_fit)
+
+    q = sub.add_parser("scaling", help="fit how time grows with load (affine) with residuals")
+    common(q)
+    q.set_defaults(func=_cmd_scaling)
+
+    q = sub.add_parser("optimum", help="a scheme's best s on the measured data and per law")
+    common(q)
+    q.add_argument("--scheme", required=True, choices=SCHEMES)
+    q.add_argument("--n", type=int, required=True, help="number of workers")
+    q.add_argument("--m", type=int, default=1, help="communication saving (ye-abbe)")
+    q.add_argument("--code", help="N,K,delta of the code (commfr-gc)")
+    q.add_argument("--tau", type=float, default=0.0, help="upload time of a full gradient")
+    q.add_argument(
+        "--laws",
+        type=lambda t: [v.strip() for v in t.split(",") if v.strip()],
+        default=list(LAWS),
+        help="laws to fit and compare (comma-separated; '' for none)",
+    )
+    q.add_argument(
+        "--load-model",
+        choices=("interpolate", "affine", "proportional", "none"),
+        default="interpolate",
+        help="how an unmeasured load is reached (default interpolate)",
+    )
+    q.add_argument("--bootstrap", type=int, default=200, help="bootstrap over rounds (200)")
+    q.add_argument(
+        "--reference",
+        choices=("empirical", "rounds"),
+        default="empirical",
+        help="estimator that measures the time lost (default empirical)",
+    )
+    q.add_argument("--curve", action="store_true", help="print the time for every s instead")
+    q.set_defaults(func=_cmd_optimum)

@@ -1,0 +1,471 @@
+"""Which scheme and which s for a measured cluster: decisions on a trace.
+
+For a scheme of :mod:`gctheory.runtime` (``uncoded``, ``ignore-s``,
+``cyclic-mds``, ``frc``, ``ye-abbe``, ``commfr-gc``) and ``n`` workers,
+:func:`scheme_times` computes the expected iteration time for every valid
+``s`` with the layout of :func:`gctheory.runtime.scheme_layout` (a worker's
+data share, the groups and how many of each the master waits for, the
+message length ``1/m``), in three ways:
+
+``empirical``
+    the workers i.i.d. from the empirical distribution of the measured times
+    at that load: exact order statistics of the empirical CDF
+    (:func:`gctheory.delays.empirical_grouped_mean`);
+``rounds``
+    the measured rounds themselves: in each round the first ``n`` workers (the
+    same function slots) are taken as they were, the iteration time is that
+    round's order statistic, averaged over rounds. Unlike the other two it
+    keeps what the rounds share (a round where many workers straggle
+    together); it needs ``n`` <= the workers of a round;
+``<law>``
+    the workers i.i.d. from a law fitted by maximum likelihood at that load
+    (:mod:`gctheory.delays.fitting`), as the runtime module assumes.
+
+Confidence intervals (``empirical`` and ``rounds``) come from a bootstrap
+over rounds: each measured load's rounds are resampled with replacement
+(whole rounds, so the dependence inside a round is kept) and everything is
+recomputed; percentile intervals.
+
+A scheme's load ``(s+1)/n`` is rarely a measured one. ``load_model``
+decides (:mod:`gctheory.delays.loadscale`): ``"interpolate"`` (default)
+interpolates each estimate linearly in load between the two measured loads
+around it (for the i.i.d. estimates this is the distribution whose quantiles
+are interpolated) and shifts the nearest end by the fitted affine slope
+outside the measured range; ``"affine"`` moves the nearest measured load by
+the fitted slope (what the replay of :mod:`gctheory.delays.replay` does);
+``"proportional"`` scales it by ``load / l0`` (the runtime's model); None
+accepts only measured loads.
+
+:func:`decision_table` then lists each estimator's optimal ``s`` and what
+trusting it costs, measured by the empirical (or per-round) estimate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gctheory._validate import as_generator, check_choice, check_int, check_probability, check_real
+from gctheory.delays._threads import blas_single_thread
+from gctheory.delays.fitting import LAWS, LawFit, fit_laws
+from gctheory.delays.loadscale import LoadScaling, ProportionalLoad, fit_load_scaling
+from gctheory.delays.orderstats import empirical_weights, law_grouped_means
+from gctheory.delays.trace import Trace
+
+__all__ = ["SchemeTimes", "scheme_times", "decision_table", "scheme_s_values", "LOAD_MODELS"]
+
+LOAD_MODELS = ("interpolate", "affine", "proportional", None)
+
+
+def _runtime():
+    from gctheory import runtime
+
+    return runtime
+
+
+@dataclass(frozen=True, eq=False)
+class SchemeTimes:
+    """Expected iteration time of one scheme versus ``s``, per estimator.
+
+    Attributes
+    ----------
+    scheme : str
+    n, m : int
+    tau : float
+        Upload time of a full gradient added as ``tau / m``.
+    s : ndarray of int
+        Straggler tolerance of each point.
+    wait, groups, group_size : ndarray of int
+        Workers waited for in each of ``groups`` groups of ``group_size``.
+    load : ndarray
+        Data share of a worker.
+    times : dict
+        Estimator name -> ndarray of expected times (``inf`` for an infinite mean).
+    low, high : dict
+        Bootstrap percentile interval per estimator that has one.
+    level : float
+    bootstrap : int
+    load_model : str
+    notes : dict
+        Estimator name -> why it is missing or what to know.
+    fits : dict
+        ``(law, load)`` -> :class:`LawFit` used.
+    """
+
+    scheme: str
+    n: int
+    m: int
+    tau: float
+    s: np.ndarray
+    wait: np.ndarray
+    groups: np.ndarray
+    group_size: np.ndarray
+    load: np.ndarray
+    times: dict[str, np.ndarray]
+    low: dict[str, np.ndarray]
+    high: dict[str, np.ndarray]
+    level: float
+    bootstrap: int
+    load_model: str
+    notes: dict[str, str] = field(default_factory=dict)
+    fits: dict[tuple[str, float], LawFit] = field(default_factory=dict, repr=False)
+
+    def __repr__(self) -> str:
+        opt = ", ".join(f"{k}: s={self.optimum(k)[0]}" for k in self.times)
+        return f"SchemeTimes({self.scheme!r}, n={self.n}, {len(self.s)} values of s; {opt})"
+
+    @property
+    def estimators(self) -> list[str]:
+        return list(self.times)
+
+    def optimum(self, estimator: str) -> tuple[int, float]:
+        """``(s, time)`` minimising ``estimator``'s time (the smallest such ``s``)."""
+        t = self.times[check_choice(estimator, "estimator", list(self.times))]
+        if not np.any(np.isfinite(t)):
+            raise ValueError(f"{estimator}: every s has an infinite expected time")
+        i = int(np.argmin(np.where(np.isfinite(t), t, np.inf)))
+        return int(self.s[i]), float(t[i])
+
+    def at(self, estimator: str, s: int) -> float:
+        """``estimator``'s expected time at straggler tolerance ``s``."""
+        hit = np.flatnonzero(self.s == s)
+        if not hit.size:
+            raise ValueError(f"s={s} is not among the values computed for {self.scheme}")
+        return float(self.times[estimator][hit[0]])
+
+    def interval(self, estimator: str, s: int) -> tuple[float, float]:
+        hit = np.flatnonzero(self.s == s)
+        if estimator not in self.low or not hit.size:
+            return math.nan, math.nan
+        return float(self.low[estimator][hit[0]]), float(self.high[estimator][hit[0]])
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per ``s``: the layout and every estimator's time (with intervals)."""
+        out = []
+        for i, s in enumerate(self.s):
+            r: dict[str, Any] = {
+                "s": int(s),
+                "wait": int(self.wait[i]),
+                "groups": int(self.groups[i]),
+                "load": float(self.load[i]),
+            }
+            for k, v in self.times.items():
+                r[k] = float(v[i])
+                if k in self.low:
+                    r[f"{k}_low"] = float(self.low[k][i])
+                    r[f"{k}_high"] = float(self.high[k][i])
+            out.append(r)
+        return out
+
+
+def scheme_s_values(scheme: str, n: int, m: int = 1, code: Any = None) -> list[int]:
+    """The valid straggler tolerances of ``scheme`` with ``n`` workers."""
+    rt = _runtime()
+    check_choice(scheme, "scheme", rt.SCHEMES)
+    n = check_int(n, "n", low=1)
+    m = check_int(m, "m", low=1)
+    if scheme == "uncoded":
+        return [0]
+    if scheme == "frc":
+        return [s for s in range(n) if n % (s + 1) == 0]
+    if scheme == "ye-abbe":
+        return list(range(0, n - m + 1))
+    if scheme == "commfr-gc":
+        if code is None:
+            raise ValueError("commfr-gc needs code=(N, K, delta) of the underlying linear code")
+        return [int(code[2]) - 1]
+    return list(range(n))
+
+
+def _plan(lam: float, loads: np.ndarray, model: Any, slope: float | None, s: int):
+    """[(measured load, weight, shift, factor), ...] giving the estimate at load ``lam``."""
+    hit = np.flatnonzero(np.abs(loads - lam) <= 1e-12 * max(1.0, lam))
+    if hit.size:
+        return [(float(loads[hit[0]]), 1.0, 0.0, 1.0)]
+    if model is None:
+        raise ValueError(
+            f"s={s}: the scheme's load {lam:.6g} is not a measured load of the trace "
+            f"({', '.join(f'{x:g}' for x in loads)}) and no load model was given "
+            "(load_model='interpolate', 'affine' or 'proportional')"
+        )
+    if isinstance(model, ProportionalLoad):
+        l0 = model.source_load(loads, lam)
+        return [(l0, 1.0, 0.0, lam / l0)]
+    if isinstance(model, LoadScaling):
+        l0 = model.source_load(loads, lam)
+        return [(l0, 1.0, model.slope * (lam - l0), 1.0)]
+    # interpolate
+    if lam < loads[0] or lam > loads[-1]:
+        if slope is None:
+            raise ValueError(
+                f"s={s}: load {lam:.6g} lies outside the measured loads and a slope needs "
+                ">= 2 measured loads"
+            )
+        l0 = float(loads[0] if lam < loads[0] else loads[-1])
+        return [(l0, 1.0, slope * (lam - l0), 1.0)]
+    j = int(np.searchsorted(loads, lam))
+    a, b = float(loads[j - 1]), float(loads[j])
+    th = (lam - a) / (b - a)
+    return [(a, 1 - th, 0.0, 1.0), (b, th, 0.0, 1.0)]
+
+
+def _round_values(M: np.ndarray, lays: Sequence[tuple[int, int, int]]) -> np.ndarray:
+    """Per-round grouped order statistics, shape (rounds, layouts)."""
+    R, n = M.shape
+    out = np.empty((R, len(lays)))
+    sorted_rows = np.sort(M, axis=1)
+    for j, (g, r, w) in enumerate(lays):
+        if g == 1:
+            out[:, j] = sorted_rows[:, w - 1]
+        else:
+            out[:, j] = np.sort(M.reshape(R, g, r), axis=2)[:, :, w - 1].max(axis=1)
+    return out
+
+
+def scheme_times(
+    trace: Trace,
+    scheme: str,
+    n: int,
+    *,
+    m: int = 1,
+    code: tuple[int, int, int] | None = None,
+    tau: float = 0.0,
+    s: Sequence[int] | None = None,
+    laws: Sequence[str] = LAWS,
+    fits: dict[tuple[str, float], LawFit] | None = None,
+    load_model: Any = "interpolate",
+    bootstrap: int = 200,
+    level: float = 0.95,
+    rng: Any = None,
+) -> SchemeTimes:
+    """Expected iteration time of ``scheme`` versus ``s`` on measured data (module docstring).
+
+    Parameters
+    ----------
+    trace : Trace
+        Measured times (pooled over its campaigns; select one first to avoid
+        mixing clusters).
+    scheme : str
+        One of :data:`gctheory.runtime.SCHEMES`.
+    n, m, code, tau :
+        As in :func:`gctheory.runtime.scheme_layout` /
+        :func:`gctheory.runtime.scheme_expected_time`.
+    s : sequence of int, optional
+        Straggler tolerances to evaluate (default: every valid one).
+    laws : sequence of str
+        Laws to fit at every measured load used (:data:`LAWS`); ``()`` for none.
+    fits : dict, optional
+        Fits already made, ``(law, load) -> LawFit`` (reused, not refitted).
+    load_model : {"interpolate", "affine", "proportional", None} or a model
+        How a load that was not measured is reached (module docstring).
+    bootstrap : int
+        Replicates of the bootstrap over rounds (0: no intervals).
+    level : float
+        Confidence level of the intervals.
+    rng : seed or Generator
+        Randomness of the bootstrap.
+    """
+    rt = _runtime()
+    check_choice(scheme, "scheme", rt.SCHEMES)
+    n = check_int(n, "n", low=1)
+    m = check_int(m, "m", low=1)
+    tau = check_real(tau, "tau", low=0.0)
+    B = check_int(bootstrap, "bootstrap", low=0)
+    level = check_probability(level, "level", open_low=True, open_high=True)
+    laws = [check_choice(law, "law", LAWS) for law in laws]
+    rng = as_generator(rng)
+    if not isinstance(trace, Trace):
+        raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
+    valid = scheme_s_values(scheme, n, m, code)
+    if s is None:
+        s_list = valid
+    else:
+        s_list = [check_int(v, "s", low=0) for v in s]
+        bad = sorted(set(s_list) - set(valid))
+        if bad:
+            raise ValueError(f"s={bad[0]} is not valid for {scheme} with n={n}, m={m}")
+    if not s_list:
+        raise ValueError(f"no valid s for {scheme} with n={n}, m={m}")
+    layouts = [rt.scheme_layout(scheme, n, sv, m, code=code) for sv in s_list]
+    loads = trace.loads
+    model_name = load_model if isinstance(load_model, (str, type(None))) else load_model.name
+    if isinstance(load_model, str) or load_model is None:
+        check_choice(load_model, "load_model", LOAD_MODELS)
+    slope = None
+    if load_model in ("interpolate", "affine"):
+        scaling = fit_load_scaling(trace) if len(loads) >= 2 else None
+        slope = scaling.slope if scaling is not None else None
+        model: Any = scaling if load_model == "affine" else "interpolate"
+        if load_model == "affine" and scaling is None:
+            raise ValueError("load_model='affine' needs >= 2 measured loads to fit the slope")
+    elif load_model == "proportional":
+        model = ProportionalLoad()
+    else:
+        model = load_model
+    plans = [_plan(float(lay.load), loads, model, slope, sv) for lay, sv in zip(layouts, s_list)]
+    used = sorted({p[0] for plan in plans for p in plan})
+    lay_tuples = [(lay.groups, lay.group_size, lay.wait) for lay in layouts]
+    # which layouts each measured load serves
+    serve: dict[float, list[int]] = {ld: [] for ld in used}
+    for i, plan in enumerate(plans):
+        for ld, *_ in plan:
+            serve[ld].append(i)
+    notes: dict[str, str] = {}
+    mats: dict[float, np.ndarray] = {}
+    for ld in used:
+        try:
+            mats[ld] = trace.rounds(ld)
+        except ValueError as exc:
+            notes["rounds"] = f"no per-round structure: {exc}"
+    have_mats = len(mats) == len(used)
+    have_rounds = have_mats
+    if have_mats:
+        workers = min(M.shape[1] for M in mats.values())
+        if workers < n:
+            have_rounds = False
+            notes["rounds"] = (
+                f"the trace's rounds have {workers} workers, fewer than n={n}: the measured "
+                "rounds cannot be replayed (the empirical estimate pools every worker)"
+            )
+    if B and not have_mats:
+        notes["bootstrap"] = "no bootstrap over rounds: " + notes.get("rounds", "")
+        B = 0
+    fits = dict(fits or {})
+    with blas_single_thread():
+        for ld in used:
+            need = [law for law in laws if (law, ld) not in fits]
+            if need:
+                for f in fit_laws(trace.times(ld), need):
+                    fits[(f.law, ld)] = f
+        per_load: dict[str, dict[float, np.ndarray]] = {"empirical": {}}
+        W: dict[float, np.ndarray] = {}
+        rv: dict[float, np.ndarray] = {}
+        for ld in used:
+            lays = [lay_tuples[i] for i in serve[ld]]
+            x = np.sort(trace.times(ld))
+            W[ld] = empirical_weights(x.size, lays)
+            per_load["empirical"][ld] = x @ W[ld]
+            if have_rounds:
+                rv[ld] = _round_values(mats[ld][:, :n], lays)
+                per_load.setdefault("rounds", {})[ld] = rv[ld].mean(axis=0)
+        for law in laws:
+            failed = [ld for ld in used if not fits[(law, ld)].converged]
+            if failed:
+                notes[law] = f"not fitted at load {failed[0]:g}: {fits[(law, failed[0])].message}"
+                continue
+            per_load[law] = {
+                ld: law_grouped_means(fits[(law, ld)].dist, [lay_tuples[i] for i in serve[ld]])
+                for ld in used
+            }
+        comm = np.array([tau * lay.comm for lay in layouts])
+        times = {k: _combine(v, plans, serve) + comm for k, v in per_load.items()}
+        low: dict[str, np.ndarray] = {}
+        high: dict[str, np.ndarray] = {}
+        if B:
+            boot: dict[str, list] = {"empirical": [], "rounds": []}
+            for _ in range(B):
+                emp_b, rnd_b = {}, {}
+                for ld in used:
+                    M = mats[ld]
+                    idx = rng.integers(0, M.shape[0], M.shape[0])
+                    emp_b[ld] = np.sort(M[idx].ravel()) @ W[ld]
+                    if have_rounds:
+                        rnd_b[ld] = rv[ld][idx].mean(axis=0)
+                boot["empirical"].append(_combine(emp_b, plans, serve) + comm)
+                if have_rounds:
+                    boot["rounds"].append(_combine(rnd_b, plans, serve) + comm)
+            boot = {k: v for k, v in boot.items() if v}
+            a = (1 - level) / 2
+            for k, arr in boot.items():
+                A = np.array(arr)
+                low[k], high[k] = np.quantile(A, a, axis=0), np.quantile(A, 1 - a, axis=0)
+    return SchemeTimes(
+        scheme=scheme,
+        n=n,
+        m=m,
+        tau=tau,
+        s=np.array(s_list),
+        wait=np.array([lay.wait for lay in layouts]),
+        groups=np.array([lay.groups for lay in layouts]),
+        group_size=np.array([lay.group_size for lay in layouts]),
+        load=np.array([lay.load for lay in layouts]),
+        times=times,
+        low=low,
+        high=high,
+        level=level,
+        bootstrap=B,
+        load_model=str(model_name),
+        notes=notes,
+        fits=fits,
+    )
+
+
+def _combine(per_load: dict[float, np.ndarray], plans, serve) -> np.ndarray:
+    """Estimate per layout from the per-load values and each layout's plan."""
+    out = np.zeros(len(plans))
+    pos = {ld: {i: j for j, i in enumerate(idx)} for ld, idx in serve.items()}
+    for i, plan in enumerate(plans):
+        for ld, wt, shift, factor in plan:
+            v = per_load[ld][pos[ld][i]]
+            out[i] += wt * (factor * v + shift)
+    return out
+
+
+def decision_table(
+    results: SchemeTimes | Sequence[SchemeTimes], reference: str = "empirical"
+) -> list[dict[str, Any]]:
+    """Each estimator's optimum and the time lost by trusting it, per scheme.
+
+    For every estimator: its optimal ``s`` (and ``wait``, the workers waited
+    for), the time it predicts there, the ``reference`` estimator's time at
+    that ``s`` (with its interval), the reference's own optimum, the time lost
+    by using the estimator's ``s`` (``reference(s_est) - reference(s_ref)``,
+    also in percent), whether the two agree, and the speed-up over waiting for
+    everyone (``reference(s=0) / reference(s_est)``; ``s = 0`` is the
+    wait-for-all uncoded scheme for cyclic-MDS, FRC and ignore-s).
+    ``plausible_lo``/``plausible_hi``: the range of ``s`` whose reference time
+    lies below the upper end of the reference's interval at its optimum (the
+    ``s`` the measurements cannot tell from the best; NaN without intervals).
+    """
+    res = [results] if isinstance(results, SchemeTimes) else list(results)
+    rows = []
+    for r in res:
+        ref = check_choice(reference, "reference", list(r.times))
+        s_ref, t_ref = r.optimum(ref)
+        base = r.at(ref, int(r.s[0])) if r.s[0] == 0 else math.nan
+        ub = r.interval(ref, s_ref)[1]
+        near = r.s[r.times[ref] <= ub] if math.isfinite(ub) else np.array([], int)
+        p_lo, p_hi = (int(near.min()), int(near.max())) if near.size else (math.nan, math.nan)
+        for est in r.times:
+            if not np.any(np.isfinite(r.times[est])):
+                continue
+            s_est, t_est = r.optimum(est)
+            t_at = r.at(ref, s_est)
+            lo, hi = r.interval(ref, s_est)
+            i = int(np.flatnonzero(r.s == s_est)[0])
+            rows.append(
+                {
+                    "scheme": r.scheme,
+                    "n": r.n,
+                    "estimator": est,
+                    "s_opt": s_est,
+                    "wait": int(r.wait[i]),
+                    "predicted": t_est,
+                    f"{ref}_at_s_opt": t_at,
+                    "low": lo,
+                    "high": hi,
+                    f"{ref}_s_opt": s_ref,
+                    f"{ref}_best": t_ref,
+                    "lost": t_at - t_ref,
+                    "lost_pct": 100 * (t_at - t_ref) / t_ref,
+                    "agrees": s_est == s_ref,
+                    "plausible_lo": p_lo,
+                    "plausible_hi": p_hi,
+                    "speedup_vs_wait_all": base / t_at if math.isfinite(base) else math.nan,
+                }
+            )
+    return rows

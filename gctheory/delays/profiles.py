@@ -1,0 +1,240 @@
+"""The public delay-profile pickles of ``mamaj/Sequential-Gradient-Coding-2``, read safely.
+
+That repository (Krishnan, Ebrahimi & Khisti, "Sequential gradient coding for
+straggler mitigation", ICLR 2023) publishes its AWS Lambda measurements as
+Python pickles in ``delay_profiles/<campaign>/``, one file per load, named
+``w{workers}-n{rounds}-l{load}-b{batch}-c{comp}-{region}.pkl`` (load written
+``0_500``). What they hold (read with ``pickletools``, which runs nothing):
+a list of rounds, each ``{"round": int, "started": float, "finished": float,
+"results": [...]}``, with one result per worker ``{"worker_id": numpy int,
+"started": float, "finished": float, "response": {...boto3 metadata...},
+"payload": "removed" or {..., "grads": {"type": list, "len": int}}}``.
+The only classes named are ``numpy.core.multiarray.scalar`` and
+``numpy.dtype`` (the numpy integer scalars) and ``builtins.list`` (stored as
+a value, the type of the gradients).
+
+A pickle can run arbitrary code when loaded, so :func:`safe_load` admits
+exactly that: lists, dicts, strings, numbers and numpy *numeric* scalars, and
+the ``list`` type as a value. Every other class, function or object is
+refused with a ValueError naming it. numpy's own ``dtype.__setstate__`` and
+``scalar`` are never called on the file's data: the dtype is rebuilt from a
+whitelist of numeric codes and the scalar from its bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gctheory.delays.trace import Trace, _validate
+
+__all__ = ["safe_load", "safe_loads", "read_profile_pickle", "profile_rows"]
+
+_NUMERIC_CODES = frozenset(
+    ["?", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8"]
+)
+_SCALAR = {("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar")}
+
+
+class _DTypeSpec:
+    """A numeric dtype as named in a pickle (never a numpy object until validated)."""
+
+    __slots__ = ("code", "order")
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.order = "="
+
+    def __setstate__(self, state: Any) -> None:
+        # numpy's dtype state: (version, byteorder, subarray, names, fields, elsize,
+        # alignment, flags[, metadata]); a plain numeric dtype has no subarray/names/fields
+        if (
+            not isinstance(state, tuple)
+            or len(state) not in (8, 9)
+            or state[0] not in (3, 4)
+            or state[1] not in ("<", ">", "|", "=")
+            or any(x is not None for x in state[2:5])
+            or not all(isinstance(x, int) for x in state[5:8])
+            or (len(state) == 9 and state[8] is not None)
+        ):
+            raise pickle.UnpicklingError(f"refused a numpy dtype state {state!r:.80}")
+        self.order = state[1]
+
+
+def _dtype(code: Any, align: Any = False, copy: Any = False) -> _DTypeSpec:
+    if not isinstance(code, str) or code not in _NUMERIC_CODES:
+        raise pickle.UnpicklingError(
+            f"refused numpy.dtype({code!r:.40}): only numeric dtypes are admitted"
+        )
+    return _DTypeSpec(code)
+
+
+def _scalar(spec: Any, data: Any = None) -> Any:
+    if not isinstance(spec, _DTypeSpec) or not isinstance(data, bytes):
+        raise pickle.UnpicklingError("refused a numpy scalar that is not numeric data")
+    order = spec.order if spec.order in "<>" else "="
+    dt = np.dtype(spec.code).newbyteorder(order)
+    if len(data) != dt.itemsize:
+        raise pickle.UnpicklingError(
+            f"refused a numpy scalar of dtype {spec.code} with {len(data)} bytes"
+        )
+    return np.frombuffer(data, dtype=dt)[0]
+
+
+class _RestrictedUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _SCALAR:
+            return _scalar
+        if (module, name) == ("numpy", "dtype"):
+            return _dtype
+        if (module, name) == ("builtins", "list"):
+            return list
+        raise pickle.UnpicklingError(
+            f"refused to load {module}.{name}: a delay profile holds only lists, dicts and "
+            "numpy scalars, and loading any other class or function could run code"
+        )
+
+    def persistent_load(self, pid: Any) -> Any:
+        raise pickle.UnpicklingError("refused a persistent id: not a plain delay profile")
+
+
+def safe_loads(data: bytes, *, source: str = "pickle") -> Any:
+    """Unpickle ``data`` admitting only lists, dicts, plain values and numpy numeric scalars.
+
+    Raises ValueError (naming ``source`` and the refused class) for anything else.
+    """
+    try:
+        return _RestrictedUnpickler(io.BytesIO(data)).load()
+    except pickle.UnpicklingError as exc:
+        raise ValueError(f"{source}: {exc}") from None
+    except Exception as exc:  # any failure of the parser: the bytes are not a profile
+        raise ValueError(f"{source}: not a readable pickle ({type(exc).__name__}: {exc})") from None
+
+
+def safe_load(path: str | Path) -> Any:
+    """:func:`safe_loads` of a file."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"profile pickle {str(p)!r} does not exist")
+    return safe_loads(p.read_bytes(), source=str(p))
+
+
+_NAME = re.compile(
+    r"^w(?P<workers>\d+)-n(?P<rounds>\d+)-l(?P<load>\d+_\d+)-b(?P<batch>\d+)"
+    r"-c(?P<comp>[^-]+)-(?P<region>[A-Za-z]+)"
+)
+
+
+def _name_fields(stem: str) -> dict[str, Any]:
+    m = _NAME.match(stem)
+    if not m:
+        return {}
+    return {
+        "workers": int(m["workers"]),
+        "rounds": int(m["rounds"]),
+        "load": float(m["load"].replace("_", ".")),
+        "batch": int(m["batch"]),
+        "region": m["region"],
+    }
+
+
+def profile_rows(rounds: Any, source: str = "profile") -> dict[str, np.ndarray]:
+    """Columns (round, worker, time, start_offset_s, and payload load if any) of a profile.
+
+    ``rounds`` is the unpickled list of round dicts; time is ``finished -
+    started`` of each worker, ``start_offset_s`` its start minus the round's.
+    """
+    if not isinstance(rounds, list) or not rounds:
+        raise ValueError(f"{source}: a delay profile is a non-empty list of rounds")
+    out: dict[str, list] = {"round": [], "worker": [], "time": [], "start_offset_s": []}
+    loads: list[float] = []
+    for j, rd in enumerate(rounds):
+        if not isinstance(rd, dict) or not isinstance(rd.get("results"), list):
+            raise ValueError(f"{source}: round {j} is not a dict with a 'results' list")
+        r = rd.get("round", j)
+        r0 = rd.get("started")
+        for q, res in enumerate(rd["results"]):
+            try:
+                w, a, b = res["worker_id"], res["started"], res["finished"]
+            except (KeyError, TypeError):
+                raise ValueError(
+                    f"{source}: round {r} result {q} lacks worker_id/started/finished"
+                ) from None
+            out["round"].append(int(r))
+            out["worker"].append(int(w))
+            out["time"].append(float(b) - float(a))
+            out["start_offset_s"].append(float(a) - float(r0) if r0 is not None else np.nan)
+            payload = res.get("payload")
+            if isinstance(payload, dict) and "load" in payload:
+                loads.append(float(payload["load"]))
+    cols = {k: np.array(v) for k, v in out.items()}
+    if loads:
+        if len(loads) != len(cols["time"]):
+            raise ValueError(f"{source}: some results carry a payload load and others do not")
+        cols["load"] = np.array(loads)
+    return cols
+
+
+def read_profile_pickle(
+    path: str | Path,
+    *,
+    load: float | None = None,
+    profile: str | None = None,
+    model: str | None = None,
+    region: str | None = None,
+    batch: int | None = None,
+) -> Trace:
+    """A :class:`Trace` from one delay-profile pickle of Sequential-Gradient-Coding-2.
+
+    The pickle is read by :func:`safe_load` (lists, dicts and numpy scalars
+    only). Load, batch and region come from the file name
+    (``w256-n30-l0_500-b2048-cno_forloop-Canada.pkl``) unless given; a load
+    stored in the workers' payloads must agree with it. ``profile`` defaults
+    to the name of the folder holding the file (the campaign).
+    """
+    p = Path(path)
+    data = safe_load(p)
+    cols = profile_rows(data, str(p))
+    meta = _name_fields(p.stem)
+    if load is None:
+        load = meta.get("load")
+        if load is None and "load" not in cols:
+            raise ValueError(
+                f"{p}: cannot tell the load from the file name (w..-n..-l0_500-b..-c..-Region) "
+                "or the payloads; give load="
+            )
+    n = len(cols["time"])
+    if load is not None:
+        if "load" in cols and not np.allclose(cols["load"], float(load)):
+            raise ValueError(
+                f"{p}: the workers' payloads say load {cols['load'][0]:g}, but the file name "
+                f"or the argument says {float(load):g}"
+            )
+        cols["load"] = np.full(n, float(load))
+    extra: dict[str, np.ndarray] = {
+        "profile": np.full(n, profile if profile is not None else p.parent.name, dtype=object)
+    }
+    if model is not None:
+        extra["model"] = np.full(n, model, dtype=object)
+    reg = region if region is not None else meta.get("region")
+    if reg is not None:
+        extra["region"] = np.full(n, reg, dtype=object)
+    bat = batch if batch is not None else meta.get("batch")
+    if bat is not None:
+        extra["batch"] = np.full(n, float(bat))
+    extra["start_offset_s"] = cols["start_offset_s"]
+    extra = {k: (v.astype(str) if v.dtype == object else v) for k, v in extra.items()}
+    tr = Trace(
+        cols["round"].astype(np.int64),
+        cols["worker"].astype(np.int64),
+        cols["load"].astype(float),
+        cols["time"].astype(float),
+        extra,
+        str(p),
+    )
+    return _validate(tr)

@@ -1,0 +1,233 @@
+"""What a trace says about its stragglers: quantiles, rates, persistence, shared slowness.
+
+For every campaign and load of a :class:`Trace`, :func:`summarize` reports
+
+* quantiles of the measured times;
+* the straggler rate above a threshold (seconds, or a factor times the median),
+  the share of rounds with at least one straggler beside what independent
+  workers would give (``1 - (1 - rate)^W``), and the dispersion index of the
+  straggler count per round (variance / mean: 1 for independent workers,
+  larger when stragglers come together);
+* persistence: of the slowest ``top`` fraction of workers in a round, the share
+  still among the slowest in the next round, ``p``, against the ``b = top``
+  expected by chance. Under the model of Xu et al. 2021, Section V-B (times
+  frozen for ``h`` iterations, then redrawn), consecutive rounds share a block
+  with probability ``(h-1)/h``, so ``p = b + (1 - b)(h - 1)/h`` and
+  ``h = (1 - b) / (1 - p)``: ``h = 1`` is no persistence. A bootstrap over
+  round pairs gives the interval. Also: how many stragglers (above the
+  threshold) straggle again in the next round, and the mean rank correlation
+  of consecutive rounds;
+* correlation within a round: the intraclass correlation of log times with
+  rounds as groups (one-way ANOVA estimator), the share of variance that is
+  common to the workers of a round.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from gctheory._validate import as_generator, check_int, check_probability, check_real
+from gctheory.delays.trace import Trace
+
+__all__ = ["LoadSummary", "summarize", "persistence"]
+
+DEFAULT_PROBS = (0.5, 0.9, 0.99, 0.999)
+
+
+@dataclass(frozen=True)
+class LoadSummary:
+    """Summary of one campaign at one load (see the module docstring)."""
+
+    campaign: str
+    load: float
+    count: int
+    rounds: int
+    workers: int
+    mean: float
+    min: float
+    max: float
+    quantiles: dict[float, float]
+    threshold: float
+    straggler_rate: float
+    stragglers: int
+    rounds_with_stragglers: float
+    iid_rounds_with_stragglers: float
+    dispersion: float
+    repeat_stragglers: int
+    repeat_opportunities: int
+    top: float
+    persistence: float
+    persistence_ci: tuple[float, float]
+    h: float
+    h_ci: tuple[float, float]
+    rank_corr: float
+    icc_log: float
+
+    def row(self) -> dict[str, Any]:
+        """A flat dict for tables."""
+        out: dict[str, Any] = {"campaign": self.campaign, "load": self.load, "count": self.count}
+        out.update(rounds=self.rounds, workers=self.workers, mean=self.mean, min=self.min)
+        out.update({f"q{p:g}": v for p, v in self.quantiles.items()})
+        out.update(max=self.max, threshold=self.threshold, straggler_rate=self.straggler_rate)
+        out.update(stragglers=self.stragglers, rounds_with=self.rounds_with_stragglers)
+        out.update(rounds_with_iid=self.iid_rounds_with_stragglers, dispersion=self.dispersion)
+        out.update(repeat=f"{self.repeat_stragglers}/{self.repeat_opportunities}")
+        out.update(persist_p=self.persistence, chance=self.top, h=self.h)
+        out.update(h_low=self.h_ci[0], h_high=self.h_ci[1], rank_corr=self.rank_corr)
+        out.update(icc_log=self.icc_log)
+        return out
+
+
+def _slowest_sets(M: np.ndarray, k: int) -> np.ndarray:
+    """Boolean (rounds, workers): the k slowest of each round (ties by worker index)."""
+    order = np.argsort(-M, axis=1, kind="stable")[:, :k]
+    S = np.zeros(M.shape, dtype=bool)
+    np.put_along_axis(S, order, True, axis=1)
+    return S
+
+
+def persistence(
+    M: np.ndarray, top: float = 0.1, *, bootstrap: int = 999, level: float = 0.95, rng: Any = None
+) -> tuple[float, tuple[float, float], float, tuple[float, float]]:
+    """``(p, p_interval, h, h_interval)`` of a (rounds, workers) matrix (module docstring)."""
+    M = np.asarray(M, float)
+    R, W = M.shape
+    k = max(1, int(round(top * W)))
+    b = k / W
+    if R < 2:
+        return math.nan, (math.nan, math.nan), math.nan, (math.nan, math.nan)
+    S = _slowest_sets(M, k)
+    overlap = np.sum(S[:-1] & S[1:], axis=1)  # per consecutive pair
+    p = float(overlap.sum() / (k * (R - 1)))
+    gen = as_generator(rng)
+    B = check_int(bootstrap, "bootstrap", low=0)
+    if B and R > 2:
+        idx = gen.integers(0, R - 1, size=(B, R - 1))
+        pb = overlap[idx].sum(axis=1) / (k * (R - 1))
+        a = (1 - level) / 2
+        ci = (float(np.quantile(pb, a)), float(np.quantile(pb, 1 - a)))
+    else:
+        ci = (math.nan, math.nan)
+
+    def h_of(x: float) -> float:
+        return (1 - b) / (1 - x) if x < 1 else math.inf
+
+    return p, ci, h_of(p), (h_of(ci[0]), h_of(ci[1]))
+
+
+def _icc(logM: np.ndarray) -> float:
+    R, W = logM.shape
+    if R < 2 or W < 2:
+        return math.nan
+    rm = logM.mean(axis=1)
+    msb = W * float(np.sum((rm - logM.mean()) ** 2)) / (R - 1)
+    msw = float(np.sum((logM - rm[:, None]) ** 2)) / (R * (W - 1))
+    return (msb - msw) / (msb + (W - 1) * msw)
+
+
+def summarize(
+    trace: Trace,
+    *,
+    probs: Any = DEFAULT_PROBS,
+    threshold: float | None = None,
+    factor: float = 3.0,
+    top: float = 0.1,
+    bootstrap: int = 999,
+    level: float = 0.95,
+    rng: Any = None,
+) -> list[LoadSummary]:
+    """One :class:`LoadSummary` per campaign and load of ``trace``.
+
+    Parameters
+    ----------
+    probs : sequence of float
+        Quantile levels reported.
+    threshold : float, optional
+        A straggler takes longer than this many seconds; default ``factor``
+        times the median at that load.
+    factor : float
+        See ``threshold``.
+    top : float in (0, 1)
+        Persistence is measured on the slowest ``top`` fraction of each round.
+    bootstrap, level, rng :
+        Bootstrap over consecutive round pairs for the persistence interval.
+    """
+    if not isinstance(trace, Trace):
+        raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
+    ps = [check_probability(p, "probs", open_low=True, open_high=True) for p in probs]
+    if threshold is not None:
+        threshold = check_real(threshold, "threshold", low=0.0, low_open=True)
+    factor = check_real(factor, "factor", low=0.0, low_open=True)
+    top = check_probability(top, "top", open_low=True, open_high=True)
+    level = check_probability(level, "level", open_low=True, open_high=True)
+    gen = as_generator(rng)
+    out = []
+    camp_ids = trace.campaign_ids()
+    camps = trace.campaigns()
+    for c, camp in enumerate(camps):
+        sub = trace if len(camps) == 1 else trace._subset(camp_ids == c)
+        label = ", ".join(f"{k}={v}" for k, v in camp.items())
+        for ld in sub.loads:
+            x = sub.times(ld)
+            med = float(np.median(x))
+            thr = threshold if threshold is not None else factor * med
+            strag = x > thr
+            rate = float(strag.mean())
+            try:
+                M = sub.rounds(ld)
+            except ValueError:
+                M = None
+            if M is not None:
+                R, W = M.shape
+                counts = np.sum(M > thr, axis=1)
+                with_s = float(np.mean(counts > 0))
+                iid = 1 - (1 - rate) ** W
+                disp = float(counts.var(ddof=1) / counts.mean()) if counts.sum() and R > 1 else 0.0
+                Sg = M > thr
+                rep, opp = int(np.sum(Sg[:-1] & Sg[1:])), int(np.sum(Sg[:-1]))
+                p, pci, h, hci = persistence(M, top, bootstrap=bootstrap, level=level, rng=gen)
+                rho = (
+                    float(np.mean([stats.spearmanr(M[i], M[i + 1])[0] for i in range(R - 1)]))
+                    if R > 1
+                    else math.nan
+                )
+                icc = _icc(np.log(np.maximum(M, 1e-300)))
+            else:
+                R, W = 0, 0
+                with_s = iid = disp = p = h = rho = icc = math.nan
+                pci = hci = (math.nan, math.nan)
+                rep = opp = 0
+            out.append(
+                LoadSummary(
+                    campaign=label,
+                    load=float(ld),
+                    count=int(x.size),
+                    rounds=R,
+                    workers=W,
+                    mean=float(x.mean()),
+                    min=float(x.min()),
+                    max=float(x.max()),
+                    quantiles={p_: float(q) for p_, q in zip(ps, np.quantile(x, ps))},
+                    threshold=float(thr),
+                    straggler_rate=rate,
+                    stragglers=int(strag.sum()),
+                    rounds_with_stragglers=with_s,
+                    iid_rounds_with_stragglers=float(iid),
+                    dispersion=disp,
+                    repeat_stragglers=rep,
+                    repeat_opportunities=opp,
+                    top=float(max(1, int(round(top * W))) / W) if W else top,
+                    persistence=p,
+                    persistence_ci=pci,
+                    h=h,
+                    h_ci=hci,
+                    rank_corr=rho,
+                    icc_log=icc,
+                )
+            )
+    return out

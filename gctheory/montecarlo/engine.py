@@ -1,0 +1,365 @@
+"""The chunk engine: seeds, chunk plans, executors, progress.
+
+A run of at most ``trials`` outcomes is cut into chunks of ``chunk_size`` (all
+full but the last). Chunk ``i`` draws from ``np.random.default_rng(child_i)``
+where ``child_i`` is the ``i``-th child of ``seed_sequence(rng)`` -- the
+``i``-th element of ``SeedSequence.spawn``, built on demand so that a run
+whose length is decided as it goes (adaptive stopping) needs no list of
+seeds. Chunks may run serially, on a local process pool (``executor=2``), on
+any :class:`concurrent.futures.Executor` (a Dask client's ``get_executor()``);
+their summaries are merged in chunk order whatever order they finish in, so
+the result depends only on ``(seed, trials, chunk_size)`` (and ``stop``).
+
+Worker processes of a pool the engine starts exit by themselves when the
+parent process dies (a watchdog thread in each worker), so a killed run leaves
+no workers behind.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import numbers
+import os
+import pickle
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from gctheory._validate import as_generator
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "chunk_plan", "seed_sequence"]
+
+DEFAULT_CHUNK_SIZE = 1 << 16
+
+#: Most chunks one run may be cut into. Each chunk costs a seed, a generator and a
+#: dispatch (tens of microseconds at least), so a plan beyond this is refused at once.
+MAX_CHUNKS = 10**8
+
+_PARENT_POLL_SECONDS = 0.2
+
+
+# ---------------------------------------------------------------------------
+# seeds
+
+
+def seed_sequence(rng: Any, name: str = "rng") -> np.random.SeedSequence:
+    """Normalise ``rng`` to a :class:`numpy.random.SeedSequence`.
+
+    Accepts what :func:`gctheory._validate.as_generator` accepts: None (fresh OS
+    entropy), a non-negative int or a sequence of non-negative ints, a
+    ``SeedSequence`` (used as is), a ``BitGenerator`` or a ``Generator`` (a
+    child seed is drawn from it, advancing it, so repeated calls with one
+    Generator differ). Booleans (``rng=True`` is not seed 1), negative seeds,
+    floats and strings are refused with the parameter's name.
+    """
+    if isinstance(rng, np.random.SeedSequence):
+        return rng
+    gen = as_generator(rng, name)  # validates every other form
+    if isinstance(rng, (np.random.Generator, np.random.BitGenerator)):
+        return np.random.SeedSequence(gen.integers(0, 2**63, size=4).tolist())
+    return np.random.SeedSequence(rng)
+
+
+def child_seed(ss: np.random.SeedSequence, base: int, i: int) -> np.random.SeedSequence:
+    """The ``i``-th child ``ss.spawn`` would give, after ``base`` children already spawned."""
+    return np.random.SeedSequence(
+        ss.entropy, spawn_key=tuple(ss.spawn_key) + (base + i,), pool_size=ss.pool_size
+    )
+
+
+def seed_key(ss: np.random.SeedSequence) -> dict[str, Any]:
+    """A JSON-ready identity of a seed (for checkpoint headers)."""
+    entropy = ss.entropy
+    entropy = [int(e) for e in entropy] if isinstance(entropy, (list, tuple)) else int(entropy)
+    return {
+        "entropy": entropy,
+        "spawn_key": [int(k) for k in ss.spawn_key],
+        "pool_size": int(ss.pool_size),
+        "first_child": int(ss.n_children_spawned),
+    }
+
+
+# ---------------------------------------------------------------------------
+# validation of the run's shape
+
+
+def check_trials(trials: Any) -> int:
+    if isinstance(trials, (bool, np.bool_)) or not isinstance(trials, numbers.Integral):
+        raise ValueError(f"trials must be a positive integer, got {trials!r}")
+    if trials <= 0:
+        raise ValueError(f"trials must be a positive integer, got {trials!r}")
+    return int(trials)
+
+
+def check_chunk_size(chunk_size: Any, trials: int) -> int:
+    if chunk_size is None:
+        return min(trials, DEFAULT_CHUNK_SIZE)
+    if isinstance(chunk_size, (bool, np.bool_)) or not isinstance(chunk_size, numbers.Integral):
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if chunk_size <= 0:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    return int(chunk_size)
+
+
+def check_executor(executor: Any) -> Any:
+    if executor is None or isinstance(executor, cf.Executor):
+        return executor
+    if (
+        isinstance(executor, (bool, np.bool_))
+        or not isinstance(executor, numbers.Integral)
+        or executor < 1
+    ):
+        raise ValueError(
+            "executor must be None, a positive int (processes in a local pool) or a "
+            f"concurrent.futures.Executor, got {executor!r}"
+        )
+    return int(executor)
+
+
+def check_callable(func: Any, name: str, signature: str) -> None:
+    if not callable(func):
+        raise ValueError(f"{name} must be callable as {signature}, got {type(func).__name__}")
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available to new allocations (Linux: MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _workers(executor: Any) -> int:
+    if executor is None:
+        return 1
+    if isinstance(executor, int):
+        return executor
+    return int(getattr(executor, "_max_workers", 0) or 0) or 16
+
+
+def check_plan(
+    trials: int, chunk_size: int, executor: Any, bytes_per_outcome: int, adaptive: bool
+) -> int:
+    """Refuse at once a plan whose chunks cannot fit in memory, or a fixed-length plan with
+    more than :data:`MAX_CHUNKS` chunks (an adaptive run is planned lazily and ends by its
+    rule, so its budget may be as large as wanted).
+
+    Returns the number of chunks.
+    """
+    n_chunks = -(-trials // chunk_size)
+    if n_chunks > MAX_CHUNKS and not adaptive:
+        how = " or a stop rule (stop=...) that ends the run earlier"
+        raise ValueError(
+            f"trials={trials:,} in chunks of chunk_size={chunk_size:,} is {n_chunks:,} chunks, "
+            f"more than the {MAX_CHUNKS:,} one run may have (each chunk costs a seed, a "
+            f"generator and a dispatch): use chunk_size >= {-(-trials // MAX_CHUNKS):,}{how}"
+        )
+    workers = _workers(executor)
+    need = chunk_size * bytes_per_outcome * workers
+    avail = _available_memory()
+    if avail is not None and need > avail:
+        raise ValueError(
+            f"chunk_size={chunk_size:,} needs at least {need / 2**30:.3g} GiB at once "
+            f"({bytes_per_outcome} bytes per outcome x {workers} worker(s)), more than the "
+            f"{avail / 2**30:.3g} GiB available: use a smaller chunk_size"
+        )
+    return n_chunks
+
+
+def chunk_plan(trials: int, chunk_size: int) -> list[int]:
+    """Sizes of the chunks a run of ``trials`` is cut into (all full but the last)."""
+    trials = check_trials(trials)
+    chunk_size = check_chunk_size(chunk_size, trials)
+    check_plan(trials, chunk_size, None, 0, adaptive=False)
+    full, rest = divmod(trials, chunk_size)
+    return [chunk_size] * full + ([rest] if rest else [])
+
+
+class Plan:
+    """Chunk sizes and seeds of a run, computed on demand."""
+
+    def __init__(self, trials: int, chunk_size: int, ss: np.random.SeedSequence):
+        self.trials = trials
+        self.chunk_size = chunk_size
+        self.n_chunks = -(-trials // chunk_size)
+        self.ss = ss
+        self.base = ss.n_children_spawned
+
+    def size(self, i: int) -> int:
+        return min(self.chunk_size, self.trials - i * self.chunk_size)
+
+    def seed(self, i: int) -> np.random.SeedSequence:
+        return child_seed(self.ss, self.base, i)
+
+    def consumed(self, n: int, shared: bool) -> None:
+        """Advance a caller's SeedSequence as ``spawn`` would have, for the ``n`` chunks used
+        (a sequence made here from an int seed is seen by nobody else: left alone)."""
+        if shared:
+            self.ss.spawn(n)
+
+
+# ---------------------------------------------------------------------------
+# progress
+
+
+class Progress:
+    """A one-line progress bar on stderr, shown only on a terminal."""
+
+    def __init__(self, total: int, enabled: bool | None, label: str):
+        if enabled is None:
+            enabled = sys.stderr.isatty()
+        self.enabled = bool(enabled)
+        self.total = total
+        self.label = label
+        self.count = 0
+        self.start = time.monotonic()
+        self._last = 0.0
+
+    def update(self, n: int) -> None:
+        self.count += n
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < 0.1 and self.count < self.total:
+            return
+        self._last = now
+        frac = self.count / self.total
+        width = 30
+        bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
+        elapsed = now - self.start
+        eta = elapsed / frac - elapsed if frac > 0 else math.inf
+        sys.stderr.write(
+            f"\r{self.label} [{bar}] {100 * frac:5.1f}% {self.count}/{self.total} "
+            f"elapsed {elapsed:5.1f}s eta {eta:5.1f}s"
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+# ---------------------------------------------------------------------------
+# executors
+
+
+def _watch_parent() -> None:
+    """Pool-worker initializer: exit this worker as soon as its parent process is gone."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(_PARENT_POLL_SECONDS)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="gctheory-parent-watch", daemon=True).start()
+
+
+def local_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A process pool whose workers exit when this process dies."""
+    return cf.ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent)
+
+
+def check_picklable(funcs: Sequence[tuple[str, Callable]], executor: Any) -> None:
+    if executor is None or isinstance(executor, cf.ThreadPoolExecutor):
+        return
+    for name, func in funcs:
+        try:
+            pickle.dumps(func)
+            continue
+        except Exception as exc:
+            if isinstance(executor, (cf.ProcessPoolExecutor, int)):
+                raise ValueError(
+                    f"{name} must be picklable to run on a process pool: use a module-level "
+                    "function, or functools.partial of one, or a class instance with "
+                    "__call__ (lambdas and nested functions are not picklable). pickle said: "
+                    f"{exc}"
+                ) from exc
+        try:  # other executors (Dask) serialise with cloudpickle when available
+            import cloudpickle
+
+            cloudpickle.dumps(func)
+        except ImportError:
+            raise ValueError(
+                f"{name} must be picklable to run on an executor (module-level function or "
+                "functools.partial of one)"
+            ) from None
+        except Exception as exc:
+            raise ValueError(f"{name} could not be serialised for the executor: {exc}") from exc
+
+
+def run_chunks(
+    task: Callable[[np.random.SeedSequence, int], Any],
+    plan: Plan,
+    *,
+    executor: Any,
+    done: dict[int, Any],
+    record: Callable[[int, Any], None],
+    accept: Callable[[int, Any], bool],
+    progress: Progress,
+) -> int:
+    """Run the chunks of ``plan`` and feed their summaries to ``accept`` in chunk order.
+
+    ``done`` holds summaries already known (from a checkpoint); ``record`` is
+    called for every newly computed one, in completion order. ``accept(i, s)``
+    returns True to stop after chunk ``i``. Returns the number of chunks accepted.
+    """
+    progress.update(sum(plan.size(i) for i in done))
+    if executor is None:
+        for i in range(plan.n_chunks):
+            s = done.get(i)
+            if s is None:
+                s = task(plan.seed(i), plan.size(i))
+                record(i, s)
+                progress.update(plan.size(i))
+            if accept(i, s):
+                return i + 1
+        return plan.n_chunks
+
+    own = isinstance(executor, int)
+    pool = local_pool(executor) if own else executor
+    in_flight = max(2, 2 * _workers(executor))
+    ahead = 4 * in_flight  # results kept waiting for an earlier chunk, at most
+    futures: dict[cf.Future, int] = {}
+    ready: dict[int, Any] = {}
+    nxt = 0  # next chunk to accept
+    sub = 0  # next chunk to consider for submission
+    try:
+        while True:
+            while nxt in ready or (nxt < plan.n_chunks and nxt in done):
+                s = ready.pop(nxt) if nxt in ready else done[nxt]
+                if accept(nxt, s):
+                    return nxt + 1
+                nxt += 1
+            if nxt >= plan.n_chunks:
+                return plan.n_chunks
+            while len(futures) < in_flight and sub < min(plan.n_chunks, nxt + ahead):
+                if sub not in done and sub >= nxt:
+                    futures[pool.submit(task, plan.seed(sub), plan.size(sub))] = sub
+                sub += 1
+            finished, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+            for fut in finished:
+                i = futures.pop(fut)
+                s = fut.result()
+                record(i, s)
+                progress.update(plan.size(i))
+                ready[i] = s
+    finally:
+        for fut in futures:
+            fut.cancel()
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)

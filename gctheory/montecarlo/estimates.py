@@ -1,0 +1,277 @@
+"""Monte Carlo results: the :class:`Estimate`, its diagnostics, and the intervals behind it.
+
+Probabilities get the Wilson score interval [1] (default) or the exact
+Clopper-Pearson interval [2]; both handle zero and all-success counts (the
+Wilson limit is set to exactly 0 or 1 there). Means, importance-sampling
+estimates and splitting estimates get the normal (CLT) interval
+``value +- z * sd / sqrt(n)``, which is only as good as the CLT is for the
+samples: the :class:`Diagnostics` attached to the estimate (effective sample
+size, the largest contribution's share, a tail-index estimate) say when it is
+not, and a :class:`UnreliableEstimateWarning` is issued then.
+
+References
+----------
+.. [1] E. B. Wilson, "Probable inference, the law of succession, and
+   statistical inference", JASA 22 (1927).
+.. [2] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial
+   limits illustrated in the case of the binomial", Biometrika 26 (1934).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+from gctheory._validate import check_choice
+
+__all__ = [
+    "Diagnostics",
+    "Estimate",
+    "PrecisionNotReachedWarning",
+    "UnreliableEstimateWarning",
+    "binomial_estimate",
+]
+
+
+class UnreliableEstimateWarning(UserWarning):
+    """The interval of an estimate cannot be trusted (few effective samples, heavy tails,
+    mis-normalised likelihood ratios)."""
+
+
+class PrecisionNotReachedWarning(UserWarning):
+    """An adaptive run used its whole trial budget before its precision or event target."""
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What the samples behind an estimate say about its reliability.
+
+    Every field is None where it does not apply.
+
+    Attributes
+    ----------
+    ess : float
+        Effective sample size (Kish) of the contributions to the estimate:
+        ``(sum y)^2 / sum y^2`` over the samples (for importance sampling,
+        ``y = w * 1{event}``). A few effective samples mean the interval rests
+        on a few draws.
+    max_share : float
+        The largest single contribution's share: of the sum ``sum y`` for
+        importance sampling, of the sum of squared deviations for a mean.
+    tail_index : float
+        Hill's estimate of the tail index of ``|x|`` (means, from the 100
+        largest values, when there are at least 2,000 samples): below 2 the
+        variance is infinite, below 1 the mean itself.
+    weight_mean : float
+        Importance sampling: the mean of every likelihood ratio drawn, which is
+        1 in expectation for an exactly normalised proposal.
+    weight_mean_interval : (float, float)
+        Its CLT interval at ``z = 4``.
+    weight_ess : float
+        Importance sampling: effective sample size of all the weights (Kish).
+    messages : tuple of str
+        The warnings issued for this estimate.
+    """
+
+    ess: float | None = None
+    max_share: float | None = None
+    tail_index: float | None = None
+    weight_mean: float | None = None
+    weight_mean_interval: tuple[float, float] | None = None
+    weight_ess: float | None = None
+    messages: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        parts = []
+        for name in ("ess", "max_share", "tail_index", "weight_mean", "weight_ess"):
+            v = getattr(self, name)
+            if v is not None:
+                parts.append(f"{name}={v:.4g}")
+        if self.weight_mean_interval is not None:
+            lo, hi = self.weight_mean_interval
+            parts.append(f"weight_mean_interval=[{lo:.4g}, {hi:.4g}]")
+        if self.messages:
+            parts.append(f"messages={list(self.messages)!r}")
+        return f"Diagnostics({', '.join(parts)})"
+
+
+STOP_REASONS = ("trials", "rel_half_width", "events")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A Monte Carlo estimate with a two-sided confidence interval.
+
+    Attributes
+    ----------
+    value : float
+        Point estimate (a proportion, a sample mean, a weighted mean).
+    low, high : float
+        Two-sided confidence limits at ``level``.
+    trials : int
+        Number of independent outcomes behind the estimate.
+    level : float
+        Confidence level of ``[low, high]``, in (0, 1).
+    successes : int or None
+        For probabilities, the number of successes (exact); for importance
+        sampling, the number of samples that fell in the event; None for means.
+    std : float or None
+        Sample standard deviation of the terms averaged (means, importance
+        sampling); None for binomial proportions.
+    method : str
+        ``"wilson"``, ``"clopper-pearson"``, ``"clt"``, ``"importance"`` or
+        ``"splitting"``.
+    stopped_by : str
+        The rule that ended the run: ``"trials"`` (the trial budget, always the
+        case without ``stop=``), ``"rel_half_width"`` or ``"events"``.
+    target_met : bool or None
+        With ``stop=``, whether the precision or event target was reached
+        (False: the budget ran out first, and a
+        :class:`PrecisionNotReachedWarning` was issued); None without ``stop=``.
+    diagnostics : Diagnostics or None
+        Reliability diagnostics (means, importance sampling, splitting).
+    """
+
+    value: float
+    low: float
+    high: float
+    trials: int
+    level: float
+    successes: int | None = None
+    std: float | None = None
+    method: str = "wilson"
+    stopped_by: str = "trials"
+    target_met: bool | None = None
+    diagnostics: Diagnostics | None = None
+
+    def contains(self, x: float) -> bool:
+        """True if ``x`` lies in the closed interval ``[low, high]``."""
+        return bool(self.low <= x <= self.high)
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width, a quick measure of precision."""
+        return (self.high - self.low) / 2.0
+
+    @property
+    def rel_half_width(self) -> float:
+        """Half-width relative to the value (inf when the value is 0)."""
+        return self.half_width / abs(self.value) if self.value != 0 else math.inf
+
+    def __repr__(self) -> str:
+        count = f", successes={self.successes}" if self.successes is not None else ""
+        stop = ""
+        if self.target_met is not None:
+            stop = f", stopped_by={self.stopped_by!r}"
+            if not self.target_met:
+                stop += " (budget spent before the target)"
+        diag = f", {self.diagnostics!r}" if self.diagnostics is not None else ""
+        return (
+            f"Estimate({self.value:.6g} in [{self.low:.6g}, {self.high:.6g}] "
+            f"at {100 * self.level:g}% ({self.method}), trials={self.trials}{count}{stop}{diag})"
+        )
+
+    def __str__(self) -> str:
+        return f"{self.value:.4g} [{self.low:.4g}, {self.high:.4g}]"
+
+
+# ---------------------------------------------------------------------------
+# intervals
+
+
+def check_level(level: Any) -> float:
+    """``level`` as a float in the open interval (0, 1)."""
+    if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real):
+        raise ValueError(f"level must lie in the open interval (0, 1), got {level!r}")
+    level = float(level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must lie in the open interval (0, 1), got {level!r}")
+    return level
+
+
+def z_value(level: float) -> float:
+    """Two-sided normal quantile ``z`` with ``P(|Z| <= z) = level``."""
+    return float(special.ndtri(0.5 + level / 2.0))
+
+
+def _wilson_interval(successes: int, trials: int, level: float) -> tuple[float, float]:
+    """Wilson score interval [1] for a binomial proportion."""
+    z = z_value(level)
+    n = float(trials)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes == 0 else max(0.0, center - half)
+    high = 1.0 if successes == trials else min(1.0, center + half)
+    return low, high
+
+
+def _clopper_pearson_interval(successes: int, trials: int, level: float) -> tuple[float, float]:
+    """Exact Clopper-Pearson interval [2] from beta quantiles."""
+    alpha = 1.0 - level
+    # beta quantiles (scipy.special.betaincinv: no import of scipy.stats, which is slow)
+    low = (
+        0.0
+        if successes == 0
+        else float(special.betaincinv(successes, trials - successes + 1, alpha / 2))
+    )
+    high = (
+        1.0
+        if successes == trials
+        else float(special.betaincinv(successes + 1, trials - successes, 1 - alpha / 2))
+    )
+    return low, high
+
+
+INTERVALS = {"wilson": _wilson_interval, "clopper-pearson": _clopper_pearson_interval}
+
+
+def check_interval(interval: Any) -> str:
+    return check_choice(interval, "interval", sorted(INTERVALS))
+
+
+def _is_whole(x: Any) -> bool:
+    if isinstance(x, (bool, np.bool_)):
+        return False
+    if isinstance(x, numbers.Integral):
+        return True
+    return isinstance(x, numbers.Real) and math.isfinite(float(x)) and float(x) == int(float(x))
+
+
+def binomial_estimate(
+    successes: int, trials: int, *, level: float = 0.99, interval: str = "wilson"
+) -> Estimate:
+    """An :class:`Estimate` from an exact count of successes (Wilson or Clopper-Pearson)."""
+    level = check_level(level)
+    interval = check_interval(interval)
+    if not _is_whole(trials) or trials < 1:
+        raise ValueError(f"trials must be a positive integer, got {trials!r}")
+    trials = int(trials)
+    if not _is_whole(successes) or not 0 <= successes <= trials:
+        raise ValueError(
+            f"successes must be an integer in [0, trials] = [0, {trials}], got {successes!r}"
+        )
+    successes = int(successes)
+    low, high = INTERVALS[interval](successes, trials, level)
+    return Estimate(
+        value=successes / trials,
+        low=low,
+        high=high,
+        trials=trials,
+        level=level,
+        successes=successes,
+        method=interval,
+    )
+
+
+def min_rel_half_width(trials: int, level: float, interval: str) -> float:
+    """The smallest relative half-width any count out of ``trials`` can give."""
+    # the relative half-width decreases with the count: all successes is the best case
+    est = binomial_estimate(trials, trials, level=level, interval=interval)
+    return est.half_width / est.value

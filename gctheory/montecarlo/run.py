@@ -1,0 +1,131 @@
+"""One Monte Carlo run, from its arguments to an :class:`Estimate`.
+
+Shared by every estimator of the package: validate everything before any work
+(trials, chunk size, executor, seed, checkpoint path, stopping rules), run
+the chunks through :func:`gctheory.montecarlo.engine.run_chunks`, merge their
+summaries in chunk order, apply the stopping rules at each chunk boundary,
+and say in the result which rule ended the run.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from gctheory.montecarlo import checkpoint as ckpt_mod
+from gctheory.montecarlo import engine
+from gctheory.montecarlo.estimates import Estimate, PrecisionNotReachedWarning
+from gctheory.montecarlo.stopping import Stop, rule_met
+
+_BYTES_PER_OUTCOME = {"probability": 1, "mean": 8, "weighted": 16}
+
+
+def drive(
+    *,
+    kind: str,
+    task: Callable[[np.random.SeedSequence, int], Any],
+    funcs: Sequence[tuple[str, Any]],
+    trials: int,
+    rng: Any,
+    chunk_size: Any,
+    executor: Any,
+    progress: bool | None,
+    checkpoint: str | os.PathLike | None,
+    stop: Stop | None,
+    finish: Callable[[Any, int, bool], Estimate],
+    events: Callable[[Any], int | None],
+    extra_header: dict[str, Any] | None = None,
+) -> Estimate:
+    """Run ``task`` chunk by chunk; ``finish(summary, n, warn)`` makes the estimate.
+
+    ``funcs`` are the (name, callable) pairs the chunks call (checked for
+    pickling on executors, fingerprinted into checkpoints). ``events(summary)``
+    is the count the ``events`` rule reads (None where it does not apply).
+    """
+    chunk_size = engine.check_chunk_size(chunk_size, trials)
+    executor = engine.check_executor(executor)
+    engine.check_plan(trials, chunk_size, executor, _BYTES_PER_OUTCOME[kind], stop is not None)
+    if checkpoint is not None:
+        path = ckpt_mod.check_path(checkpoint)
+        if rng is None:
+            raise ValueError("checkpoint needs a fixed seed: pass rng=<int or SeedSequence>")
+    ss = engine.seed_sequence(rng)
+    engine.check_picklable(funcs, executor)
+    plan = engine.Plan(trials, chunk_size, ss)
+
+    ck = None
+    if checkpoint is not None:
+        header = {
+            "kind": kind,
+            "trials": trials,
+            "chunk_size": chunk_size,
+            "seed": engine.seed_key(ss),
+            **{name: ckpt_mod.fingerprint(f) for name, f in funcs},
+            **(extra_header or {}),
+        }
+        ck = ckpt_mod.Checkpoint(path, header, kind, plan.n_chunks, plan.size)
+
+    state: dict[str, Any] = {"summary": None, "n": 0, "stopped_by": "trials"}
+
+    def accept(i: int, s: Any) -> bool:
+        cur = state["summary"]
+        cur = s if cur is None else _merge(kind, cur, s)
+        state["summary"] = cur
+        state["n"] += plan.size(i)
+        if stop is None:
+            return False
+        rule = rule_met(stop, finish(cur, state["n"], False), events(cur))
+        if rule is not None:
+            state["stopped_by"] = rule
+            return True
+        return False
+
+    bar = engine.Progress(trials, progress, label=funcs[0][0])
+    try:
+        used = engine.run_chunks(
+            task,
+            plan,
+            executor=executor,
+            done=ck.done if ck is not None else {},
+            record=ck.add if ck is not None else _ignore,
+            accept=accept,
+            progress=bar,
+        )
+    finally:
+        bar.close()
+        if ck is not None:
+            ck.close()
+    plan.consumed(used, shared=isinstance(rng, np.random.SeedSequence))
+    est = finish(state["summary"], state["n"], True)
+    if stop is None:
+        return est
+    met = state["stopped_by"] != "trials"
+    if not met:
+        warnings.warn(
+            f"the trial budget trials={trials:,} was spent before the stop rule "
+            f"({stop.describe()}) was met: relative half-width {est.rel_half_width:.3g}"
+            + (
+                f", {events(state['summary'])} events"
+                if events(state["summary"]) is not None
+                else ""
+            )
+            + "; the result says so (target_met=False)",
+            PrecisionNotReachedWarning,
+            stacklevel=3,
+        )
+    return replace(est, stopped_by=state["stopped_by"], target_met=met)
+
+
+def _ignore(i: int, s: Any) -> None:
+    return None
+
+
+def _merge(kind: str, a: Any, b: Any) -> Any:
+    if kind == "probability":
+        return a + b
+    return a.merge(b)

@@ -1,0 +1,186 @@
+"""Plain (crude) Monte Carlo: the probability of an event and the mean of a sampler."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from gctheory.montecarlo import engine
+from gctheory.montecarlo.estimates import (
+    Estimate,
+    binomial_estimate,
+    check_interval,
+    check_level,
+)
+from gctheory.montecarlo.run import drive
+from gctheory.montecarlo.stopping import Stop, as_stop, check_reachable
+from gctheory.montecarlo.summaries import Moments, mean_estimate
+
+__all__ = ["estimate_mean", "estimate_probability"]
+
+# The chunk kernels run in worker processes: they are module-level so they pickle.
+
+
+def _count_chunk(event: Callable, seed: np.random.SeedSequence, size: int) -> int:
+    out = np.asarray(event(np.random.default_rng(seed), size))
+    if out.shape != (size,):
+        raise ValueError(
+            f"event(rng, size) must return an array of shape ({size},), got shape {out.shape}"
+        )
+    if out.dtype != np.bool_:
+        raise ValueError(f"event(rng, size) must return a boolean array, got dtype {out.dtype}")
+    return int(np.count_nonzero(out))
+
+
+def _moment_chunk(sampler: Callable, seed: np.random.SeedSequence, size: int) -> Moments:
+    out = np.asarray(sampler(np.random.default_rng(seed), size))
+    if out.shape != (size,):
+        raise ValueError(
+            f"sampler(rng, size) must return an array of shape ({size},), got shape {out.shape}"
+        )
+    if not np.issubdtype(out.dtype, np.floating) and not np.issubdtype(out.dtype, np.integer):
+        raise ValueError(f"sampler(rng, size) must return a real array, got dtype {out.dtype}")
+    out = out.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(out)):
+        raise ValueError("sampler(rng, size) returned non-finite values (inf or nan)")
+    return Moments.of(out)
+
+
+def estimate_probability(
+    event: Callable[[np.random.Generator, int], np.ndarray],
+    trials: int,
+    *,
+    rng: Any = None,
+    level: float = 0.99,
+    chunk_size: int | None = None,
+    executor: int | cf.Executor | None = None,
+    progress: bool | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    interval: str = "wilson",
+    stop: Stop | dict | None = None,
+) -> Estimate:
+    """Estimate ``P(event)`` from at most ``trials`` independent outcomes.
+
+    Parameters
+    ----------
+    event : callable
+        ``event(rng, size)`` returns a boolean array of shape ``(size,)``: the
+        outcomes of ``size`` independent trials drawn with ``rng``. Must be
+        picklable (module-level function or ``functools.partial`` of one) when
+        an executor is used.
+    trials : int
+        Number of outcomes, > 0; with ``stop``, the budget (t_max).
+    rng : None, int, SeedSequence or Generator, keyword-only
+        Seed. With the same seed, trials, chunk_size (and stop) the result is
+        bit-identical on any executor.
+    level : float
+        Two-sided confidence level in (0, 1).
+    chunk_size : int, optional
+        Outcomes per chunk (default ``min(trials, 65536)``). Part of the result's
+        identity: a different chunk size draws different numbers.
+    executor : None, int or concurrent.futures.Executor
+        None runs serially; an int runs on a local process pool of that many
+        workers (which exit if this process dies); any Executor (a Dask
+        client's ``get_executor()``) is used as is.
+    progress : bool or None
+        Progress bar on stderr; None shows it only on a terminal.
+    checkpoint : path, optional
+        File where finished chunks are appended; a rerun with the same
+        parameters resumes from it, one with different parameters (or an
+        edited event function) is refused, and an edited or corrupted file is
+        refused with the line and field named. Its folder must exist.
+    interval : {"wilson", "clopper-pearson"}
+        Binomial interval.
+    stop : Stop or dict, optional
+        End the run early at the first chunk boundary where the interval's
+        relative half-width is ``<= rel_half_width`` or ``events`` successes
+        were seen (see :class:`Stop`). ``Estimate.stopped_by`` names the rule.
+
+    Returns
+    -------
+    Estimate
+        Proportion with its interval; ``successes`` holds the exact count.
+    """
+    engine.check_callable(event, "event", "event(rng, size)")
+    level = check_level(level)
+    interval = check_interval(interval)
+    trials = engine.check_trials(trials)
+    stop = as_stop(stop)
+    check_reachable(stop, trials, kind="probability", level=level, interval=interval)
+
+    def finish(count: int, n: int, warn: bool) -> Estimate:
+        return binomial_estimate(count, n, level=level, interval=interval)
+
+    return drive(
+        kind="probability",
+        task=partial(_count_chunk, event),
+        funcs=[("event", event)],
+        trials=trials,
+        rng=rng,
+        chunk_size=chunk_size,
+        executor=executor,
+        progress=progress,
+        checkpoint=checkpoint,
+        stop=stop,
+        finish=finish,
+        events=lambda count: count,
+    )
+
+
+def estimate_mean(
+    sampler: Callable[[np.random.Generator, int], np.ndarray],
+    trials: int,
+    *,
+    rng: Any = None,
+    level: float = 0.99,
+    chunk_size: int | None = None,
+    executor: int | cf.Executor | None = None,
+    progress: bool | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    stop: Stop | dict | None = None,
+) -> Estimate:
+    """Estimate ``E[X]`` from at most ``trials`` independent draws, with a CLT interval.
+
+    ``sampler(rng, size)`` returns a real array of shape ``(size,)`` of finite
+    values. The interval is ``mean +- z sd / sqrt(trials)`` with the sample
+    standard deviation, computed stably (per-chunk mean and sum of squared
+    deviations, merged by Chan's formula: samples around 1e8 with unit spread
+    keep their spread). It assumes a finite variance: when Hill's tail-index
+    estimate from the 100 largest ``|x|`` (given >= 2,000 draws) is below 1,
+    the mean may be infinite and an
+    :class:`~gctheory.montecarlo.UnreliableEstimateWarning` is issued; the
+    estimate's ``diagnostics`` give the tail index and the largest draw's share
+    of the squared deviations. Other parameters as in
+    :func:`estimate_probability` (``stop`` takes ``rel_half_width`` only).
+    Requires ``trials >= 2``.
+    """
+    engine.check_callable(sampler, "sampler", "sampler(rng, size)")
+    level = check_level(level)
+    trials = engine.check_trials(trials)
+    if trials < 2:
+        raise ValueError(f"trials must be >= 2 for a mean's interval, got {trials}")
+    stop = as_stop(stop)
+    check_reachable(stop, trials, kind="mean", level=level)
+
+    def finish(m: Moments, n: int, warn: bool) -> Estimate:
+        return mean_estimate(m, level, warn=warn)
+
+    return drive(
+        kind="mean",
+        task=partial(_moment_chunk, sampler),
+        funcs=[("sampler", sampler)],
+        trials=trials,
+        rng=rng,
+        chunk_size=chunk_size,
+        executor=executor,
+        progress=progress,
+        checkpoint=checkpoint,
+        stop=stop,
+        finish=finish,
+        events=lambda m: None,
+    )

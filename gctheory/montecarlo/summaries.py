@@ -1,0 +1,367 @@
+"""Per-chunk summaries of Monte Carlo outcomes, merged in chunk order.
+
+A run is cut into chunks; each chunk reduces its outcomes to a small summary
+and the summaries are merged in chunk order, so the result depends only on the
+chunks' seeds and sizes, never on which process ran which chunk or when.
+
+- probabilities: the exact count of successes (an ``int``);
+- means: :class:`Moments`, the count, mean and sum of squared deviations of
+  the chunk (two-pass within the chunk, merged by the formula of Chan, Golub
+  and LeVeque [1]: numerically stable where ``E[X^2] - E[X]^2`` cancels), the
+  extremes and the largest magnitudes (for a tail-index estimate);
+- importance sampling: :class:`Weighted`, the moments of the weighted terms
+  ``y = w 1{event}`` and of the weights ``w`` themselves.
+
+Each summary converts to and from JSON for checkpoints; :func:`decode`
+validates every field (types, ranges, consistency with the chunk's size) and
+raises :class:`FieldError` naming the field.
+
+References
+----------
+.. [1] T. F. Chan, G. H. Golub, R. J. LeVeque, "Algorithms for computing the
+   sample variance: analysis and recommendations", The American Statistician
+   37 (1983).
+.. [2] B. M. Hill, "A simple general approach to inference about the tail of a
+   distribution", Annals of Statistics 3 (1975).
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gctheory.montecarlo.estimates import (
+    Diagnostics,
+    Estimate,
+    UnreliableEstimateWarning,
+    z_value,
+)
+
+#: Largest magnitudes kept per chunk for Hill's tail-index estimate.
+TOP_K = 100
+#: The tail index is estimated only from this many samples on (k / n <= 5%).
+TAIL_MIN_SAMPLES = 2000
+#: Below this many effective samples an importance-sampling estimate is flagged.
+MIN_ESS = 30.0
+#: z of the check that the likelihood ratios average to 1.
+WEIGHT_CHECK_Z = 4.0
+#: The weight-mean check is trusted from this many effective weights on.
+WEIGHT_CHECK_MIN_ESS = 100.0
+
+
+class FieldError(ValueError):
+    """A checkpointed summary has a bad field (the message names it)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"field {field!r}: {message}")
+        self.field = field
+
+
+# ---------------------------------------------------------------------------
+# moments (n, mean, M2), merged by Chan et al.
+
+
+def _merge_moments(
+    na: int, ma: float, qa: float, nb: int, mb: float, qb: float
+) -> tuple[int, float, float]:
+    n = na + nb
+    delta = mb - ma
+    mean = ma + delta * (nb / n)
+    m2 = qa + qb + delta * delta * (na * nb / n)
+    return n, mean, m2
+
+
+def _moments_of(x: np.ndarray) -> tuple[float, float]:
+    mean = float(np.mean(x))
+    dev = x - mean
+    return mean, float(np.dot(dev, dev))
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Summary of real samples: count, mean, sum of squared deviations, extremes, top |x|."""
+
+    n: int
+    mean: float
+    m2: float
+    lo: float
+    hi: float
+    top: tuple[float, ...]  # largest |x|, descending, at most TOP_K
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> Moments:
+        mean, m2 = _moments_of(x)
+        a = np.abs(x)
+        k = min(TOP_K, a.size)
+        top = -np.sort(-np.partition(a, a.size - k)[a.size - k :]) if k else a[:0]
+        return cls(int(x.size), mean, m2, float(np.min(x)), float(np.max(x)), tuple(top.tolist()))
+
+    def merge(self, other: Moments) -> Moments:
+        n, mean, m2 = _merge_moments(self.n, self.mean, self.m2, other.n, other.mean, other.m2)
+        top = tuple(sorted(self.top + other.top, reverse=True)[:TOP_K])
+        return Moments(n, mean, m2, min(self.lo, other.lo), max(self.hi, other.hi), top)
+
+
+def hill_tail_index(top: tuple[float, ...]) -> float | None:
+    """Hill's estimate [2] of the tail index from the largest magnitudes (None if undefined)."""
+    if len(top) < TOP_K:
+        return None
+    k = TOP_K - 1
+    if not top[k] > 0:
+        return None
+    h = float(np.mean(np.log(np.asarray(top[:k])) - math.log(top[k])))
+    return math.inf if h <= 0 else 1.0 / h
+
+
+def mean_estimate(m: Moments, level: float, *, method: str = "clt", warn: bool = True) -> Estimate:
+    """The CLT estimate of a mean from its merged moments, with heavy-tail diagnostics."""
+    n = m.n
+    var = m.m2 / (n - 1) if n > 1 else math.inf
+    sd = math.sqrt(var)
+    half = z_value(level) * sd / math.sqrt(n)
+    worst = max((m.hi - m.mean) ** 2, (m.lo - m.mean) ** 2)
+    share = worst / m.m2 if m.m2 > 0 else 0.0
+    alpha = hill_tail_index(m.top) if n >= TAIL_MIN_SAMPLES else None
+    messages = []
+    if alpha is not None and alpha < 1.0:
+        messages.append(
+            f"heavy tail: Hill's tail-index estimate from the {TOP_K} largest |x| of {n} "
+            f"samples is {alpha:.3g} < 1, so the mean may be infinite and the CLT interval "
+            "is meaningless"
+        )
+    if warn:
+        for msg in messages:
+            warnings.warn(msg, UnreliableEstimateWarning, stacklevel=5)
+    diag = Diagnostics(max_share=share, tail_index=alpha, messages=tuple(messages))
+    return Estimate(
+        value=m.mean,
+        low=m.mean - half,
+        high=m.mean + half,
+        trials=n,
+        level=level,
+        std=sd,
+        method=method,
+        diagnostics=diag,
+    )
+
+
+# ---------------------------------------------------------------------------
+# importance sampling
+
+
+@dataclass(frozen=True)
+class Weighted:
+    """Summary of importance-sampling terms ``y = w 1{event}`` and weights ``w``."""
+
+    n: int
+    hits: int
+    y_mean: float
+    y_m2: float
+    y_max: float
+    w_mean: float
+    w_m2: float
+
+    @classmethod
+    def of(cls, hits: np.ndarray, w: np.ndarray) -> Weighted:
+        y = np.where(hits, w, 0.0)
+        y_mean, y_m2 = _moments_of(y)
+        w_mean, w_m2 = _moments_of(w)
+        return cls(
+            int(w.size),
+            int(np.count_nonzero(hits)),
+            y_mean,
+            y_m2,
+            float(np.max(y)),
+            w_mean,
+            w_m2,
+        )
+
+    def merge(self, o: Weighted) -> Weighted:
+        n, y_mean, y_m2 = _merge_moments(self.n, self.y_mean, self.y_m2, o.n, o.y_mean, o.y_m2)
+        _, w_mean, w_m2 = _merge_moments(self.n, self.w_mean, self.w_m2, o.n, o.w_mean, o.w_m2)
+        return Weighted(n, self.hits + o.hits, y_mean, y_m2, max(self.y_max, o.y_max), w_mean, w_m2)
+
+
+def weighted_estimate(
+    s: Weighted, level: float, *, warn: bool = True, full_support: bool = True
+) -> Estimate:
+    """The weighted (importance-sampling) estimate with its CLT interval and diagnostics.
+
+    ``full_support=False`` (a proposal that lives on the event only, whose
+    weights average to the probability itself) skips the check that the weights
+    average to 1.
+    """
+    n = s.n
+    sd = math.sqrt(s.y_m2 / (n - 1)) if n > 1 else math.inf
+    half = z_value(level) * sd / math.sqrt(n)
+    total = s.y_mean * n
+    sum_sq = s.y_m2 + n * s.y_mean * s.y_mean
+    ess = total * total / sum_sq if sum_sq > 0 else 0.0
+    share = s.y_max / total if total > 0 else None
+    w_sd = math.sqrt(s.w_m2 / (n - 1)) if n > 1 else math.inf
+    w_half = WEIGHT_CHECK_Z * w_sd / math.sqrt(n)
+    w_sum_sq = s.w_m2 + n * s.w_mean * s.w_mean
+    w_ess = (s.w_mean * n) ** 2 / w_sum_sq if w_sum_sq > 0 else 0.0
+    messages = []
+    low, high = s.y_mean - half, s.y_mean + half
+    if s.hits == 0:
+        high = math.inf
+        messages.append(
+            f"no sample of {n} fell in the event: the weighted estimate is 0 and has no upper "
+            "limit; use more trials or a proposal that reaches the event"
+        )
+    elif ess < MIN_ESS:
+        messages.append(
+            f"the estimate rests on few samples: effective sample size {ess:.3g} "
+            f"(< {MIN_ESS:g}) from {s.hits} hits, the largest weight carries "
+            f"{100 * (share or 0):.3g}% of the sum; the CLT interval is unreliable"
+        )
+    if full_support and w_ess >= WEIGHT_CHECK_MIN_ESS and abs(s.w_mean - 1.0) > w_half:
+        messages.append(
+            f"the likelihood ratios average to {s.w_mean:.6g} (+- {w_half:.3g} at z = "
+            f"{WEIGHT_CHECK_Z:g}) over {n} samples, but to 1 for an exactly normalised "
+            "proposal: the proposal's weights are mis-normalised"
+        )
+    if warn:
+        for msg in messages:
+            warnings.warn(msg, UnreliableEstimateWarning, stacklevel=5)
+    diag = Diagnostics(
+        ess=ess,
+        max_share=share,
+        weight_mean=s.w_mean,
+        weight_mean_interval=(s.w_mean - w_half, s.w_mean + w_half),
+        weight_ess=w_ess,
+        messages=tuple(messages),
+    )
+    return Estimate(
+        value=s.y_mean,
+        low=low,
+        high=high,
+        trials=n,
+        level=level,
+        successes=s.hits,
+        std=sd,
+        method="importance",
+        diagnostics=diag,
+    )
+
+
+# ---------------------------------------------------------------------------
+# JSON for checkpoints (floats exact: hex; arrays: base64 of little-endian float64)
+
+
+def _hex(x: float) -> str:
+    return float(x).hex()
+
+
+def _unhex(obj: dict, field: str, *, low: float | None = None, finite: bool = True) -> float:
+    v = obj.get(field)
+    if not isinstance(v, str):
+        raise FieldError(field, f"must be a hex float string, got {v!r}")
+    try:
+        x = float.fromhex(v)
+    except (ValueError, OverflowError):
+        raise FieldError(field, f"is not a hex float: {v!r}") from None
+    if math.isnan(x) or (finite and math.isinf(x)):
+        raise FieldError(field, f"must be finite, got {x}")
+    if low is not None and x < low:
+        raise FieldError(field, f"must be >= {low:g}, got {x:g}")
+    return x
+
+
+def _int_field(obj: dict, field: str, low: int, high: int) -> int:
+    v = obj.get(field)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise FieldError(field, f"must be an integer, got {v!r}")
+    if not low <= v <= high:
+        raise FieldError(field, f"must lie in [{low}, {high}], got {v}")
+    return v
+
+
+def _keys(obj: Any, keys: set[str], field: str) -> dict:
+    if not isinstance(obj, dict):
+        raise FieldError(field, f"must be a JSON object, got {type(obj).__name__}")
+    if set(obj) != keys:
+        raise FieldError(field, f"must have exactly the keys {sorted(keys)}, got {sorted(obj)}")
+    return obj
+
+
+_MOMENT_KEYS = {"n", "mean", "m2", "lo", "hi", "top"}
+_WEIGHTED_KEYS = {"n", "hits", "y_mean", "y_m2", "y_max", "w_mean", "w_m2"}
+
+
+def encode(kind: str, s: Any) -> Any:
+    """JSON-ready form of a chunk summary of ``kind``."""
+    if kind == "probability":
+        return int(s)
+    if kind == "mean":
+        top = base64.b64encode(np.asarray(s.top, dtype="<f8").tobytes()).decode("ascii")
+        return {
+            "n": s.n,
+            "mean": _hex(s.mean),
+            "m2": _hex(s.m2),
+            "lo": _hex(s.lo),
+            "hi": _hex(s.hi),
+            "top": top,
+        }
+    return {
+        "n": s.n,
+        "hits": s.hits,
+        "y_mean": _hex(s.y_mean),
+        "y_m2": _hex(s.y_m2),
+        "y_max": _hex(s.y_max),
+        "w_mean": _hex(s.w_mean),
+        "w_m2": _hex(s.w_m2),
+    }
+
+
+def _close_le(a: float, b: float) -> bool:
+    """a <= b up to rounding of a mean of values (a few ulps)."""
+    return a <= b + 1e-12 * max(abs(a), abs(b), 1e-300)
+
+
+def decode(kind: str, obj: Any, size: int) -> Any:
+    """A chunk summary of ``kind`` for a chunk of ``size`` outcomes, every field validated."""
+    if kind == "probability":
+        if isinstance(obj, bool) or not isinstance(obj, int):
+            raise FieldError("r", f"must be an integer count of successes, got {obj!r}")
+        if not 0 <= obj <= size:
+            raise FieldError("r", f"must lie in [0, {size}] (the chunk's size), got {obj}")
+        return obj
+    if kind == "mean":
+        o = _keys(obj, _MOMENT_KEYS, "r")
+        n = _int_field(o, "n", size, size)
+        mean, m2 = _unhex(o, "mean"), _unhex(o, "m2", low=0.0)
+        lo, hi = _unhex(o, "lo"), _unhex(o, "hi")
+        if not (lo <= hi and _close_le(lo, mean) and _close_le(mean, hi)):
+            raise FieldError("mean", f"must satisfy lo <= mean <= hi, got {lo}, {mean}, {hi}")
+        if not isinstance(o["top"], str):
+            raise FieldError("top", "must be a base64 string")
+        try:
+            raw = base64.b64decode(o["top"].encode("ascii"), validate=True)
+        except (ValueError, UnicodeEncodeError):
+            raise FieldError("top", "is not valid base64") from None
+        top = np.frombuffer(raw, dtype="<f8") if len(raw) % 8 == 0 else None
+        if top is None or top.size != min(TOP_K, n):
+            raise FieldError("top", f"must hold min({TOP_K}, n) = {min(TOP_K, n)} float64 values")
+        if not (np.all(np.isfinite(top)) and np.all(top >= 0) and np.all(np.diff(top) <= 0)):
+            raise FieldError("top", "must be finite, >= 0 and descending")
+        if top.size and not _close_le(top[0], max(abs(lo), abs(hi))):
+            raise FieldError("top", "its largest value exceeds max(|lo|, |hi|)")
+        return Moments(n, mean, m2, lo, hi, tuple(float(t) for t in top))
+    o = _keys(obj, _WEIGHTED_KEYS, "r")
+    n = _int_field(o, "n", size, size)
+    hits = _int_field(o, "hits", 0, n)
+    y_mean, y_m2 = _unhex(o, "y_mean", low=0.0), _unhex(o, "y_m2", low=0.0)
+    y_max = _unhex(o, "y_max", low=0.0)
+    w_mean, w_m2 = _unhex(o, "w_mean", low=0.0), _unhex(o, "w_m2", low=0.0)
+    if hits == 0 and (y_mean != 0 or y_max != 0):
+        raise FieldError("hits", "is 0 but the weighted terms are not")
+    if not _close_le(y_mean, y_max):
+        raise FieldError("y_mean", f"exceeds y_max ({y_mean} > {y_max})")
+    return Weighted(n, hits, y_mean, y_m2, y_max, w_mean, w_m2)
