@@ -7,9 +7,10 @@ time into the table and the figure, and prints each as a ratio to a fixed refere
 workload run in the same process (the exact d-FRC failure probabilities and finite-n
 load bounds of ``gctheory load-grid --n 120``), so runs on a loaded machine can be
 compared with runs on a quiet one. CPU time is printed beside wall time: when the two
-differ a lot, other processes were running. On a shared, loaded machine set
-``OPENBLAS_NUM_THREADS=1``: otherwise the BLAS threads of the Bernoulli code's least
-squares spin against the other processes and inflate both clocks many times over.
+differ a lot, other processes were running. ``tradeoff`` limits BLAS to one thread
+(its matrices are small); before it did, the BLAS threads of the Bernoulli code's
+least squares spun against the other processes on a loaded machine and made the
+default run three to four times slower.
 
 Run: ``python benchmarks/bench_tradeoff.py [--quick-only] [--n 120]``.
 """
@@ -60,7 +61,10 @@ def main() -> None:
         for quick in modes:
             kw = dict(kappa=1e4, eps=1e-3, delay="pareto(0.001, 1.1)", quick=quick, rng=0)
             table, w_t, c_t = _clock(lambda kw=kw: tradeoff(args.n, **kw))
-            _, w_f, c_f = _clock(lambda table=table: save_atlas(table, Path(tmp) / "atlas"))
+            dpi = 100 if quick else 130  # as the command does
+            _, w_f, c_f = _clock(
+                lambda table=table, dpi=dpi: save_atlas(table, Path(tmp) / "atlas", dpi=dpi)
+            )
             w, c = w_imp + w_t + w_f, c_imp + c_t + c_f
             name = "--quick" if quick else "default"
             goal = 5.0 if quick else 30.0

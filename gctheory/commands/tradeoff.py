@@ -147,7 +147,7 @@ def _handler(args: argparse.Namespace) -> int:
             )
     finally:
         bar.close()
-    paths = save_atlas(table, args.out)
+    paths = save_atlas(table, args.out, dpi=100 if args.quick else 130)
     if args.format == "json":
         print(table.to_json())
     elif args.format == "csv":

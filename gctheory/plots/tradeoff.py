@@ -466,19 +466,20 @@ def _footer(table: Any, faded: set[str]) -> str:
     return "\n".join(textwrap.fill(x, 200) for x in lines)
 
 
-def save_atlas(table: Any, out: str | Path) -> list[Path]:
+def save_atlas(table: Any, out: str | Path, *, dpi: int = 130) -> list[Path]:
     """Draw ``table`` and write ``out.png``, ``out.svg`` and ``out.csv`` (every row, full
     precision: :meth:`gctheory.tradeoff.TradeoffTable.to_csv`); returns the three paths.
 
     The figure's layout already fills its canvas, so it is saved without the tight
     bounding box of :func:`gctheory.plots.save_figure` (which draws everything twice);
-    the SVG gets the same fixed hash salt and no date, so it is reproducible.
+    the SVG gets the same fixed hash salt and no date, so it is reproducible. ``dpi``
+    of the PNG (130 as every figure of gctheory; the command's ``--quick`` uses 100).
     """
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig = plot_tradeoff(table)
     paths = [out.with_name(out.name + ".png"), out.with_name(out.name + ".svg")]
-    fig.savefig(paths[0], dpi=130)
+    fig.savefig(paths[0], dpi=dpi)
     with matplotlib.rc_context({"svg.hashsalt": out.name}):
         fig.savefig(paths[1], metadata={"Date": None})
     plt.close(fig)

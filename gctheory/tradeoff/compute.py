@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._validate import check_choice, check_int, check_probability, check_real
+from gctheory.delays._threads import blas_single_thread
 from gctheory.montecarlo import seed_sequence
 from gctheory.tradeoff.dominance import TRADEOFF_AXES, dominance
 from gctheory.tradeoff.schemes import (
@@ -42,6 +43,7 @@ TRADEOFF_MAX_N = 2000
 TRADEOFF_EFFORT: dict[str, dict[str, float]] = {
     "default": {
         "grid": 41,  # sweep points when n is large (all s when n <= grid + 7)
+        "divisor_points": 1e9,  # s where FRC / CommFR-GC exist added to the sweep (spread)
         "trials": 300,  # straggler sets per approximate-code Monte Carlo point
         "time_trials": 4000,  # iterations per Monte Carlo time point
         "mc_points": 5,
@@ -51,6 +53,7 @@ TRADEOFF_EFFORT: dict[str, dict[str, float]] = {
     },
     "quick": {
         "grid": 21,
+        "divisor_points": 8,
         "trials": 60,
         "time_trials": 600,
         "mc_points": 3,
@@ -297,13 +300,16 @@ def tradeoff(
     if progress:
         progress(1, total, "load bounds")
     refused: dict[str, list[tuple[int, int, str]]] = {}
-    for i, (name, x, mm) in enumerate(tasks, start=2):
-        try:
-            rows += BUILDERS[name](ctx, x, mm)
-        except CannotExist as exc:
-            refused.setdefault(name, []).append((x, mm, str(exc)))
-        if progress:
-            progress(i, total, f"{name} s={x} m={mm}")
+    # small matrices solved thousands of times: extra BLAS threads only contend (measured:
+    # 3-4x slower on a busy 2-core machine), as in gctheory.delays and the simulator
+    with blas_single_thread():
+        for i, (name, x, mm) in enumerate(tasks, start=2):
+            try:
+                rows += BUILDERS[name](ctx, x, mm)
+            except CannotExist as exc:
+                refused.setdefault(name, []).append((x, mm, str(exc)))
+            if progress:
+                progress(i, total, f"{name} s={x} m={mm}")
     notes += _refusal_notes(refused, m_sweep, s_fixed)
     _mark_optima(rows, m_sweep)
     if timed and not any(math.isfinite(r["time"]) for r in rows if r["time"] is not None):
@@ -368,10 +374,11 @@ def _sweep(
     else:
         pts = {int(round(x)) for x in np.linspace(0, n - 1, count)}
     divisors = [d for d in range(1, n + 1) if n % d == 0]
+    keep = int(min(effort["divisor_points"], len(divisors)))
     if "frc" in names:
-        pts |= {d - 1 for d in divisors}
+        pts |= set(_spread([d - 1 for d in divisors], keep))
     if "commfr-gc" in names:
-        pts |= {d - m for d in divisors if d - m >= 0 and d - m <= n - 1}
+        pts |= set(_spread([d - m for d in divisors if 0 <= d - m <= n - 1], keep))
     pts.add(s_fixed)
     if dist is not None:
         from gctheory.runtime import optimal_straggler_tolerance
