@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Step", "Iteration", "Scheme", "lgc_compensation", "lag_select"]
+__all__ = ["Step", "Iteration", "Scheme", "AsynchronousSGD", "lgc_compensation", "lag_select"]
 
 
 @dataclass
@@ -112,6 +112,57 @@ class IgnoreStragglers(Scheme):
         T = self.finish_times(it.X)
         S, wait = _kth(T, self.K)
         return Step(it.G[S].sum(axis=0) * (self.n / self.K), wait, self.n + self.K, self.n)
+
+
+class AsynchronousSGD(Scheme):
+    """AsySG: the server updates after every ``K`` results, whatever models they came from.
+
+    Asynchronous SGD as compared in Wang, Liu, Shroff 2019, Section 5 (after Reddi
+    et al. 2015): the server does not wait for the stragglers and "updates the
+    parameter every fixed number of iterations". Each worker computes the
+    gradient of its own partition at the model it last received and returns it
+    when done, ``T_i = l_i X_i + comm`` after it started (``X_i`` drawn when it
+    starts); the server updates as soon as ``K`` results have arrived since its
+    last update, with ``(n/K) sum`` of those gradients (possibly stale: computed
+    at older models), and sends the new model to the ``K`` workers that
+    delivered, which start again. The others keep computing on their old models.
+    With ``K = n`` every worker delivers every time and this is wait-for-all GD.
+    """
+
+    name = "asysg"
+
+    def __init__(self, n: int, K: int) -> None:
+        super().__init__(n, n, np.eye(n, dtype=bool))
+        self.K = K
+        self._reset()
+
+    def _reset(self) -> None:
+        self.busy_until: np.ndarray | None = None  # when each worker's current result arrives
+        self.pending: np.ndarray | None = None  # the gradient it is computing (at its model)
+        self.restart = np.zeros(0, dtype=np.int64)  # workers that delivered last update
+        self.now = 0.0
+
+    def prepare(self, smooth: np.ndarray, alpha: float, comm_time: float) -> None:
+        super().prepare(smooth, alpha, comm_time)
+        self._reset()
+
+    def step(self, it: Iteration) -> Step:
+        T = self.finish_times(it.X)
+        if self.busy_until is None:  # every worker starts at the initial model
+            self.busy_until = T.copy()
+            self.pending = it.G.copy()
+        else:
+            assert self.pending is not None
+            idle = self.restart
+            self.busy_until[idle] = self.now + T[idle]
+            self.pending[idle] = it.G[idle]
+        assert self.pending is not None
+        order = np.argsort(self.busy_until, kind="stable")
+        S = order[: self.K]
+        t_next = float(self.busy_until[order[self.K - 1]])
+        wait, self.now, self.restart = t_next - self.now, t_next, S
+        grad = self.pending[S].sum(axis=0) * (self.n / self.K)
+        return Step(grad, wait, 2 * self.K, float(self.K))
 
 
 def lgc_compensation(worker_grads: np.ndarray, fastest: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ iteration: time, loss, accuracy, gradient error against the true full
 gradient, communication and computation load.
 
 Schemes (``SCHEMES``): wait-for-all GD; ignore-stragglers / K-SGD / forget-s;
+asynchronous SGD (AsySG, updates after every K results, stale gradients) [2];
 LGC-SGD with partial work and linear scaling [5]; the gradient codes of
 :mod:`gctheory.codes` (cyclic MDS and FRC [6], Ye-Abbe, CommFR-GC [1],
 Reed-Solomon [3], d-FRC, BRC, BGC [2]); LAG, G-GD, G-LAG and LAGC [4].
@@ -55,6 +56,7 @@ from gctheory._training_models import (
 )
 from gctheory._training_schemes import (
     LGC,
+    AsynchronousSGD,
     Coded,
     Grouped,
     IgnoreStragglers,
@@ -100,6 +102,7 @@ SCHEMES: dict[str, str] = {
     "gd": "wait for all n workers (uncoded GD, Full-SGD)",
     "ignore": "ignore stragglers: fastest K of n, uncoded (K-SGD, forget-s)",
     "lgc": "LGC-SGD: fastest K now, stragglers compensated next iteration (Xu et al. 2021)",
+    "asysg": "asynchronous SGD: update after every K results, stale gradients (Wang et al. 2019)",
     "cyclic_mds": "Tandon et al. cyclic-MDS gradient code, load s+1 (alias gc)",
     "frc": "Tandon et al. fractional repetition code, (s+1) | n",
     "ye_abbe": "Ye-Abbe communication-efficient code, load s+m",
@@ -211,7 +214,8 @@ def make_scheme(
         Number of workers.
     K, s : int
         Number of workers waited for (``K``) or stragglers tolerated
-        (``s = n - K``); for ``ignore``, ``lgc`` and the gradient codes.
+        (``s = n - K``); for ``ignore``, ``lgc``, ``asysg`` (results per update)
+        and the gradient codes.
     r : int
         Storage redundancy for ``ggd``, ``glag``, ``lagc`` (Zhang & Simeone 2020).
     groups : int
@@ -242,6 +246,10 @@ def make_scheme(
     opts = dict(code_options or {})
     if name == "gd":
         return WaitAll(n)
+    if name == "asysg":
+        if K is None:
+            raise ValueError("scheme 'asysg' needs K (results per update) or s")
+        return AsynchronousSGD(n, K)
     if name in ("ignore", "lgc"):
         if K is None:
             raise ValueError(f"scheme {name!r} needs K (workers waited for) or s")

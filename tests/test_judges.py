@@ -83,31 +83,16 @@ def test_check_is_judge_of_compute():
     assert c.check(True).verdict == "reproduced"
 
 
-# Papers whose claims are not all split into compute and judge yet, and whose inventory is
-# not complete yet. Strict xfail: the entry must go once the paper is done (issue 11).
-_PENDING = {
-    "kadhe2019": "claims still being split into compute/judge (issue 11)",
-    "wang2019": "claims still being split into compute/judge (issue 11)",
-}
+PAPERS = list(paper_checks.all_sources())
 
 
-def _per_paper():
-    return [
-        pytest.param(
-            p,
-            marks=pytest.mark.xfail(reason=_PENDING[p], strict=True) if p in _PENDING else (),
-        )
-        for p in paper_checks.all_sources()
-    ]
-
-
-@pytest.mark.parametrize("paper", _per_paper())
+@pytest.mark.parametrize("paper", PAPERS)
 def test_every_claim_of_the_paper_has_a_judge(paper):
     legacy = [c.key for c in CLAIMS if c.paper == paper and c.judge is None]
     assert not legacy, f"claims without a judge (their verdict cannot be shown to flip): {legacy}"
 
 
-@pytest.mark.parametrize("paper", _per_paper())
+@pytest.mark.parametrize("paper", PAPERS)
 def test_inventory_and_registry_agree(paper):
     from paper_checks._inventory import load_inventory
 
