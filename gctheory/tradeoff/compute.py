@@ -37,7 +37,7 @@ __all__ = ["TRADEOFF_MAX_N", "TRADEOFF_EFFORT", "tradeoff", "resolve_delay"]
 
 #: Largest n: the exact d-FRC failure probabilities and finite-n bounds cost about
 #: n^2 big-integer operations per s, and the Bernoulli code a dense least squares per trial.
-TRADEOFF_MAX_N = 2000
+TRADEOFF_MAX_N = 1000
 
 #: Monte Carlo and search effort, default and ``quick``.
 TRADEOFF_EFFORT: dict[str, dict[str, float]] = {
