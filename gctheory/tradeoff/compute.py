@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from gctheory._validate import check_choice, check_int, check_probability, check_real
-from gctheory.delays._threads import blas_single_thread
 from gctheory.montecarlo import seed_sequence
 from gctheory.tradeoff.dominance import TRADEOFF_AXES, dominance
 from gctheory.tradeoff.schemes import (
@@ -52,14 +51,14 @@ TRADEOFF_EFFORT: dict[str, dict[str, float]] = {
         "stability_budget": 3e8,  # work units for all empirical s_kappa intervals together
     },
     "quick": {
-        "grid": 21,
+        "grid": 15,
         "divisor_points": 8,
         "trials": 60,
         "time_trials": 600,
         "mc_points": 3,
         "trace_bootstrap": 40,
         "stability_points": 3,
-        "stability_budget": 2e7,
+        "stability_budget": 1e7,
     },
 }
 
@@ -302,6 +301,8 @@ def tradeoff(
     refused: dict[str, list[tuple[int, int, str]]] = {}
     # small matrices solved thousands of times: extra BLAS threads only contend (measured:
     # 3-4x slower on a busy 2-core machine), as in gctheory.delays and the simulator
+    from gctheory.delays._threads import blas_single_thread
+
     with blas_single_thread():
         for i, (name, x, mm) in enumerate(tasks, start=2):
             try:
