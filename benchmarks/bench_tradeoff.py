@@ -44,7 +44,11 @@ def main() -> None:
     ap.add_argument("--quick-only", action="store_true")
     args = ap.parse_args()
 
-    _, w_imp, c_imp = _clock(lambda: __import__("gctheory.cli").cli.build_parser())
+    def _imports():
+        __import__("gctheory.cli").cli.build_parser()  # every command's module, as the CLI
+        __import__("gctheory.plots.tradeoff")  # matplotlib
+
+    _, w_imp, c_imp = _clock(_imports)
     from gctheory.plots.tradeoff import save_atlas
     from gctheory.tradeoff import tradeoff
 
@@ -54,7 +58,7 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
         f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
     )
-    print(f"import of the CLI: wall {w_imp:6.2f} s, cpu {c_imp:6.2f} s")
+    print(f"import of the CLI and matplotlib: wall {w_imp:6.2f} s, cpu {c_imp:6.2f} s")
     print(f"reference (load-grid --n {args.n}): wall {w_ref:6.2f} s, cpu {c_ref:6.2f} s")
     modes = [True] if args.quick_only else [True, False]
     with tempfile.TemporaryDirectory() as tmp:
