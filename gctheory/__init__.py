@@ -23,6 +23,8 @@ runtime       expected iteration times of the schemes and the parameters that mi
 training      straggler simulation of distributed training on real data
 tails         rare events: Gaussian condition-number tails, Theorem 2's union, peeling
               failures, by importance sampling with exact likelihood ratios
+tradeoff      every scheme side by side for a user's cluster: one table, one atlas
+              (``gctheory.tradeoff(n, ...)`` calls ``gctheory.tradeoff.tradeoff``)
 
 Every public name of these modules is available here too (imported lazily, on
 first use), except names two modules share (``SCHEMES`` of ``runtime`` and of
@@ -49,6 +51,7 @@ _SUBMODULES = (
     "runtime",
     "training",
     "tails",
+    "tradeoff",
 )
 
 # name -> module that defines it; tests/test_init.py checks this against each module's __all__
@@ -410,6 +413,23 @@ _LAZY = {
     "reference_loss": "training",
     "repeat_runs": "training",
     "simulate": "training",
+    # gctheory.tradeoff (issue 18); "tradeoff" itself is the (callable) package
+    "SKappaInterval": "tradeoff",
+    "TRADEOFF_AXES": "tradeoff",
+    "TRADEOFF_COLUMNS": "tradeoff",
+    "TRADEOFF_EFFORT": "tradeoff",
+    "TRADEOFF_LEFT_OUT": "tradeoff",
+    "TRADEOFF_MAX_N": "tradeoff",
+    "TRADEOFF_SCHEMES": "tradeoff",
+    "TradeoffTable": "tradeoff",
+    "dominance": "tradeoff",
+    "empirical_s_kappa_interval": "tradeoff",
+    "generator_families": "tradeoff",
+    "plot_tradeoff": "tradeoff",
+    "resolve_delay": "tradeoff",
+    "row_label": "tradeoff",
+    "s_kappa_guarantee": "tradeoff",
+    "tradeoff": "tradeoff",
 }
 
 __all__ = ["__version__", *_SUBMODULES, *sorted(_LAZY)]

@@ -1,0 +1,84 @@
+"""Benchmark of ``gctheory tradeoff --n 120`` (a measurement, not a test).
+
+The speed goal of issue 18: the command (table, PNG, SVG and CSV) finishes in under 30 s
+on 2 cores with the default Monte Carlo effort, under 5 s with ``--quick``. This script
+runs the command in-process (the import of the CLI included, measured once), splits the
+time into the table and the figure, and prints each as a ratio to a fixed reference
+workload run in the same process (the exact d-FRC failure probabilities and finite-n
+load bounds of ``gctheory load-grid --n 120``), so runs on a loaded machine can be
+compared with runs on a quiet one. CPU time is printed beside wall time: when the two
+differ a lot, other processes were running. ``tradeoff`` limits BLAS to one thread
+(its matrices are small); before it did, the BLAS threads of the Bernoulli code's
+least squares spun against the other processes on a loaded machine and made the
+default run three to four times slower.
+
+Run: ``python benchmarks/bench_tradeoff.py [--quick-only] [--n 120]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+
+def _clock(fn):
+    w, c = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - w, time.process_time() - c
+
+
+def _reference() -> None:
+    from gctheory.load_bounds import frc_failure_probability, load_curves
+
+    c = load_curves(120, list(range(0, 120, 2)), eps=0.05, target=1e-3)
+    for s, d in zip(c["s"], c["frc_exact_min_load"]):
+        frc_failure_probability(120, s, d)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=120)
+    ap.add_argument("--quick-only", action="store_true")
+    args = ap.parse_args()
+
+    def _imports():
+        __import__("gctheory.cli").cli.build_parser()  # every command's module, as the CLI
+        __import__("gctheory.plots.tradeoff")  # matplotlib
+
+    _, w_imp, c_imp = _clock(_imports)
+    from gctheory.plots.tradeoff import save_atlas
+    from gctheory.tradeoff import tradeoff
+
+    _reference()  # warm caches (scipy, mpmath) before timing the reference
+    _, w_ref, c_ref = _clock(_reference)
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
+    )
+    print(f"import of the CLI and matplotlib: wall {w_imp:6.2f} s, cpu {c_imp:6.2f} s")
+    print(f"reference (load-grid --n {args.n}): wall {w_ref:6.2f} s, cpu {c_ref:6.2f} s")
+    modes = [True] if args.quick_only else [True, False]
+    with tempfile.TemporaryDirectory() as tmp:
+        for quick in modes:
+            kw = dict(kappa=1e4, eps=1e-3, delay="pareto(0.001, 1.1)", quick=quick, rng=0)
+            table, w_t, c_t = _clock(lambda kw=kw: tradeoff(args.n, **kw))
+            dpi = 100 if quick else 130  # as the command does
+            _, w_f, c_f = _clock(
+                lambda table=table, dpi=dpi: save_atlas(table, Path(tmp) / "atlas", dpi=dpi)
+            )
+            w, c = w_imp + w_t + w_f, c_imp + c_t + c_f
+            name = "--quick" if quick else "default"
+            goal = 5.0 if quick else 30.0
+            print(
+                f"tradeoff --n {args.n} {name:8s}: table wall {w_t:6.2f} s cpu {c_t:6.2f} s | "
+                f"figure wall {w_f:5.2f} s cpu {c_f:5.2f} s | total wall {w:6.2f} s "
+                f"cpu {c:6.2f} s (goal {goal:g} s) | total / reference: wall x{w / w_ref:.1f}, "
+                f"cpu x{c / c_ref:.1f} | {len(table)} rows"
+            )
+
+
+if __name__ == "__main__":
+    main()

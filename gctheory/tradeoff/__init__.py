@@ -1,0 +1,78 @@
+"""Tradeoff atlas: every gradient-coding scheme side by side for the user's own cluster.
+
+``gctheory.tradeoff(n, s=..., m=..., kappa=..., eps=..., delay=...)`` returns a
+:class:`TradeoffTable`: one row per scheme and parameter point with its
+computation load, communication, straggler tolerance, exact or approximate
+recovery (with the failure probability or error bound), guaranteed and
+empirical ``s_kappa`` (Kadhe et al. 2019, Theorem 2 and Definition 1) and
+expected iteration time with a Monte Carlo interval, plus the lower bounds on
+the load (Ye-Abbe's ``l/k >= (s + m)/n``; Wang et al. 2019 Theorems 3 and 5 and
+their finite-n versions). Every number comes from a module of gctheory
+(:mod:`gctheory.tradeoff.schemes` says which); every value a theorem does not
+cover is marked (``covered``, ``note``), never extrapolated. Rows dominated on
+the axes the user cares about are flagged (:func:`dominance`).
+:func:`plot_tradeoff` (defined in :mod:`gctheory.plots.tradeoff`, re-exported here on
+first use so importing this package does not load matplotlib) draws the four-panel atlas.
+
+``gctheory.tradeoff`` is this package, and calling it calls :func:`tradeoff`.
+
+Submodules: ``table`` (the rows and their columns), ``dominance`` (the Pareto
+relation), ``schemes`` (one builder per scheme), ``stability`` (Theorem 2 and
+certified empirical ``s_kappa`` intervals per generator family), ``compute``
+(the sweep).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from gctheory.tradeoff.compute import TRADEOFF_EFFORT, TRADEOFF_MAX_N, resolve_delay, tradeoff
+from gctheory.tradeoff.dominance import TRADEOFF_AXES, dominance, row_label
+from gctheory.tradeoff.schemes import TRADEOFF_LEFT_OUT, TRADEOFF_SCHEMES
+from gctheory.tradeoff.stability import (
+    SKappaInterval,
+    empirical_s_kappa_interval,
+    generator_families,
+    s_kappa_guarantee,
+)
+from gctheory.tradeoff.table import TRADEOFF_COLUMNS, TradeoffTable
+
+__all__ = [
+    "SKappaInterval",
+    "TRADEOFF_AXES",
+    "TRADEOFF_COLUMNS",
+    "TRADEOFF_EFFORT",
+    "TRADEOFF_LEFT_OUT",
+    "TRADEOFF_MAX_N",
+    "TRADEOFF_SCHEMES",
+    "TradeoffTable",
+    "dominance",
+    "empirical_s_kappa_interval",
+    "generator_families",
+    "plot_tradeoff",
+    "resolve_delay",
+    "row_label",
+    "s_kappa_guarantee",
+    "tradeoff",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # the figure lives on top, in gctheory.plots.tradeoff (matplotlib); re-exported on demand
+    if name == "plot_tradeoff":
+        from gctheory.plots.tradeoff import plot_tradeoff
+
+        return plot_tradeoff
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _CallableModule(types.ModuleType):
+    """``gctheory.tradeoff(n, ...)`` works although ``gctheory.tradeoff`` is this package."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> TradeoffTable:
+        return tradeoff(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
