@@ -465,8 +465,24 @@ class GradientCode:
         for key in ("_decode_cache", "_nullspace_cache", "_target", "_gesv"):
             self.__dict__.pop(key, None)
 
+    def _coefficients_and_condition(self, T: np.ndarray) -> tuple[np.ndarray, float, float]:
+        """``(A, residual, condition number)``, solving a family's system once.
+
+        A family with its own ``_solve`` gets coefficients and condition
+        number from one call when the survivor set is not cached yet.
+        """
+        cache = self.__dict__.get("_decode_cache")
+        if type(self)._solve is not GradientCode._solve and not (
+            cache is not None and T.tobytes() in cache
+        ):
+            A, kappa = self._solve(T)
+            A, res = self._cached_coefficients(T, solved=A)
+            return A, res, kappa
+        A, res = self._cached_coefficients(T)
+        return A, res, self._condition(T)
+
     def _cached_coefficients(
-        self, T: np.ndarray, alive: np.ndarray | None = None
+        self, T: np.ndarray, alive: np.ndarray | None = None, solved: np.ndarray | None = None
     ) -> tuple[np.ndarray, float]:
         """``(A, residual)`` for the ordered survivors T, from the cache when seen before.
 
@@ -481,7 +497,9 @@ class GradientCode:
         if cache is not None and key in cache:
             return cache[key]
         generic = type(self)._solve is GradientCode._solve
-        if generic and type(self)._coefficients is GradientCode._coefficients:
+        if solved is not None:
+            A = solved
+        elif generic and type(self)._coefficients is GradientCode._coefficients:
             A = self._generic_coefficients(T, alive)
         else:
             A = self._coefficients(T)
@@ -510,8 +528,8 @@ class GradientCode:
         (to measure how decoding breaks); the residual then tells.
         """
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
-        A, res = self._cached_coefficients(T)
-        return A, self._condition(T), res
+        A, res, kappa = self._coefficients_and_condition(T)
+        return A, kappa, res
 
     def _residual(self, T: np.ndarray, A: np.ndarray) -> float:
         """Relative residual ``||E_T A - C||_F / ||C||_F`` (families may compute it blockwise).
@@ -585,8 +603,11 @@ class GradientCode:
         """
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
         Y = self._check_received(T, received, d)
-        A, res = self._cached_coefficients(T)
-        kappa = self._condition(T) if condition else math.nan
+        if condition:
+            A, res, kappa = self._coefficients_and_condition(T)
+        else:
+            A, res = self._cached_coefficients(T)
+            kappa = math.nan
         ok = res <= rtol
         if check and self.exact and not ok:
             self._refuse(T, res, rtol, kappa if condition else None)

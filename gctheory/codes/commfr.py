@@ -294,6 +294,15 @@ class CommFRCode(GradientCode):
             kappa = max(kappa, effective_condition_number(self.G[:, cols]))
         return A, kappa
 
+    def _condition(self, T: np.ndarray) -> float:
+        # the per-group condition numbers only: the coefficients come from the cache
+        kappa = 1.0
+        for _, cols in self._groups_of(T):
+            if cols.size == 0:
+                return math.inf
+            kappa = max(kappa, effective_condition_number(self.G[:, cols]))
+        return kappa
+
     def _coefficients(self, T: np.ndarray) -> np.ndarray:
         A = np.zeros((T.size, self.K), dtype=self.G.dtype)
         for pos, cols in self._groups_of(T):
