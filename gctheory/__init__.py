@@ -187,6 +187,8 @@ _LAZY = {
     "random_regular_graph": "codes",
     "sgc_variance": "codes",
     "ye_abbe_lower_bound": "codes",
+    # gctheory.codes: issue 16, second round (hybrid IS-GC, product codes, fast residuals)
+    "group_residual": "codes",
     # gctheory.conditioning
     "C_CHEN_DONGARRA": "conditioning",
     "EmpiricalSKappa": "conditioning",

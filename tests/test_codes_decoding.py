@@ -186,3 +186,66 @@ def test_cli_json_keeps_the_header(capsys):
     assert out["code"].startswith("cyclic-MDS") and out["n"] == 6 and out["s"] == 1
     assert out["load"] == 2 and out["optimal"] is True
     assert [r["stragglers"] for r in out["sets"]] == [1, 2]
+
+
+# ------------------------------------------------- closed-form residuals (issue 16, round 2)
+def test_group_residual_closed_form_equals_the_direct_residual():
+    # FRC and d-FRC (equal and unequal groups): the count-based residual must equal
+    # ||E_T A - 1|| / sqrt(k) evaluated by matrix products (GradientCode._residual)
+    from gctheory.codes.base import GradientCode
+
+    rng = np.random.default_rng(11)
+    for code in (
+        FractionalRepetitionCode(20, 4),
+        FractionalRepetitionCode(12, 2, k=24),
+        DFractionalRepetitionCode(20, 4),
+        DFractionalRepetitionCode(23, 4, rng=1),
+    ):
+        for t in (20 if code.n == 20 else code.n, 14, 6, 1):
+            for _ in range(15):
+                T = rng.permutation(code.n)[:t]
+                A, res = code._coefficients_residual(T)
+                direct = GradientCode._residual(code, T, A)
+                assert res == pytest.approx(direct, abs=1e-14)
+
+
+def test_group_residual_check_can_fail():
+    # negative control: the closed form assumes one block of ones per group; a decode that
+    # misses groups must report them (residual > 0 and the exact-code check refuses)
+    code = FractionalRepetitionCode(12, 2)
+    Y = code.encode(np.ones((12, 3)))
+    T = np.arange(3, 12)  # group 0 (workers 0..2) straggles entirely
+    A, res = code._coefficients_residual(T)
+    assert res == pytest.approx(math.sqrt(3 / 12))  # closed form: 1 missing group of 3 of 12
+    with pytest.raises(ValueError):
+        code.decode(T, Y[T])
+
+
+def test_nullspace_residual_is_the_residual_of_the_coefficients_used():
+    # the null-space decoder's residual comes from E X with the straggler rows set to zero:
+    # it must equal the residual of E_T A recomputed from the returned coefficients
+    from gctheory.codes.base import GradientCode
+
+    rng = np.random.default_rng(12)
+    for code in (CyclicMDSCode(12, 3, rng=1), YeAbbeCode(8, 2, 2, V="gaussian", rng=0)):
+        for _ in range(20):
+            T = rng.permutation(code.n)[: code.n - code.s]
+            A, res = GradientCode._coefficients_residual(code, T)
+            assert res == pytest.approx(GradientCode._residual(code, T, A), abs=1e-14)
+
+
+def test_decode_many_residuals_match_single_and_flag_singular_sets():
+    code = CyclicMDSCode(10, 2, rng=3)
+    rng = np.random.default_rng(0)
+    sets = np.array([rng.permutation(10)[:8] for _ in range(30)])
+    from gctheory.codes.base import _rows_mask
+
+    X, res = code._nullspace_batch(sets, _rows_mask(sets, 10))
+    for i, T in enumerate(sets):
+        assert res[i] == pytest.approx(code._coefficients_residual(T)[1], abs=1e-13)
+        np.testing.assert_allclose(X[T, i, :], code._coefficients_residual(T)[0], atol=1e-12)
+    # a placement whose straggler systems are singular (B = I claimed s = 1): inf residuals
+    bad = MatrixGradientCode(np.eye(4) + np.eye(4, k=1), 1)
+    if bad._nullspace() is not None:
+        _, r = bad._nullspace_batch(np.array([[0, 1, 2]]), _rows_mask(np.array([[0, 1, 2]]), 4))
+        assert not r[0] <= 1e-6

@@ -58,7 +58,7 @@ from gctheory.codes.base import (
     effective_condition_number,
     validate_survivors,
 )
-from gctheory.codes.tandon import _one_per_group
+from gctheory.codes.tandon import _one_per_group, group_residual
 from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
 
 __all__ = [
@@ -365,16 +365,35 @@ class DFractionalRepetitionCode(_ApproximateCode):
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
         if self.decoder == "lstsq":
             return super()._solve(T)
-        A = np.zeros((T.size, 1))
+        return self._group_decode(T)[0], 1.0  # a sum of disjoint rows: no system is solved
+
+    def _group_decode(self, T: np.ndarray) -> tuple[np.ndarray, float]:
+        """Group-sum coefficients and their residual in closed form.
+
+        The chosen survivors hold disjoint blocks and get coefficient 1, so
+        ``A_T^T u - 1`` is exactly -1 on the uncovered partitions and 0
+        elsewhere: residual ``sqrt(uncovered / k)`` (:func:`group_residual`).
+        """
         if self.n % self.d == 0:
-            # equal groups: worker w holds block w mod (n/d); one survivor per block present
-            return _one_per_group(T, T % (self.n // self.d), self.n // self.d), 1.0
+            # equal groups: worker w holds block w mod (n/d) of d partitions
+            blocks = self.n // self.d
+            A, present = _one_per_group(T, T % blocks, blocks)
+            return A, group_residual(blocks - present, self.d, self.k)
         alive = np.zeros(self.n, dtype=bool)
         alive[T] = True
-        chosen, _ = _group_sum_select(self._lo, self._hi, alive, self.k)
-        pos = {int(t): i for i, t in enumerate(T)}
-        A[[pos[int(c)] for c in chosen], 0] = 1.0
-        return A, 1.0  # a sum of disjoint rows: no system is solved
+        chosen, uncovered = _group_sum_select(self._lo, self._hi, alive, self.k)
+        pos = np.empty(self.n, dtype=np.int64)
+        pos[T] = np.arange(T.size)
+        A = np.zeros((T.size, 1))
+        A[pos[chosen], 0] = 1.0
+        return A, group_residual(uncovered, 1, self.k)
+
+    def _coefficients_residual(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> tuple[np.ndarray, float]:
+        if self.decoder == "lstsq":
+            return super()._coefficients_residual(T, alive)
+        return self._group_decode(T)
 
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """Group-sum decoder: an ``O(k + |T|)`` interval search, then one addition per entry

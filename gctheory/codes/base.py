@@ -138,7 +138,7 @@ def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, n
             f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
             f"got {arr.size}"
         )
-    if (arr.view(np.uint64) >= n).any():  # negatives wrap to huge values
+    if arr.size and int(arr.view(np.uint64).max()) >= n:  # negatives wrap to huge values
         bad = arr[(arr < 0) | (arr >= n)]
         raise ValueError(
             f"survivors must be worker indices in [0, n) with n={n}, got {bad.tolist()}"
@@ -265,6 +265,26 @@ class DecodeResult:
         """
         kappa = self.condition_number if math.isfinite(self.condition_number) else 1 / _EPS
         return 10.0 * size * kappa * _EPS * scale
+
+
+def _relative_residual(EX: np.ndarray, C: np.ndarray, size: int) -> float:
+    """``||EX - C||_F / sqrt(size)`` (``size = k m = ||C||_F^2``)."""
+    R = EX - C
+    return math.sqrt(np.vdot(R, R).real / size)
+
+
+_FLAGS: dict[type, tuple[bool, bool]] = {}
+
+
+def _generic_flags(cls: type) -> tuple[bool, bool]:
+    """Whether ``cls`` keeps the generic ``_solve`` and ``_coefficients`` (cached per class)."""
+    flags = _FLAGS.get(cls)
+    if flags is None:
+        flags = _FLAGS[cls] = (
+            cls._solve is GradientCode._solve,
+            cls._coefficients is GradientCode._coefficients,
+        )
+    return flags
 
 
 # ---------------------------------------------------------------- interface
@@ -399,53 +419,76 @@ class GradientCode:
 
     def _nullspace(self) -> tuple[np.ndarray, np.ndarray] | None:
         """``(Z, X0)`` of :meth:`_generic_coefficients`, made once; None if C not in range(E)."""
+        ns = self._nullspace_data()
+        return None if ns is None else (ns[0], ns[1])
+
+    def _nullspace_data(self) -> tuple[np.ndarray, ...] | None:
+        """``(Z, X0, E, C, W)``: null-space basis, minimum-norm solution, the contiguous
+        encoding and target matrices the residual is computed with, and ``W = [Z | X0]``
+        (one gather per decode), made once; None if C is not in the range of E."""
         cached = self.__dict__.get("_nullspace_cache", False)
         if cached is not False:
             return cached
-        E = np.asarray(self.encoding_matrix)
+        E = np.ascontiguousarray(self.encoding_matrix)
         C = target_matrix(self.k, self.m)
         U, sv, Vh = np.linalg.svd(E, full_matrices=E.shape[0] < E.shape[1])
         r = int(np.count_nonzero(sv > max(E.shape) * _EPS * sv[0])) if sv.size and sv[0] else 0
-        out: tuple[np.ndarray, np.ndarray] | None = None
+        out: tuple[np.ndarray, ...] | None = None
         if r:
             X0 = Vh[:r].conj().T @ ((U[:, :r].conj().T @ C) / sv[:r, None])
             if np.linalg.norm(E @ X0 - C) <= 1e-8 * np.linalg.norm(C):
-                out = (np.ascontiguousarray(Vh[r:].conj().T), X0)
+                Z = np.ascontiguousarray(Vh[r:].conj().T)
+                out = (Z, X0, E, C, np.ascontiguousarray(np.hstack([Z, X0])))
         self.__dict__["_nullspace_cache"] = out
         return out
 
-    def _nullspace_coefficients(
-        self, T: np.ndarray, alive: np.ndarray | None = None
-    ) -> np.ndarray | None:
-        ns = self._nullspace()
+    def _nullspace_full(self, T: np.ndarray, alive: np.ndarray | None) -> np.ndarray | None:
+        """The null-space solution X (n x m) of ``E X = C`` vanishing on the stragglers.
+
+        Rows of stragglers are set to exactly 0, so ``X[T]`` are the decoding
+        coefficients and ``E X - C`` is the residual of the decoding equations
+        ``E_T X[T] - C`` (the zero rows add nothing). None when the stragglers'
+        system ``Z[S] Y = X0[S]`` cannot be solved this way.
+        """
+        ns = self._nullspace_data()
         if ns is None:
             return None
-        Z, X0 = ns
+        Z, X0, W = ns[0], ns[1], ns[4]
         if T.size == self.n:
-            return X0[T]
+            return X0
         if alive is None:
             alive = np.zeros(self.n, dtype=bool)
             alive[T] = True
-        S = np.flatnonzero(~alive)
-        if Z.shape[1] == 0:
+        nul = Z.shape[1]
+        if nul == 0:
             return None
-        ZS, X0S = Z[S], X0[S]  # solve Z[S] Y = X0[S]; X = X0 - Z Y vanishes on S
-        if S.size == 1 == Z.shape[1]:
-            if ZS[0, 0] == 0:
+        dead = ~alive
+        WS = W[dead]  # [Z[S] | X0[S]]: solve Z[S] Y = X0[S]; X = X0 - Z Y vanishes on S
+        e = WS.shape[0]
+        if e == 1 == nul:
+            if WS[0, 0] == 0:
                 return None
-            Y = X0S / ZS[0, 0]
-        elif S.size == Z.shape[1]:
+            Y = WS[:, 1:] / WS[0, 0]
+        elif e == nul:
             # LAPACK gesv directly: numpy's solve costs ~15 us of overhead on tiny systems
             gesv = self.__dict__.get("_gesv")
             if gesv is None:
                 (gesv,) = get_lapack_funcs(("gesv",), (Z, X0))
                 self.__dict__["_gesv"] = gesv
-            _, _, Y, info = gesv(ZS, X0S)
+            _, _, Y, info = gesv(WS[:, :nul], WS[:, nul:])
             if info != 0:
                 return None
         else:
-            Y = np.linalg.lstsq(ZS, X0S, rcond=None)[0]
-        return (X0 - Z @ Y)[T]
+            Y = np.linalg.lstsq(WS[:, :nul], WS[:, nul:], rcond=None)[0]
+        X = X0 - Z @ Y
+        X[dead] = 0
+        return X
+
+    def _nullspace_coefficients(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> np.ndarray | None:
+        X = self._nullspace_full(T, alive)
+        return None if X is None else X[T]
 
     def _coefficients(self, T: np.ndarray) -> np.ndarray:
         """Decoding coefficients A (|T|, m) without the condition number."""
@@ -471,34 +514,58 @@ class GradientCode:
         """``(A, residual)`` for the ordered survivors T, from the cache when seen before.
 
         Up to :attr:`decode_cache_size` survivor sets are kept (oldest dropped
-        first); the coefficients are returned read-only. When the generic
-        null-space decoder leaves a residual above ``_FALLBACK_RESIDUAL``
-        (1e-8) on an exact code, least squares on ``E[:, T]`` is tried too
-        and the smaller residual kept.
+        first); the coefficients are returned read-only.
         """
-        cache = self.__dict__.get("_decode_cache") if self.decode_cache_size > 0 else None
+        size = self.decode_cache_size
+        if size <= 0:
+            return self._coefficients_residual(T, alive)
         key = T.tobytes()
-        if cache is not None and key in cache:
-            return cache[key]
-        generic = type(self)._solve is GradientCode._solve
-        if generic and type(self)._coefficients is GradientCode._coefficients:
-            A = self._generic_coefficients(T, alive)
+        cache = self.__dict__.get("_decode_cache")
+        if cache is None:
+            cache = self.__dict__["_decode_cache"] = {}
+        else:
+            hit = cache.get(key)
+            if hit is not None:
+                return hit
+        A, res = self._coefficients_residual(T, alive)
+        A = np.asarray(A)
+        A.setflags(write=False)
+        if len(cache) >= size:
+            del cache[next(iter(cache))]
+        cache[key] = (A, res)
+        return A, res
+
+    def _coefficients_residual(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> tuple[np.ndarray, float]:
+        """Decoding coefficients A and the relative residual of ``E_T A = C`` (uncached).
+
+        Generic exact codes: the null-space decoder, with the residual computed
+        from the full solution (``E X - C``, one product of the size of the
+        system). When it leaves a residual above ``_FALLBACK_RESIDUAL`` (1e-8),
+        least squares on ``E[:, T]`` is tried too and the smaller residual
+        kept. Families with a structured decoder override this with their own
+        (e.g. a closed-form residual for group codes).
+        """
+        generic_solve, generic_coef = _generic_flags(type(self))
+        res = math.inf
+        if generic_solve and generic_coef:
+            X = self._nullspace_full(T, alive) if self.s is not None else None
+            if X is not None:
+                _, _, E, C, _ = self._nullspace_data()
+                A = X[T]
+                res = _relative_residual(E @ X, C, self.k * self.m)
+            else:
+                A = self._lstsq_coefficients(T)
+                res = self._residual(T, A)
         else:
             A = self._coefficients(T)
-        res = self._residual(T, A)
-        if self.s is not None and res > _FALLBACK_RESIDUAL and generic:
+            res = self._residual(T, A)
+        if self.s is not None and res > _FALLBACK_RESIDUAL and generic_solve:
             A2 = self._lstsq_coefficients(T)
             res2 = self._residual(T, A2)
             if res2 < res:
                 A, res = A2, res2
-        if self.decode_cache_size > 0:
-            A = np.asarray(A)
-            A.setflags(write=False)
-            if cache is None:
-                cache = self.__dict__["_decode_cache"] = {}
-            if len(cache) >= self.decode_cache_size:
-                del cache[next(iter(cache))]
-            cache[key] = (A, res)
         return A, res
 
     def decoding_coefficients(
@@ -653,7 +720,7 @@ class GradientCode:
         other families loop over their own decoder (with the cache). Same
         numbers as calling :meth:`decode` per set, up to rounding.
         """
-        sets = _survivor_array(survivor_sets, self.n, self.min_survivors if check else 1)
+        sets, seen = _survivor_array_mask(survivor_sets, self.n, self.min_survivors if check else 1)
         N = len(sets)
         Yfull: np.ndarray | None = None
         per_set: list[np.ndarray] = []
@@ -695,9 +762,7 @@ class GradientCode:
             and type(self)._solve is GradientCode._solve
             and self._nullspace() is not None
         ):
-            alive = np.zeros((N, self.n), dtype=bool)
-            alive[np.arange(N)[:, None], sets] = True
-            X, res = self._nullspace_batch(sets, alive)
+            X, res = self._nullspace_batch(sets, seen)
             ok = res <= min(rtol, _FALLBACK_RESIDUAL)
             if ok.any():
                 m = self.m
@@ -722,31 +787,42 @@ class GradientCode:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Stacked null-space decoding of equal-size survivor sets.
 
-        Returns X (n, N, m) (column block i: set i's coefficients, zero on its
-        stragglers) and the N relative residuals of the decoding equations,
-        each computed from ``E X_i - C`` as in :meth:`_residual`. All sets
-        share one GEMM for ``Z Y`` and one for ``E X``.
+        Returns X (n, N, m) (column block i: set i's coefficients, exactly zero
+        on its stragglers) and the N relative residuals of the decoding
+        equations ``E X_i - C`` (as :meth:`_coefficients_residual`; inf where
+        a set's straggler system is singular). All sets share one batched
+        solve of the ``Z[S_i] Y_i = X0[S_i]`` systems, one GEMM for ``Z Y``
+        and one for ``E X``.
         """
-        Z, X0 = self._nullspace()
+        Z, X0, E, C, W = self._nullspace_data()
         N, t = sets.shape
         n, m = X0.shape
         nul = Z.shape[1]
         e = n - t
-        X = np.repeat(X0[:, None, :], N, axis=1)  # (n, N, m)
-        if e and nul:
-            S = np.nonzero(~alive)[1].reshape(N, e)
-            try:
-                Y = np.linalg.solve(Z[S], X0[S]) if e == nul else np.linalg.pinv(Z[S]) @ X0[S]
-            except np.linalg.LinAlgError:
-                return X, np.full(N, np.inf)
-            X -= (Z @ Y.transpose(1, 0, 2).reshape(nul, N * m)).reshape(n, N, m)
-        elif e:
+        X = np.empty((n, N, m), dtype=np.result_type(Z, X0))
+        X[...] = X0[:, None, :]
+        if e and not nul:
             return X, np.full(N, np.inf)
-        X *= alive.T[:, :, None]
-        E = self.encoding_matrix
+        if e:
+            SS = np.nonzero(~alive)[1].reshape(N, e)
+            WS = W[SS]  # (N, e, nul + m): [Z[S_i] | X0[S_i]]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                try:
+                    if e == nul == 1:
+                        Y = WS[:, :, 1:] / WS[:, :, :1]
+                    elif e == nul:
+                        Y = np.linalg.solve(WS[:, :, :nul], WS[:, :, nul:])
+                    else:
+                        Y = np.linalg.pinv(WS[:, :, :nul]) @ WS[:, :, nul:]
+                except np.linalg.LinAlgError:
+                    return X, np.full(N, np.inf)
+            X -= (Z @ Y.transpose(1, 0, 2).reshape(nul, N * m)).reshape(n, N, m)
+            X.reshape(n * N, m)[(SS * N + np.arange(N)[:, None]).ravel()] = 0
         R = (E @ X.reshape(n, N * m)).reshape(E.shape[0], N, m)
-        R -= target_matrix(self.k, self.m)[:, None, :]
-        res = np.sqrt(np.einsum("inm,inm->n", R, R.conj()).real / (self.k * self.m))
+        R -= C[:, None, :]
+        sq = R.real**2 + R.imag**2 if np.iscomplexobj(R) else R * R
+        res = np.sqrt(sq.sum(axis=(0, 2)) / (self.k * self.m))
+        res[~np.isfinite(res)] = np.inf
         return X, res
 
     # -- cost model
@@ -766,6 +842,21 @@ class GradientCode:
 
 def _survivor_array(sets: Any, n: int, minimum: int) -> np.ndarray | list[np.ndarray]:
     """Survivor sets as an (N, t) int array when all have one size, else a list of arrays."""
+    return _survivor_array_mask(sets, n, minimum)[0]
+
+
+def _rows_mask(arr: np.ndarray, n: int) -> np.ndarray:
+    """(N, n) boolean mask with ``mask[i, arr[i, j]] = True`` (one flat scatter)."""
+    N = arr.shape[0]
+    mask = np.zeros(N * n, dtype=bool)
+    mask[(arr + (np.arange(N) * n)[:, None]).ravel()] = True
+    return mask.reshape(N, n)
+
+
+def _survivor_array_mask(
+    sets: Any, n: int, minimum: int
+) -> tuple[np.ndarray | list[np.ndarray], np.ndarray | None]:
+    """:func:`_survivor_array` and, for an (N, t) array, the (N, n) mask of survivors."""
     if isinstance(sets, np.ndarray) and sets.ndim == 2:
         arr = sets
         if arr.dtype.kind not in "iu":
@@ -777,18 +868,18 @@ def _survivor_array(sets: Any, n: int, minimum: int) -> np.ndarray | list[np.nda
                 f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
                 f"got sets of {arr.shape[1]}"
             )
-        if arr.size and (int(arr.min()) < 0 or int(arr.max()) >= n):
+        if arr.size and int(arr.view(np.uint64).max()) >= n:  # negatives wrap to huge values
             raise ValueError(f"survivor_sets must hold worker indices in [0, n) with n={n}")
-        seen = np.zeros((arr.shape[0], n), dtype=bool)
-        seen[np.arange(arr.shape[0])[:, None], arr] = True
-        dup = np.flatnonzero(seen.sum(axis=1) != arr.shape[1])
+        seen = _rows_mask(arr, n)
+        dup = np.flatnonzero(np.count_nonzero(seen, axis=1) != arr.shape[1])
         if dup.size:
             raise ValueError(f"survivors must be distinct: set {int(dup[0])} repeats a worker")
-        return arr
+        return arr, seen
     out = [validate_survivors(T, n, minimum) for T in sets]
     if out and len({T.size for T in out}) == 1:
-        return np.stack(out)
-    return out
+        stacked = np.stack(out)
+        return stacked, _rows_mask(stacked, n)
+    return out, None
 
 
 # ------------------------------------------------------------- verification
