@@ -188,7 +188,10 @@ _LAZY = {
     "sgc_variance": "codes",
     "ye_abbe_lower_bound": "codes",
     # gctheory.codes: issue 16, second round (hybrid IS-GC, product codes, fast residuals)
+    "ISGCCode": "codes",
     "group_residual": "codes",
+    "hybrid_max_disjoint": "codes",
+    "hybrid_support": "codes",
     # gctheory.conditioning
     "C_CHEN_DONGARRA": "conditioning",
     "EmpiricalSKappa": "conditioning",
