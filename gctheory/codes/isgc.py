@@ -196,6 +196,42 @@ def _greedy_line(starts: list[int], ends: list[int], lo: int, hi: int) -> list[i
     return out
 
 
+def _group_options(
+    positions: list[int], n0: int, c1: int, c2: int, tmax: int
+) -> list[list[tuple[int, int, list[int]]]]:
+    """For each incoming covered prefix ``t_in`` of one group: the options
+    ``(t_out, count, chosen positions)`` (see :func:`hybrid_max_disjoint`)."""
+    lin_pos, lin_a, lin_b, last = [], [], [], []
+    for i in positions:
+        if i < c1:  # in-group arc wraps past the group's end: covers n0 - 1
+            last.append((i, i - c1 + n0, i + c2 - 1, 0))  # (pos, a, b wrap end, t_out)
+        elif i + c2 - 1 >= n0 - 1:  # reaches the group's last partition
+            last.append((i, i - c1, -1, max(0, i + c2 - n0)))
+        else:
+            lin_pos.append(i)
+            lin_a.append(i - c1)
+            lin_b.append(i + c2 - 1)
+    memo: dict[tuple[int, int], list[int]] = {}
+
+    def greedy(lo: int, hi: int) -> list[int]:
+        key = (lo, hi)
+        if key not in memo:
+            memo[key] = [lin_pos[j] for j in _greedy_line(lin_a, lin_b, lo, hi)]
+        return memo[key]
+
+    out = []
+    for t_in in range(tmax + 1):
+        free = greedy(t_in, n0 - 2)
+        opts = [(0, len(free), free)]
+        for i, a, b, t_out in last:
+            if a < t_in or (b >= 0 and t_in > 0):
+                continue  # overlaps the prefix covered from the previous group
+            inner = greedy(max(t_in, b + 1), a - 1)
+            opts.append((t_out, 1 + len(inner), [i, *inner]))
+        out.append(opts)
+    return out
+
+
 def hybrid_max_disjoint(
     n: int, c: int, c1: int, groups: int, survivors: Sequence[int]
 ) -> list[int]:
@@ -225,38 +261,7 @@ def hybrid_max_disjoint(
     for r in T.tolist():
         per_group[r // n0].append(r % n0)
     # options[g][t_in] = list of (t_out, count, chosen positions) of group g
-    options: list[list[list[tuple[int, int, list[int]]]]] = []
-    for g in range(groups):
-        lin_pos, lin_a, lin_b, last = [], [], [], []
-        for i in per_group[g]:
-            if i < c1:  # in-group arc wraps past the group's end: covers n0 - 1
-                last.append((i, i - c1 + n0, i + c2 - 1, 0))  # (pos, a, b wrap end, t_out)
-            elif i + c2 - 1 >= n0 - 1:  # reaches the group's last partition
-                last.append((i, i - c1, -1, max(0, i + c2 - n0)))
-            else:
-                lin_pos.append(i)
-                lin_a.append(i - c1)
-                lin_b.append(i + c2 - 1)
-        memo: dict[tuple[int, int], list[int]] = {}
-
-        def greedy(lo: int, hi: int) -> list[int]:
-            key = (lo, hi)
-            if key not in memo:
-                memo[key] = [lin_pos[j] for j in _greedy_line(lin_a, lin_b, lo, hi)]
-            return memo[key]
-
-        opts_g = []
-        for t_in in range(tmax + 1):
-            opts = []
-            free = greedy(t_in, n0 - 2)
-            opts.append((0, len(free), free))
-            for i, a, b, t_out in last:
-                if a < t_in or (b >= 0 and t_in > 0):
-                    continue  # overlaps the prefix covered from the previous group
-                inner = greedy(max(t_in, b + 1), a - 1)
-                opts.append((t_out, 1 + len(inner), [i, *inner]))
-            opts_g.append(opts)
-        options.append(opts_g)
+    options = [_group_options(sorted(pg), n0, c1, c2, tmax) for pg in per_group]
     best_total, best_choice = -1, None
     for t0 in range(tmax + 1):
         # state: prefix covered in the next group -> (count, back-pointers)
