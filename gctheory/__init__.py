@@ -192,6 +192,7 @@ _LAZY = {
     "group_residual": "codes",
     "hybrid_max_disjoint": "codes",
     "hybrid_support": "codes",
+    "max_disjoint_exhaustive": "codes",
     # gctheory.conditioning
     "C_CHEN_DONGARRA": "conditioning",
     "EmpiricalSKappa": "conditioning",

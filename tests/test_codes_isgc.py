@@ -20,19 +20,10 @@ from gctheory.codes import (
     frc_expected_recovered,
     hybrid_max_disjoint,
     hybrid_support,
+    max_disjoint_exhaustive,
 )
 from gctheory.codes.base import GradientCode
 from gctheory.montecarlo import estimate_mean
-
-
-def _brute(support: np.ndarray, T) -> int:
-    """Largest number of survivors with pairwise disjoint supports (exhaustive)."""
-    T = list(T)
-    for r in range(len(T), 0, -1):
-        for comb in itertools.combinations(T, r):
-            if support[list(comb)].sum(axis=0).max() <= 1:
-                return r
-    return 0
 
 
 @st.composite
@@ -55,7 +46,7 @@ def test_hybrid_decoder_is_maximum_and_disjoint(case):
     chosen = hybrid_max_disjoint(n, c, c1, groups, T)
     assert set(chosen) <= set(T)
     assert S[chosen].sum(axis=0).max(initial=0) <= 1  # disjoint
-    assert len(chosen) == _brute(S, T)  # enumeration
+    assert len(chosen) == max_disjoint_exhaustive(S, T)  # enumeration
 
 
 def test_hybrid_contains_fr_and_cr():

@@ -71,6 +71,7 @@ __all__ = [
     "cyclic_max_disjoint",
     "hybrid_support",
     "hybrid_max_disjoint",
+    "max_disjoint_exhaustive",
 ]
 
 #: Largest ``n c (c2 + 1)`` the pure-Python hybrid programme accepts per decode (~seconds).
@@ -278,6 +279,24 @@ def hybrid_max_disjoint(
                 best_total, best_choice = cnt, picks
     assert best_choice is not None  # t_out = 0 is always reachable (choose nothing)
     return sorted(g * n0 + i for g, chosen in enumerate(best_choice) for i in chosen)
+
+
+def max_disjoint_exhaustive(support: Any, survivors: Sequence[int]) -> int:
+    """Largest number of survivors with pairwise disjoint rows of ``support`` (any 0/1
+    placement), by exhaustive search from the largest subsets down.
+
+    The reference the structured decoders are checked against; exponential in
+    ``len(survivors)``, refused above 20 survivors.
+    """
+    S = np.asarray(support, dtype=bool)
+    T = [int(t) for t in survivors]
+    if len(T) > 20:
+        raise ValueError(f"exhaustive search is limited to 20 survivors, got {len(T)}")
+    for r in range(len(T), 0, -1):
+        for comb in itertools.combinations(T, r):
+            if S[list(comb)].sum(axis=0).max() <= 1:
+                return r
+    return 0
 
 
 # ------------------------------------------------------------------ the code
