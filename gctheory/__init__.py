@@ -193,6 +193,8 @@ _LAZY = {
     "hybrid_max_disjoint": "codes",
     "hybrid_support": "codes",
     "max_disjoint_exhaustive": "codes",
+    "ProductGradientCode": "codes",
+    "product_code": "codes",
     # gctheory.conditioning
     "C_CHEN_DONGARRA": "conditioning",
     "EmpiricalSKappa": "conditioning",
