@@ -51,3 +51,30 @@ def bound_examples() -> list[tuple[dict, str]]:
             "differs",
         ),
     ]
+
+
+def unretrieved_judge(comparison: str, cause: Callable[[dict], str]) -> Callable[[dict], Outcome]:
+    """Judge of a statement the stored sources do not print in checkable form.
+
+    ``not checkable`` while ``numbers["retrieved"]`` is False (the cause text
+    is ``cause(numbers)``, formatted from the computed values); once a source
+    gives it, ``numbers["holds"]`` decides (``differs`` with ``numbers["why"]``).
+    """
+
+    def judge(c: dict) -> Outcome:
+        if not c["retrieved"]:
+            return Outcome("not checkable", c, comparison, cause=cause(c))
+        if c["holds"]:
+            return Outcome("reproduced", c, comparison)
+        return Outcome("differs", c, comparison, cause=c["why"])
+
+    return judge
+
+
+def unretrieved_examples(numbers: dict) -> list[tuple[dict, str]]:
+    """Counterfactuals for :func:`unretrieved_judge` around the computed ``numbers``."""
+    return [
+        ({**numbers, "retrieved": False}, "not checkable"),
+        ({**numbers, "retrieved": True, "holds": True}, "reproduced"),
+        ({**numbers, "retrieved": True, "holds": False, "why": "fails"}, "differs"),
+    ]

@@ -17,7 +17,8 @@ gctheory's binary FRC variant is the d-FRC of Wang et al. 2019, Remark 1.)
 from __future__ import annotations
 
 from gctheory.codes.approximate import DFractionalRepetitionCode
-from paper_checks._framework import Outcome, claim, register_source
+from paper_checks._codes_common import unretrieved_examples, unretrieved_judge
+from paper_checks._framework import claim, register_source
 
 PAPER = "charalambides2021"
 register_source(
@@ -28,21 +29,6 @@ register_source(
 )
 
 
-def _judge(c: dict) -> Outcome:
-    if not c["construction retrieved"]:
-        return Outcome(
-            "not checkable",
-            c,
-            "generalised FRC for (s + 1) not dividing n: exactness and balance",
-            cause="the close-to-balanced construction and the balance metric d_s are not in "
-            "the stored sources (abstract and summaries only); the nearest binary code built "
-            f"here, the d-FRC with n = {c['n']}, d = {c['d']}, has loads "
-            f"{c['d-FRC loads']} (Wang et al. 2019, Remark 1)",
-        )
-    return Outcome("reproduced" if c["balanced"] else "differs", c, "balance and exactness",
-                   cause="" if c["balanced"] else "not balanced")  # fmt: skip
-
-
 @claim(
     paper=PAPER,
     id="gfrc-construction",
@@ -51,14 +37,18 @@ def _judge(c: dict) -> Outcome:
     "(s + 1) | n, with an encoding matrix close to perfectly balanced and exact recovery from "
     "any n - s workers",
     paper_value="construction and balance metric d_s (not retrievable)",
-    judge=_judge,
-    examples=[
-        ({"construction retrieved": False, "n": 7, "d": 3, "d-FRC loads": [2, 3]}, "not checkable"),
-        ({"construction retrieved": True, "balanced": True}, "reproduced"),
-        ({"construction retrieved": True, "balanced": False}, "differs"),
-    ],  # fmt: skip
+    judge=unretrieved_judge(
+        "generalised FRC for (s + 1) not dividing n: exactness and balance",
+        lambda c: (
+            "the close-to-balanced construction and the balance metric d_s are not in "
+            "the stored sources (abstract and summaries only); the nearest binary code built "
+            f"here, the d-FRC with n = {c['n']}, d = {c['d']}, has loads {c['d-FRC loads']} "
+            "(Wang et al. 2019, Remark 1)"
+        ),
+    ),
+    examples=unretrieved_examples({"n": 7, "d": 3, "d-FRC loads": [2, 3]}),
 )
 def _gfrc(quick: bool) -> dict:
     code = DFractionalRepetitionCode(10, 3, rng=0)
     loads = sorted({int(x) for x in code.support.sum(axis=1)})
-    return {"construction retrieved": False, "n": 10, "d": 3, "d-FRC loads": loads}
+    return {"retrieved": False, "n": 10, "d": 3, "d-FRC loads": loads}

@@ -29,7 +29,12 @@ import numpy as np
 
 from gctheory.codes.approximate import recovery_error
 from gctheory.codes.designs import BIBDGradientCode, affine_plane, projective_plane
-from paper_checks._codes_common import bound_examples, bound_judge
+from paper_checks._codes_common import (
+    bound_examples,
+    bound_judge,
+    unretrieved_examples,
+    unretrieved_judge,
+)
 from paper_checks._framework import Outcome, claim, register_source
 
 PAPER = "kadhe2019bibd"
@@ -111,25 +116,6 @@ def _fano(quick: bool) -> dict:
     return {"closed form": closed, "enumeration": enum}
 
 
-def _judge_threshold(c: dict) -> Outcome:
-    if not c["bound retrieved"]:
-        return Outcome(
-            "not checkable",
-            c,
-            "the paper's lower bound on the adversarial threshold, symmetric vs other designs",
-            cause="the bound's formula is not in the stored sources (abstract only); the "
-            "exact thresholds of the BIBD codes are computed (error depends on the count only) "
-            f"but there is nothing printed to compare them with: {c['thresholds']}",
-        )
-    ok = all(c["symmetric maximises"])
-    return Outcome(
-        "reproduced" if ok else "differs",
-        c,
-        "symmetric BIBD code attains the largest lower bound among the codes compared",
-        cause="" if ok else "a non-symmetric code has a larger bound",
-    )
-
-
 @claim(
     paper=PAPER,
     id="symmetric-bibd-adversarial-threshold",
@@ -138,12 +124,15 @@ def _judge_threshold(c: dict) -> Outcome:
     "adversarial threshold (the fewest stragglers an adversary needs for a given error) "
     "among a wide class of codes",
     paper_value="lower bound on the adversarial threshold (formula not retrieved)",
-    judge=_judge_threshold,
-    examples=[
-        ({"bound retrieved": False, "thresholds": {}}, "not checkable"),
-        ({"bound retrieved": True, "thresholds": {}, "symmetric maximises": [True]}, "reproduced"),
-        ({"bound retrieved": True, "thresholds": {}, "symmetric maximises": [False]}, "differs"),
-    ],
+    judge=unretrieved_judge(
+        "the paper's lower bound on the adversarial threshold, symmetric vs other designs",
+        lambda c: (
+            "the bound's formula is not in the stored sources (abstract only); the "
+            "exact thresholds of the BIBD codes at error b/2 are computed (the error depends on "
+            f"the count only) but there is nothing printed to compare them with: {c['thresholds']}"
+        ),
+    ),
+    examples=unretrieved_examples({"thresholds": {}}),
 )
 def _threshold(quick: bool) -> dict:
     # the exact adversarial threshold of each BIBD code at error eps = b/2: the fewest
@@ -153,4 +142,4 @@ def _threshold(quick: bool) -> dict:
         code = BIBDGradientCode(D)
         half = Fraction(D.b, 2)
         out[D.name] = next(e for e in range(D.v + 1) if code.error(e) >= half)
-    return {"bound retrieved": False, "thresholds": out}
+    return {"retrieved": False, "thresholds": out}

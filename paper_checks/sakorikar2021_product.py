@@ -23,6 +23,7 @@ from gctheory.codes.base import verify_straggler_sets
 from gctheory.codes.designs import BIBDGradientCode, bibd, projective_plane
 from gctheory.codes.product import product_code
 from gctheory.codes.tandon import CyclicMDSCode, FractionalRepetitionCode
+from paper_checks._codes_common import unretrieved_examples, unretrieved_judge
 from paper_checks._framework import Outcome, claim, register_source
 
 PAPER = "sakorikar2021"
@@ -32,20 +33,6 @@ register_source(
 )
 
 
-def _judge_soft(c: dict) -> Outcome:
-    if not c["construction retrieved"]:
-        return Outcome(
-            "not checkable",
-            c,
-            "soft-BIBD gradient codes: construction and error against BIBD codes",
-            cause="the probabilistic soft-BIBD construction (its distribution, decoder and "
-            "error analysis) is not in the stored sources, which hold the abstract only; "
-            "searched: " + c["searched"],
-        )
-    return Outcome("reproduced" if c["comparable"] else "differs", c, "error vs BIBD codes",
-                   cause="" if c["comparable"] else "soft BIBD error not comparable")  # fmt: skip
-
-
 @claim(
     paper=PAPER,
     id="soft-bibd-construction",
@@ -53,16 +40,19 @@ def _judge_soft(c: dict) -> Outcome:
     statement="a probabilistic relaxation of the BIBD constraints gives gradient codes for a "
     "wide range of parameters with error comparable to BIBD codes",
     paper_value="construction and error comparison (not retrievable)",
-    judge=_judge_soft,
-    examples=[
-        ({"construction retrieved": False, "searched": "x"}, "not checkable"),
-        ({"construction retrieved": True, "searched": "x", "comparable": True}, "reproduced"),
-        ({"construction retrieved": True, "searched": "x", "comparable": False}, "differs"),
-    ],
+    judge=unretrieved_judge(
+        "soft-BIBD gradient codes: construction and error against BIBD codes",
+        lambda c: (
+            "the probabilistic soft-BIBD construction (its distribution, decoder and "
+            "error analysis) is not in the stored sources, which hold the abstract only; "
+            "searched: " + c["searched"]
+        ),
+    ),
+    examples=unretrieved_examples({"searched": "x"}),
 )
 def _soft(quick: bool) -> dict:
     return {
-        "construction retrieved": False,
+        "retrieved": False,
         "searched": "pages (title, 'soft BIBD', 'probabilistic construction', ar5iv 2105.05231),"
         " docs, code and issues corpora",
     }
