@@ -170,3 +170,25 @@ def test_isgc_scheme_in_the_training_simulator():
     assert hyb.code.c1 == 1 and hyb.code.groups == 3
     run = simulate("isgc", n=12, K=9, iterations=3, rng=0)
     assert np.all(np.isfinite(run.loss)) and len(run.loss) == 4
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(-2, 30),
+    s=st.integers(-2, 31),
+    placement=st.sampled_from(["frc", "cyclic", "hybrid", "ring"]),
+    c1=st.one_of(st.none(), st.integers(-1, 12)),
+    groups=st.one_of(st.none(), st.integers(-1, 31)),
+)
+def test_isgc_parameter_domain(n, s, placement, c1, groups):
+    # every input either builds a code whose workers hold s + 1 distinct partitions or is a
+    # ValueError naming what is wrong -- never another exception
+    try:
+        code = ISGCCode(n, s, placement, c1=c1, groups=groups)
+    except ValueError as err:
+        assert any(w in str(err) for w in ("n", "s", "c1", "groups", "placement", "c ="))
+        return
+    assert (code.support.sum(axis=1) == s + 1).all()
+    T = np.arange(0, n, 2)
+    if T.size <= 12:  # exhaustive reference
+        assert code.recovered_count(T) == (s + 1) * max_disjoint_exhaustive(code.support, T)
