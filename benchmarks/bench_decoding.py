@@ -21,7 +21,9 @@ Prints, against baselines measured in the same run:
 4. fractional repetition and d-FRC group decoders against a bare Python loop
    taking the first survivor of each group (ErasureHead's approach);
 5. ``decode_many`` over 1,000 survivor sets at n = 100 against a loop of
-   single ``decode`` calls (goal: >= 10x), and the cache on repeated sets.
+   single ``decode`` calls (goal: >= 10x), the cache on repeated sets, and the
+   batched s x s straggler solves alone (``loop/solves`` bounds what any
+   batching that solves them can reach).
 
 Sections 3-5 time process CPU time (``time.process_time``), interleaving
 the two sides round by round with the order alternating, and keep the best
