@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -78,3 +79,32 @@ def unretrieved_examples(numbers: dict) -> list[tuple[dict, str]]:
         ({**numbers, "retrieved": True, "holds": True}, "reproduced"),
         ({**numbers, "retrieved": True, "holds": False, "why": "fails"}, "differs"),
     ]
+
+
+class DecoderBoundTally:
+    """Largest ``max(fixed, optimal) / bound`` over instances, for :func:`bound_judge`.
+
+    A fixed (linear-time) decoder and the optimal one are measured against one
+    bound; an instance is a counterexample when the ratio exceeds 1 or the
+    optimal decoder errs more than the fixed one (it cannot, by optimality).
+    """
+
+    def __init__(self) -> None:
+        self.instances, self.worst, self.slack, self.cex = 0, 0.0, math.inf, ""
+
+    def add(self, fixed: float, optimal: float, bound: float, where: str) -> None:
+        r = max(fixed, optimal) / bound
+        self.instances += 1
+        self.slack = min(self.slack, 1 - r)
+        if r > self.worst:
+            self.worst = r
+            if r > 1 + 1e-9 or optimal > fixed + 1e-9:
+                self.cex = where
+
+    def numbers(self) -> dict:
+        return {
+            "instances": self.instances,
+            "max ratio": self.worst,
+            "slack": self.slack,
+            "counterexample": self.cex,
+        }

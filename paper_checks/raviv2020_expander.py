@@ -28,7 +28,7 @@ from gctheory.codes.expander import (
     margulis_graph,
     random_regular_graph,
 )
-from paper_checks._codes_common import bound_examples, bound_judge
+from paper_checks._codes_common import DecoderBoundTally, bound_examples, bound_judge
 from paper_checks._framework import Outcome, claim, register_source
 
 PAPER = "raviv2020"
@@ -64,7 +64,7 @@ def _graphs(quick: bool) -> list[tuple[str, np.ndarray]]:
 )
 def _fixed_bound(quick: bool) -> dict:
     rng = np.random.default_rng(1707)
-    inst, worst, slack, cex = 0, 0.0, math.inf, ""
+    tally = DecoderBoundTally()
     sets = 40 if quick else 100
     for name, G in _graphs(quick):
         fixed, opt = ExpanderCode(G, decoder="fixed"), ExpanderCode(G)
@@ -73,15 +73,9 @@ def _fixed_bound(quick: bool) -> dict:
             bound = fixed.error_bound(s)
             for _ in range(sets):
                 T = np.sort(rng.permutation(n)[: n - s])
-                ef, eo = fixed.decoder_error(T), opt.decoder_error(T)
-                r = max(ef, eo) / bound
-                inst += 1
-                slack = min(slack, 1 - r)
-                if r > worst:
-                    worst = r
-                    if r > 1 + 1e-9 or eo > ef + 1e-9:
-                        cex = f"{name}, s = {s}, survivors {T.tolist()}"
-    return {"instances": inst, "max ratio": worst, "slack": slack, "counterexample": cex}
+                where = f"{name}, s = {s}, survivors {T.tolist()}"
+                tally.add(fixed.decoder_error(T), opt.decoder_error(T), bound, where)
+    return tally.numbers()
 
 
 def _judge_margulis(c: dict) -> Outcome:

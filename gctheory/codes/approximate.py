@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_choice
 from gctheory.codes.base import (
     DecodeResult,
     DecodingCost,
@@ -58,7 +59,7 @@ from gctheory.codes.base import (
     effective_condition_number,
     validate_survivors,
 )
-from gctheory.codes.tandon import _one_per_group, group_residual
+from gctheory.codes.tandon import _check_ns, _one_per_group, group_residual
 from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
 
 __all__ = [
@@ -81,14 +82,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ helpers
-def _check_ns(n: Any, s: Any) -> tuple[int, int]:
-    n = check_positive_int("n", n)
-    s = check_positive_int("s", s, minimum=0)
-    if s >= n:
-        raise ValueError(f"s must be < n (some worker must survive), got s={s}, n={n}")
-    return n, s
-
-
 def recovery_error(A_S: np.ndarray) -> float:
     """``err(A_S) = min_u ||A_S^T u - 1||^2``, eq. (5) of Wang et al. 2019.
 
@@ -345,8 +338,7 @@ class DFractionalRepetitionCode(_ApproximateCode):
     name = "d-fractional repetition (Wang et al. 2019)"
 
     def __init__(self, n: int, d: int, *, rng: Any = None, decoder: str = "group") -> None:
-        if decoder not in ("group", "lstsq"):
-            raise ValueError(f"decoder must be 'group' or 'lstsq', got {decoder!r}")
+        check_choice(decoder, "decoder", ("group", "lstsq"))
         self.group_sizes = dfrc_group_sizes(n, d, rng=rng)
         self.n = self.k = int(n)
         self.d = int(d)
@@ -579,8 +571,7 @@ class BatchRaptorCode(_ApproximateCode):
     name = "batch raptor code (Wang et al. 2019)"
 
     def __init__(self, batches: Sequence[Sequence[int]], H: Any, *, decoder: str = "peeling"):
-        if decoder not in ("peeling", "lstsq"):
-            raise ValueError(f"decoder must be 'peeling' or 'lstsq', got {decoder!r}")
+        check_choice(decoder, "decoder", ("peeling", "lstsq"))
         H = np.asarray(H)
         if H.ndim != 2 or H.shape[1] != len(batches) or H.shape[0] < 1:
             raise ValueError(

@@ -51,7 +51,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from gctheory._validate import as_generator, check_int, check_probability
+from gctheory._validate import as_generator, check_choice, check_int, check_probability
 from gctheory.codes.approximate import _ApproximateCode, recovery_error
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 
@@ -278,8 +278,7 @@ class ExpanderCode(_ApproximateCode):
     name = "expander code (Raviv et al. 2020)"
 
     def __init__(self, adjacency: Any, *, decoder: str = "optimal") -> None:
-        if decoder not in ("optimal", "fixed"):
-            raise ValueError(f"decoder must be 'optimal' or 'fixed', got {decoder!r}")
+        check_choice(decoder, "decoder", ("optimal", "fixed"))
         Adj = _check_adjacency(adjacency)
         self.adjacency = Adj
         self.n = self.k = Adj.shape[0]
@@ -440,8 +439,7 @@ class GraphAssignmentCode(_ApproximateCode):
     name = "graph assignment code (Glasgow-Wootters 2021)"
 
     def __init__(self, adjacency: Any, *, decoder: str = "components") -> None:
-        if decoder not in ("components", "lstsq"):
-            raise ValueError(f"decoder must be 'components' or 'lstsq', got {decoder!r}")
+        check_choice(decoder, "decoder", ("components", "lstsq"))
         Adj = _check_adjacency(adjacency)
         self.adjacency = Adj
         self.edges = _edges(Adj)
