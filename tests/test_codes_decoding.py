@@ -238,7 +238,7 @@ def test_decode_many_residuals_match_single_and_flag_singular_sets():
     code = CyclicMDSCode(10, 2, rng=3)
     rng = np.random.default_rng(0)
     sets = np.array([rng.permutation(10)[:8] for _ in range(30)])
-    from gctheory.codes.base import _rows_mask
+    from gctheory.codes._survivors import _rows_mask
 
     X, res = code._nullspace_batch(sets, _rows_mask(sets, 10))
     for i, T in enumerate(sets):

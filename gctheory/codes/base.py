@@ -22,6 +22,10 @@ partitions is described by
   ``A`` (optimal decoding, Wang et al. 2019, eqs. (4)-(5)) and report the
   error they make.
 
+The module passed 800 lines and is split by concept: survivor validation is
+in ``gctheory.codes._survivors`` and batched decoding (``decode_many``) in the
+``gctheory.codes._batch`` mixin; every public name stays importable from here.
+
 Every construction in :mod:`gctheory.codes` subclasses :class:`GradientCode`
 and fills in ``encoding_matrix``; the base class then provides a generic
 ``encode``, a generic least-squares ``decode``, ``decoding_matrix`` and a
@@ -76,6 +80,15 @@ from typing import Any
 import numpy as np
 from scipy.linalg import get_lapack_funcs
 
+from gctheory.codes._batch import BatchDecoding
+from gctheory.codes._survivors import (
+    _EPS,
+    _FALLBACK_RESIDUAL,
+    _survivors_mask,
+    check_positive_int,
+    validate_survivors,
+)
+
 __all__ = [
     "DecodeResult",
     "DecodingCost",
@@ -90,65 +103,6 @@ __all__ = [
     "ToleranceCheck",
     "verify_straggler_sets",
 ]
-
-_EPS = float(np.finfo(float).eps)
-#: above this relative residual the null-space decoder's coefficients are recomputed by
-#: least squares (which is then kept if better); below it both are accurate to
-#: about cond * eps, the null-space ones within a small factor of least squares.
-_FALLBACK_RESIDUAL = 1e-8
-
-
-# ----------------------------------------------------------------- validation
-def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
-    """Return ``value`` as int, or raise ValueError naming ``name`` and the rule."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
-    """Check a set of surviving worker indices; return them as an int array (order kept).
-
-    Rules: a 1-D sequence of integers, each in ``[0, n)``, no duplicates, at
-    least ``minimum`` of them. Each broken rule raises ``ValueError`` naming it.
-    O(n) (a boolean mask, no sort), since it runs on every decode.
-    """
-    return _survivors_mask(survivors, n, minimum)[0]
-
-
-def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`validate_survivors` and the boolean mask of the survivors (length n)."""
-    arr = np.asarray(survivors)
-    if arr.ndim != 1:
-        raise ValueError(
-            f"survivors must be a 1-D sequence of worker indices, got shape {arr.shape}"
-        )
-    if arr.dtype != np.int64:
-        if arr.dtype.kind not in "iu" and arr.size:
-            if not (
-                arr.dtype.kind == "f"
-                and bool(np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))
-            ):
-                raise ValueError(f"survivors must be integer worker indices, got {arr.tolist()!r}")
-        arr = arr.astype(np.int64)
-    if arr.size < minimum:
-        raise ValueError(
-            f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
-            f"got {arr.size}"
-        )
-    if arr.size and int(arr.view(np.uint64).max()) >= n:  # negatives wrap to huge values
-        bad = arr[(arr < 0) | (arr >= n)]
-        raise ValueError(
-            f"survivors must be worker indices in [0, n) with n={n}, got {bad.tolist()}"
-        )
-    seen = np.zeros(n, dtype=bool)
-    seen[arr] = True
-    if np.count_nonzero(seen) != arr.size:
-        vals, counts = np.unique(arr, return_counts=True)
-        raise ValueError(f"survivors must be distinct, duplicated: {vals[counts > 1].tolist()}")
-    return arr, seen
 
 
 def ye_abbe_lower_bound(n: int, k: int, s: int, m: int) -> Fraction:
@@ -288,7 +242,7 @@ def _generic_flags(cls: type) -> tuple[bool, bool]:
 
 
 # ---------------------------------------------------------------- interface
-class GradientCode:
+class GradientCode(BatchDecoding):
     """Base class of all gradient codes (see the module docstring for the contract).
 
     Subclasses set ``n, k, load, m, s`` and ``support`` in ``__init__`` and
@@ -421,6 +375,13 @@ class GradientCode:
         """``(Z, X0)`` of :meth:`_generic_coefficients`, made once; None if C not in range(E)."""
         ns = self._nullspace_data()
         return None if ns is None else (ns[0], ns[1])
+
+    def _batch_eligible(self) -> bool:
+        """Exact code with the generic solve and a null-space decoder: ``decode_many`` may
+        solve its straggler systems in one batch (:mod:`gctheory.codes._batch`)."""
+        return (
+            self.s is not None and _generic_flags(type(self))[0] and self._nullspace() is not None
+        )
 
     def _nullspace_data(self) -> tuple[np.ndarray, ...] | None:
         """``(Z, X0, E, C, W)``: null-space basis, minimum-norm solution, the contiguous
@@ -697,219 +658,6 @@ class GradientCode:
             self._refuse(T, res, rtol, None)
         return join_chunks(A.T @ Y, d)
 
-    def decode_many(
-        self,
-        survivor_sets: Any,
-        received: Any,
-        d: int | None = None,
-        *,
-        rtol: float = 1e-6,
-        check: bool = True,
-    ) -> np.ndarray:
-        """Decode many survivor sets of this code in one call; returns (len(sets), d).
-
-        Parameters
-        ----------
-        survivor_sets : (N, t) int array, or a sequence of N index sequences
-            Each row/sequence one survivor set (rules of :meth:`decode`).
-        received : array (n, r), (N, t, r), or a sequence of N arrays (t_i, r)
-            Either every worker's transmissions (row i from worker i; each set
-            takes its rows), or each set's own received rows in its order.
-        d, rtol, check
-            As in :meth:`decode`; with ``check`` an undecodable set of an exact
-            code raises ``ValueError`` naming it.
-
-        Notes
-        -----
-        Exact codes with the generic decoder solve all sets of one size at once
-        (stacked |S| x dim null(E) solves, see :meth:`_generic_coefficients`);
-        other families loop over their own decoder (with the cache). Same
-        numbers as calling :meth:`decode` per set, up to rounding.
-        """
-        sets, seen = _survivor_array_mask(survivor_sets, self.n, self.min_survivors if check else 1)
-        N = len(sets)
-        Yfull: np.ndarray | None = None
-        per_set: list[np.ndarray] = []
-        if isinstance(received, np.ndarray) and received.ndim == 2:
-            if received.shape[0] != self.n:
-                raise ValueError(
-                    f"received as a 2-D array must hold all n={self.n} workers' transmissions "
-                    f"(n, r), got {received.shape}"
-                )
-            Yfull = received
-            r = received.shape[1]
-        else:
-            per_set = [np.asarray(y) for y in received]
-            if len(per_set) != N:
-                raise ValueError(
-                    f"received must give one array per survivor set ({N}), got {len(per_set)}"
-                )
-            for T, y in zip(sets, per_set):
-                if y.ndim != 2 or y.shape[0] != len(T):
-                    raise ValueError(
-                        f"each received array must have shape (len(survivors), r), got {y.shape}"
-                    )
-            r = per_set[0].shape[1] if N else 1
-            if any(y.shape[1] != r for y in per_set):
-                raise ValueError("every received array must have the same number r of columns")
-        if d is not None:
-            d = check_positive_int("d", d)
-            if -(-d // self.m) != r:
-                raise ValueError(
-                    f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, got {r}"
-                )
-        width = self.m * r if d is None else d
-        sample = Yfull if Yfull is not None else (per_set[0] if per_set else np.zeros(1))
-        out = np.empty((N, width), dtype=np.result_type(self.encoding_matrix, sample, float))
-        done = np.zeros(N, dtype=bool)
-        if (
-            isinstance(sets, np.ndarray)
-            and self.s is not None
-            and type(self)._solve is GradientCode._solve
-            and self._nullspace() is not None
-        ):
-            SS, Yb, rb, res = self._nullspace_batch_factors(sets, seen)
-            ok = res <= min(rtol, _FALLBACK_RESIDUAL)
-            if ok.any():
-                m = self.m
-                if Yfull is not None:
-                    ch = self._batch_apply(SS, Yb, rb, Yfull).reshape(N, m * r)
-                else:
-                    X = self._batch_coefficients(SS, Yb)
-                    XT = X.transpose(1, 0, 2)
-                    A = np.take_along_axis(XT, sets[:, :, None], axis=1)
-                    ch = (np.swapaxes(A, 1, 2) @ np.stack(per_set)).reshape(N, -1)
-                out[ok] = ch[ok, :width]
-                done = ok
-        for i in np.flatnonzero(~done):
-            T = sets[i]
-            Y = Yfull[T] if Yfull is not None else per_set[i]
-            out[i] = self.decode(T, Y, d, rtol=rtol, check=check)
-        return out
-
-    def _nullspace_batch(
-        self, sets: np.ndarray, alive: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Stacked null-space decoding of equal-size survivor sets, as coefficients.
-
-        Returns X (n, N, m) (column block i: set i's coefficients, exactly zero
-        on its stragglers) and the N residual bounds of
-        :meth:`_nullspace_batch_factors`.
-        """
-        SS, Y, _, res = self._nullspace_batch_factors(sets, alive)
-        return self._batch_coefficients(SS, Y), res
-
-    def _nullspace_batch_factors(
-        self, sets: np.ndarray, alive: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The straggler systems of N equal-size survivor sets, solved together.
-
-        Set i's coefficients are ``X_i = X0 - Z Y_i`` restricted to its
-        survivors, where ``Y_i`` solves ``Z[S_i] Y_i = X0[S_i]`` (one batched
-        solve for all sets). Returns the stragglers ``SS`` (N, e), ``Y``
-        (N, nul, m), the solves' residuals ``r_i = X0[S_i] - Z[S_i] Y_i``
-        (N, e, m) and, per set, an upper bound on the relative residual of the
-        decoding equations ``||E_T X_i[T] - C||_F / ||C||_F`` (inf where a
-        system is singular), without forming any ``E X_i``:
-        ``E_T X_i[T] - C = (E X0 - C) - (E Z) Y_i - E[:, S_i] r_i`` exactly,
-        so it is at most ``||(E X0 - C) - (E Z) Y_i|| + ||E||_2 ||r_i||``, plus
-        ``(nul + 2) eps ||E||_2 (||X0|| + ||Z|| ||Y_i||)`` for the rounding of
-        forming ``X_i`` (Frobenius norms; ``||E||_2`` from the SVD of E made
-        once). A bound, never below the residual up to its own rounding: a
-        set it does not clear is decoded again singly (direct residual).
-        """
-        Z, X0, E, C, W = self._nullspace_data()
-        N, t = sets.shape
-        n, m = X0.shape
-        nul = Z.shape[1]
-        e = n - t
-        extra = self._nullspace_extra()
-        R0, EZ, normE = extra["R0"], extra["EZ"], extra["normE"]
-        size = math.sqrt(self.k * self.m)
-        if e and not nul:
-            inf = np.full(N, np.inf)
-            return np.zeros((N, e), np.int64), np.zeros((N, 0, m)), np.zeros((N, e, m)), inf
-        if not e:
-            r0 = float(np.sqrt(np.vdot(R0, R0).real))
-            res = np.full(N, r0 / size)
-            return np.zeros((N, 0), np.int64), np.zeros((N, nul, m)), np.zeros((N, 0, m)), res
-        flat = np.flatnonzero(~alive)  # i n + j for straggler j of set i, row by row
-        SS = (flat % n).reshape(N, e)
-        WS = W[SS]  # (N, e, nul + m): [Z[S_i] | X0[S_i]]
-        ZS, XS = WS[:, :, :nul], WS[:, :, nul:]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            try:
-                if e == nul == 1:
-                    Y = XS / ZS
-                elif e == nul:
-                    Y = np.linalg.solve(ZS, XS)
-                else:
-                    Y = np.linalg.pinv(ZS) @ XS
-            except np.linalg.LinAlgError:
-                inf = np.full(N, np.inf)
-                return SS, np.zeros((N, nul, m)), np.zeros((N, e, m)), inf
-            r = XS - ZS @ Y  # (N, e, m)
-            # (E X0 - C) - (E Z) Y_i for every set: one (k m x nul) @ (nul x N m) product
-            D = (EZ @ Y.transpose(1, 0, 2).reshape(nul, N * m)).reshape(-1, N, m)
-            np.subtract(R0[:, None, :], D, out=D)
-            D2 = D.transpose(0, 2, 1).reshape(-1, N)
-            main = np.sqrt(np.einsum("ij,ij->j", D2, D2.conj()).real)
-            rn = np.sqrt(np.einsum("iem,iem->i", r, r.conj()).real)
-            yn = np.sqrt(np.einsum("ium,ium->i", Y, Y.conj()).real)
-            gamma = (nul + 2) * _EPS
-            bound = main + normE * (rn + gamma * (extra["normX0"] + extra["normZ"] * yn))
-            res = bound / size
-        res[~np.isfinite(res)] = np.inf
-        return SS, Y, r, res
-
-    def _nullspace_extra(self) -> dict[str, Any]:
-        """``E X0 - C``, ``E Z``, ``||E||_2``, ``||X0||_F``, ``||Z||_F`` for the batch bound."""
-        extra = self.__dict__.get("_nullspace_extra_cache")
-        if extra is None:
-            Z, X0, E, C, _ = self._nullspace_data()
-            extra = {
-                "R0": E @ X0 - C,
-                "EZ": E @ Z,
-                "normE": float(np.linalg.norm(E, 2)),
-                "normX0": float(np.linalg.norm(X0)),
-                "normZ": float(np.linalg.norm(Z)),
-            }
-            self.__dict__["_nullspace_extra_cache"] = extra
-        return extra
-
-    def _batch_coefficients(self, SS: np.ndarray, Y: np.ndarray) -> np.ndarray:
-        """X (n, N, m): ``X0 - Z Y_i`` with set i's stragglers ``SS[i]`` set to exactly 0."""
-        Z, X0 = self._nullspace_data()[:2]
-        n, m = X0.shape
-        N, e = SS.shape
-        nul = Z.shape[1]
-        X = np.empty((n, N, m), dtype=np.result_type(Z, X0, Y))
-        np.matmul(Z, Y.transpose(1, 0, 2).reshape(nul, N * m), out=X.reshape(n, N * m))
-        np.subtract(X0[:, None, :], X, out=X)
-        if e:
-            X.reshape(n * N, m)[(SS * N + np.arange(N)[:, None]).ravel()] = 0
-        return X
-
-    def _batch_apply(
-        self, SS: np.ndarray, Y: np.ndarray, r: np.ndarray, Yfull: np.ndarray
-    ) -> np.ndarray:
-        """Every set's decoded chunks (N, m, r) from all transmissions ``Yfull`` (n, r).
-
-        ``sum_{j in T_i} X_i[j] y_j = X0^T Y - Y_i^T (Z^T Y) - r_i^T Y[S_i]``
-        (``X_i[S_i] = r_i`` before the straggler rows are dropped): two small
-        products shared by all sets and one per set, no (n, N) array.
-        """
-        Z, X0 = self._nullspace_data()[:2]
-        N, e = SS.shape
-        nul, m = Z.shape[1], X0.shape[1]
-        base = X0.T @ Yfull  # (m, r)
-        ZtY = Z.T @ Yfull  # (nul, r)
-        ch = (Y.transpose(0, 2, 1).reshape(N * m, nul) @ ZtY).reshape(N, m, -1)
-        np.subtract(base[None], ch, out=ch)
-        if e:
-            ch -= np.swapaxes(r, 1, 2) @ Yfull[SS]
-        return ch
-
     # -- cost model
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """Multiply-adds of the generic dense least-squares decoder.
@@ -923,48 +671,6 @@ class GradientCode:
         return DecodingCost(
             setup=2 * self.k * self.m * t * t, apply=t * self.m * r, method="dense least squares"
         )
-
-
-def _survivor_array(sets: Any, n: int, minimum: int) -> np.ndarray | list[np.ndarray]:
-    """Survivor sets as an (N, t) int array when all have one size, else a list of arrays."""
-    return _survivor_array_mask(sets, n, minimum)[0]
-
-
-def _rows_mask(arr: np.ndarray, n: int) -> np.ndarray:
-    """(N, n) boolean mask with ``mask[i, arr[i, j]] = True`` (one flat scatter)."""
-    N = arr.shape[0]
-    mask = np.zeros(N * n, dtype=bool)
-    mask[(arr + (np.arange(N) * n)[:, None]).ravel()] = True
-    return mask.reshape(N, n)
-
-
-def _survivor_array_mask(
-    sets: Any, n: int, minimum: int
-) -> tuple[np.ndarray | list[np.ndarray], np.ndarray | None]:
-    """:func:`_survivor_array` and, for an (N, t) array, the (N, n) mask of survivors."""
-    if isinstance(sets, np.ndarray) and sets.ndim == 2:
-        arr = sets
-        if arr.dtype.kind not in "iu":
-            if not (arr.dtype.kind == "f" and np.all(arr == np.round(arr))):
-                raise ValueError("survivor_sets must hold integer worker indices")
-        arr = arr.astype(np.int64, copy=False)
-        if arr.shape[1] < minimum:
-            raise ValueError(
-                f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
-                f"got sets of {arr.shape[1]}"
-            )
-        if arr.size and int(arr.view(np.uint64).max()) >= n:  # negatives wrap to huge values
-            raise ValueError(f"survivor_sets must hold worker indices in [0, n) with n={n}")
-        seen = _rows_mask(arr, n)
-        dup = np.flatnonzero(np.count_nonzero(seen, axis=1) != arr.shape[1])
-        if dup.size:
-            raise ValueError(f"survivors must be distinct: set {int(dup[0])} repeats a worker")
-        return arr, seen
-    out = [validate_survivors(T, n, minimum) for T in sets]
-    if out and len({T.size for T in out}) == 1:
-        stacked = np.stack(out)
-        return stacked, _rows_mask(stacked, n)
-    return out, None
 
 
 # ------------------------------------------------------------- verification
