@@ -276,7 +276,15 @@ def test_kills_at_random_moments_then_resume_bit_identical(tmp_path):
     for _ in range(3):
         proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
         assert proc.stdout.readline().strip() == "ready"
-        time.sleep(gen.uniform(0.4, 0.9))  # a random moment of the run, mid-write or not
+        # Kill at a random moment once the run has advanced a random number of chunks
+        # (by progress, not by wall time: a fast machine finished the run inside a fixed
+        # sleep), plus a random fraction of a chunk so that some kills land mid-write.
+        target = (kept[-1] if kept else 0) + gen.randint(40, 200)
+        deadline = time.monotonic() + 120
+        while ev.checkpoint_chunks(path) < target and proc.poll() is None:
+            assert time.monotonic() < deadline, "the run made no progress"
+            time.sleep(0.001)
+        time.sleep(gen.uniform(0.0, 0.003))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         proc.stdout.close()
