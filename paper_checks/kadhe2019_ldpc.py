@@ -297,28 +297,31 @@ def _capacity(quick: bool) -> dict:
 
 
 def _judge_linear(c: dict) -> Outcome:
-    fails = sum(c["failed frames"].values())
+    # "w.h.p." is a limit in n: a finite (3,6) code at p < p* still loses an occasional
+    # frame (the finite-length scaling law predicts it, claim finite-length-scaling-law),
+    # so the judge asks that no frame fail at the largest n and that the failure count
+    # does not grow with n, not that every frame of every n decode
+    failed = list(c["failed frames"].values())
+    fails = sum(failed)
+    decays = failed[-1] == 0 and all(b <= a for a, b in zip(failed, failed[1:]))
     if "operation-count exponent" in c:
         slope = c["operation-count exponent"]
-        ok = 0.85 <= slope <= 1.15 and fails == 0
+        ok = 0.85 <= slope <= 1.15 and decays
         how = (
             "slope of log(word operations per frame) vs log n (counted in the peeling kernel) "
-            "required in [0.85, 1.15] with every frame decoded (wall time is not used: it grows "
-            "faster where the code outgrows the CPU caches, random access into arrays of n "
-            "words, not extra work)"
+            "required in [0.85, 1.15] (wall time is not used: it grows faster where the code "
+            "outgrows the CPU caches, random access into arrays of n words, not extra work)"
         )
         key = {"operation-count exponent": (slope, 1e-6), "failed frames": (fails, 0.0)}
     else:  # pure numpy install: wall time only
         slope = c["time exponent"]
-        ok = 0.8 <= slope <= 1.3 and fails == 0
-        how = (
-            "slope of log(wall time, best of 3) vs log n required in [0.8, 1.3], every frame "
-            "decoded"
-        )
+        ok = 0.8 <= slope <= 1.3 and decays
+        how = "slope of log(wall time, best of 3) vs log n required in [0.8, 1.3]"
         key = {"failed frames": (fails, 0.0)}
     cmp = (
         f"batched peeling decoder, {c['frames']} frames of a (3,6) code at p = {c['p']} < p* "
-        f"per n in {list(c['failed frames'])}; " + how
+        f"per n in {list(c['failed frames'])}; " + how + "; failed frames per n "
+        f"{failed}, required non-increasing in n and 0 at the largest n"
     )
     if ok:
         return Outcome("reproduced", c, cmp, key=key)
@@ -326,7 +329,8 @@ def _judge_linear(c: dict) -> Outcome:
         "differs",
         c,
         cmp,
-        f"exponent {slope:.3f} outside the band or {fails} frame(s) failed",
+        f"exponent {slope:.3f} outside the band, or failed frames {failed} do not vanish "
+        "as n grows",
         key=key,
     )
 
@@ -346,7 +350,12 @@ _LIN_EX = {"frames": 64, "p": 0.4, "failed frames": {2000: 0, 4000: 0}, "time ex
         ({**_LIN_EX, "operation-count exponent": 1.0}, "reproduced"),
         ({**_LIN_EX, "operation-count exponent": 1.6}, "differs"),
         (_LIN_EX, "reproduced"),
-        ({**_LIN_EX, "failed frames": {2000: 1, 4000: 0}}, "differs"),
+        ({**_LIN_EX, "failed frames": {2000: 1, 4000: 0}}, "reproduced"),
+        ({**_LIN_EX, "failed frames": {2000: 0, 4000: 2}}, "differs"),
+        (
+            {**_LIN_EX, "operation-count exponent": 1.0, "failed frames": {2000: 3, 4000: 1}},
+            "differs",
+        ),
     ],
 )
 @single_threaded

@@ -294,7 +294,7 @@ def rs_decoding_vector(
     f = F.size
     if f == 0:
         raise ValueError("survivors must contain at least one worker")
-    tab = rs_inverse_table(n) if table is None else np.asarray(table)
+    tab = rs_inverse_table(n) if table is None else np.asanyarray(table)
     if tab.shape != (n,):
         raise ValueError(f"table must have shape ({n},), got {tab.shape}")
     logtab = np.log(tab)  # principal complex log; entry 0 is log 1 = 0
