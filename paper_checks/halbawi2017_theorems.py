@@ -17,6 +17,7 @@ counterexample flagged.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -531,6 +532,19 @@ def verify_prop1(
     }
 
 
+def _judge_prop1(c: dict) -> Outcome:
+    out = judge_theorem(
+        c,
+        "seeded grid over xi in [0.6, 5], alpha in [0.02, 0.95], "
+        "n = 1e3..1e6, plus a Nelder-Mead refinement",
+    )
+    # the refinement's evaluation count follows Nelder-Mead's path, which last-digit changes
+    # in the order-statistic means can move (the ledger recorded 110 instances, a run after
+    # the order-statistic precision work 121): the instance count is pinned to 20%
+    key = {**out.key, "instances": (c["instances"], 0.2)}
+    return dataclasses.replace(out, key=key)
+
+
 @claim(
     paper=PAPER,
     id="prop1-limit",
@@ -539,11 +553,7 @@ def verify_prop1(
     statement="for Pareto(t0, xi) delays, E[T_delay^(f)] -> t0 alpha^(-1/xi) as n grows, "
     "with f = (1 - alpha) n or f of eq. (18)",
     paper_value="t0 alpha^(-1/xi)",
-    judge=lambda c: judge_theorem(
-        c,
-        "seeded grid over xi in [0.6, 5], alpha in [0.02, 0.95], "
-        "n = 1e3..1e6, plus a Nelder-Mead refinement",
-    ),  # fmt: skip
+    judge=lambda c: _judge_prop1(c),
     examples=theorem_examples(0.9),
 )
 def _prop1_limit(quick: bool) -> dict:
