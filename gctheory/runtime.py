@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
+from gctheory._names import RUNTIME_SCHEMES
 from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import Estimate
 from gctheory.order_stats import (
@@ -413,7 +414,7 @@ def halbawi_cm_range(
 # ===========================================================================
 # Tandon / Ye-Abbe / Kadhe et al. 2019: expected iteration time per scheme
 
-SCHEMES = ("uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc")
+SCHEMES = RUNTIME_SCHEMES  # ("uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc")
 
 
 @dataclass(frozen=True)
