@@ -40,6 +40,7 @@ import functools
 import inspect
 import math
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -243,6 +244,10 @@ def make_scheme(
                 f"K must be at most n={n} (cannot wait for more workers than exist), got K={K}"
             )
         K = check_int(K, "K", low=1, high=n)
+    if code_options is not None and not isinstance(code_options, Mapping):
+        raise ValueError(
+            f"code_options must be a dict of keyword arguments or None, got {code_options!r}"
+        )
     opts = dict(code_options or {})
     if name == "gd":
         return WaitAll(n)

@@ -76,6 +76,8 @@ from typing import Any
 import numpy as np
 from scipy.linalg import get_lapack_funcs
 
+from gctheory._validate import as_generator, check_array, check_memory
+
 __all__ = [
     "DecodeResult",
     "DecodingCost",
@@ -101,11 +103,20 @@ _FALLBACK_RESIDUAL = 1e-8
 # ----------------------------------------------------------------- validation
 def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
     """Return ``value`` as int, or raise ValueError naming ``name`` and the rule."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be the parameter's name (a str), got {name!r}")
+    if isinstance(minimum, bool) or not isinstance(minimum, (int, np.integer)):
+        raise ValueError(f"minimum must be an integer, got {minimum!r}")
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {_short(value)}")
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
@@ -115,12 +126,24 @@ def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
     least ``minimum`` of them. Each broken rule raises ``ValueError`` naming it.
     O(n) (a boolean mask, no sort), since it runs on every decode.
     """
+    if type(n) is not int or type(minimum) is not int:  # the decoders pass their own ints
+        n = check_positive_int("n", n)
+        minimum = check_positive_int("minimum", minimum, minimum=0)
     return _survivors_mask(survivors, n, minimum)[0]
 
 
 def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, np.ndarray]:
     """:func:`validate_survivors` and the boolean mask of the survivors (length n)."""
-    arr = np.asarray(survivors)
+    if n > 2**27:
+        check_memory(n, "n", f"the survivor mask of n = {n} workers")
+    if isinstance(survivors, (str, bytes, dict)) or survivors is None:
+        raise ValueError(f"survivors must be a 1-D sequence of worker indices, got {survivors!r}")
+    try:
+        arr = np.asarray(survivors)
+    except (ValueError, TypeError):
+        raise ValueError(
+            f"survivors must be a 1-D sequence of worker indices, got {_short(survivors)}"
+        ) from None
     if arr.ndim != 1:
         raise ValueError(
             f"survivors must be a 1-D sequence of worker indices, got shape {arr.shape}"
@@ -131,7 +154,15 @@ def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, n
                 arr.dtype.kind == "f"
                 and bool(np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))
             ):
-                raise ValueError(f"survivors must be integer worker indices, got {arr.tolist()!r}")
+                raise ValueError(
+                    f"survivors must be integer worker indices, got {_short(arr.tolist())}"
+                )
+        if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= n:
+            raise ValueError(
+                f"survivors must be worker indices in [0, n) with n={n}, got {int(arr.max())}"
+            )
+        if arr.dtype.kind == "f" and arr.size and float(np.abs(arr).max()) >= 2.0**62:
+            raise ValueError(f"survivors must be worker indices in [0, n) with n={n}")
         arr = arr.astype(np.int64)
     if arr.size < minimum:
         raise ValueError(
@@ -172,9 +203,10 @@ def effective_condition_number(M: np.ndarray) -> float:
 
     This is the condition number that governs the minimum-norm least-squares
     solution (rank r, singular values below ``max(shape) eps sigma_max`` are
-    treated as zero). ``inf`` for an all-zero matrix.
+    treated as zero). ``inf`` for an all-zero matrix. ``M``: a finite real or
+    complex 2-D array.
     """
-    M = np.asarray(M)
+    M = check_array(M, "M", ndim=2, complex_ok=True, min_size=0)
     if M.size == 0:
         return math.inf
     sv = np.linalg.svd(M, compute_uv=False)
@@ -187,8 +219,11 @@ def effective_condition_number(M: np.ndarray) -> float:
 # ------------------------------------------------------------- chunk helpers
 def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
     """Pad (k, d) partials to length m r and return them as (k m, r) rows ``j m + u``, and d."""
+    partials = check_array(partials, "partials", ndim=2, complex_ok=True, finite=False)
+    m = check_positive_int("m", m)
     k, d = partials.shape
     r = -(-d // m)
+    check_memory(k * m * r * partials.itemsize, "m", f"padding {k} partials to m * r = {m * r}")
     padded = np.zeros((k, m * r), dtype=partials.dtype)
     padded[:, :d] = partials
     return padded.reshape(k * m, r), d
@@ -196,12 +231,25 @@ def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
 
 def join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
     """Concatenate (m, r) chunks into one vector and drop padding beyond ``d``."""
-    flat = np.asarray(chunks).reshape(-1)
+    flat = check_array(chunks, "chunks", complex_ok=True, finite=False, min_size=0).reshape(-1)
+    if d is None:
+        return flat
+    d = check_positive_int("d", d)
+    if d > flat.size:
+        raise ValueError(f"d must be at most the {flat.size} entries of chunks, got {d}")
+    return flat[:d]
+
+
+def _join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
+    """:func:`join_chunks` for the decoders, whose arguments are already checked."""
+    flat = chunks.reshape(-1)
     return flat if d is None else flat[:d]
 
 
 def target_matrix(k: int, m: int) -> np.ndarray:
     """``C`` (k m x m), ``C[j m + u, u'] = [u == u']``: what ``E_T A`` must equal."""
+    k, m = check_positive_int("k", k), check_positive_int("m", m)
+    check_memory(8 * k * m * m, "m", f"the (k m) x m = {k * m} x {m} target matrix")
     return np.tile(np.eye(m), (k, 1))
 
 
@@ -613,7 +661,7 @@ class GradientCode:
             self._refuse(T, res, rtol, kappa if condition else None)
         chunks = A.T @ Y
         return DecodeResult(
-            gradient=join_chunks(chunks, d),
+            gradient=_join_chunks(chunks, d),
             coefficients=A,
             condition_number=kappa,
             residual=res,
@@ -643,7 +691,7 @@ class GradientCode:
         A, res = self._cached_coefficients(T, alive)
         if check and self.s is not None and res > rtol:
             self._refuse(T, res, rtol, None)
-        return join_chunks(A.T @ Y, d)
+        return _join_chunks(A.T @ Y, d)
 
     def decode_many(
         self,
@@ -862,7 +910,9 @@ def verify_straggler_sets(
     more than ``s`` stragglers are decoded as far as the algebra allows and
     counted as failures when not exact.
     """
-    gen = np.random.default_rng(rng)
+    if not isinstance(code, GradientCode):
+        raise ValueError(f"code must be a GradientCode, got {type(code).__name__}")
+    gen = as_generator(rng)
     e = code.s if stragglers is None else check_positive_int("stragglers", stragglers, minimum=0)
     if e is None:
         raise ValueError("stragglers must be given for an approximate code (s is None)")

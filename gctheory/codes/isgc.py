@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_choice, check_int
+from gctheory._validate import check_array, check_choice, check_int, check_memory
 from gctheory.codes.base import validate_survivors
 
 __all__ = [
@@ -64,6 +64,10 @@ class ISGCResult:
         return len(self.partitions)
 
 
+#: most walk steps :func:`cyclic_max_disjoint` takes (a few seconds of Python)
+_MAX_WALK = 10**7
+
+
 def cyclic_max_disjoint(n: int, window: int, survivors: Sequence[int]) -> list[int]:
     """A largest set of survivors whose windows ``{i, ..., i + window - 1} mod n`` are disjoint.
 
@@ -71,8 +75,20 @@ def cyclic_max_disjoint(n: int, window: int, survivors: Sequence[int]) -> list[i
     the next survivor starting after the previous arc and not wrapping into
     the first (on a line, equal-length arcs taken greedily by earliest start
     are a largest disjoint set); keep the best. O(|survivors| n / window).
+    ``1 <= window <= n``; survivors are worker indices in ``[0, n)`` (repeats ignored).
     """
-    alive = np.unique(np.asarray(survivors, dtype=np.int64))
+    n = check_int(n, "n", low=1, high=2**62)
+    window = check_int(window, "window", low=1, high=n)
+    arr = check_array(survivors, "survivors", ndim=1, min_size=0)
+    if arr.size and (np.any(arr != np.round(arr)) or arr.min() < 0 or arr.max() >= n):
+        raise ValueError(f"survivors must be worker indices in [0, n) with n={n}")
+    alive = np.unique(arr.astype(np.int64))
+    work = alive.size * min(alive.size, n // window + 1)
+    if work > _MAX_WALK:
+        raise ValueError(
+            f"survivors: {alive.size:,} survivors with n/window = {n // window:,} arcs per walk "
+            f"need about {work:.3g} steps, more than the {_MAX_WALK:.0e} done here"
+        )
     if alive.size == 0:
         return []
     if window * 2 > n:
@@ -138,6 +154,7 @@ class ISGCDecoder:
             )
         self.k = self.n
         w = self.s + 1
+        check_memory(self.n * self.n, "n", f"the {self.n} x {self.n} placement")
         S = np.zeros((self.n, self.n), dtype=bool)
         for i in range(self.n):
             if self.placement == "frc":

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import as_generator, check_array, check_choice, check_memory
 from gctheory.codes.base import (
     DecodingCost,
     GradientCode,
@@ -68,6 +69,7 @@ def cyclic_support(n: int, load: int) -> np.ndarray:
     load = check_positive_int("load", load)
     if load > n:
         raise ValueError(f"load must be <= n, got load={load}, n={n}")
+    check_memory(n * n, "n", f"the {n} x {n} placement")
     S = np.zeros((n, n), dtype=bool)
     for i in range(n):
         S[i, (i + np.arange(load)) % n] = True
@@ -92,11 +94,9 @@ class MatrixGradientCode(GradientCode):
     """
 
     def __init__(self, B: Any, s: int, *, name: str = "matrix gradient code") -> None:
-        B = np.asarray(B)
-        if B.ndim != 2 or B.shape[0] < 1 or B.shape[1] < 1:
+        B = check_array(B, "B", ndim=2, complex_ok=True, min_size=0)
+        if B.shape[0] < 1 or B.shape[1] < 1:
             raise ValueError(f"B must be an n x k matrix, got shape {B.shape}")
-        if not np.all(np.isfinite(B)):
-            raise ValueError("B must have finite entries")
         self.n, self.k = B.shape
         _check_ns(self.n, s)
         self.s = int(s)
@@ -143,6 +143,7 @@ class FractionalRepetitionCode(MatrixGradientCode):
         k = n if k is None else check_positive_int("k", k)
         if k % groups:
             raise ValueError(f"the number of groups n/(s+1) = {groups} must divide k, got k={k}")
+        check_memory(17 * n * k, "n", f"the {n} x {k} coding matrix (and its support)")
         per = k // groups
         B = np.zeros((n, k))
         for g in range(groups):
@@ -212,8 +213,11 @@ class CyclicMDSCode(MatrixGradientCode):
 
     def __init__(self, n: int, s: int, *, construction: str = "random", rng: Any = None) -> None:
         n, s = _check_ns(n, s)
+        check_choice(construction, "construction", ("random", "deterministic"))
+        # B (complex while built), its real copy and its support
+        check_memory(33 * n * n, "n", f"the {n} x {n} coding matrix")
         if construction == "random":
-            gen = np.random.default_rng(rng)
+            gen = as_generator(rng)
             H = gen.standard_normal((s, n))
             if s:
                 H[:, -1] = -H[:, :-1].sum(axis=1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import mpmath
@@ -79,6 +80,29 @@ def _check_NK(N: Any, K: Any) -> tuple[int, int]:
     if K < 2:
         raise ValueError(f"K must be >= 2 (Lemma 1 needs u >= 2 rows), got K={K}")
     return N, K
+
+
+def _most_subsets(N: int, ts: range, max_subsets: Any, what: str = "") -> int:
+    """``max_t binom(N, t)`` over ``ts``, or ValueError (naming max_subsets) when above
+    ``max_subsets``; a huge binomial is recognised without being computed
+    (``binom(N, j) >= 2^j`` for ``j <= N/2``)."""
+    max_subsets = check_int(max_subsets, "max_subsets", low=1)
+    if not len(ts):
+        return 0
+    mid = min(max(N // 2, ts.start), ts[-1])  # binom(N, t) peaks at t = N/2
+    j = min(mid, N - mid)
+    if j > max_subsets.bit_length():
+        raise ValueError(
+            f"max_subsets: up to binom({N}, {mid}) >= 2^{j} subsets{what} exceeds "
+            f"max_subsets={max_subsets}; exhaustive evaluation is not tractable"
+        )
+    worst = math.comb(N, j)
+    if worst > max_subsets:
+        raise ValueError(
+            f"max_subsets: up to binom({N}, {mid}) = {worst} subsets{what} exceeds "
+            f"max_subsets={max_subsets}; exhaustive evaluation is not tractable"
+        )
+    return worst
 
 
 #: floats per sub-batch inside one Monte Carlo engine chunk (~32 MB)

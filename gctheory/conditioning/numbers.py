@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import mpmath
 import numpy as np
 
+from gctheory._validate import check_choice
 from gctheory.conditioning._common import _COND_BLOCK_ENTRIES, GRAM_LIMIT, _int
 
 __all__ = ["condition_numbers", "condition_number_mp", "vandermonde_condition_mp"]
@@ -210,6 +212,12 @@ def _vandermonde_nodes_mp(N: int, nodes: str) -> list:
     raise ValueError(f"nodes must be 'equispaced', 'chebyshev' or 'roots_of_unity', got {nodes!r}")
 
 
+#: largest work ``K^2 |columns| max(1, dps/60)^1.6`` of :func:`vandermonde_condition_mp`
+#: (about 10 s of mpmath here; 60 x 80 at 60 digits is 2.9e5 and takes 2 s)
+_MP_MAX_WORK = 1.5e6
+_MP_MAX_COLUMNS = 10**4
+
+
 def vandermonde_condition_mp(
     K: int, N: int, columns: Any = None, nodes: str = "chebyshev", dps: int = 60
 ) -> mpmath.mpf:
@@ -224,10 +232,26 @@ def vandermonde_condition_mp(
     K, N = _int("K", K, 1), _int("N", N, 1)
     if K > N:
         raise ValueError(f"K must be <= N, got K={K}, N={N}")
-    cols = list(range(N)) if columns is None else [int(c) for c in columns]
+    check_choice(nodes, "nodes", ("equispaced", "chebyshev", "roots_of_unity"))
+    dps = _int("dps", dps, 16)
+    if columns is None:
+        if N > _MP_MAX_COLUMNS:
+            raise ValueError(f"N must be <= {_MP_MAX_COLUMNS} for an mpmath SVD, got N={N}")
+        cols = list(range(N))
+    else:
+        if isinstance(columns, (str, bytes, dict)) or not isinstance(
+            columns, (Sequence, np.ndarray, range)
+        ):
+            raise ValueError(f"columns must be a sequence of column indices, got {columns!r}")
+        cols = [_int("each of columns", c) for c in columns]
     if not cols or len(set(cols)) != len(cols) or not all(0 <= c < N for c in cols):
         raise ValueError(f"columns must be distinct indices in [0, {N}), got {columns!r}")
-    dps = _int("dps", dps, 16)
+    work = K * K * len(cols) * max(1.0, dps / 60) ** 1.6
+    if work > _MP_MAX_WORK:
+        raise ValueError(
+            f"K, columns, dps: an mpmath SVD of a {K} x {len(cols)} matrix at {dps} digits takes "
+            f"minutes (work {work:.3g} > {_MP_MAX_WORK:.3g}, about 2 s at 60 x 80 and 60 digits)"
+        )
     with mpmath.workdps(dps):
         x = _vandermonde_nodes_mp(N, nodes)
         mat = mpmath.matrix([[x[c] ** i for c in cols] for i in range(K)])

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, sparse
 
-from gctheory._validate import as_generator, check_int, check_probability
+from gctheory._validate import as_generator, check_int, check_probability, check_real
 from gctheory.ldpc.ensembles import Distribution, _check_distribution
 from gctheory.ldpc.peeling import _as_parity_check, _peel_prepared, _resolve_backend
 from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
@@ -72,13 +72,19 @@ class RaptorParameters:
     mean_degree: float
 
 
+#: smallest eps of :func:`raptor_degree_distribution`: ``P_w`` then has up to 10**4 + 1
+#: degrees (the same limit as :func:`gctheory.codes.theorem6_degree_distribution`)
+RAPTOR_MIN_EPS = 1e-4
+
+
 def raptor_degree_distribution(eps: float) -> dict[int, Any]:
     """The degree distribution ``P_w`` of Wang et al. 2019, Theorem 6, eq. (17).
 
     ``p_1 = u/(u+1)``, ``p_k = 1/(k(k-1)(u+1))`` for ``2 <= k <= D``,
     ``p_{D+1} = 1/(D(u+1))``, with ``D = floor(1/eps)`` and ``u = 2 eps (1 -
     2 eps)/(1 - 4 eps)^2``. Defined for ``0 < eps < 1/4`` (``u`` has a pole at
-    1/4). Exact (Fractions) when ``eps`` is a :class:`fractions.Fraction`.
+    1/4). Exact (Fractions) when ``eps`` is a :class:`fractions.Fraction`. Below
+    ``eps = 1e-4`` (more than 10**4 degrees) it is refused.
     """
     if isinstance(eps, Fraction):
         e: Any = eps
@@ -86,6 +92,11 @@ def raptor_degree_distribution(eps: float) -> dict[int, Any]:
         e = check_probability(eps, "eps")
     if not (0 < e < Fraction(1, 4)):
         raise ValueError(f"eps must be in (0, 1/4) for Theorem 6's P_w, got {eps!r}")
+    if e < RAPTOR_MIN_EPS:
+        raise ValueError(
+            f"eps must be >= {RAPTOR_MIN_EPS:g} here, got {float(e):.3g}: P_w has "
+            f"floor(1/eps) + 1 degrees, more than the {int(1 / RAPTOR_MIN_EPS) + 1:,} handled"
+        )
     D = math.floor(1 / e)
     u = 2 * e * (1 - 2 * e) / (1 - 4 * e) ** 2
     p: dict[int, Any] = {1: u / (u + 1)}
@@ -101,7 +112,7 @@ def raptor_parameters(eps: float, delta: float) -> RaptorParameters:
     ``delta = s/n`` in (0, 1), ``eps`` in (0, 1/4).
     """
     eps = check_probability(eps, "eps")
-    delta = float(delta)
+    delta = check_real(delta, "delta")
     if not (0.0 < delta < 1.0):
         raise ValueError(f"delta must be in (0, 1) (delta = s/n), got {delta!r}")
     p = raptor_degree_distribution(eps)
@@ -330,6 +341,10 @@ class LTProfile:
         return float(np.arange(self.k + 1) @ self.unrecovered / self.k)
 
 
+#: largest ``k * received`` of :func:`lt_peeling_profile` (about 40 s of recursion here)
+_LT_MAX_CELLS = 10**6
+
+
 def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1e-14) -> LTProfile:
     """Exact finite-length analysis of LT peeling (Karp, Luby and Shokrollahi 2004).
 
@@ -371,12 +386,19 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
 
     k = check_int(k, "k", low=1)
     N = check_int(received, "received", low=1)
+    if k * N > _LT_MAX_CELLS:
+        # measured: 0.5 s at k N = 4e3, 9 s at 1.4e5, growing like (k N)^0.8
+        log_guess = math.log(9.0) + 0.8 * (math.log(k * N) - math.log(1.44e5))
+        guess = f"{math.exp(log_guess):.2g} s" if log_guess < 700 else "forever"
+        raise ValueError(
+            f"k, received: the exact recursion over k x received = {k} x {N} states takes "
+            f"about {guess} here (k received <= {_LT_MAX_CELLS:.0e} is done); use the "
+            "Monte Carlo twin (raptor_failure_rate) instead"
+        )
     p = _check_distribution("p", p, 1)
     if max(p) > k:
         raise ValueError(f"p has degree {max(p)} > k = {k} input symbols")
-    tol = float(tol)
-    if not (0.0 < tol <= 1e-6):
-        raise ValueError(f"tol must lie in (0, 1e-6], got {tol!r}")
+    tol = check_real(tol, "tol", low=0.0, high=1e-6, low_open=True)
     pd = {int(d): float(w) for d, w in p.items()}
     total = sum(pd.values())
 
