@@ -191,6 +191,14 @@ _LAZY = {
     "random_regular_graph": "codes",
     "sgc_variance": "codes",
     "ye_abbe_lower_bound": "codes",
+    # gctheory.codes: issue 16, second round (hybrid IS-GC, product codes, fast residuals)
+    "ISGCCode": "codes",
+    "group_residual": "codes",
+    "hybrid_max_disjoint": "codes",
+    "hybrid_support": "codes",
+    "max_disjoint_exhaustive": "codes",
+    "ProductGradientCode": "codes",
+    "product_code": "codes",
     # gctheory.conditioning
     "C_CHEN_DONGARRA": "conditioning",
     "EmpiricalSKappa": "conditioning",

@@ -113,6 +113,7 @@ SCHEMES: dict[str, str] = {
     "brc": "batch raptor code, approximate, peeling decoder (Wang et al. 2019)",
     "bgc": "Bernoulli gradient code, approximate (Wang et al. 2019)",
     "expander": "expander-graph code, approximate, random d-regular (Raviv et al. 2020)",
+    "isgc": "IS-GC: largest partial sum of an FR / cyclic / hybrid placement (ignore stragglers)",
     "lag": "LAG-PS: lazily selected workers, no redundancy (Zhang & Simeone 2020)",
     "ggd": "grouped GD: groups of r workers each storing the group's data",
     "glag": "grouped LAG (Zhang & Simeone 2020, Algorithm 2)",
@@ -174,6 +175,11 @@ def _code(
         deg += (n * deg) % 2  # n d must be even
         adj = need("random_regular_graph")(n, deg, rng=rng)
         return need("ExpanderCode")(adj, **kw)
+    if family == "isgc":
+        # design tolerance (storage s + 1) defaults to n - K; placement to FR when it fits
+        design = kw.pop("design_s", s)
+        placement = kw.pop("placement", "frc" if n % (design + 1) == 0 else "cyclic")
+        return need("ISGCCode")(n, design, placement, **kw)
     if family == "bgc":
         p = kw.pop("p", min(1.0, math.log(n) / n))
         return need("BernoulliGradientCode")(n, p, rng=rng, **kw)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -51,3 +52,59 @@ def bound_examples() -> list[tuple[dict, str]]:
             "differs",
         ),
     ]
+
+
+def unretrieved_judge(comparison: str, cause: Callable[[dict], str]) -> Callable[[dict], Outcome]:
+    """Judge of a statement the stored sources do not print in checkable form.
+
+    ``not checkable`` while ``numbers["retrieved"]`` is False (the cause text
+    is ``cause(numbers)``, formatted from the computed values); once a source
+    gives it, ``numbers["holds"]`` decides (``differs`` with ``numbers["why"]``).
+    """
+
+    def judge(c: dict) -> Outcome:
+        if not c["retrieved"]:
+            return Outcome("not checkable", c, comparison, cause=cause(c))
+        if c["holds"]:
+            return Outcome("reproduced", c, comparison)
+        return Outcome("differs", c, comparison, cause=c["why"])
+
+    return judge
+
+
+def unretrieved_examples(numbers: dict) -> list[tuple[dict, str]]:
+    """Counterfactuals for :func:`unretrieved_judge` around the computed ``numbers``."""
+    return [
+        ({**numbers, "retrieved": False}, "not checkable"),
+        ({**numbers, "retrieved": True, "holds": True}, "reproduced"),
+        ({**numbers, "retrieved": True, "holds": False, "why": "fails"}, "differs"),
+    ]
+
+
+class DecoderBoundTally:
+    """Largest ``max(fixed, optimal) / bound`` over instances, for :func:`bound_judge`.
+
+    A fixed (linear-time) decoder and the optimal one are measured against one
+    bound; an instance is a counterexample when the ratio exceeds 1 or the
+    optimal decoder errs more than the fixed one (it cannot, by optimality).
+    """
+
+    def __init__(self) -> None:
+        self.instances, self.worst, self.slack, self.cex = 0, 0.0, math.inf, ""
+
+    def add(self, fixed: float, optimal: float, bound: float, where: str) -> None:
+        r = max(fixed, optimal) / bound
+        self.instances += 1
+        self.slack = min(self.slack, 1 - r)
+        if r > self.worst:
+            self.worst = r
+            if r > 1 + 1e-9 or optimal > fixed + 1e-9:
+                self.cex = where
+
+    def numbers(self) -> dict:
+        return {
+            "instances": self.instances,
+            "max ratio": self.worst,
+            "slack": self.slack,
+            "counterexample": self.cex,
+        }

@@ -1,9 +1,12 @@
 """Bitar, Wootters, El Rouayheb, 'Stochastic gradient coding for straggler mitigation in
 distributed learning' (2020): the SGC estimator, its bias and variance.
 
-The stored copies give the abstract only: the estimator and its variance are
-derived in :mod:`gctheory.codes.designs` and checked by Monte Carlo here (with
-a negative control), not compared with a printed expression.
+The stored copies give the abstract only (searched: the pages corpus for the
+title, "stochastic gradient coding", "pair-wise balanced", "variance",
+"unbiased estimator", "d(1-p)"; the docs, code and issues corpora): the
+estimator and its variance are derived in :mod:`gctheory.codes.designs` and
+checked by Monte Carlo here (with a negative control), not compared with a
+printed expression, which could not be read.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ def _judge_sgc(c: dict) -> Outcome:
     where="Section III (SGC with pair-wise balanced placement)",
     statement="g_hat = sum_{alive} y_i / (d (1-p)) is unbiased; with a pair-wise balanced "
     "placement its variance is p/(d^2 (1-p)) ((d - lambda) sum ||g_j||^2 + lambda ||sum g_j||^2)",
-    paper_value="unbiased; variance expression (as derived)",
+    paper_value="unbiased; variance expression not retrievable (abstract only), derived here",
     judge=_judge_sgc,
     examples=[
         (
@@ -114,7 +117,7 @@ def _sgc(quick: bool) -> dict:
     where="Section III (pair-wise balanced placement)",
     statement="for pair-wise balanced placements the general variance sum reduces to "
     "p/(d^2(1-p)) ((d - lambda) sum ||g_j||^2 + lambda ||sum g_j||^2)",
-    paper_value="closed form",
+    paper_value="closed form (derived; printed form not retrievable)",
     judge=bound_judge("|general sum - closed form| / (1e-12 x size)"),
     examples=bound_examples(),
     kind="theorem",

@@ -170,6 +170,18 @@ def test_bibd_decode_uses_the_closed_form_coefficients():
     np.testing.assert_allclose(code.decode(T, Y[T]), c * Y[T].sum(0))
 
 
+def test_bibd_closed_form_is_the_least_squares_optimum_and_the_public_forks_weight():
+    # the least-squares decoder on every survivor set of three designs gives the uniform
+    # weight r / (r - lambda + lambda w), which is L / (L + lambda (w - 1)) with L = r, the
+    # weight of the public BIBD fork of Tandon et al.'s scripts (src/bibd.py)
+    for D in (projective_plane(2), affine_plane(3)):
+        A = D.incidence.astype(float)
+        for w in range(1, D.v + 1):
+            for T in list(itertools.combinations(range(D.v), w))[:40]:
+                u = np.linalg.lstsq(A[list(T)].T, np.ones(D.b), rcond=None)[0]
+                np.testing.assert_allclose(u, D.r / (D.r + D.lam * (w - 1)), atol=1e-10)
+
+
 # -------------------------------------------------------------------- SGC
 def test_sgc_variance_by_monte_carlo_with_negative_control():
     code = StochasticGradientCode.pairwise_balanced(affine_plane(3), 0.3)

@@ -186,3 +186,80 @@ def test_cli_json_keeps_the_header(capsys):
     assert out["code"].startswith("cyclic-MDS") and out["n"] == 6 and out["s"] == 1
     assert out["load"] == 2 and out["optimal"] is True
     assert [r["stragglers"] for r in out["sets"]] == [1, 2]
+
+
+# ------------------------------------------------- closed-form residuals (issue 16, round 2)
+def test_group_residual_closed_form_equals_the_direct_residual():
+    # FRC and d-FRC (equal and unequal groups): the count-based residual must equal
+    # ||E_T A - 1|| / sqrt(k) evaluated by matrix products (GradientCode._residual)
+    from gctheory.codes.base import GradientCode
+
+    rng = np.random.default_rng(11)
+    for code in (
+        FractionalRepetitionCode(20, 4),
+        FractionalRepetitionCode(12, 2, k=24),
+        DFractionalRepetitionCode(20, 4),
+        DFractionalRepetitionCode(23, 4, rng=1),
+    ):
+        for t in (20 if code.n == 20 else code.n, 14, 6, 1):
+            for _ in range(15):
+                T = rng.permutation(code.n)[:t]
+                A, res = code._coefficients_residual(T)
+                direct = GradientCode._residual(code, T, A)
+                assert res == pytest.approx(direct, abs=1e-14)
+
+
+def test_group_residual_check_can_fail():
+    # negative control: the closed form assumes one block of ones per group; a decode that
+    # misses groups must report them (residual > 0 and the exact-code check refuses)
+    code = FractionalRepetitionCode(12, 2)
+    Y = code.encode(np.ones((12, 3)))
+    T = np.arange(3, 12)  # group 0 (workers 0..2) straggles entirely
+    A, res = code._coefficients_residual(T)
+    assert res == pytest.approx(math.sqrt(3 / 12))  # closed form: 1 missing group of 3 of 12
+    with pytest.raises(ValueError):
+        code.decode(T, Y[T])
+
+
+def test_nullspace_residual_is_the_residual_of_the_coefficients_used():
+    # the null-space decoder's residual comes from E X with the straggler rows set to zero:
+    # it must equal the residual of E_T A recomputed from the returned coefficients
+    from gctheory.codes.base import GradientCode
+
+    rng = np.random.default_rng(12)
+    for code in (CyclicMDSCode(12, 3, rng=1), YeAbbeCode(8, 2, 2, V="gaussian", rng=0)):
+        for _ in range(20):
+            T = rng.permutation(code.n)[: code.n - code.s]
+            A, res = GradientCode._coefficients_residual(code, T)
+            assert res == pytest.approx(GradientCode._residual(code, T, A), abs=1e-14)
+
+
+def test_decode_many_residuals_match_single_and_flag_singular_sets():
+    code = CyclicMDSCode(10, 2, rng=3)
+    rng = np.random.default_rng(0)
+    sets = np.array([rng.permutation(10)[:8] for _ in range(30)])
+    from gctheory.codes._survivors import _rows_mask
+
+    X, res = code._nullspace_batch(sets, _rows_mask(sets, 10))
+    for i, T in enumerate(sets):
+        A, direct = code._coefficients_residual(T)
+        # the batch reports an upper bound on the residual, never below the direct one and
+        # far below the 1e-8 acceptance threshold for these well-conditioned sets
+        assert direct <= res[i] < 1e-11
+        np.testing.assert_allclose(X[T, i, :], A, atol=1e-12)
+    # negative control: FRC(6, s = 1) claimed to tolerate s = 2 has a null space, but losing
+    # both workers of a group cannot be decoded: the bound must flag that set (and only it),
+    # and decode_many must then refuse it through the single decode
+    frc = MatrixGradientCode(FractionalRepetitionCode(6, 1).B, 2)
+    two = np.array([[2, 3, 4, 5], [1, 3, 4, 5]])  # group {0, 1} lost / one per group left
+    _, _, _, b = frc._nullspace_batch_factors(two, _rows_mask(two, 6))
+    assert b[0] > 1e-6 and b[1] < 1e-10
+    Yf = frc.encode(np.ones((6, 2)))
+    with pytest.raises(ValueError, match="cannot decode"):
+        frc.decode_many(two, Yf)
+    np.testing.assert_allclose(frc.decode_many(two[1:], Yf), [[6.0, 6.0]])
+    # a placement whose straggler systems are singular (B = I claimed s = 1): inf residuals
+    bad = MatrixGradientCode(np.eye(4) + np.eye(4, k=1), 1)
+    if bad._nullspace() is not None:
+        _, r = bad._nullspace_batch(np.array([[0, 1, 2]]), _rows_mask(np.array([[0, 1, 2]]), 4))
+        assert not r[0] <= 1e-6

@@ -59,7 +59,7 @@ from gctheory.codes.base import (
     effective_condition_number,
     validate_survivors,
 )
-from gctheory.codes.tandon import _one_per_group
+from gctheory.codes.tandon import _check_ns, _one_per_group, group_residual
 from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
 
 __all__ = [
@@ -82,14 +82,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ helpers
-def _check_ns(n: Any, s: Any) -> tuple[int, int]:
-    n = check_positive_int("n", n)
-    s = check_positive_int("s", s, minimum=0)
-    if s >= n:
-        raise ValueError(f"s must be < n (some worker must survive), got s={s}, n={n}")
-    return n, s
-
-
 def recovery_error(A_S: np.ndarray) -> float:
     """``err(A_S) = min_u ||A_S^T u - 1||^2``, eq. (5) of Wang et al. 2019.
 
@@ -347,8 +339,7 @@ class DFractionalRepetitionCode(_ApproximateCode):
     name = "d-fractional repetition (Wang et al. 2019)"
 
     def __init__(self, n: int, d: int, *, rng: Any = None, decoder: str = "group") -> None:
-        if decoder not in ("group", "lstsq"):
-            raise ValueError(f"decoder must be 'group' or 'lstsq', got {decoder!r}")
+        check_choice(decoder, "decoder", ("group", "lstsq"))
         n = check_positive_int("n", n)
         # the n x n coding matrix as int8 and bool, and its float copy for decoding
         check_memory(10 * n * n, "n", f"the {n} x {n} coding matrix")
@@ -370,16 +361,35 @@ class DFractionalRepetitionCode(_ApproximateCode):
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
         if self.decoder == "lstsq":
             return super()._solve(T)
-        A = np.zeros((T.size, 1))
+        return self._group_decode(T)[0], 1.0  # a sum of disjoint rows: no system is solved
+
+    def _group_decode(self, T: np.ndarray) -> tuple[np.ndarray, float]:
+        """Group-sum coefficients and their residual in closed form.
+
+        The chosen survivors hold disjoint blocks and get coefficient 1, so
+        ``A_T^T u - 1`` is exactly -1 on the uncovered partitions and 0
+        elsewhere: residual ``sqrt(uncovered / k)`` (:func:`group_residual`).
+        """
         if self.n % self.d == 0:
-            # equal groups: worker w holds block w mod (n/d); one survivor per block present
-            return _one_per_group(T, T % (self.n // self.d), self.n // self.d), 1.0
+            # equal groups: worker w holds block w mod (n/d) of d partitions
+            blocks = self.n // self.d
+            A, present = _one_per_group(T, T % blocks, blocks)
+            return A, group_residual(blocks - present, self.d, self.k)
         alive = np.zeros(self.n, dtype=bool)
         alive[T] = True
-        chosen, _ = _group_sum_select(self._lo, self._hi, alive, self.k)
-        pos = {int(t): i for i, t in enumerate(T)}
-        A[[pos[int(c)] for c in chosen], 0] = 1.0
-        return A, 1.0  # a sum of disjoint rows: no system is solved
+        chosen, uncovered = _group_sum_select(self._lo, self._hi, alive, self.k)
+        pos = np.empty(self.n, dtype=np.int64)
+        pos[T] = np.arange(T.size)
+        A = np.zeros((T.size, 1))
+        A[pos[chosen], 0] = 1.0
+        return A, group_residual(uncovered, 1, self.k)
+
+    def _coefficients_residual(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> tuple[np.ndarray, float]:
+        if self.decoder == "lstsq":
+            return super()._coefficients_residual(T, alive)
+        return self._group_decode(T)
 
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """Group-sum decoder: an ``O(k + |T|)`` interval search, then one addition per entry
@@ -621,8 +631,7 @@ class BatchRaptorCode(_ApproximateCode):
     name = "batch raptor code (Wang et al. 2019)"
 
     def __init__(self, batches: Sequence[Sequence[int]], H: Any, *, decoder: str = "peeling"):
-        if decoder not in ("peeling", "lstsq"):
-            raise ValueError(f"decoder must be 'peeling' or 'lstsq', got {decoder!r}")
+        check_choice(decoder, "decoder", ("peeling", "lstsq"))
         batches = _check_batches(batches)
         H = check_array(H, "H", ndim=2)
         if H.shape[1] != len(batches) or H.shape[0] < 1:

@@ -22,6 +22,10 @@ partitions is described by
   ``A`` (optimal decoding, Wang et al. 2019, eqs. (4)-(5)) and report the
   error they make.
 
+The module passed 800 lines and is split by concept: survivor validation is
+in ``gctheory.codes._survivors`` and batched decoding (``decode_many``) in the
+``gctheory.codes._batch`` mixin; every public name stays importable from here.
+
 Every construction in :mod:`gctheory.codes` subclasses :class:`GradientCode`
 and fills in ``encoding_matrix``; the base class then provides a generic
 ``encode``, a generic least-squares ``decode``, ``decoding_matrix`` and a
@@ -77,6 +81,14 @@ import numpy as np
 from scipy.linalg import get_lapack_funcs
 
 from gctheory._validate import as_generator, check_array, check_memory
+from gctheory.codes._batch import BatchDecoding
+from gctheory.codes._survivors import (
+    _EPS,
+    _FALLBACK_RESIDUAL,
+    _survivors_mask,
+    check_positive_int,
+    validate_survivors,
+)
 
 __all__ = [
     "DecodeResult",
@@ -92,94 +104,6 @@ __all__ = [
     "ToleranceCheck",
     "verify_straggler_sets",
 ]
-
-_EPS = float(np.finfo(float).eps)
-#: above this relative residual the null-space decoder's coefficients are recomputed by
-#: least squares (which is then kept if better); below it both are accurate to
-#: about cond * eps, the null-space ones within a small factor of least squares.
-_FALLBACK_RESIDUAL = 1e-8
-
-
-# ----------------------------------------------------------------- validation
-def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
-    """Return ``value`` as int, or raise ValueError naming ``name`` and the rule."""
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"name must be the parameter's name (a str), got {name!r}")
-    if isinstance(minimum, bool) or not isinstance(minimum, (int, np.integer)):
-        raise ValueError(f"minimum must be an integer, got {minimum!r}")
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {_short(value)}")
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
-    """Check a set of surviving worker indices; return them as an int array (order kept).
-
-    Rules: a 1-D sequence of integers, each in ``[0, n)``, no duplicates, at
-    least ``minimum`` of them. Each broken rule raises ``ValueError`` naming it.
-    O(n) (a boolean mask, no sort), since it runs on every decode.
-    """
-    if type(n) is not int or type(minimum) is not int:  # the decoders pass their own ints
-        n = check_positive_int("n", n)
-        minimum = check_positive_int("minimum", minimum, minimum=0)
-    return _survivors_mask(survivors, n, minimum)[0]
-
-
-def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`validate_survivors` and the boolean mask of the survivors (length n)."""
-    if n > 2**27:
-        check_memory(n, "n", f"the survivor mask of n = {n} workers")
-    if isinstance(survivors, (str, bytes, dict)) or survivors is None:
-        raise ValueError(f"survivors must be a 1-D sequence of worker indices, got {survivors!r}")
-    try:
-        arr = np.asarray(survivors)
-    except (ValueError, TypeError):
-        raise ValueError(
-            f"survivors must be a 1-D sequence of worker indices, got {_short(survivors)}"
-        ) from None
-    if arr.ndim != 1:
-        raise ValueError(
-            f"survivors must be a 1-D sequence of worker indices, got shape {arr.shape}"
-        )
-    if arr.dtype != np.int64:
-        if arr.dtype.kind not in "iu" and arr.size:
-            if not (
-                arr.dtype.kind == "f"
-                and bool(np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))
-            ):
-                raise ValueError(
-                    f"survivors must be integer worker indices, got {_short(arr.tolist())}"
-                )
-        if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= n:
-            raise ValueError(
-                f"survivors must be worker indices in [0, n) with n={n}, got {int(arr.max())}"
-            )
-        if arr.dtype.kind == "f" and arr.size and float(np.abs(arr).max()) >= 2.0**62:
-            raise ValueError(f"survivors must be worker indices in [0, n) with n={n}")
-        arr = arr.astype(np.int64)
-    if arr.size < minimum:
-        raise ValueError(
-            f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
-            f"got {arr.size}"
-        )
-    if (arr.view(np.uint64) >= n).any():  # negatives wrap to huge values
-        bad = arr[(arr < 0) | (arr >= n)]
-        raise ValueError(
-            f"survivors must be worker indices in [0, n) with n={n}, got {bad.tolist()}"
-        )
-    seen = np.zeros(n, dtype=bool)
-    seen[arr] = True
-    if np.count_nonzero(seen) != arr.size:
-        vals, counts = np.unique(arr, return_counts=True)
-        raise ValueError(f"survivors must be distinct, duplicated: {vals[counts > 1].tolist()}")
-    return arr, seen
 
 
 def ye_abbe_lower_bound(n: int, k: int, s: int, m: int) -> Fraction:
@@ -315,8 +239,28 @@ class DecodeResult:
         return 10.0 * size * kappa * _EPS * scale
 
 
+def _relative_residual(EX: np.ndarray, C: np.ndarray, size: int) -> float:
+    """``||EX - C||_F / sqrt(size)`` (``size = k m = ||C||_F^2``)."""
+    R = EX - C
+    return math.sqrt(np.vdot(R, R).real / size)
+
+
+_FLAGS: dict[type, tuple[bool, bool]] = {}
+
+
+def _generic_flags(cls: type) -> tuple[bool, bool]:
+    """Whether ``cls`` keeps the generic ``_solve`` and ``_coefficients`` (cached per class)."""
+    flags = _FLAGS.get(cls)
+    if flags is None:
+        flags = _FLAGS[cls] = (
+            cls._solve is GradientCode._solve,
+            cls._coefficients is GradientCode._coefficients,
+        )
+    return flags
+
+
 # ---------------------------------------------------------------- interface
-class GradientCode:
+class GradientCode(BatchDecoding):
     """Base class of all gradient codes (see the module docstring for the contract).
 
     Subclasses set ``n, k, load, m, s`` and ``support`` in ``__init__`` and
@@ -447,53 +391,83 @@ class GradientCode:
 
     def _nullspace(self) -> tuple[np.ndarray, np.ndarray] | None:
         """``(Z, X0)`` of :meth:`_generic_coefficients`, made once; None if C not in range(E)."""
+        ns = self._nullspace_data()
+        return None if ns is None else (ns[0], ns[1])
+
+    def _batch_eligible(self) -> bool:
+        """Exact code with the generic solve and a null-space decoder: ``decode_many`` may
+        solve its straggler systems in one batch (:mod:`gctheory.codes._batch`)."""
+        return (
+            self.s is not None and _generic_flags(type(self))[0] and self._nullspace() is not None
+        )
+
+    def _nullspace_data(self) -> tuple[np.ndarray, ...] | None:
+        """``(Z, X0, E, C, W)``: null-space basis, minimum-norm solution, the contiguous
+        encoding and target matrices the residual is computed with, and ``W = [Z | X0]``
+        (one gather per decode), made once; None if C is not in the range of E."""
         cached = self.__dict__.get("_nullspace_cache", False)
         if cached is not False:
             return cached
-        E = np.asarray(self.encoding_matrix)
+        E = np.ascontiguousarray(self.encoding_matrix)
         C = target_matrix(self.k, self.m)
         U, sv, Vh = np.linalg.svd(E, full_matrices=E.shape[0] < E.shape[1])
         r = int(np.count_nonzero(sv > max(E.shape) * _EPS * sv[0])) if sv.size and sv[0] else 0
-        out: tuple[np.ndarray, np.ndarray] | None = None
+        out: tuple[np.ndarray, ...] | None = None
         if r:
             X0 = Vh[:r].conj().T @ ((U[:, :r].conj().T @ C) / sv[:r, None])
             if np.linalg.norm(E @ X0 - C) <= 1e-8 * np.linalg.norm(C):
-                out = (np.ascontiguousarray(Vh[r:].conj().T), X0)
+                Z = np.ascontiguousarray(Vh[r:].conj().T)
+                out = (Z, X0, E, C, np.ascontiguousarray(np.hstack([Z, X0])))
         self.__dict__["_nullspace_cache"] = out
         return out
 
-    def _nullspace_coefficients(
-        self, T: np.ndarray, alive: np.ndarray | None = None
-    ) -> np.ndarray | None:
-        ns = self._nullspace()
+    def _nullspace_full(self, T: np.ndarray, alive: np.ndarray | None) -> np.ndarray | None:
+        """The null-space solution X (n x m) of ``E X = C`` vanishing on the stragglers.
+
+        Rows of stragglers are set to exactly 0, so ``X[T]`` are the decoding
+        coefficients and ``E X - C`` is the residual of the decoding equations
+        ``E_T X[T] - C`` (the zero rows add nothing). None when the stragglers'
+        system ``Z[S] Y = X0[S]`` cannot be solved this way.
+        """
+        ns = self._nullspace_data()
         if ns is None:
             return None
-        Z, X0 = ns
+        Z, X0, W = ns[0], ns[1], ns[4]
         if T.size == self.n:
-            return X0[T]
+            return X0
         if alive is None:
             alive = np.zeros(self.n, dtype=bool)
             alive[T] = True
-        S = np.flatnonzero(~alive)
-        if Z.shape[1] == 0:
+        nul = Z.shape[1]
+        if nul == 0:
             return None
-        ZS, X0S = Z[S], X0[S]  # solve Z[S] Y = X0[S]; X = X0 - Z Y vanishes on S
-        if S.size == 1 == Z.shape[1]:
-            if ZS[0, 0] == 0:
+        dead = ~alive
+        WS = W[dead]  # [Z[S] | X0[S]]: solve Z[S] Y = X0[S]; X = X0 - Z Y vanishes on S
+        e = WS.shape[0]
+        if e == 1 == nul:
+            if WS[0, 0] == 0:
                 return None
-            Y = X0S / ZS[0, 0]
-        elif S.size == Z.shape[1]:
+            Y = WS[:, 1:] / WS[0, 0]
+        elif e == nul:
             # LAPACK gesv directly: numpy's solve costs ~15 us of overhead on tiny systems
             gesv = self.__dict__.get("_gesv")
             if gesv is None:
                 (gesv,) = get_lapack_funcs(("gesv",), (Z, X0))
                 self.__dict__["_gesv"] = gesv
-            _, _, Y, info = gesv(ZS, X0S)
+            _, _, Y, info = gesv(WS[:, :nul], WS[:, nul:])
             if info != 0:
                 return None
         else:
-            Y = np.linalg.lstsq(ZS, X0S, rcond=None)[0]
-        return (X0 - Z @ Y)[T]
+            Y = np.linalg.lstsq(WS[:, :nul], WS[:, nul:], rcond=None)[0]
+        X = X0 - Z @ Y
+        X[dead] = 0
+        return X
+
+    def _nullspace_coefficients(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> np.ndarray | None:
+        X = self._nullspace_full(T, alive)
+        return None if X is None else X[T]
 
     def _coefficients(self, T: np.ndarray) -> np.ndarray:
         """Decoding coefficients A (|T|, m) without the condition number."""
@@ -510,7 +484,13 @@ class GradientCode:
     def clear_decode_cache(self) -> None:
         """Forget the cached decoding coefficients (call after modifying the code in place)."""
         self.__dict__.pop("_decode_cache", None)
-        for key in ("_decode_cache", "_nullspace_cache", "_target", "_gesv"):
+        for key in (
+            "_decode_cache",
+            "_nullspace_cache",
+            "_nullspace_extra_cache",
+            "_target",
+            "_gesv",
+        ):
             self.__dict__.pop(key, None)
 
     def _coefficients_and_condition(self, T: np.ndarray) -> tuple[np.ndarray, float, float]:
@@ -535,36 +515,60 @@ class GradientCode:
         """``(A, residual)`` for the ordered survivors T, from the cache when seen before.
 
         Up to :attr:`decode_cache_size` survivor sets are kept (oldest dropped
-        first); the coefficients are returned read-only. When the generic
-        null-space decoder leaves a residual above ``_FALLBACK_RESIDUAL``
-        (1e-8) on an exact code, least squares on ``E[:, T]`` is tried too
-        and the smaller residual kept.
+        first); the coefficients are returned read-only.
         """
-        cache = self.__dict__.get("_decode_cache") if self.decode_cache_size > 0 else None
+        size = self.decode_cache_size
+        if solved is not None:  # a family's own solver already gave the coefficients
+            fresh = (solved, self._residual(T, solved))
+        if size <= 0:
+            return fresh if solved is not None else self._coefficients_residual(T, alive)
         key = T.tobytes()
-        if cache is not None and key in cache:
-            return cache[key]
-        generic = type(self)._solve is GradientCode._solve
-        if solved is not None:
-            A = solved
-        elif generic and type(self)._coefficients is GradientCode._coefficients:
-            A = self._generic_coefficients(T, alive)
+        cache = self.__dict__.get("_decode_cache")
+        if cache is None:
+            cache = self.__dict__["_decode_cache"] = {}
+        else:
+            hit = cache.get(key)
+            if hit is not None:
+                return hit
+        A, res = fresh if solved is not None else self._coefficients_residual(T, alive)
+        A = np.asarray(A)
+        A.setflags(write=False)
+        if len(cache) >= size:
+            del cache[next(iter(cache))]
+        cache[key] = (A, res)
+        return A, res
+
+    def _coefficients_residual(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> tuple[np.ndarray, float]:
+        """Decoding coefficients A and the relative residual of ``E_T A = C`` (uncached).
+
+        Generic exact codes: the null-space decoder, with the residual computed
+        from the full solution (``E X - C``, one product of the size of the
+        system). When it leaves a residual above ``_FALLBACK_RESIDUAL`` (1e-8),
+        least squares on ``E[:, T]`` is tried too and the smaller residual
+        kept. Families with a structured decoder override this with their own
+        (e.g. a closed-form residual for group codes).
+        """
+        generic_solve, generic_coef = _generic_flags(type(self))
+        res = math.inf
+        if generic_solve and generic_coef:
+            X = self._nullspace_full(T, alive) if self.s is not None else None
+            if X is not None:
+                _, _, E, C, _ = self._nullspace_data()
+                A = X[T]
+                res = _relative_residual(E @ X, C, self.k * self.m)
+            else:
+                A = self._lstsq_coefficients(T)
+                res = self._residual(T, A)
         else:
             A = self._coefficients(T)
-        res = self._residual(T, A)
-        if self.s is not None and res > _FALLBACK_RESIDUAL and generic:
+            res = self._residual(T, A)
+        if self.s is not None and res > _FALLBACK_RESIDUAL and generic_solve:
             A2 = self._lstsq_coefficients(T)
             res2 = self._residual(T, A2)
             if res2 < res:
                 A, res = A2, res2
-        if self.decode_cache_size > 0:
-            A = np.asarray(A)
-            A.setflags(write=False)
-            if cache is None:
-                cache = self.__dict__["_decode_cache"] = {}
-            if len(cache) >= self.decode_cache_size:
-                del cache[next(iter(cache))]
-            cache[key] = (A, res)
         return A, res
 
     def decoding_coefficients(
@@ -693,131 +697,6 @@ class GradientCode:
             self._refuse(T, res, rtol, None)
         return _join_chunks(A.T @ Y, d)
 
-    def decode_many(
-        self,
-        survivor_sets: Any,
-        received: Any,
-        d: int | None = None,
-        *,
-        rtol: float = 1e-6,
-        check: bool = True,
-    ) -> np.ndarray:
-        """Decode many survivor sets of this code in one call; returns (len(sets), d).
-
-        Parameters
-        ----------
-        survivor_sets : (N, t) int array, or a sequence of N index sequences
-            Each row/sequence one survivor set (rules of :meth:`decode`).
-        received : array (n, r), (N, t, r), or a sequence of N arrays (t_i, r)
-            Either every worker's transmissions (row i from worker i; each set
-            takes its rows), or each set's own received rows in its order.
-        d, rtol, check
-            As in :meth:`decode`; with ``check`` an undecodable set of an exact
-            code raises ``ValueError`` naming it.
-
-        Notes
-        -----
-        Exact codes with the generic decoder solve all sets of one size at once
-        (stacked |S| x dim null(E) solves, see :meth:`_generic_coefficients`);
-        other families loop over their own decoder (with the cache). Same
-        numbers as calling :meth:`decode` per set, up to rounding.
-        """
-        sets = _survivor_array(survivor_sets, self.n, self.min_survivors if check else 1)
-        N = len(sets)
-        Yfull: np.ndarray | None = None
-        per_set: list[np.ndarray] = []
-        if isinstance(received, np.ndarray) and received.ndim == 2:
-            if received.shape[0] != self.n:
-                raise ValueError(
-                    f"received as a 2-D array must hold all n={self.n} workers' transmissions "
-                    f"(n, r), got {received.shape}"
-                )
-            Yfull = received
-            r = received.shape[1]
-        else:
-            per_set = [np.asarray(y) for y in received]
-            if len(per_set) != N:
-                raise ValueError(
-                    f"received must give one array per survivor set ({N}), got {len(per_set)}"
-                )
-            for T, y in zip(sets, per_set):
-                if y.ndim != 2 or y.shape[0] != len(T):
-                    raise ValueError(
-                        f"each received array must have shape (len(survivors), r), got {y.shape}"
-                    )
-            r = per_set[0].shape[1] if N else 1
-            if any(y.shape[1] != r for y in per_set):
-                raise ValueError("every received array must have the same number r of columns")
-        if d is not None:
-            d = check_positive_int("d", d)
-            if -(-d // self.m) != r:
-                raise ValueError(
-                    f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, got {r}"
-                )
-        width = self.m * r if d is None else d
-        sample = Yfull if Yfull is not None else (per_set[0] if per_set else np.zeros(1))
-        out = np.empty((N, width), dtype=np.result_type(self.encoding_matrix, sample, float))
-        done = np.zeros(N, dtype=bool)
-        if (
-            isinstance(sets, np.ndarray)
-            and self.s is not None
-            and type(self)._solve is GradientCode._solve
-            and self._nullspace() is not None
-        ):
-            alive = np.zeros((N, self.n), dtype=bool)
-            alive[np.arange(N)[:, None], sets] = True
-            X, res = self._nullspace_batch(sets, alive)
-            ok = res <= min(rtol, _FALLBACK_RESIDUAL)
-            if ok.any():
-                m = self.m
-                if Yfull is not None:
-                    # (N m, n) @ (n, r): one GEMM for every set
-                    ch = X.reshape(self.n, N * m).T @ Yfull
-                    ch = ch.reshape(N, m * r)
-                else:
-                    XT = X.transpose(1, 0, 2)
-                    A = np.take_along_axis(XT, sets[:, :, None], axis=1)
-                    ch = (np.swapaxes(A, 1, 2) @ np.stack(per_set)).reshape(N, -1)
-                out[ok] = ch[ok, :width]
-                done = ok
-        for i in np.flatnonzero(~done):
-            T = sets[i]
-            Y = Yfull[T] if Yfull is not None else per_set[i]
-            out[i] = self.decode(T, Y, d, rtol=rtol, check=check)
-        return out
-
-    def _nullspace_batch(
-        self, sets: np.ndarray, alive: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Stacked null-space decoding of equal-size survivor sets.
-
-        Returns X (n, N, m) (column block i: set i's coefficients, zero on its
-        stragglers) and the N relative residuals of the decoding equations,
-        each computed from ``E X_i - C`` as in :meth:`_residual`. All sets
-        share one GEMM for ``Z Y`` and one for ``E X``.
-        """
-        Z, X0 = self._nullspace()
-        N, t = sets.shape
-        n, m = X0.shape
-        nul = Z.shape[1]
-        e = n - t
-        X = np.repeat(X0[:, None, :], N, axis=1)  # (n, N, m)
-        if e and nul:
-            S = np.nonzero(~alive)[1].reshape(N, e)
-            try:
-                Y = np.linalg.solve(Z[S], X0[S]) if e == nul else np.linalg.pinv(Z[S]) @ X0[S]
-            except np.linalg.LinAlgError:
-                return X, np.full(N, np.inf)
-            X -= (Z @ Y.transpose(1, 0, 2).reshape(nul, N * m)).reshape(n, N, m)
-        elif e:
-            return X, np.full(N, np.inf)
-        X *= alive.T[:, :, None]
-        E = self.encoding_matrix
-        R = (E @ X.reshape(n, N * m)).reshape(E.shape[0], N, m)
-        R -= target_matrix(self.k, self.m)[:, None, :]
-        res = np.sqrt(np.einsum("inm,inm->n", R, R.conj()).real / (self.k * self.m))
-        return X, res
-
     # -- cost model
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """Multiply-adds of the generic dense least-squares decoder.
@@ -831,33 +710,6 @@ class GradientCode:
         return DecodingCost(
             setup=2 * self.k * self.m * t * t, apply=t * self.m * r, method="dense least squares"
         )
-
-
-def _survivor_array(sets: Any, n: int, minimum: int) -> np.ndarray | list[np.ndarray]:
-    """Survivor sets as an (N, t) int array when all have one size, else a list of arrays."""
-    if isinstance(sets, np.ndarray) and sets.ndim == 2:
-        arr = sets
-        if arr.dtype.kind not in "iu":
-            if not (arr.dtype.kind == "f" and np.all(arr == np.round(arr))):
-                raise ValueError("survivor_sets must hold integer worker indices")
-        arr = arr.astype(np.int64, copy=False)
-        if arr.shape[1] < minimum:
-            raise ValueError(
-                f"too few survivors: this code needs at least {minimum} of the n={n} workers, "
-                f"got sets of {arr.shape[1]}"
-            )
-        if arr.size and (int(arr.min()) < 0 or int(arr.max()) >= n):
-            raise ValueError(f"survivor_sets must hold worker indices in [0, n) with n={n}")
-        seen = np.zeros((arr.shape[0], n), dtype=bool)
-        seen[np.arange(arr.shape[0])[:, None], arr] = True
-        dup = np.flatnonzero(seen.sum(axis=1) != arr.shape[1])
-        if dup.size:
-            raise ValueError(f"survivors must be distinct: set {int(dup[0])} repeats a worker")
-        return arr
-    out = [validate_survivors(T, n, minimum) for T in sets]
-    if out and len({T.size for T in out}) == 1:
-        return np.stack(out)
-    return out
 
 
 # ------------------------------------------------------------- verification

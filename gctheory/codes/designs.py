@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_array, check_int, check_probability
+from gctheory._validate import as_generator, check_array, check_choice, check_int, check_probability
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 
@@ -273,8 +273,7 @@ class BIBDGradientCode(_ApproximateCode):
     def __init__(self, design: BlockDesign, *, decoder: str = "closed-form") -> None:
         if not isinstance(design, BlockDesign):
             raise ValueError(f"design must be a BlockDesign (see bibd()), got {type(design)}")
-        if decoder not in ("closed-form", "lstsq"):
-            raise ValueError(f"decoder must be 'closed-form' or 'lstsq', got {decoder!r}")
+        check_choice(decoder, "decoder", ("closed-form", "lstsq"))
         self.design = design
         self.A = design.incidence.astype(np.int8)
         self.n, self.k = self.A.shape

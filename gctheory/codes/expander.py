@@ -54,6 +54,7 @@ from scipy.sparse.csgraph import connected_components
 from gctheory._validate import (
     as_generator,
     check_array,
+    check_choice,
     check_int,
     check_memory,
     check_probability,
@@ -83,9 +84,12 @@ def random_regular_graph(n: int, d: int, *, rng: Any = None) -> np.ndarray:
 
     Configuration model (a uniformly random matching of the ``n d`` stubs),
     then every self-loop or repeated edge is removed by a random double-edge
-    switch ``{u v, x y} -> {u x, v y}`` that creates no new defect. The
-    result is exactly d-regular and simple; its law is close to, not exactly,
-    uniform. Requires ``1 <= d < n`` and ``n d`` even (a d-regular graph on n
+    switch ``{u v, x y} -> {u x, v y}`` that creates no new defect (a fresh
+    matching when the switches get stuck, up to 20). Dense requests
+    (``2 d > n - 1``) take the complement of a random ``(n - 1 - d)``-regular
+    graph, where switches cannot get stuck as in e.g. K4 (``d = n - 1`` is the
+    complete graph). The result is exactly d-regular and simple; its law is
+    close to, not exactly, uniform. Requires ``1 <= d < n`` and ``n d`` even (a d-regular graph on n
     vertices exists iff these hold).
     """
     n = check_int(n, "n", low=2)
@@ -96,6 +100,25 @@ def random_regular_graph(n: int, d: int, *, rng: Any = None) -> np.ndarray:
         raise ValueError(f"n d must be even (the degrees sum to twice the edges), got n={n}, d={d}")
     check_memory(1 * n * n + 64 * n * d, "n", f"the {n} x {n} adjacency matrix")
     gen = as_generator(rng)
+    if 2 * d > n - 1:
+        # dense: the complement of a random (n - 1 - d)-regular graph (d = n - 1: complete)
+        A = np.ones((n, n), dtype=np.int8) - np.eye(n, dtype=np.int8)
+        if d == n - 1:
+            return A
+        return A - _random_regular(n, n - 1 - d, gen)
+    return _random_regular(n, d, gen)
+
+
+def _random_regular(n: int, d: int, gen: np.random.Generator) -> np.ndarray:
+    """Configuration model repaired by double-edge switches; up to 20 fresh starts."""
+    for _ in range(20):
+        A = _configuration_repaired(n, d, gen)
+        if A is not None:
+            return A
+    raise ValueError(f"could not repair a random {d}-regular graph on {n} vertices")
+
+
+def _configuration_repaired(n: int, d: int, gen: np.random.Generator) -> np.ndarray | None:
     stubs = gen.permutation(np.repeat(np.arange(n), d))
     edges = stubs.reshape(-1, 2)
     for _ in range(100 * n * d):
@@ -121,7 +144,7 @@ def random_regular_graph(n: int, d: int, *, rng: Any = None) -> np.ndarray:
         if k1 in existing or k2 in existing:
             continue
         edges[i], edges[j] = (u, x), (v, y)
-    raise ValueError(f"could not repair a random {d}-regular graph on {n} vertices")
+    return None
 
 
 def margulis_graph(m: int) -> np.ndarray:
@@ -273,8 +296,7 @@ class ExpanderCode(_ApproximateCode):
     name = "expander code (Raviv et al. 2020)"
 
     def __init__(self, adjacency: Any, *, decoder: str = "optimal") -> None:
-        if decoder not in ("optimal", "fixed"):
-            raise ValueError(f"decoder must be 'optimal' or 'fixed', got {decoder!r}")
+        check_choice(decoder, "decoder", ("optimal", "fixed"))
         Adj = _check_adjacency(adjacency)
         self.adjacency = Adj
         self.n = self.k = Adj.shape[0]
@@ -456,8 +478,7 @@ class GraphAssignmentCode(_ApproximateCode):
     name = "graph assignment code (Glasgow-Wootters 2021)"
 
     def __init__(self, adjacency: Any, *, decoder: str = "components") -> None:
-        if decoder not in ("components", "lstsq"):
-            raise ValueError(f"decoder must be 'components' or 'lstsq', got {decoder!r}")
+        check_choice(decoder, "decoder", ("components", "lstsq"))
         Adj = _check_adjacency(adjacency)
         self.adjacency = Adj
         self.edges = _edges(Adj)

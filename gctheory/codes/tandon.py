@@ -52,6 +52,7 @@ __all__ = [
     "FractionalRepetitionCode",
     "CyclicMDSCode",
     "cyclic_support",
+    "group_residual",
 ]
 
 
@@ -76,13 +77,28 @@ def cyclic_support(n: int, load: int) -> np.ndarray:
     return S
 
 
-def _one_per_group(T: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
-    """Coefficients (|T|, 1) with a single 1 for one survivor of each group present."""
+def _one_per_group(T: np.ndarray, group: np.ndarray, groups: int) -> tuple[np.ndarray, int]:
+    """Coefficients (|T|, 1) with a single 1 for one survivor of each group present, and
+    the number of groups present."""
     pick = np.full(groups, -1, dtype=np.int64)
     pick[group] = np.arange(T.size)  # one of the survivors of each group wins
+    chosen = pick[pick >= 0]
     A = np.zeros((T.size, 1))
-    A[pick.compress(pick >= 0), 0] = 1.0
-    return A
+    A[chosen, 0] = 1.0
+    return A, chosen.size
+
+
+def group_residual(missing_groups: int, per_group: int, k: int) -> float:
+    """Relative residual of a one-survivor-per-group decode, in closed form.
+
+    With a 0/1 placement whose groups hold disjoint blocks of ``per_group``
+    partitions and coefficient 1 on one survivor of each present group,
+    ``E_T a - 1`` is exactly -1 on the partitions of the ``missing_groups``
+    groups without a survivor and 0 elsewhere, so
+    ``||E_T a - 1|| / sqrt(k) = sqrt(missing_groups per_group / k)``:
+    the residual check at the cost of a count, no product with B.
+    """
+    return math.sqrt(missing_groups * per_group / k)
 
 
 class MatrixGradientCode(GradientCode):
@@ -155,8 +171,15 @@ class FractionalRepetitionCode(MatrixGradientCode):
         return worker // (self.s + 1)
 
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
-        """One survivor per group (the first of each group in the order given), vectorised."""
-        return _one_per_group(T, T // (self.s + 1), self.groups), 1.0
+        """One survivor per group (the last of each group in the order given), vectorised."""
+        return _one_per_group(T, T // (self.s + 1), self.groups)[0], 1.0
+
+    def _coefficients_residual(
+        self, T: np.ndarray, alive: np.ndarray | None = None
+    ) -> tuple[np.ndarray, float]:
+        """One survivor per group and the residual in closed form (:func:`group_residual`)."""
+        A, present = _one_per_group(T, T // (self.s + 1), self.groups)
+        return A, group_residual(self.groups - present, self.k // self.groups, self.k)
 
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """One survivor per group: ``n`` look-ups, then ``groups * d`` additions."""
