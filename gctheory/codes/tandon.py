@@ -110,8 +110,8 @@ class MatrixGradientCode(GradientCode):
     """
 
     def __init__(self, B: Any, s: int, *, name: str = "matrix gradient code") -> None:
-        B = check_array(B, "B", ndim=2, complex_ok=True, min_size=0)
-        if B.shape[0] < 1 or B.shape[1] < 1:
+        B = check_array(B, "B", complex_ok=True, min_size=0)
+        if B.ndim != 2 or B.shape[0] < 1 or B.shape[1] < 1:
             raise ValueError(f"B must be an n x k matrix, got shape {B.shape}")
         self.n, self.k = B.shape
         _check_ns(self.n, s)

@@ -99,7 +99,7 @@ def _most_subsets(N: int, ts: range, max_subsets: Any, what: str = "") -> int:
     worst = math.comb(N, j)
     if worst > max_subsets:
         raise ValueError(
-            f"max_subsets: up to binom({N}, {mid}) = {worst} subsets{what} exceeds "
+            f"max_subsets: up to binom({N}, {mid}) = {worst:,} subsets{what} exceeds "
             f"max_subsets={max_subsets}; exhaustive evaluation is not tractable"
         )
     return worst

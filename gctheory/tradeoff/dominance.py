@@ -90,7 +90,8 @@ def dominance(
     if not axes:
         raise ValueError(f"axes must name at least one of {list(TRADEOFF_AXES)}")
     for a in axes:
-        check_choice(a, "axes entry", TRADEOFF_AXES)
+        if not isinstance(a, str) or a not in TRADEOFF_AXES:
+            raise ValueError(f"axis must be one of {list(TRADEOFF_AXES)}, got {a!r} in axes")
     live = [i for i, r in enumerate(rows) if r.get("kind") != "bound"]
     V = _values([rows[i] for i in live], axes)
     # ge[i, j]: row j is no worse than row i on every axis (NaN compares False)
