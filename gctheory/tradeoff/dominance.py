@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from gctheory._names import TRADEOFF_AXES as _TRADEOFF_AXES
-from gctheory._validate import check_choice
 
 __all__ = ["TRADEOFF_AXES", "DEFAULT_TRADEOFF_AXES", "dominance", "row_label"]
 
