@@ -15,7 +15,8 @@ from gctheory._output import FORMATS, format_table
 
 __all__ = ["register"]
 
-_DEFAULT_DELAY = "pareto(0.001, 1.1)"  # Halbawi et al. 2017, Section 6: t0 = 0.001, xi = 1.1
+# Halbawi et al. 2017, Section 6: t0 = 0.001, xi = 1.1
+_DEFAULT_DELAY = "pareto(scale=0.001, shape=1.1)"
 
 
 class _NotATerminal(io.TextIOBase):

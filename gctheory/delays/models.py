@@ -3,7 +3,9 @@
 A :class:`DelayModel` draws i.i.d. per-unit-load times from a distribution
 (``"shifted_exp(shift, mean)"``, ``"exp(mean)"``, ``"pareto(scale, shape)"``,
 ``"uniform(low, high)"``, ``"constant(c)"``, each also with keyword arguments such
-as ``"pareto(shape=1.1, scale=0.001)"``, or any frozen ``scipy.stats`` law,
+as ``"pareto(shape=1.1, scale=0.001)"``; a positional Pareto spec is read as
+``pareto(scale, shape)`` with a ``UserWarning`` saying so, since scipy's order is the
+reverse and ``"pareto(1.1, 0.001)"`` then has an infinite mean), or any frozen ``scipy.stats`` law,
 including the laws fitted by :mod:`gctheory.delays.fitting`), optionally
 persistent (Xu et al. 2021, Section V-B) or with background-slowed workers
 (Wang et al. 2019, Section 5); or it replays measured rounds
@@ -15,6 +17,7 @@ stay importable from :mod:`gctheory.training`.)
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,7 +69,7 @@ def _uniform(low: float, high: float) -> Any:
 _DELAYS: dict[str, tuple[Any, str]] = {
     "shifted_exp": (_shifted_exp, "shifted_exp(shift, mean): shift + Exp(mean) (Xu et al. 2021)"),
     "exp": (_exp, "exp(mean): exponential with that mean (Zhang & Simeone 2020)"),
-    "pareto": (_pareto, "pareto(scale, shape): CDF 1 - (scale/t)^shape (Halbawi et al. 2017)"),
+    "pareto": (_pareto, "pareto(scale=t0, shape=xi): CDF 1 - (t0/t)^xi (Halbawi et al. 2017)"),
     "uniform": (_uniform, "uniform(low, high)"),
     "constant": (_Constant, "constant(c): no stragglers"),
     "trace": (None, "trace:PATH[?profile=..&region=..&order=sequential|random]: measured rounds"),
@@ -174,8 +177,10 @@ def parse_delay(spec: Any, **options: Any) -> DelayModel:
     ``spec`` is ``"shifted_exp(shift=0.05, mean=0.02)"``, ``"exp(mean=1)"``,
     ``"pareto(scale=0.001, shape=1.1)"``, ``"uniform(low=a, high=b)"``, ``"constant(c)"``
     (arguments named, or positional in that order: ``"pareto(0.001, 1.1)"``; a
-    positional Pareto whose shape is <= 1 while its scale exceeds its shape reads as
-    scipy's order reversed and is refused, naming both readings), ``"trace:PATH"`` (measured rounds
+    positional Pareto spec warns (``UserWarning``) naming the reading taken,
+    ``pareto(scale, shape)``, and the reverse one of scipy's order, since
+    ``"pareto(1.1, 0.001)"`` is then a law with infinite mean (issue 18); name the
+    arguments to silence it), ``"trace:PATH"`` (measured rounds
     replayed, see :func:`gctheory.delays.parse_trace_spec`), a frozen
     scipy.stats distribution, a :class:`gctheory.delays.Trace` or
     :class:`gctheory.delays.TraceReplay`, or a :class:`DelayModel` (returned
@@ -270,16 +275,27 @@ def _parse_spec(spec: str) -> Any:
         raise ValueError(f"delay {spec!r}: scale/shape parameters must be > 0")
     if name == "pareto" and positional:
         scale, shape = values["scale"], values["shape"]
-        if shape <= 1 and scale > shape:
-            raise ValueError(
-                f"delay {spec!r} is ambiguous: read in gctheory's order pareto(scale, shape) it "
-                f"is pareto(scale={scale:g}, shape={shape:g}), a Pareto law with infinite mean "
-                f"(shape <= 1); read in scipy's order (stats.pareto(shape, scale=...)) it is "
-                f"pareto(shape={scale:g}, scale={shape:g}). Name the arguments: write "
-                f'"pareto(shape={scale:g}, scale={shape:g})" or '
-                f'"pareto(scale={scale:g}, shape={shape:g})"'
-            )
+        mean = "finite mean" if shape > 1 else "infinite mean (shape <= 1)"
+        warnings.warn(
+            f"delay {spec!r}: positional Pareto arguments are read in gctheory's order "
+            f"pareto(scale, shape), i.e. pareto(scale={scale:g}, shape={shape:g}), a Pareto law "
+            f"with {mean}; scipy's stats.pareto takes the shape first, which would read it as "
+            f"pareto(shape={scale:g}, scale={shape:g}). Name the arguments to silence this: "
+            f'"pareto(scale={scale:g}, shape={shape:g})"',
+            UserWarning,
+            stacklevel=_caller_level(),
+        )
     return _DELAYS[name][0](**values)
+
+
+def _caller_level() -> int:
+    """``stacklevel`` pointing at the first frame outside gctheory (the user's call)."""
+    import sys
+
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("gctheory"):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _replay_model(replay: Any, label: str, options: dict[str, Any]) -> DelayModel:

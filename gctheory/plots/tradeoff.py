@@ -515,7 +515,7 @@ PAPER_ATLASES: dict[str, tuple[str, str, dict[str, Any]]] = {
         "halbawi2017",
         "Tradeoff atlas at n = 80 with Halbawi et al.'s Pareto delays (t0 = 0.001, xi = 1.1; "
         "s = 12, i.e. f = 68), kappa = 1000, eps = 1e-3",
-        dict(n=80, s=12, m=2, kappa=1000, eps=1e-3, delay="pareto(0.001, 1.1)"),
+        dict(n=80, s=12, m=2, kappa=1000, eps=1e-3, delay="pareto(scale=0.001, shape=1.1)"),
     ),
 }
 
