@@ -17,7 +17,13 @@ from typing import Any
 import numpy as np
 from scipy import optimize, sparse
 
-from gctheory._validate import as_generator, check_int, check_probability, check_real
+from gctheory._validate import (
+    as_generator,
+    check_int,
+    check_memory,
+    check_probability,
+    check_real,
+)
 from gctheory.ldpc.ensembles import Distribution, _check_distribution
 from gctheory.ldpc.peeling import _as_parity_check, _peel_prepared, _resolve_backend
 from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
@@ -365,7 +371,10 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
     over ``(c, r)`` is exact; the support is cropped to entries above ``tol`` times
     the largest and the binomial of releases to its ``1 - tol`` quantile, and the
     dropped mass is reported as ``truncation``. Cost ``O(k * support * releases)``:
-    0.5 s for ``k = 50``, ``received = 80``; 9 s for ``k = 300``, ``received = 480``.
+    0.5 s for ``k = 50``, ``received = 80``; 9 s for ``k = 300``, ``received = 480``;
+    about 15 s at ``k received = 10**6``, the largest done: larger sizes are refused at
+    once (``ValueError`` naming ``k, received``), as is work whose arrays would not fit
+    in the available memory.
 
     Parameters
     ----------
@@ -423,11 +432,15 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
         """``occ[a][i, b] = P(b new distinct cells | a uniform throws into U, R[i] occupied)``."""
         occ = np.ones((R.size, 1))
         out = [occ]
-        for a in range(a_max):
-            bb = np.arange(a + 1)[None, :]
-            new = np.zeros((R.size, a + 2))
-            new[:, : a + 1] = occ * ((R[:, None] + bb) / U)
-            new[:, 1:] += occ * np.clip((U - R[:, None] - bb) / U, 0.0, None)
+        for _ in range(a_max):
+            # at most U new cells: columns past U stay zero, so they are not stored
+            # (this keeps the cost O(a_max U), not O(a_max^2), when many outputs release)
+            w = occ.shape[1]
+            bb = np.arange(w)[None, :]
+            new = np.zeros((R.size, min(w + 1, U + 1)))
+            new[:, :w] = occ * ((R[:, None] + bb) / U)
+            grow = occ * np.clip((U - R[:, None] - bb) / U, 0.0, None)
+            new[:, 1:] += grow[:, : new.shape[1] - 1]
             occ = new
             out.append(occ)
         return out
@@ -461,12 +474,17 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
         a_max = int(min(c_hi, stats.binom.ppf(1 - tol, c_hi, q))) if q > 0 else 0
         U = k - L - 1  # unprocessed inputs after this step
         R = (np.arange(r_lo, r_hi + 1) - 1).astype(float)  # ripple without the processed one
-        new = np.zeros((N + 1, k + a_max + 2))
+        new = np.zeros((N + 1, k + min(a_max, U) + 2))
         if q > 0:
             W = stats.binom.pmf(np.arange(a_max + 1)[:, None], cs[None, :], q)
         else:
             W = np.zeros((a_max + 1, cs.size))
             W[0] = 1.0
+        check_memory(
+            8 * (a_max + 1) * R.size * (min(a_max, U) + 1) + 8 * (N + 1) * (k + min(a_max, U) + 2),
+            "received",
+            f"step {L} of the recursion ({a_max} possible releases, {R.size} ripple sizes)",
+        )
         occ = occupancies(a_max, U, R) if U > 0 else [np.ones((R.size, 1))]
         for a in range(a_max + 1):
             block = sub * W[a][:, None]
@@ -495,4 +513,11 @@ def raptor_failure_profile(n: int, s: int, eps: float) -> LTProfile:
     to ``profile.truncation``; the Monte Carlo twin is :func:`raptor_failure_rate`.
     """
     n, s, prm, p = _theorem6_setup(n, s, eps)
-    return lt_peeling_profile(n // prm.b, n - s, p)
+    K = n // prm.b
+    if K * (n - s) > _LT_MAX_CELLS:
+        raise ValueError(
+            f"n: the exact profile recurses over K x (n - s) = {K} x {n - s} states, more than "
+            f"the {_LT_MAX_CELLS:.0e} done here (seconds); use the Monte Carlo twin "
+            "raptor_failure_rate for this n"
+        )
+    return lt_peeling_profile(K, n - s, p)
