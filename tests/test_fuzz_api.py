@@ -9,12 +9,12 @@ huge values, booleans, strings and None. Every call must either return or raise 
 :data:`TIME_LIMIT` seconds (huge sizes must be refused before any work) and within
 :data:`MEMORY_LIMIT` bytes of new address space (a ``MemoryError`` is a finding too).
 
-The default run tries :data:`DEFAULT_EXAMPLES` inputs per callable; ``pytest -m slow``
-tries :data:`SLOW_EXAMPLES`. Findings in the modules of this branch's owner fail the
-test; findings elsewhere are reported as expected failures naming function, input and
-exception (set ``GCTHEORY_FUZZ_STRICT=1`` to make every module strict, as after the
-merge). ``python tests/test_fuzz_api.py [EXAMPLES [SECONDS]]`` prints every finding
-and the number of cases tried.
+The default run tries :data:`DEFAULT_EXAMPLES` inputs per callable (derandomized, so
+every run draws the same cases); ``pytest -m slow`` tries :data:`SLOW_EXAMPLES`. Every
+finding fails its test, whatever module it is in: there is no list of known findings,
+and a callable is left out only by a rule stated in :data:`EXCLUDED`.
+``python tests/test_fuzz_api.py [EXAMPLES [SECONDS]]`` prints every finding and the
+number of cases tried.
 """
 
 from __future__ import annotations
@@ -49,8 +49,6 @@ SLOW_EXAMPLES = 300
 TIME_LIMIT = 2.0  # seconds per call in the default run (the slow run: SLOW_TIME_LIMIT)
 SLOW_TIME_LIMIT = 10.0
 MEMORY_LIMIT = 4 * 2**30  # bytes of new address space per call
-STRICT_MODULES = {"order_stats", "runtime", "load_bounds"}  # this branch's modules
-STRICT = os.environ.get("GCTHEORY_FUZZ_STRICT") == "1"
 
 # ---------------------------------------------------------------------------
 # values
@@ -209,8 +207,13 @@ def auto(func: Callable, **overrides: st.SearchStrategy) -> st.SearchStrategy:
             continue
         good = overrides.get(p.name, valid_for(p.name))
         junk = TRIALS_JUNK if p.name == "trials" and func not in _ENGINE else JUNK
-        value = st.one_of(good, good, good, junk)
         required = p.default is inspect.Parameter.empty
+        if p.name == "max_seconds" and p.name not in overrides:
+            # a function with its own time budget refuses predicted-slow work by that
+            # budget (its contract); the harness always sets one under TIME_LIMIT
+            good, required = st.floats(0.05, 1.0), True
+            junk = st.sampled_from([v for v in _SMALL_JUNK if v != math.inf])
+        value = st.one_of(good, good, good, junk)
         if p.kind == p.KEYWORD_ONLY or not required:
             kw.append((p.name, value, required))
         else:
@@ -266,8 +269,6 @@ EXCLUDED: dict[str, str] = {
         _RECORD,
     ),
     "GradientCode": "an abstract base class: it has no constructor arguments to fuzz",
-    "Proposal": "a typing Protocol (what an importance-sampling proposal provides): a type "
-    "to implement, not a callable to call",
     "load_digits_dataset": "loads a dataset from scikit-learn (seconds); its one argument is "
     "a choice, checked by tests/test_training.py",
     "reference_loss": "trains a model to convergence (seconds per call); covered by "
@@ -355,6 +356,8 @@ def _public_callables() -> list[str]:
             continue
         if isinstance(obj, type) and issubclass(obj, BaseException):
             continue  # warning and error classes: raised with a message, never called by users
+        if isinstance(obj, type) and getattr(obj, "_is_protocol", False):
+            continue  # typing Protocols (e.g. Proposal): types to implement, never called
         out.append(name)
     return out
 
@@ -669,9 +672,7 @@ def _check(name: str, examples: int) -> None:
     if not report.findings:
         return
     text = "; ".join(f"{name}{case} -> {problem}" for case, problem in report.findings)
-    if STRICT or _module_of(name) in STRICT_MODULES:
-        pytest.fail(text)
-    pytest.xfail(f"[{_module_of(name)}, another engineer's module] {text}")
+    pytest.fail(f"[{_module_of(name)}] {text}")
 
 
 @pytest.mark.parametrize("name", sorted(_TABLE))

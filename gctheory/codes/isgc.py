@@ -305,8 +305,11 @@ def max_disjoint_exhaustive(support: Any, survivors: Sequence[int]) -> int:
     The reference the structured decoders are checked against; exponential in
     ``len(survivors)``, refused above 20 survivors.
     """
-    S = np.asarray(support, dtype=bool)
-    T = [int(t) for t in survivors]
+    S = check_array(support, "support", ndim=2)
+    if not np.all((S == 0) | (S == 1)):
+        raise ValueError("support must be a 0/1 (worker x partition) placement matrix")
+    S = S.astype(bool)
+    T = validate_survivors(survivors, S.shape[0], 0).tolist()
     if len(T) > 20:
         raise ValueError(f"exhaustive search is limited to 20 survivors, got {len(T)}")
     for r in range(len(T), 0, -1):

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_array, check_choice, check_memory
+from gctheory._validate import as_generator, check_array, check_choice, check_int, check_memory
 from gctheory.codes.base import (
     DecodingCost,
     GradientCode,
@@ -97,7 +97,16 @@ def group_residual(missing_groups: int, per_group: int, k: int) -> float:
     groups without a survivor and 0 elsewhere, so
     ``||E_T a - 1|| / sqrt(k) = sqrt(missing_groups per_group / k)``:
     the residual check at the cost of a count, no product with B.
+    Integers with ``0 <= missing_groups``, ``0 <= per_group`` and ``k >= 1``.
     """
+    if type(missing_groups) is not int or type(per_group) is not int or type(k) is not int:
+        missing_groups = check_int(missing_groups, "missing_groups", low=0)
+        per_group = check_int(per_group, "per_group", low=0)
+        k = check_int(k, "k", low=1)
+    elif missing_groups < 0 or per_group < 0 or k < 1:  # the decoders' ints: checked cheaply
+        check_int(missing_groups, "missing_groups", low=0)
+        check_int(per_group, "per_group", low=0)
+        check_int(k, "k", low=1)
     return math.sqrt(missing_groups * per_group / k)
 
 
