@@ -12,15 +12,49 @@ from __future__ import annotations
 __all__ = [
     "COMMFR_FAMILIES",
     "COMPARE_SCHEMES",
+    "C_CHEN_DONGARRA",
     "DELAY_LAWS",
+    "GENERATOR_FAMILIES",
+    "PREFACTORS",
     "RUNTIME_SCHEMES",
     "STABILITY_FAMILIES",
     "TRADEOFF_AXES",
     "TRADEOFF_SCHEMES",
+    "VANDERMONDE_NODES",
+    "ZHANG_SCHEMES",
 ]
 
 #: :data:`gctheory.runtime.SCHEMES`: the schemes whose expected iteration time is modelled.
 RUNTIME_SCHEMES = ("uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc")
+
+#: :data:`gctheory.runtime.ZHANG_SCHEMES`: the six schemes of Zhang & Simeone 2020.
+ZHANG_SCHEMES = ("GD", "GC", "LAG", "G-GD", "G-LAG", "LAGC")
+
+#: :data:`gctheory.conditioning.C_CHEN_DONGARRA`: the Chen-Dongarra constant (Kadhe et al.
+#: 2019, eq. (7)).
+C_CHEN_DONGARRA = 6.414
+
+#: :data:`gctheory.conditioning.PREFACTORS`: the two readings of the leading factor: eq. (7)
+#: of Kadhe et al. (= Chen-Dongarra) and Lemma 1.
+PREFACTORS = ("eq7", "lemma1")
+
+#: :data:`gctheory.generators.VANDERMONDE_NODES`: the node sets of the Vandermonde generators.
+VANDERMONDE_NODES = ("equispaced", "chebyshev", "roots_of_unity")
+
+#: :data:`gctheory.generators.GENERATOR_FAMILIES`: the generator families, in the order of
+#: their registry (``gctheory.generators`` builds its tuple from the registry and
+#: ``tests/test_cli.py`` checks the two agree).
+GENERATOR_FAMILIES = (
+    "gaussian",
+    "vandermonde-equispaced",
+    "vandermonde-chebyshev",
+    "vandermonde-roots-of-unity",
+    "chebyshev-vandermonde",
+    "legendre",
+    "rotation-embedding",
+    "circulant-embedding",
+    "rkrp",
+)
 
 #: :data:`gctheory.delays.LAWS`: the laws fitted to measured delays.
 DELAY_LAWS = ("shifted_exp", "pareto", "weibull", "gamma", "lognormal", "mixture")

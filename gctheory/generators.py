@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory import _names
 from gctheory._validate import as_generator, check_array, check_choice, check_int, check_memory
 
 __all__ = [
@@ -77,7 +78,7 @@ __all__ = [
     "check_generator",
 ]
 
-VANDERMONDE_NODES = ("equispaced", "chebyshev", "roots_of_unity")
+VANDERMONDE_NODES = _names.VANDERMONDE_NODES  # ("equispaced", "chebyshev", "roots_of_unity")
 
 
 def _check_nk(N: Any, K: Any, per_entry: int = 24) -> tuple[int, int]:

@@ -43,6 +43,7 @@ import numpy as np
 from scipy import special, stats
 
 from gctheory._names import RUNTIME_SCHEMES
+from gctheory._names import ZHANG_SCHEMES as _ZHANG_SCHEMES
 from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import Estimate
 from gctheory.order_stats import (
@@ -601,7 +602,7 @@ def optimal_straggler_tolerance(
 # ===========================================================================
 # Zhang et al. 2020, Section V
 
-ZHANG_SCHEMES = ("GD", "GC", "LAG", "G-GD", "G-LAG", "LAGC")
+ZHANG_SCHEMES = _ZHANG_SCHEMES  # ("GD", "GC", "LAG", "G-GD", "G-LAG", "LAGC")
 
 
 @dataclass(frozen=True)

@@ -180,7 +180,7 @@ def _handler(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from gctheory.tradeoff import TRADEOFF_AXES, TRADEOFF_SCHEMES
+    from gctheory._names import TRADEOFF_AXES, TRADEOFF_SCHEMES
 
     p = subparsers.add_parser(
         "tradeoff",

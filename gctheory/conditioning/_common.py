@@ -7,6 +7,7 @@ from typing import Any
 
 import mpmath
 
+from gctheory import _names
 from gctheory._validate import check_choice, check_int, check_real
 
 __all__ = [
@@ -19,10 +20,10 @@ __all__ = [
 ]
 
 #: Upper value of the universal constant C of Chen and Dongarra (2005), Thm. 4.5.
-C_CHEN_DONGARRA = 6.414
+C_CHEN_DONGARRA = _names.C_CHEN_DONGARRA  # 6.414
 
 #: The two readings of the leading factor: eq. (7) of Kadhe et al. (= Chen-Dongarra) and Lemma 1.
-PREFACTORS = ("eq7", "lemma1")
+PREFACTORS = _names.PREFACTORS  # ("eq7", "lemma1")
 
 #: Condition numbers from the Gram matrix's eigenvalues are trusted below this value; above it
 #: (relative error of the Gram route ~ kappa^2 * 1e-16) they are recomputed by an SVD.
