@@ -153,8 +153,8 @@ def systematic_generator(G: np.ndarray) -> np.ndarray:
 
 def check_generator(G: Any, name: str = "G") -> np.ndarray:
     """``G`` as a 2-D real or complex float array with ``K <= N`` and finite entries."""
-    if not isinstance(name, str):
-        raise ValueError(f"name must be the parameter's name (a str), got {name!r}")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be the parameter's name (a non-empty str), got {name!r}")
     try:
         A = np.asarray(G)
     except (ValueError, TypeError):

@@ -240,10 +240,12 @@ def make_scheme(
     """
     name = _canon(scheme)
     n = check_int(n, "n", low=1)
+    if s is not None:
+        s = check_int(s, "s", low=0, high=n - 1)
     if K is not None and s is not None and K != n - s:
         raise ValueError(f"give K or s, not both inconsistent ones (K={K}, s={s}, n={n})")
     if K is None and s is not None:
-        K = n - check_int(s, "s", low=0, high=n - 1)
+        K = n - s
     if K is not None:
         if isinstance(K, (int, np.integer)) and K > n:
             raise ValueError(

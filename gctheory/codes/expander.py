@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -387,6 +388,8 @@ def graph_adversarial_bound(n_vertices: int, d: int, spectral_gap: float, s: int
     The error ``||1 - A w||^2`` of ``w = M / (d (M - s))`` on the surviving
     machines, for any ``s`` straggling machines (Proposition 39 with
     ``sigma_2^2 = 2d - gap``); the optimal decoder does at least as well.
+    Computed exactly from the integers (any size); ``inf`` when the bound is beyond
+    the float range.
     """
     n = check_int(n_vertices, "n_vertices", low=2)
     d = check_int(d, "d", low=1)
@@ -394,8 +397,13 @@ def graph_adversarial_bound(n_vertices: int, d: int, spectral_gap: float, s: int
     s = check_int(s, "s", low=0)
     if s >= M:
         raise ValueError(f"s must be < M = n d / 2 = {M} machines, got {s}")
-    spectral_gap = check_real(spectral_gap, "spectral_gap", low=0.0, high=2.0 * d)
-    return (2 * d - spectral_gap) * M * s / ((M - s) * d * d)
+    high = 2.0 * d if d < 2**1000 else math.inf
+    spectral_gap = check_real(spectral_gap, "spectral_gap", low=0.0, high=high)
+    ratio = Fraction(M * s, (M - s) * d * d)  # exact: n, d, s may exceed the float range
+    try:
+        return float((2 * d - Fraction(spectral_gap)) * ratio)
+    except OverflowError:
+        return math.inf
 
 
 def glasgow_wootters_random_bound(n: int, d: int, spectral_gap: float, p: float) -> dict:

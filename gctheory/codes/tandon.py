@@ -107,6 +107,11 @@ def group_residual(missing_groups: int, per_group: int, k: int) -> float:
         check_int(missing_groups, "missing_groups", low=0)
         check_int(per_group, "per_group", low=0)
         check_int(k, "k", low=1)
+    if missing_groups * per_group > k:
+        raise ValueError(
+            f"missing_groups * per_group must be <= k (the missing partitions are among the k), "
+            f"got {missing_groups} * {per_group} > {k}"
+        )
     return math.sqrt(missing_groups * per_group / k)
 
 

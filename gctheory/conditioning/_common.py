@@ -88,7 +88,7 @@ def _most_subsets(N: int, ts: range, max_subsets: Any, what: str = "") -> int:
     ``max_subsets``; a huge binomial is recognised without being computed
     (``binom(N, j) >= 2^j`` for ``j <= N/2``)."""
     max_subsets = check_int(max_subsets, "max_subsets", low=1)
-    if not len(ts):
+    if ts.start >= ts.stop:  # (not len(ts): a range past 2^63 has no len)
         return 0
     mid = min(max(N // 2, ts.start), ts[-1])  # binom(N, t) peaks at t = N/2
     j = min(mid, N - mid)

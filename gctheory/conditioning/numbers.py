@@ -16,7 +16,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from gctheory._validate import check_choice
+from gctheory._validate import check_choice, check_int
 from gctheory.conditioning._common import _COND_BLOCK_ENTRIES, GRAM_LIMIT, _int
 
 __all__ = ["condition_numbers", "condition_number_mp", "vandermonde_condition_mp"]
@@ -24,6 +24,10 @@ __all__ = ["condition_numbers", "condition_number_mp", "vandermonde_condition_mp
 #: the vectorised Householder + Laguerre path is used up to this size (its loops are over
 #: the matrix size in numpy, O(K^3) per matrix without BLAS); larger ones go to the SVD
 _LAGUERRE_MAX = 24
+
+#: most digits of the mpmath condition numbers (an SVD at more takes minutes even for a
+#: small matrix; mpmath's precision is also an allocation of that many digits)
+MAX_DPS = 10**4
 
 # ---------------------------------------------------------------------------
 # empirical side: condition numbers
@@ -189,7 +193,7 @@ def condition_number_mp(M: Any, dps: int = 50) -> mpmath.mpf:
     A = np.asarray(M)
     if A.ndim != 2:
         raise ValueError(f"M must be a 2-D matrix, got shape {A.shape}")
-    dps = _int("dps", dps, 16)
+    dps = check_int(dps, "dps", low=16, high=MAX_DPS)
     with mpmath.workdps(dps):
         if np.iscomplexobj(A):
             mat = mpmath.matrix([[mpmath.mpc(complex(z)) for z in row] for row in A])
@@ -233,7 +237,7 @@ def vandermonde_condition_mp(
     if K > N:
         raise ValueError(f"K must be <= N, got K={K}, N={N}")
     check_choice(nodes, "nodes", ("equispaced", "chebyshev", "roots_of_unity"))
-    dps = _int("dps", dps, 16)
+    dps = check_int(dps, "dps", low=16, high=MAX_DPS)
     if columns is None:
         if N > _MP_MAX_COLUMNS:
             raise ValueError(f"N must be <= {_MP_MAX_COLUMNS} for an mpmath SVD, got N={N}")

@@ -87,12 +87,27 @@ def _check_memory(edges: int, what: str) -> None:
 
 
 def _check_resample(n: int, dv: int, dc: int) -> None:
-    """Refuse rejection sampling whose expected work exceeds :data:`RESAMPLE_WORK_LIMIT`."""
-    work = expected_resample_draws(dv, dc) * n * dv
-    if work > RESAMPLE_WORK_LIMIT:
+    """Refuse rejection sampling whose expected work exceeds :data:`RESAMPLE_WORK_LIMIT`.
+
+    The draws expected are the larger of the large-n limit :func:`expected_resample_draws`
+    and a finite-n estimate: each variable's ``dv`` sockets land on distinct checks with
+    probability ``prod_{j<dv} (m - j) dc / (m dc - j)``, taken independent over the ``n``
+    variables (same limit as n grows; far larger for short codes such as (6, 6, 6), where
+    every variable must meet all six checks).
+    """
+    m = n * dv // dc
+    if dv > m:
+        raise ValueError(
+            f"dv must be <= m = n dv / dc = {m} checks for a simple graph (each variable "
+            f"needs dv distinct checks), got dv={dv}; use multi_edges='keep' or a larger n"
+        )
+    log_one = sum(math.log((m - j) * dc / (m * dc - j)) for j in range(1, dv))
+    log_draws = max(-n * log_one, math.log(expected_resample_draws(dv, dc) or 1.0))
+    draws = math.exp(log_draws) if log_draws < 700 else math.inf
+    if draws * n * dv > RESAMPLE_WORK_LIMIT:
         raise ValueError(
             f"multi_edges='resample' draws configurations until one is simple: for "
-            f"(dv, dc) = ({dv}, {dc}) that takes about {expected_resample_draws(dv, dc):.3g} "
+            f"(n, dv, dc) = ({n}, {dv}, {dc}) that takes about {draws:.3g} "
             f"draws of {n * dv:,} edges (limit {RESAMPLE_WORK_LIMIT:.0e} edge draws); use "
             "multi_edges='keep' (the configuration model) or 'cancel', or a smaller n"
         )

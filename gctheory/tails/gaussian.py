@@ -63,6 +63,10 @@ __all__ = [
     "subset_failure_is",
 ]
 
+#: largest condition-number threshold ``x``: the root finding works with ``x^2`` times
+#: eigenvalues, which must stay far inside the float range
+MAX_CONDITION_X = 1e100
+
 
 # ---------------------------------------------------------------------------
 # the exact law for 2 x n
@@ -311,7 +315,7 @@ def conditional_tail_probability(L: np.ndarray, x: float, q: int) -> np.ndarray:
     p = L.shape[-1]
     if L.shape[-2] != p or p < 2:
         raise ValueError(f"L must hold p x p Bartlett factors with p >= 2, got shape {L.shape}")
-    x = check_real(x, "x", low=1.0, low_open=True)
+    x = check_real(x, "x", low=1.0, high=MAX_CONDITION_X, low_open=True)
     q = check_int(q, "q", low=p)
     d = q - p + 1
     c_lo, c_hi = _roots(L, x, d)
@@ -442,7 +446,9 @@ class GaussianConditionTail:
         u, v = _check_shape(self.u, self.v)
         object.__setattr__(self, "u", u)
         object.__setattr__(self, "v", v)
-        object.__setattr__(self, "x", check_real(self.x, "x", low=1.0, low_open=True))
+        object.__setattr__(
+            self, "x", check_real(self.x, "x", low=1.0, high=MAX_CONDITION_X, low_open=True)
+        )
         check_choice(self.method, "method", ["conditional", "tilt"])
         d = abs(v - u) + 1
         if self.dof is not None:
