@@ -240,7 +240,13 @@ def _theorem6_setup(n: Any, s: Any, eps: Any) -> tuple[int, int, RaptorParameter
     prm = raptor_parameters(eps, s / n)
     if n % prm.b:
         raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")
-    return n, s, prm, raptor_degree_distribution(prm.eps)
+    p = raptor_degree_distribution(prm.eps)
+    if max(p) > n // prm.b:
+        raise ValueError(
+            f"n: Theorem 6's P_w for eps={prm.eps:g} has degrees up to D + 1 = {max(p)}, more "
+            f"than the K = n / b = {n // prm.b} batches of n={n}; use a larger n or eps"
+        )
+    return n, s, prm, p
 
 
 def _raptor_residual(
