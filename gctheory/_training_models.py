@@ -8,13 +8,13 @@ importable from here and from :mod:`gctheory.training`.
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import special
 
+from gctheory._validate import as_generator, check_array, check_int, check_real
 from gctheory.delays.models import DELAY_NAMES, DelayModel, parse_delay
 
 __all__ = [
@@ -124,18 +124,16 @@ def partition_indices(
     -------
     list of k sorted index arrays, disjoint, covering all samples.
     """
-    rng = np.random.default_rng(rng)
-    classes = np.asarray(classes)
-    k = int(k)
+    rng = as_generator(rng)
+    classes = check_array(classes, "classes", ndim=1)
     N = len(classes)
-    if k < 1 or k > N:
-        raise ValueError(f"k must lie in [1, N={N}], got {k}")
+    k = check_int(k, "k", low=1, high=N)
     if classes_per_part is None:
         perm = rng.permutation(N)
         return [np.sort(p) for p in np.array_split(perm, k)]
     labels = np.unique(classes)
     C = len(labels)
-    c = int(classes_per_part)
+    c = check_int(classes_per_part, "classes_per_part")
     if not 1 <= c <= C:
         raise ValueError(f"classes_per_part must lie in [1, {C}] (classes in the data), got {c}")
     if k * c < C:
@@ -168,8 +166,7 @@ class _Model:
     l2: float = 1e-3
 
     def __post_init__(self) -> None:
-        if not (self.l2 >= 0 and math.isfinite(self.l2)):
-            raise ValueError(f"l2 must be a finite number >= 0, got {self.l2!r}")
+        object.__setattr__(self, "l2", check_real(self.l2, "l2", low=0.0))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_array, check_real
+
 __all__ = ["Step", "Iteration", "Scheme", "AsynchronousSGD", "lgc_compensation", "lag_select"]
 
 
@@ -181,10 +183,21 @@ def lgc_compensation(worker_grads: np.ndarray, fastest: np.ndarray) -> np.ndarra
     With complete straggler gradients this equals the bias of eq. (7),
     ``(1/N) sum_i g^(i) - (1/K) sum_{i in S} g^(i)``.
     """
-    g = np.asarray(worker_grads, float)
+    g = check_array(worker_grads, "worker_grads", ndim=2)
+    N = g.shape[0]
+    f = check_array(fastest, "fastest", ndim=1, min_size=0)
+    if np.any(f != np.round(f)) or (f.size and (f.min() < 0 or f.max() >= N)):
+        raise ValueError(f"fastest must hold worker indices in [0, N) with N={N}")
+    if f.size != np.unique(f).size:
+        raise ValueError("fastest must hold distinct workers")
+    return _lgc_compensation(g, f.astype(np.int64))
+
+
+def _lgc_compensation(g: np.ndarray, fastest: np.ndarray) -> np.ndarray:
+    """:func:`lgc_compensation` on checked arguments (the training loop's own)."""
     N = g.shape[0]
     mask = np.zeros(N, bool)
-    mask[np.asarray(fastest, dtype=np.int64)] = True
+    mask[fastest] = True
     K = int(mask.sum())
     if K == 0 or K > N:
         raise ValueError(f"fastest must hold between 1 and N={N} distinct workers, got {K}")
@@ -225,7 +238,7 @@ class LGC(Scheme):
         g_prime = u[S].mean(axis=0)
         est = g_prime.copy()
         if self.pending is not None:
-            est += lgc_compensation(*self.pending)
+            est += _lgc_compensation(*self.pending)
         comp = float(K)
         delayed = u.copy()
         strag = np.setdiff1d(np.arange(n), S)
@@ -293,6 +306,24 @@ def lag_select(
     (``history`` holds the last D squared model changes; ``stale`` (M, dim)
     the models at which each unit last sent).
     """
+    L = check_array(L, "L", ndim=1)
+    M = L.size
+    w = check_array(w, "w", ndim=1)
+    stale = check_array(stale, "stale", ndim=2)
+    if stale.shape != (M, w.size):
+        raise ValueError(
+            f"stale must have shape (len(L), len(w)) = ({M}, {w.size}), got {stale.shape}"
+        )
+    history = check_array(history, "history", ndim=1, min_size=0)
+    alpha = check_real(alpha, "alpha", low=0.0, low_open=True)
+    xi = check_real(xi, "xi", low=0.0)
+    return _lag_select(L, stale, w, history, alpha, xi)
+
+
+def _lag_select(
+    L: np.ndarray, stale: np.ndarray, w: np.ndarray, history: Any, alpha: float, xi: float
+) -> np.ndarray:
+    """:func:`lag_select` on checked arguments (the training loop's own)."""
     M = len(L)
     rhs = xi / (alpha**2 * M**2) * float(np.sum(history))
     lhs = L**2 * np.sum((stale - w) ** 2, axis=1)
@@ -357,7 +388,7 @@ class Grouped(Scheme):
             self.stale_g = np.zeros((groups, d))
             sel = np.ones(groups, bool)
         elif self.select:
-            sel = lag_select(self.Lg, self.stale_w, w, self.history, self.alpha, self.xi)
+            sel = _lag_select(self.Lg, self.stale_w, w, self.history, self.alpha, self.xi)
         else:
             sel = np.ones(groups, bool)
         T = self.finish_times(it.X)

@@ -267,7 +267,7 @@ def ZHANG2020(quick: bool) -> dict[str, Any]:
             "G-LAG": dict(scheme="glag", r=3),
             "LAGC": dict(scheme="lagc", r=3, groups=2),
         },
-        "delays": {"exponential": "exp(1)", "Pareto": "pareto(1, 2.5)"},
+        "delays": {"exponential": "exp(1)", "Pareto": "pareto(scale=1, shape=2.5)"},
         "eps": 0.3 if quick else 0.25,
         "trials": 2 if quick else 6,
         "rng": 2020,
@@ -469,7 +469,9 @@ def HALBAWI2017(quick: bool) -> dict[str, Any]:
     n = 40
     f_rs, f_mds = round(68 * n / 80), math.ceil(33 * n / 80)
     return {
-        "common": dict(n=n, delay="pareto(0.001, 1.1)", iterations=100 if quick else 200),
+        "common": dict(
+            n=n, delay="pareto(scale=0.001, shape=1.1)", iterations=100 if quick else 200
+        ),
         "schemes": {
             "uncoded, wait for all": dict(scheme="gd"),
             f"uncoded, fastest f={f_rs}": dict(scheme="ignore", K=f_rs),

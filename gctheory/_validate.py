@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,8 +20,12 @@ import numpy as np
 
 __all__ = [
     "as_generator",
+    "available_memory",
+    "check_array",
     "check_choice",
     "check_int",
+    "check_memory",
+    "check_path",
     "check_probability",
     "check_real",
 ]
@@ -110,6 +115,8 @@ def as_generator(rng: Any, name: str = "rng") -> np.random.Generator:
     ``Generator`` (returned as is). Booleans, negative seeds, floats and
     strings are refused with the parameter's name.
     """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be the parameter's name (a non-empty str), got {name!r}")
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, (np.random.SeedSequence, np.random.BitGenerator)):
@@ -126,3 +133,112 @@ def as_generator(rng: Any, name: str = "rng") -> np.random.Generator:
         if v < 0:
             raise ValueError(f"{name} seed must be a non-negative integer, got {int(v)}")
     return np.random.default_rng(rng)
+
+
+def check_array(
+    value: Any,
+    name: str,
+    *,
+    ndim: int | tuple[int, ...] | None = None,
+    complex_ok: bool = False,
+    finite: bool = True,
+    min_size: int = 1,
+) -> np.ndarray:
+    """``value`` as a numeric (float, or complex if ``complex_ok``) array.
+
+    Refuses what numpy cannot read as numbers (strings, ``None``, ragged lists,
+    dictionaries), the wrong number of dimensions, fewer than ``min_size`` entries
+    and (with ``finite``) NaN or infinite entries. Boolean arrays read as 0/1.
+    """
+    if isinstance(value, (str, bytes, dict, set)) or value is None:
+        raise ValueError(f"{name} must be a numeric array, got {_show(value)}")
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError) as exc:  # ragged nested sequences
+        raise ValueError(f"{name} must be a numeric array, got {_show(value)} ({exc})") from None
+    if arr.dtype.kind == "c" and not complex_ok:
+        raise ValueError(f"{name} must be a real array, got a complex one")
+    if arr.dtype.kind not in "biufc":  # strings, objects
+        raise ValueError(f"{name} must be a numeric array, got {_show(value)} (dtype {arr.dtype})")
+    dims = (ndim,) if isinstance(ndim, int) else ndim
+    if dims is not None and arr.ndim not in dims:
+        want = " or ".join(str(d) for d in dims)
+        raise ValueError(f"{name} must be a {want}-D array, got shape {arr.shape}")
+    if arr.size < min_size:
+        raise ValueError(f"{name} must hold at least {min_size} entries, got shape {arr.shape}")
+    arr = arr.astype(np.result_type(arr.dtype, float), copy=False)
+    if finite and not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must hold finite numbers, got NaN or infinite entries")
+    return arr
+
+
+def check_path(value: Any, name: str, *, exists: bool = True, what: str = "file") -> str:
+    """``value`` as a path string (``str`` or ``os.PathLike``), existing if ``exists``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, os.PathLike)):
+        raise ValueError(f"{name} must be a path (str or os.PathLike), got {_show(value)}")
+    path = os.fspath(value)
+    if isinstance(path, bytes) or not path:
+        raise ValueError(f"{name} must be a non-empty path, got {_show(value)}")
+    if exists and not os.path.isfile(path):
+        raise ValueError(f"{name}: {what} {path!r} does not exist (or is not a file)")
+    return path
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still allocate: the smaller of the system's available memory
+    (Linux ``MemAvailable``) and the room left under the address-space limit
+    (``RLIMIT_AS``), or None when neither can be read."""
+    figures = []
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    figures.append(int(line.split()[1]) * 1024)
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    if not figures:
+        try:
+            figures.append(int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE")))
+        except (ValueError, OSError, AttributeError):
+            pass
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as fh:
+                used = int(fh.read().split()[0]) * int(os.sysconf("SC_PAGE_SIZE"))
+            figures.append(max(soft - used, 0))
+    except (ImportError, OSError, ValueError, IndexError, AttributeError):
+        pass
+    return min(figures) if figures else None
+
+
+#: below this many bytes an allocation is not worth reading /proc/meminfo for
+_MEMORY_FLOOR = 2**27
+
+
+def check_memory(nbytes: float, name: str, what: str) -> None:
+    """Refuse at once (naming ``name``, with both figures) work whose arrays need more
+    memory than :func:`available_memory` reports. ``what`` says what needs the memory,
+    e.g. ``"the 10000 x 10000 encoding matrix"``. Give ``nbytes`` as an exact int product
+    where the sizes may be huge (a float product of huge ints overflows)."""
+    if nbytes < _MEMORY_FLOOR:
+        return
+    have = available_memory()
+    if have is None:
+        have = 2**40  # unknown: still refuse what no machine has
+    if nbytes > have:
+        raise ValueError(
+            f"{name}: {what} needs about {_bytes(nbytes)} of memory, more than the "
+            f"{_bytes(have)} available; use a smaller {name}"
+        )
+
+
+def _bytes(n: float) -> str:
+    if n >= 2**100:
+        return f"about 2^{int(n).bit_length() - 1} bytes"
+    if n >= 2**30:
+        return f"{n / 2**30:.3g} GiB"
+    return f"{n / 2**20:.3g} MiB"

@@ -56,7 +56,8 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_choice, check_int
+from gctheory import _names
+from gctheory._validate import as_generator, check_array, check_choice, check_int, check_memory
 
 __all__ = [
     "VANDERMONDE_NODES",
@@ -77,14 +78,17 @@ __all__ = [
     "check_generator",
 ]
 
-VANDERMONDE_NODES = ("equispaced", "chebyshev", "roots_of_unity")
+VANDERMONDE_NODES = _names.VANDERMONDE_NODES  # ("equispaced", "chebyshev", "roots_of_unity")
 
 
-def _check_nk(N: Any, K: Any) -> tuple[int, int]:
+def _check_nk(N: Any, K: Any, per_entry: int = 24) -> tuple[int, int]:
+    """``(N, K)`` checked, and the K x N matrix (``per_entry`` bytes per entry, with the
+    temporaries) refused at once if it cannot fit in memory."""
     N = check_int(N, "N", low=1)
     K = check_int(K, "K", low=1)
     if K > N:
         raise ValueError(f"K must be <= N for an [N, K] code, got K={K}, N={N}")
+    check_memory(int(per_entry) * K * N, "N", f"the {K} x {N} generator")
     return N, K
 
 
@@ -102,6 +106,8 @@ def vandermonde_nodes(N: int, nodes: str = "chebyshev") -> np.ndarray:
     (complex), j = 0..N-1.
     """
     N = check_int(N, "N", low=1)
+    check_choice(nodes, "nodes", VANDERMONDE_NODES)
+    check_memory(32 * N, "N", f"{N} nodes")
     j = np.arange(N)
     if nodes == "equispaced":
         return np.zeros(1) if N == 1 else -1.0 + 2.0 * j / (N - 1)
@@ -118,10 +124,11 @@ def vandermonde_generator(K: int, N: int, nodes: str | np.ndarray = "chebyshev")
     ``nodes`` is a name from :data:`VANDERMONDE_NODES` or an array of N distinct
     points. Real nodes give a real matrix, roots of unity a complex one.
     """
-    N, K = _check_nk(N, K)
-    x = vandermonde_nodes(N, nodes) if isinstance(nodes, str) else np.asarray(nodes)
-    if not np.all(np.isfinite(x)):
-        raise ValueError("nodes must be finite")
+    N, K = _check_nk(N, K, per_entry=32)
+    if isinstance(nodes, str):
+        x = vandermonde_nodes(N, nodes)
+    else:
+        x = check_array(nodes, "nodes", complex_ok=True)
     if x.shape != (N,):
         raise ValueError(f"nodes must have shape ({N},), got {x.shape}")
     if len(np.unique(x)) != N:
@@ -146,7 +153,12 @@ def systematic_generator(G: np.ndarray) -> np.ndarray:
 
 def check_generator(G: Any, name: str = "G") -> np.ndarray:
     """``G`` as a 2-D real or complex float array with ``K <= N`` and finite entries."""
-    A = np.asarray(G)
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be the parameter's name (a non-empty str), got {name!r}")
+    try:
+        A = np.asarray(G)
+    except (ValueError, TypeError):
+        raise ValueError(f"{name} must be a K x N matrix of numbers") from None
     if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
         raise ValueError(f"{name} must be a K x N matrix, got shape {A.shape}")
     if A.dtype == bool or not np.issubdtype(A.dtype, np.number):
@@ -201,14 +213,24 @@ def rotation_embedding_generator(K: int, N: int, q: int | None = None) -> np.nda
     general. Worker j owns columns 2j, 2j + 1. Block (i, j) is computed from the
     angle ``2 pi (i j mod q) / q`` directly (no repeated products).
     """
-    N, K = _check_nk(N, K)
+    N, K = _check_nk(N, K, per_entry=4 * 48)
     q = N if q is None else check_int(q, "q", low=N)
     ij = np.outer(np.arange(K), np.arange(N)) % q
     blocks = _rotation_power(2 * np.pi * ij / q)  # (K, N, 2, 2)
     return blocks.transpose(0, 2, 1, 3).reshape(2 * K, 2 * N)
 
 
+#: largest N whose circulant embedding is built (its block q - 1 >= N - 1 makes the matrix
+#: (K (q - 1)) x (N (q - 1)), already 8 GB at N = 200; the prime search is trial division)
+_MAX_CIRCULANT_N = 10**4
+
+
 def _next_prime(n: int) -> int:
+    if n > _MAX_CIRCULANT_N:
+        raise ValueError(
+            f"N must be <= {_MAX_CIRCULANT_N} for the circulant embedding (its block q - 1, q "
+            f"the smallest prime >= N, makes an (N (q - 1))-column matrix), got N={n}"
+        )
     p = max(2, n)
     while any(p % d == 0 for d in range(2, math.isqrt(p) + 1)):
         p += 1
@@ -224,10 +246,15 @@ def circulant_embedding_generator(K: int, N: int, q: int | None = None) -> np.nd
     prime), which makes every K-worker submatrix invertible. Worker j owns
     columns ``j (q-1) .. (j+1)(q-1) - 1``.
     """
-    N, K = _check_nk(N, K)
+    N, K = _check_nk(N, K, per_entry=0)
+    b0 = N - 1 if q is None else check_int(q, "q", low=N) - 1  # q >= N: b >= N - 1
+    check_memory(8 * K * N * b0 * b0, "N", f"the {K} x {N} circulant embedding")
     q = _next_prime(N) if q is None else check_int(q, "q", low=N)
+    if q > _MAX_CIRCULANT_N:
+        raise ValueError(f"q must be <= {_MAX_CIRCULANT_N} for the circulant embedding, got {q}")
     if q != _next_prime(q):
         raise ValueError(f"q must be a prime (the MDS property needs it), got q={q}")
+    check_memory(8 * (K * N + q) * (q - 1) ** 2, "N", f"the {K} x {N} circulant embedding")
     P = np.roll(np.eye(q), 1, axis=0)
     E = np.linalg.qr(np.vstack([np.ones(q - 1), -np.eye(q - 1)]))[0]  # basis of 1-perp
     C = E.T @ P @ E

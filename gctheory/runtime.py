@@ -42,6 +42,8 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
+from gctheory._names import RUNTIME_SCHEMES
+from gctheory._names import ZHANG_SCHEMES as _ZHANG_SCHEMES
 from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import Estimate
 from gctheory.order_stats import (
@@ -413,7 +415,7 @@ def halbawi_cm_range(
 # ===========================================================================
 # Tandon / Ye-Abbe / Kadhe et al. 2019: expected iteration time per scheme
 
-SCHEMES = ("uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc")
+SCHEMES = RUNTIME_SCHEMES  # ("uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc")
 
 
 @dataclass(frozen=True)
@@ -600,7 +602,7 @@ def optimal_straggler_tolerance(
 # ===========================================================================
 # Zhang et al. 2020, Section V
 
-ZHANG_SCHEMES = ("GD", "GC", "LAG", "G-GD", "G-LAG", "LAGC")
+ZHANG_SCHEMES = _ZHANG_SCHEMES  # ("GD", "GC", "LAG", "G-GD", "G-LAG", "LAGC")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from gctheory._validate import check_int, check_real
 from gctheory.conditioning import C_CHEN_DONGARRA, s_kappa_bound
 from gctheory.conditioning._common import _C, _eps, _kappa, _prefactor
 
@@ -87,7 +88,7 @@ def table1(
     """
     _kappa(kappa), _eps(eps), _C(C), _prefactor(prefactor)  # bad input raises, never a note
     out = []
-    for n, s, m in TABLE1_PARAMETERS if rows is None else rows:
+    for n, s, m in TABLE1_PARAMETERS if rows is None else _check_rows(rows, "rows"):
         notes = []
         cells = {}
         for key, (N, K) in (("ya", (n, n - s)), ("commfr", (m + s, m))):
@@ -109,6 +110,33 @@ def table1(
                 "paper": printed[1],
                 "note": "; ".join(notes),
             }
+        )
+    return out
+
+
+def _check_rows(rows: Any, name: str) -> list[tuple[int, int, int]]:
+    """``rows`` as a list of (n, s, m) triples of integers (n >= 1, s >= 0, m >= 1)."""
+    rule = f"{name} must be a sequence of (n, s, m) triples of integers"
+    if isinstance(rows, (str, bytes, dict)):
+        raise ValueError(f"{rule}, got {rows!r}")
+    try:
+        items = list(rows)
+    except TypeError:
+        raise ValueError(f"{rule}, got {rows!r}") from None
+    out = []
+    for row in items:
+        if isinstance(row, (str, bytes, dict)):
+            raise ValueError(f"{rule}, got the entry {row!r}")
+        try:
+            n, s, m = row
+        except (TypeError, ValueError):
+            raise ValueError(f"{rule}, got the entry {row!r}") from None
+        out.append(
+            (
+                check_int(n, f"n in {name}", low=1),
+                check_int(s, f"s in {name}", low=0),
+                check_int(m, f"m in {name}", low=1),
+            )
         )
     return out
 
@@ -139,10 +167,19 @@ def generator_table(
     """
     from gctheory.codes.stability import _rank, compare_generators, recommend
 
-    nsm = GENERATOR_TABLE_GRID["nsm"] if nsm is None else tuple(nsm)
-    kappas = GENERATOR_TABLE_GRID["kappas"] if kappas is None else tuple(kappas)
-    for k in kappas:
-        _kappa(k)
+    nsm = GENERATOR_TABLE_GRID["nsm"] if nsm is None else _check_rows(nsm, "nsm")
+    if kappas is None:
+        kappas = GENERATOR_TABLE_GRID["kappas"]
+    elif isinstance(kappas, (str, bytes, dict)) or not hasattr(kappas, "__iter__"):
+        raise ValueError(f"kappas must be a sequence of condition-number bounds, got {kappas!r}")
+    kappas = tuple(check_real(k, "kappas", low=1.0, low_open=True) for k in kappas)
+    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+    for n, s, m in nsm:
+        if n < 2 or s + m > n:
+            raise ValueError(
+                f"nsm: each (n, s, m) needs n >= 2 and s + m <= n (load s + m <= k = n), "
+                f"got {(n, s, m)}"
+            )
     out = []
     for n, s, m in nsm:
         rows = compare_generators(n, s, m, families=families, time_limit=time_limit, rng=rng)

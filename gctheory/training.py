@@ -40,6 +40,7 @@ import functools
 import inspect
 import math
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -239,16 +240,22 @@ def make_scheme(
     """
     name = _canon(scheme)
     n = check_int(n, "n", low=1)
+    if s is not None:
+        s = check_int(s, "s", low=0, high=n - 1)
     if K is not None and s is not None and K != n - s:
         raise ValueError(f"give K or s, not both inconsistent ones (K={K}, s={s}, n={n})")
     if K is None and s is not None:
-        K = n - check_int(s, "s", low=0, high=n - 1)
+        K = n - s
     if K is not None:
         if isinstance(K, (int, np.integer)) and K > n:
             raise ValueError(
                 f"K must be at most n={n} (cannot wait for more workers than exist), got K={K}"
             )
         K = check_int(K, "K", low=1, high=n)
+    if code_options is not None and not isinstance(code_options, Mapping):
+        raise ValueError(
+            f"code_options must be a dict of keyword arguments or None, got {code_options!r}"
+        )
     opts = dict(code_options or {})
     if name == "gd":
         return WaitAll(n)

@@ -138,7 +138,8 @@ def _rs_best(quick: bool) -> dict:
                 row[lab] = (v, v, v)
                 continue
             est = estimate_run_metric("final_loss", seeds, rng=2017, scheme="ignore", K=f, n=N,
-                                      iterations=i, delay="pareto(0.001, 1.1)")  # fmt: skip
+                                      iterations=i,
+                                      delay="pareto(scale=0.001, shape=1.1)")  # fmt: skip
             row[lab] = (est.value, est.low, est.high)
         out[f"t = {t:.4g} ({b} RS iterations)"] = row
     return {

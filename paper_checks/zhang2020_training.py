@@ -594,7 +594,7 @@ def _remark3(quick: bool) -> dict:
     from gctheory.training import simulate
 
     its = 100 if quick else 200
-    kw = dict(n=12, r=3, iterations=its, rng=5, delay="pareto(1, 2.5)")
+    kw = dict(n=12, r=3, iterations=its, rng=5, delay="pareto(scale=1, shape=2.5)")
     a, b = simulate("glag", xi=0.0, **kw), simulate("ggd", **kw)
     lazy = simulate("glag", **kw)
     return {

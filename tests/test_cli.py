@@ -245,3 +245,38 @@ def test_json_gives_numbers_as_numbers():
     rows = [{"a": Fraction(1, 4), "b": [1, 2.5], "c": float("nan"), "d": (3,)}]
     data = json.loads(format_table(rows, "json"))[0]
     assert data == {"a": 0.25, "b": [1, 2.5], "c": "nan", "d": [3]}
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_version_and_help_import_neither_scipy_nor_matplotlib(flag):
+    # building the parser must stay cheap: choices come from gctheory._names, the
+    # commands import their modules when they run
+    code = (
+        "import sys\n"
+        f"sys.argv = ['gctheory', {flag!r}]\n"
+        "from gctheory.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'matplotlib'))\n"
+        "print('HEAVY', heavy[:5], file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "HEAVY []" in out.stderr, out.stderr
+    assert (__version__ in out.stdout) if flag == "--version" else ("reproduce" in out.stdout)
+
+
+def test_names_are_the_owners_objects():
+    # each name tuple is defined once in gctheory._names and re-exported by its owner
+    from gctheory import _names, codes, conditioning, delays, generators, runtime, tradeoff
+
+    assert runtime.SCHEMES is _names.RUNTIME_SCHEMES
+    assert runtime.ZHANG_SCHEMES is _names.ZHANG_SCHEMES
+    assert delays.LAWS == _names.DELAY_LAWS
+    assert codes.COMMFR_FAMILIES == _names.COMMFR_FAMILIES
+    assert codes.STABILITY_FAMILIES == _names.STABILITY_FAMILIES
+    assert conditioning.PREFACTORS is _names.PREFACTORS
+    assert conditioning.C_CHEN_DONGARRA == _names.C_CHEN_DONGARRA
+    assert generators.VANDERMONDE_NODES is _names.VANDERMONDE_NODES
+    assert generators.GENERATOR_FAMILIES == _names.GENERATOR_FAMILIES  # built from its registry
+    assert dict(tradeoff.TRADEOFF_SCHEMES) == _names.TRADEOFF_SCHEMES
+    assert dict(tradeoff.TRADEOFF_AXES) == _names.TRADEOFF_AXES

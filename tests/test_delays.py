@@ -382,3 +382,37 @@ def test_fuzz_the_unpickler_raises_only_value_errors(data):
         dl.safe_loads(data)
     except ValueError:
         pass
+
+
+def test_delay_specs_take_keyword_arguments_and_positional_pareto_warns():
+    import warnings
+
+    from gctheory.delays import parse_delay
+
+    # every law's parameters can be named, in any order; same law as the positional form
+    pairs = [
+        ("shifted_exp(0.05, 0.02)", "shifted_exp(mean=0.02, shift=0.05)"),
+        ("exp(2)", "exp(mean=2)"),
+        ("uniform(1, 3)", "uniform(high=3, low=1)"),
+        ("constant(1.5)", "constant(c=1.5)"),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # none of these may warn
+        for positional, named in pairs:
+            a, b = parse_delay(positional).dist, parse_delay(named).dist
+            assert a.mean() == pytest.approx(b.mean())
+            if hasattr(a, "ppf"):  # the whole law, not just its mean
+                x = np.linspace(0.05, 0.95, 5)
+                assert np.allclose(a.ppf(x), b.ppf(x))
+        d = parse_delay("pareto(shape=1.1, scale=0.001)").dist
+        assert d.mean() == pytest.approx(1.1 * 0.001 / 0.1)  # closed form xi t0 / (xi - 1)
+    # issue 18: "pareto(1.1, 0.001)" reads as scale=1.1, shape=0.001 (infinite mean): warned
+    with pytest.warns(UserWarning, match=r"pareto\(scale=1.1, shape=0.001\).*infinite mean"):
+        d = parse_delay("pareto(1.1, 0.001)").dist
+    assert math.isinf(d.mean())
+    with pytest.warns(UserWarning, match=r"pareto\(scale=0.001, shape=1.1\).*finite mean"):
+        parse_delay("pareto(0.001, 1.1)")
+    with pytest.raises(ValueError, match="unknown parameter 'xi'"):
+        parse_delay("pareto(xi=1.1, scale=0.001)")
+    with pytest.raises(ValueError, match="positional argument follows a keyword"):
+        parse_delay("pareto(scale=0.001, 1.1)")

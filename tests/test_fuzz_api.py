@@ -9,12 +9,12 @@ huge values, booleans, strings and None. Every call must either return or raise 
 :data:`TIME_LIMIT` seconds (huge sizes must be refused before any work) and within
 :data:`MEMORY_LIMIT` bytes of new address space (a ``MemoryError`` is a finding too).
 
-The default run tries :data:`DEFAULT_EXAMPLES` inputs per callable; ``pytest -m slow``
-tries :data:`SLOW_EXAMPLES`. Findings in the modules of this branch's owner fail the
-test; findings elsewhere are reported as expected failures naming function, input and
-exception (set ``GCTHEORY_FUZZ_STRICT=1`` to make every module strict, as after the
-merge). ``python tests/test_fuzz_api.py [EXAMPLES [SECONDS]]`` prints every finding
-and the number of cases tried.
+The default run tries :data:`DEFAULT_EXAMPLES` inputs per callable (derandomized, so
+every run draws the same cases); ``pytest -m slow`` tries :data:`SLOW_EXAMPLES`. Every
+finding fails its test, whatever module it is in: there is no list of known findings,
+and a callable is left out only by a rule stated in :data:`EXCLUDED`.
+``python tests/test_fuzz_api.py [EXAMPLES [SECONDS]]`` prints every finding and the
+number of cases tried.
 """
 
 from __future__ import annotations
@@ -49,8 +49,6 @@ SLOW_EXAMPLES = 300
 TIME_LIMIT = 2.0  # seconds per call in the default run (the slow run: SLOW_TIME_LIMIT)
 SLOW_TIME_LIMIT = 10.0
 MEMORY_LIMIT = 4 * 2**30  # bytes of new address space per call
-STRICT_MODULES = {"order_stats", "runtime", "load_bounds"}  # this branch's modules
-STRICT = os.environ.get("GCTHEORY_FUZZ_STRICT") == "1"
 
 # ---------------------------------------------------------------------------
 # values
@@ -209,8 +207,13 @@ def auto(func: Callable, **overrides: st.SearchStrategy) -> st.SearchStrategy:
             continue
         good = overrides.get(p.name, valid_for(p.name))
         junk = TRIALS_JUNK if p.name == "trials" and func not in _ENGINE else JUNK
-        value = st.one_of(good, good, good, junk)
         required = p.default is inspect.Parameter.empty
+        if p.name == "max_seconds" and p.name not in overrides:
+            # a function with its own time budget refuses predicted-slow work by that
+            # budget (its contract); the harness always sets one under TIME_LIMIT
+            good, required = st.floats(0.05, 1.0), True
+            junk = st.sampled_from([v for v in _SMALL_JUNK if v != math.inf])
+        value = st.one_of(good, good, good, junk)
         if p.kind == p.KEYWORD_ONLY or not required:
             kw.append((p.name, value, required))
         else:
@@ -318,6 +321,22 @@ def _fuzz_table() -> dict[str, st.SearchStrategy]:
     table["scheme_layout"] = auto(
         g.scheme_layout, code=st.tuples(small_int(1, 8), small_int(1, 8), small_int(1, 8))
     )
+    # the default grid is a study of minutes (every family at ten (n, s, m)): fuzz small grids
+    table["generator_table"] = st.builds(
+        lambda nsm, kw: Case((nsm,), kw),
+        st.one_of(
+            st.lists(st.tuples(small_int(2, 8), small_int(0, 3), small_int(1, 3)), max_size=2),
+            JUNK.filter(lambda v: v is not None),  # None: the default grid, minutes by design
+        ),
+        st.fixed_dictionaries(
+            {"time_limit": st.one_of(st.floats(0.01, 0.2), JUNK)},
+            optional={
+                "kappas": st.one_of(st.lists(positive(1e4), max_size=2), JUNK),
+                "families": st.one_of(st.sampled_from([["gaussian"], ["legendre", "x"]]), JUNK),
+                "rng": st.one_of(small_int(0, 5), JUNK),
+            },
+        ),
+    )
     table["parse_delay"] = st.builds(
         lambda spec: Case((spec,), {}),
         st.one_of(
@@ -337,6 +356,8 @@ def _public_callables() -> list[str]:
             continue
         if isinstance(obj, type) and issubclass(obj, BaseException):
             continue  # warning and error classes: raised with a message, never called by users
+        if isinstance(obj, type) and getattr(obj, "_is_protocol", False):
+            continue  # typing Protocols (e.g. Proposal): types to implement, never called
         out.append(name)
     return out
 
@@ -379,12 +400,21 @@ def _run_isolated(func: Callable, case: Case, seconds: float, extra_bytes: int) 
     return text or None
 
 
-def _names_a_parameter(func: Callable, message: str) -> bool:
+def _names_a_parameter(func: Callable, message: str, case: Case | None = None) -> bool:
     try:
-        params = inspect.signature(func).parameters
+        sig = inspect.signature(func)
     except (TypeError, ValueError):
         return True
+    params = sig.parameters
     names = {p for p in params if p not in ("self", "args", "kwargs")}
+    if case is not None and "name" in params:
+        # a validator's ``name`` argument is the name of the caller's parameter it checks
+        try:
+            given = sig.bind_partial(*case.args, **case.kwargs).arguments.get("name")
+        except TypeError:
+            given = None
+        if isinstance(given, str) and given:
+            names.add(given)
     low = message.lower()
     for p in names:
         for form in {p, p.replace("_", " "), p.replace("_", "-")}:
@@ -406,7 +436,7 @@ def _classify(func: Callable, case: Case) -> str | None:
             warnings.simplefilter("ignore")
             func(*case.args, **case.kwargs)
     except ValueError as exc:
-        if not _names_a_parameter(func, str(exc)):
+        if not _names_a_parameter(func, str(exc), case):
             return f"ValueError naming no parameter: {str(exc)[:160]}"
         return None
     except MemoryError:
@@ -642,9 +672,7 @@ def _check(name: str, examples: int) -> None:
     if not report.findings:
         return
     text = "; ".join(f"{name}{case} -> {problem}" for case, problem in report.findings)
-    if STRICT or _module_of(name) in STRICT_MODULES:
-        pytest.fail(text)
-    pytest.xfail(f"[{_module_of(name)}, another engineer's module] {text}")
+    pytest.fail(f"[{_module_of(name)}] {text}")
 
 
 @pytest.mark.parametrize("name", sorted(_TABLE))

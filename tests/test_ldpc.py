@@ -297,7 +297,7 @@ def test_waterfall_artifact_was_a_cancelled_double_edge():
 
 def test_regular_ensemble_refuses_what_does_not_fit(monkeypatch):
     # issue 12: regular_ensemble(10**9, 3, 6) was killed by the OOM killer after 56 s
-    monkeypatch.setattr(ldpc.ensembles, "_available_memory", lambda: 8 * 10**9)
+    monkeypatch.setattr(ldpc.ensembles, "available_memory", lambda: 8 * 10**9)
     with pytest.raises(ValueError, match=r"needs about 144 GB.*8 GB are available"):
         regular_ensemble(10**9, 3, 6)  # 3e9 edges x 48 bytes = 144 GB (closed form)
     monkeypatch.undo()

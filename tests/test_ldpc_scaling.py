@@ -151,6 +151,17 @@ def test_simple_graph_pairs_counted_in_sampled_codes():
     assert not est.contains(ldpc.expected_stopping_sets(n, 3, 6, 2, multi_edges="keep"))
 
 
+def test_lt_profile_refuses_sizes_that_cannot_finish_or_fit():
+    # the CI finding: 14 x 3778084798 states (a 28 GiB array), refused at once by name
+    with pytest.raises(ValueError, match=r"k, received: .* 14 x 3778084798 states"):
+        ldpc.lt_peeling_profile(14, 3778084798.0, {1: 0.5, 2: 0.5})
+    with pytest.raises(ValueError, match=r"^n: .*raptor_failure_rate"):
+        ldpc.raptor_failure_profile(10**7, 10, 0.1)
+    # just under the cap it answers (a distribution over 0..k unrecovered inputs)
+    prof = ldpc.lt_peeling_profile(4, 2000, {1: 0.5, 2: 0.5})
+    assert prof.unrecovered.sum() + prof.truncation == pytest.approx(1.0, abs=1e-9)
+
+
 def test_scaling_and_floor_bad_input():
     with pytest.raises(ValueError, match="stability-limited.*Monte Carlo"):
         ldpc.scaling_parameters({2: 1}, {4: 1})
@@ -178,7 +189,11 @@ _ANY = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None)
+# Bounded run time: 70 examples (10 per function); no per-example deadline, since a valid
+# call may take seconds, but sizes whose work or arrays do not fit are refused at once,
+# so neither a run nor a shrink can take minutes (issue: lt_peeling_profile(14, 3.8e9, ..)
+# once allocated 28 GiB and hypothesis spent 5 minutes shrinking the MemoryError).
+@settings(max_examples=70, deadline=None)
 @given(st.sampled_from(range(7)), _ANY, _ANY, _ANY)
 def test_new_public_functions_only_raise_named_value_errors(which, a, b, c):
     # fuzzing over types and ranges: a result or a ValueError, never another exception

@@ -238,7 +238,7 @@ def _mixture_q(prop, E):
     ("make", "match"),
     [
         (lambda: GaussianConditionTail(1, 5, 10.0), r"u must lie in \[2, inf\]"),
-        (lambda: GaussianConditionTail(2, 5, 1.0), r"x must lie in \(1, inf\]"),
+        (lambda: GaussianConditionTail(2, 5, 1.0), r"x must lie in \(1, 1e\+100\]"),
         (lambda: GaussianConditionTail(2, 5, 10.0, method="svd"), "method must be one of"),
         (lambda: GaussianConditionTail(2, 5, 10.0, method="tilt", dof=9), r"dof must lie in"),
         (lambda: TiltedErasures(5, 0.1, 1.0), r"eps_tilt must lie in the open interval"),

@@ -388,13 +388,17 @@ def test_batch_raptor_outside_theorem6_is_marked(table):
 
 
 def test_infinite_times_are_inf_with_the_reason_and_no_monte_carlo():
-    t = tradeoff(10, delay="pareto(0.001, 0.5)", schemes=["cyclic-mds"], quick=True, rng=0)
+    t = tradeoff(
+        10, delay="pareto(scale=0.001, shape=0.5)", schemes=["cyclic-mds"], quick=True, rng=0
+    )
     rows = [r for r in t.rows if r["kind"] != "bound"]
     inf = [r for r in rows if math.isinf(r["time"])]
     assert inf and all("expected time infinite" in r["note"] for r in inf)
     assert all(r["time_mc"] is None for r in inf)
-    # pareto(scale, shape): "pareto(1.1, 0.001)" has shape 0.001, every mean is infinite
-    t = tradeoff(10, delay="pareto(1.1, 0.001)", schemes=["cyclic-mds"], quick=True, rng=0)
+    # pareto(scale, shape): "pareto(1.1, 0.001)" has shape 0.001, every mean is infinite;
+    # the positional spec warns, naming the reading taken
+    with pytest.warns(UserWarning, match=r"pareto\(scale=1.1, shape=0.001\).*infinite mean"):
+        t = tradeoff(10, delay="pareto(1.1, 0.001)", schemes=["cyclic-mds"], quick=True, rng=0)
     assert any("pareto(scale, shape)" in x and "every expected" in x for x in t.notes)
 
 

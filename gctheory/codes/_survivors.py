@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_memory
+
 _EPS = float(np.finfo(float).eps)
 #: above this relative residual the null-space decoder's coefficients are recomputed by
 #: least squares (which is then kept if better); below it both are accurate to
@@ -19,11 +21,20 @@ _FALLBACK_RESIDUAL = 1e-8
 
 def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
     """Return ``value`` as int, or raise ValueError naming ``name`` and the rule."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be the parameter's name (a str), got {name!r}")
+    if isinstance(minimum, bool) or not isinstance(minimum, (int, np.integer)):
+        raise ValueError(f"minimum must be an integer, got {minimum!r}")
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {_short(value)}")
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
@@ -33,12 +44,24 @@ def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
     least ``minimum`` of them. Each broken rule raises ``ValueError`` naming it.
     O(n) (a boolean mask, no sort), since it runs on every decode.
     """
+    if type(n) is not int or type(minimum) is not int:  # the decoders pass their own ints
+        n = check_positive_int("n", n)
+        minimum = check_positive_int("minimum", minimum, minimum=0)
     return _survivors_mask(survivors, n, minimum)[0]
 
 
 def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, np.ndarray]:
     """:func:`validate_survivors` and the boolean mask of the survivors (length n)."""
-    arr = np.asarray(survivors)
+    if n > 2**27:
+        check_memory(n, "n", f"the survivor mask of n = {n} workers")
+    if isinstance(survivors, (str, bytes, dict)) or survivors is None:
+        raise ValueError(f"survivors must be a 1-D sequence of worker indices, got {survivors!r}")
+    try:
+        arr = np.asarray(survivors)
+    except (ValueError, TypeError):
+        raise ValueError(
+            f"survivors must be a 1-D sequence of worker indices, got {_short(survivors)}"
+        ) from None
     if arr.ndim != 1:
         raise ValueError(
             f"survivors must be a 1-D sequence of worker indices, got shape {arr.shape}"
@@ -49,7 +72,15 @@ def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, n
                 arr.dtype.kind == "f"
                 and bool(np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))
             ):
-                raise ValueError(f"survivors must be integer worker indices, got {arr.tolist()!r}")
+                raise ValueError(
+                    f"survivors must be integer worker indices, got {_short(arr.tolist())}"
+                )
+        if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= n:
+            raise ValueError(
+                f"survivors must be worker indices in [0, n) with n={n}, got {int(arr.max())}"
+            )
+        if arr.dtype.kind == "f" and arr.size and float(np.abs(arr).max()) >= 2.0**62:
+            raise ValueError(f"survivors must be worker indices in [0, n) with n={n}")
         arr = arr.astype(np.int64)
     if arr.size < minimum:
         raise ValueError(

@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_choice
+from gctheory._validate import as_generator, check_array, check_choice, check_memory
 from gctheory.codes.base import (
     DecodeResult,
     DecodingCost,
@@ -97,9 +97,7 @@ def recovery_error(A_S: np.ndarray) -> float:
         ``A_S`` (``k`` when ``r = 0``); computed by least squares, accurate to
         about ``k * cond(A_S) * eps``.
     """
-    A_S = np.asarray(A_S)
-    if A_S.ndim != 2:
-        raise ValueError(f"A_S must be a 2-D (r, k) matrix, got shape {A_S.shape}")
+    A_S = check_array(A_S, "A_S", ndim=2, complex_ok=True, min_size=0)
     k = A_S.shape[1]
     one = np.ones(k)
     if A_S.shape[0] == 0 or not np.any(A_S):
@@ -207,10 +205,13 @@ def dfrc_group_sizes(n: int, d: int, *, rng: Any = None) -> np.ndarray:
     d = check_positive_int("d", d)
     if d > n:
         raise ValueError(f"d must be <= n (d groups of at least one worker), got d={d}, n={n}")
+    if n >= 2**62:
+        raise ValueError(f"n must be below 2**62 (int64 group sizes), got {n}")
+    check_memory(8 * d, "d", f"{d} group sizes")
+    rng = as_generator(rng)
     sizes = np.full(d, n // d, dtype=np.int64)
     extra = n % d
     if extra:
-        rng = np.random.default_rng(rng)
         sizes[rng.choice(d, size=extra, replace=False)] += 1
     return sizes
 
@@ -339,6 +340,9 @@ class DFractionalRepetitionCode(_ApproximateCode):
 
     def __init__(self, n: int, d: int, *, rng: Any = None, decoder: str = "group") -> None:
         check_choice(decoder, "decoder", ("group", "lstsq"))
+        n = check_positive_int("n", n)
+        # the n x n coding matrix as int8 and bool, and its float copy for decoding
+        check_memory(10 * n * n, "n", f"the {n} x {n} coding matrix")
         self.group_sizes = dfrc_group_sizes(n, d, rng=rng)
         self.n = self.k = int(n)
         self.d = int(d)
@@ -408,21 +412,38 @@ class DFractionalRepetitionCode(_ApproximateCode):
 
 
 # ------------------------------------------------------ batch raptor code
+#: smallest eps of Theorem 6 computed here: ``P_w`` has ``D + 1 = floor(1/eps) + 1`` masses
+#: and its exact mean needs ``H_{D-1}``, whose denominator has about ``1.44 D`` bits (the
+#: exact sum takes 30 ms at ``D = 10**4``, 3 s at ``10**5``, and grows quadratically in D)
+THEOREM6_MIN_EPS = Fraction(1, 10**4)
+
+
 def _exact_eps(eps: Any) -> Fraction:
     """``eps`` as an exact rational: a float by its shortest decimal repr (0.1 -> 1/10)."""
-    if isinstance(eps, bool):
-        raise ValueError(f"eps must be a number in (0, 1/4), got {eps!r}")
+    if isinstance(eps, (bool, np.bool_)) or not isinstance(eps, (int, float, str, Fraction)):
+        if not isinstance(eps, (np.integer, np.floating)):
+            raise ValueError(f"eps must be a number in (0, 1/4), got {eps!r}")
     if isinstance(eps, (float, np.floating)):
         if not math.isfinite(eps):
             raise ValueError(f"eps must be a number in (0, 1/4), got {eps!r}")
         eps = repr(float(eps))
     try:
         e = Fraction(eps)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, ZeroDivisionError):
         raise ValueError(f"eps must be a number in (0, 1/4), got {eps!r}") from None
     if not (0 < e < Fraction(1, 4)):
         raise ValueError(f"eps must lie in (0, 1/4) for eq. (17) (u has a pole at 1/4), got {eps}")
+    if e < THEOREM6_MIN_EPS:
+        raise ValueError(
+            f"eps must be >= {float(THEOREM6_MIN_EPS):g} here, got {float(e):.3g}: P_w has "
+            f"D + 1 = floor(1/eps) + 1 masses and its exact mean needs the harmonic number "
+            f"H_(D-1), out of reach beyond D = {int(1 / THEOREM6_MIN_EPS):,}"
+        )
     return e
+
+
+def _theorem6_u(e: Fraction) -> Fraction:
+    return 2 * e * (1 - 2 * e) / (1 - 4 * e) ** 2
 
 
 def theorem6_degree_distribution(eps: float | Fraction) -> tuple[np.ndarray, np.ndarray]:
@@ -431,14 +452,17 @@ def theorem6_degree_distribution(eps: float | Fraction) -> tuple[np.ndarray, np.
     ``p_1 = u/(u+1)``, ``p_k = 1/(k(k-1)(u+1))`` for ``2 <= k <= D``,
     ``p_{D+1} = 1/(D(u+1))``, with ``D = floor(1/eps)`` and
     ``u = 2 eps (1 - 2 eps) / (1 - 4 eps)^2``. The masses sum to 1
-    exactly (telescoping); computed in exact rationals from ``eps`` (a float
-    is read as its shortest decimal, so ``0.1`` gives ``D = 10``, not the
-    ``D = 9`` of its binary value), then rounded once.
+    exactly (telescoping); each is computed from exact rationals (``eps`` a
+    float is read as its shortest decimal, so ``0.1`` gives ``D = 10``, not the
+    ``D = 9`` of its binary value) and rounded once (with ``u = a/b``,
+    ``p_k = b / (k (k - 1) (a + b))``, a correctly rounded integer quotient).
 
     Parameters
     ----------
     eps : float or Fraction
-        Target error fraction, ``0 < eps < 1/4`` (``u`` has a pole at 1/4).
+        Target error fraction, ``1e-4 <= eps < 1/4`` (``u`` has a pole at 1/4;
+        below ``1e-4`` the ``floor(1/eps) + 1`` masses and the exact mean are
+        refused as out of reach).
 
     Returns
     -------
@@ -447,12 +471,26 @@ def theorem6_degree_distribution(eps: float | Fraction) -> tuple[np.ndarray, np.
     """
     e = _exact_eps(eps)
     D = math.floor(1 / e)
-    u = 2 * e * (1 - 2 * e) / (1 - 4 * e) ** 2
-    p = [u / (u + 1)]
-    p += [1 / (Fraction(j * (j - 1)) * (u + 1)) for j in range(2, D + 1)]
-    p.append(1 / (D * (u + 1)))
-    assert sum(p) == 1
-    return np.arange(1, D + 2), np.array([float(x) for x in p])
+    u = _theorem6_u(e)
+    a, b = u.numerator, u.denominator
+    ab = a + b
+    p = [a / ab]  # Python's int / int is correctly rounded
+    p += [b / (j * (j - 1) * ab) for j in range(2, D + 1)]
+    p.append(b / (D * ab))
+    return np.arange(1, D + 2), np.array(p)
+
+
+def _harmonic(a: int, b: int) -> tuple[int, int]:
+    """``sum_{j=a}^{b-1} 1/j`` as an unreduced ``(numerator, denominator)`` (binary splitting)."""
+    if b - a <= 8:
+        num, den = 0, 1
+        for j in range(a, b):
+            num, den = num * j + den, den * j
+        return num, den
+    mid = (a + b) // 2
+    p1, q1 = _harmonic(a, mid)
+    p2, q2 = _harmonic(mid, b)
+    return p1 * q2 + p2 * q1, q1 * q2
 
 
 def theorem6_mean_degree(eps: float | Fraction) -> Fraction:
@@ -460,12 +498,16 @@ def theorem6_mean_degree(eps: float | Fraction) -> Fraction:
 
     ``sum_{k=2}^{D} k / (k (k-1)) = H_{D-1}`` and ``(D+1)/D = 1 + 1/D``; the
     mean grows like ``log(1/eps)``, the load of eq. (18) times ``log(1/delta)``.
+    ``H_{D-1}`` is summed by binary splitting and the result reduced once.
+    Domain: ``1e-4 <= eps < 1/4``.
     """
     e = _exact_eps(eps)
     D = math.floor(1 / e)
-    u = 2 * e * (1 - 2 * e) / (1 - 4 * e) ** 2
-    H = sum(Fraction(1, j) for j in range(1, D))
-    return (u + H + 1 + Fraction(1, D)) / (u + 1)
+    u = _theorem6_u(e)
+    p, q = _harmonic(1, D) if D > 1 else (0, 1)
+    a, b = u.numerator, u.denominator
+    # (a/b + p/q + 1 + 1/D) / (a/b + 1) = (a q D + p b D + b q D + b q) / (q D (a + b))
+    return Fraction(a * q * D + p * b * D + b * q * D + b * q, q * D * (a + b))
 
 
 def theorem6_batch_size(n: int, s: int) -> int:
@@ -544,6 +586,24 @@ def peeling_decode(
     return X, recovered, order
 
 
+def _check_batches(batches: Any) -> list[list[int]]:
+    """``batches`` as lists of Python ints (the rule of :class:`BatchRaptorCode`)."""
+    rule = "batches must be a sequence of non-empty sequences of partition indices (ints)"
+    if isinstance(batches, (str, bytes, dict)) or not isinstance(batches, (Sequence, np.ndarray)):
+        raise ValueError(f"{rule}, got {type(batches).__name__}")
+    out = []
+    for bt in batches:
+        if isinstance(bt, (str, bytes, dict)) or not isinstance(bt, (Sequence, np.ndarray)):
+            raise ValueError(f"{rule}, got an entry {bt!r}")
+        row = []
+        for j in np.asarray(bt, dtype=object).reshape(-1):
+            if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)):
+                raise ValueError(f"{rule}, got {j!r}")
+            row.append(int(j))
+        out.append(row)
+    return out
+
+
 class BatchRaptorCode(_ApproximateCode):
     """Batch raptor code, Definition 5 of Wang et al. 2019, with peeling (Algorithm 1).
 
@@ -572,14 +632,15 @@ class BatchRaptorCode(_ApproximateCode):
 
     def __init__(self, batches: Sequence[Sequence[int]], H: Any, *, decoder: str = "peeling"):
         check_choice(decoder, "decoder", ("peeling", "lstsq"))
-        H = np.asarray(H)
-        if H.ndim != 2 or H.shape[1] != len(batches) or H.shape[0] < 1:
+        batches = _check_batches(batches)
+        H = check_array(H, "H", ndim=2)
+        if H.shape[1] != len(batches) or H.shape[0] < 1:
             raise ValueError(
                 f"H must be an n x K matrix with K = len(batches) = {len(batches)}, got {H.shape}"
             )
         if not np.all((H == 0) | (H == 1)):
             raise ValueError("H must be a 0/1 worker-batch adjacency matrix")
-        flat = [int(j) for bt in batches for j in bt]
+        flat = [j for bt in batches for j in bt]
         k = len(flat)
         if k == 0 or sorted(flat) != list(range(k)) or any(len(bt) == 0 for bt in batches):
             raise ValueError("batches must be non-empty, disjoint and cover partitions 0..k-1")
@@ -613,10 +674,15 @@ class BatchRaptorCode(_ApproximateCode):
         b = check_positive_int("b", b)
         if b > k:
             raise ValueError(f"b must be <= k (at least one batch), got b={b}, k={k}")
-        degrees = np.asarray(degrees, dtype=np.int64)
-        pmf = np.asarray(pmf, dtype=float)
-        if degrees.ndim != 1 or degrees.shape != pmf.shape or degrees.size == 0:
+        check_memory(10 * n * (k // b) + 10 * n * k, "n", f"the {n} x {k} coding matrix")
+        check_choice(decoder, "decoder", ("peeling", "lstsq"))
+        degrees = check_array(degrees, "degrees", ndim=1)
+        pmf = check_array(pmf, "pmf", ndim=1)
+        if degrees.shape != pmf.shape:
             raise ValueError("degrees and pmf must be 1-D arrays of the same non-zero length")
+        if np.any(degrees != np.round(degrees)):
+            raise ValueError("degrees must be integers")
+        degrees = degrees.astype(np.int64)
         if np.any(pmf < 0) or not math.isclose(pmf.sum(), 1.0, rel_tol=1e-12):
             raise ValueError(f"pmf must be non-negative and sum to 1, got sum {pmf.sum()!r}")
         K = k // b
@@ -625,7 +691,7 @@ class BatchRaptorCode(_ApproximateCode):
                 f"every degree with positive mass must lie in [1, K] with K = floor(k/b) = {K} "
                 f"batches, got degrees up to {int(degrees[pmf > 0].max())}"
             )
-        rng = np.random.default_rng(rng)
+        rng = as_generator(rng)
         rem = k - K * b  # < b leftover partitions, spread as evenly as possible
         sizes = np.full(K, b + rem // K, dtype=np.int64)
         if rem % K:
@@ -748,10 +814,15 @@ class BernoulliGradientCode(_ApproximateCode):
     def __init__(self, n: int, p: float, *, k: int | None = None, rng: Any = None) -> None:
         self.n = check_positive_int("n", n)
         self.k = self.n if k is None else check_positive_int("k", k)
-        if not (isinstance(p, (int, float, np.floating)) and 0 < p <= 1):
+        if not (
+            isinstance(p, (int, float, np.integer, np.floating))
+            and not isinstance(p, (bool, np.bool_))
+            and 0 < p <= 1
+        ):
             raise ValueError(f"p must be a probability in (0, 1], got {p!r}")
+        check_memory(18 * self.n * self.k, "n", f"the {self.n} x {self.k} coding matrix")
         self.p = float(p)
-        rng = np.random.default_rng(rng)
+        rng = as_generator(rng)
         self.A = (rng.random((self.n, self.k)) < self.p).astype(np.int8)
         self.support = self.A.astype(bool)
         self.load = int(self.support.sum(axis=1).max())

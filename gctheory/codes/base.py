@@ -80,6 +80,7 @@ from typing import Any
 import numpy as np
 from scipy.linalg import get_lapack_funcs
 
+from gctheory._validate import as_generator, check_array, check_memory
 from gctheory.codes._batch import BatchDecoding
 from gctheory.codes._survivors import (
     _EPS,
@@ -126,9 +127,10 @@ def effective_condition_number(M: np.ndarray) -> float:
 
     This is the condition number that governs the minimum-norm least-squares
     solution (rank r, singular values below ``max(shape) eps sigma_max`` are
-    treated as zero). ``inf`` for an all-zero matrix.
+    treated as zero). ``inf`` for an all-zero matrix. ``M``: a finite real or
+    complex 2-D array.
     """
-    M = np.asarray(M)
+    M = check_array(M, "M", ndim=2, complex_ok=True, min_size=0)
     if M.size == 0:
         return math.inf
     sv = np.linalg.svd(M, compute_uv=False)
@@ -141,8 +143,11 @@ def effective_condition_number(M: np.ndarray) -> float:
 # ------------------------------------------------------------- chunk helpers
 def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
     """Pad (k, d) partials to length m r and return them as (k m, r) rows ``j m + u``, and d."""
+    partials = check_array(partials, "partials", ndim=2, complex_ok=True, finite=False)
+    m = check_positive_int("m", m)
     k, d = partials.shape
     r = -(-d // m)
+    check_memory(k * m * r * partials.itemsize, "m", f"padding {k} partials to m * r = {m * r}")
     padded = np.zeros((k, m * r), dtype=partials.dtype)
     padded[:, :d] = partials
     return padded.reshape(k * m, r), d
@@ -150,12 +155,25 @@ def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
 
 def join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
     """Concatenate (m, r) chunks into one vector and drop padding beyond ``d``."""
-    flat = np.asarray(chunks).reshape(-1)
+    flat = check_array(chunks, "chunks", complex_ok=True, finite=False, min_size=0).reshape(-1)
+    if d is None:
+        return flat
+    d = check_positive_int("d", d)
+    if d > flat.size:
+        raise ValueError(f"d must be at most the {flat.size} entries of chunks, got {d}")
+    return flat[:d]
+
+
+def _join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
+    """:func:`join_chunks` for the decoders, whose arguments are already checked."""
+    flat = chunks.reshape(-1)
     return flat if d is None else flat[:d]
 
 
 def target_matrix(k: int, m: int) -> np.ndarray:
     """``C`` (k m x m), ``C[j m + u, u'] = [u == u']``: what ``E_T A`` must equal."""
+    k, m = check_positive_int("k", k), check_positive_int("m", m)
+    check_memory(8 * k * m * m, "m", f"the (k m) x m = {k * m} x {m} target matrix")
     return np.tile(np.eye(m), (k, 1))
 
 
@@ -647,7 +665,7 @@ class GradientCode(BatchDecoding):
             self._refuse(T, res, rtol, kappa if condition else None)
         chunks = A.T @ Y
         return DecodeResult(
-            gradient=join_chunks(chunks, d),
+            gradient=_join_chunks(chunks, d),
             coefficients=A,
             condition_number=kappa,
             residual=res,
@@ -677,7 +695,7 @@ class GradientCode(BatchDecoding):
         A, res = self._cached_coefficients(T, alive)
         if check and self.s is not None and res > rtol:
             self._refuse(T, res, rtol, None)
-        return join_chunks(A.T @ Y, d)
+        return _join_chunks(A.T @ Y, d)
 
     # -- cost model
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
@@ -744,7 +762,9 @@ def verify_straggler_sets(
     more than ``s`` stragglers are decoded as far as the algebra allows and
     counted as failures when not exact.
     """
-    gen = np.random.default_rng(rng)
+    if not isinstance(code, GradientCode):
+        raise ValueError(f"code must be a GradientCode, got {type(code).__name__}")
+    gen = as_generator(rng)
     e = code.s if stragglers is None else check_positive_int("stragglers", stragglers, minimum=0)
     if e is None:
         raise ValueError("stragglers must be given for an approximate code (s is None)")

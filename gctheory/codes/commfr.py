@@ -38,6 +38,8 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
+from gctheory._names import COMMFR_FAMILIES as _COMMFR_FAMILIES
+from gctheory._validate import check_array, check_choice, check_int, check_memory
 from gctheory.codes.base import (
     DecodingCost,
     GradientCode,
@@ -61,14 +63,7 @@ __all__ = [
     "minimum_distance",
 ]
 
-COMMFR_FAMILIES = (
-    "gaussian",
-    "systematic",
-    "vandermonde",
-    "vandermonde-complex",
-    "systematic-vandermonde",
-    "repetition",
-)
+COMMFR_FAMILIES = _COMMFR_FAMILIES  # gaussian, systematic, vandermonde(-complex), ...
 
 _EPS = float(np.finfo(float).eps)
 
@@ -85,6 +80,10 @@ def _check_nk_NK(n: Any, k: Any, N: Any, K: Any) -> tuple[int, int, int, int]:
     if (k * N) % n:
         raise ValueError(f"n must divide k N (load l = k N / n), got n={n}, k={k}, N={N}")
     return n, k, N, K
+
+
+def _check_commfr_memory(n: int, k: int) -> None:
+    check_memory(1 * n * k, "n", f"the {n} x {k} placement")
 
 
 def commfr_triple(n: int, k: int, N: int, K: int, delta: int) -> tuple[int, int, int]:
@@ -115,8 +114,9 @@ def minimum_distance(G: Any, *, max_subsets: int = 200_000) -> int:
     raises ValueError if more than ``max_subsets`` column subsets would be
     needed (pass ``delta`` to the code instead).
     """
-    G = np.asarray(G)
-    if G.ndim != 2 or G.shape[0] > G.shape[1] or G.shape[0] < 1:
+    max_subsets = check_int(max_subsets, "max_subsets", low=0)
+    G = check_array(G, "G", ndim=2, complex_ok=True, min_size=0)
+    if G.shape[0] > G.shape[1] or G.shape[0] < 1:
         raise ValueError(f"G must be a K x N matrix with 1 <= K <= N, got shape {G.shape}")
     K, N = G.shape
     if not _full_rank(G, K):
@@ -162,13 +162,10 @@ class CommFRCode(GradientCode):
     def __init__(
         self, n: int, k: int, G: Any, *, delta: int | None = None, name: str | None = None
     ) -> None:
-        G = np.asarray(G)
-        if G.ndim != 2:
-            raise ValueError(f"G must be a K x N matrix, got shape {G.shape}")
-        if not np.all(np.isfinite(G)):
-            raise ValueError("G must have finite entries")
+        G = check_array(G, "G", ndim=2, complex_ok=True, min_size=0)
         K, N = G.shape
         n, k, N, K = _check_nk_NK(n, k, N, K)
+        _check_commfr_memory(n, k)
         self.G = G.astype(np.result_type(G.dtype, float))
         if delta is None:
             delta = minimum_distance(self.G)
@@ -367,6 +364,8 @@ def commfr_code(
     enumeration for small N.
     """
     n, k, N, K = _check_nk_NK(n, k, N, K)
+    check_choice(family, "family", COMMFR_FAMILIES)
+    _check_commfr_memory(n, k)
     if family == "gaussian":
         G = gaussian_generator(K, N, rng=rng)
     elif family == "systematic":
@@ -427,8 +426,13 @@ class CommFRLDPCCode(CommFRCode):
     ) -> None:
         from gctheory import ldpc  # lazy: only the LDPC path needs it
 
-        Hd = np.asarray(H.toarray() if hasattr(H, "toarray") else H, dtype=float)
-        if Hd.ndim != 2 or not np.all((Hd == 0) | (Hd == 1)):
+        n = check_positive_int("n", n)
+        k = check_positive_int("k", k)
+        max_subsets = check_int(max_subsets, "max_subsets", low=0)
+        if s is not None:
+            s = check_int(s, "s", low=0)
+        Hd = check_array(H.toarray() if hasattr(H, "toarray") else H, "H", ndim=2)
+        if not np.all((Hd == 0) | (Hd == 1)):
             raise ValueError("H must be a 0/1 parity-check matrix (checks x N)")
         N = Hd.shape[1]
         _, R, piv = scipy.linalg.qr(Hd, pivoting=True, mode="economic")

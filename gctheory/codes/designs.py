@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_choice, check_int, check_probability
+from gctheory._validate import as_generator, check_array, check_choice, check_int, check_probability
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 
@@ -170,9 +170,13 @@ def complete_design(v: int, k: int) -> BlockDesign:
     k = check_int(k, "k", low=2)
     if k >= v:
         raise ValueError(f"k must be < v for an incomplete design, got k={k}, v={v}")
-    b = math.comb(v, k)
-    if b > 5000:
-        raise ValueError(f"the complete design has C({v}, {k}) = {b} blocks; at most 5000 here")
+    b = 1
+    for i in range(min(k, v - k)):  # C(v, k), stopped as soon as it passes the limit
+        b = b * (v - i) // (i + 1)
+        if b > 5000:
+            raise ValueError(
+                f"v={v}, k={k}: the complete design has C(v, k) > 5000 blocks; at most 5000 here"
+            )
     N = np.zeros((v, b), dtype=np.int8)
     for j, blk in enumerate(itertools.combinations(range(v), k)):
         N[list(blk), j] = 1
@@ -240,8 +244,15 @@ def bibd_error(v: int, b: int, r: int, lam: int, stragglers: int) -> Fraction:
 
     ``w = v - stragglers`` survivors; exact rational; ``b`` when every
     worker straggles. Derived from ``A_S A_S^T = (r - lam) I + lam J`` and
-    ``A_S 1 = r 1`` (see the module docstring).
+    ``A_S 1 = r 1`` (see the module docstring). Integers with ``v >= 2``,
+    ``b >= 1`` and ``0 <= lam < r`` (an incomplete design).
     """
+    v = check_int(v, "v", low=2)
+    b = check_int(b, "b", low=1)
+    r = check_int(r, "r", low=1)
+    lam = check_int(lam, "lam", low=0)
+    if lam >= r:
+        raise ValueError(f"lam must be < r (an incomplete design), got lam={lam}, r={r}")
     w = v - check_int(stragglers, "stragglers", low=0, high=v)
     if w == 0:
         return Fraction(b)
@@ -299,7 +310,7 @@ def sgc_variance(partials: Any, placement: Any, p: float) -> float:
     ``g_hat = sum_{i alive} y_i / (d (1 - p))``. Equal to
     ``p / (d^2 (1 - p)) sum_{j,l} c_jl <g_j, g_l>``, ``c = P^T P``.
     """
-    G = np.asarray(partials, dtype=float)
+    G = check_array(partials, "partials", ndim=2, min_size=0)
     P = _check_placement(placement)
     p = check_probability(p, "p")
     if p == 1:
@@ -312,7 +323,7 @@ def sgc_variance(partials: Any, placement: Any, p: float) -> float:
 
 
 def _check_placement(placement: Any) -> np.ndarray:
-    P = np.asarray(placement)
+    P = check_array(placement, "placement", ndim=2, min_size=0)
     if P.ndim != 2 or P.size == 0 or not np.all((P == 0) | (P == 1)):
         raise ValueError("placement must be a non-empty 0/1 workers x partitions matrix")
     col = P.sum(axis=0)

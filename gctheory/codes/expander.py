@@ -45,13 +45,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from gctheory._validate import as_generator, check_choice, check_int, check_probability
+from gctheory._validate import (
+    as_generator,
+    check_array,
+    check_choice,
+    check_int,
+    check_memory,
+    check_probability,
+    check_real,
+)
 from gctheory.codes.approximate import _ApproximateCode, recovery_error
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 
@@ -90,6 +99,7 @@ def random_regular_graph(n: int, d: int, *, rng: Any = None) -> np.ndarray:
         raise ValueError(f"d must be < n for a simple d-regular graph, got d={d}, n={n}")
     if (n * d) % 2:
         raise ValueError(f"n d must be even (the degrees sum to twice the edges), got n={n}, d={d}")
+    check_memory(1 * n * n + 64 * n * d, "n", f"the {n} x {n} adjacency matrix")
     gen = as_generator(rng)
     if 2 * d > n - 1:
         # dense: the complement of a random (n - 1 - d)-regular graph (d = n - 1: complete)
@@ -148,6 +158,7 @@ def margulis_graph(m: int) -> np.ndarray:
     prove ``lambda_2 <= 5 sqrt 2 ~ 7.07`` for every m. ``m >= 2``.
     """
     m = check_int(m, "m", low=2)
+    check_memory(8 * m**4, "m", f"the m^2 x m^2 = {m * m} x {m * m} adjacency matrix")
     x, y = np.divmod(np.arange(m * m), m)
     A = np.zeros((m * m, m * m), dtype=np.int64)
     v = x * m + y
@@ -170,11 +181,8 @@ def circulant_graph(n: int, generators: Sequence[int]) -> np.ndarray:
     Generators must be distinct in ``[1, n/2]``.
     """
     n = check_int(n, "n", low=3)
-    gens = [check_int(g, "generator", low=1) for g in generators]
-    if not gens or len(set(gens)) != len(gens) or max(gens) > n // 2:
-        raise ValueError(
-            f"generators must be distinct integers in [1, n/2] = [1, {n // 2}], got {gens}"
-        )
+    gens = _check_generators(n, generators)
+    check_memory(1 * n * n, "n", f"the {n} x {n} adjacency matrix")
     A = np.zeros((n, n), dtype=np.int8)
     i = np.arange(n)
     for g in gens:
@@ -184,7 +192,13 @@ def circulant_graph(n: int, generators: Sequence[int]) -> np.ndarray:
 
 
 def _check_generators(n: int, generators: Sequence[int]) -> list[int]:
-    gens = [check_int(g, "generator", low=1) for g in generators]
+    if isinstance(generators, (str, bytes, dict, set)) or not isinstance(
+        generators, (Sequence, np.ndarray)
+    ):
+        raise ValueError(
+            f"generators must be a sequence of distinct integers in [1, n/2], got {generators!r}"
+        )
+    gens = [check_int(g, "each of generators", low=1) for g in generators]
     if not gens or len(set(gens)) != len(gens) or max(gens) > n // 2:
         raise ValueError(
             f"generators must be distinct integers in [1, n/2] = [1, {n // 2}], got {gens}"
@@ -201,6 +215,7 @@ def circulant_spectrum(n: int, generators: Sequence[int]) -> tuple[int, float, f
     """
     n = check_int(n, "n", low=3)
     gens = _check_generators(n, generators)
+    check_memory(24 * n, "n", f"the {n} eigenvalues")
     conn = {g % n for g in gens} | {(-g) % n for g in gens}
     j = np.arange(n)
     ev = np.zeros(n)
@@ -223,7 +238,10 @@ def graph_spectrum(adjacency: Any) -> tuple[int, float, float]:
 
 
 def _check_adjacency(adjacency: Any) -> np.ndarray:
-    A = np.asarray(adjacency)
+    try:
+        A = np.asarray(adjacency)
+    except (ValueError, TypeError):
+        raise ValueError("adjacency must be a square n x n integer matrix") from None
     if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] < 2:
         raise ValueError(f"adjacency must be a square n x n matrix, n >= 2, got {A.shape}")
     if A.dtype.kind not in "iub" or np.any(A < 0):
@@ -254,7 +272,8 @@ def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
     d = check_int(d, "d", low=1)
     if s >= n:
         raise ValueError(f"s must be < n (some worker survives), got s={s}, n={n}")
-    return (float(lam) / d) ** 2 * n * s / (n - s)
+    lam = check_real(lam, "lam", low=0.0)
+    return (lam / d) ** 2 * n * s / (n - s)
 
 
 class ExpanderCode(_ApproximateCode):
@@ -334,7 +353,21 @@ def graph_optimal_alpha(n: int, edges: np.ndarray, alive: np.ndarray) -> np.ndar
     bipartite double cover are different components, and the side of v is the
     set of vertices whose first copy shares v's double-cover component.
     """
-    e = edges[np.asarray(alive, dtype=bool)]
+    n = check_int(n, "n", low=1)
+    check_memory(64 * n, "n", f"the bipartite double cover of {n} vertices")
+    edges = check_array(edges, "edges", ndim=2, min_size=0)
+    if edges.shape[1] != 2 or np.any(edges != np.round(edges)):
+        raise ValueError(f"edges must be an (M, 2) array of vertex indices, got {edges.shape}")
+    if edges.size and (edges.min() < 0 or edges.max() >= n):
+        raise ValueError(f"edges must hold vertex indices in [0, n) with n={n}")
+    edges = edges.astype(np.int64)
+    alive = check_array(alive, "alive", ndim=1, min_size=0)
+    if alive.shape != (edges.shape[0],) or not np.all((alive == 0) | (alive == 1)):
+        raise ValueError(
+            f"alive must be a boolean vector with one entry per edge ({edges.shape[0]}), "
+            f"got shape {alive.shape}"
+        )
+    e = edges[alive.astype(bool)]
     u, v = e[:, 0], e[:, 1]
     rows = np.concatenate([u, v + n, v, u + n])
     cols = np.concatenate([v + n, u, u + n, v])
@@ -355,6 +388,8 @@ def graph_adversarial_bound(n_vertices: int, d: int, spectral_gap: float, s: int
     The error ``||1 - A w||^2`` of ``w = M / (d (M - s))`` on the surviving
     machines, for any ``s`` straggling machines (Proposition 39 with
     ``sigma_2^2 = 2d - gap``); the optimal decoder does at least as well.
+    Computed exactly from the integers (any size); ``inf`` when the bound is beyond
+    the float range.
     """
     n = check_int(n_vertices, "n_vertices", low=2)
     d = check_int(d, "d", low=1)
@@ -362,7 +397,13 @@ def graph_adversarial_bound(n_vertices: int, d: int, spectral_gap: float, s: int
     s = check_int(s, "s", low=0)
     if s >= M:
         raise ValueError(f"s must be < M = n d / 2 = {M} machines, got {s}")
-    return (2 * d - float(spectral_gap)) * M * s / ((M - s) * d * d)
+    high = 2.0 * d if d < 2**1000 else math.inf
+    spectral_gap = check_real(spectral_gap, "spectral_gap", low=0.0, high=high)
+    ratio = Fraction(M * s, (M - s) * d * d)  # exact: n, d, s may exceed the float range
+    try:
+        return float((2 * d - Fraction(spectral_gap)) * ratio)
+    except OverflowError:
+        return math.inf
 
 
 def glasgow_wootters_random_bound(n: int, d: int, spectral_gap: float, p: float) -> dict:
@@ -386,14 +427,20 @@ def glasgow_wootters_random_bound(n: int, d: int, spectral_gap: float, p: float)
     n = check_int(n, "n", low=3)
     d = check_int(d, "d", low=1)
     p = check_probability(p, "p")
-    lam = float(spectral_gap)
-    q = 1 - p * math.exp(1 / lam) if lam > 0 else -1.0
+    lam = check_real(spectral_gap, "spectral_gap", low=0.0, high=2.0 * d)
+    if lam <= 0:
+        q = -1.0
+    elif p == 0:
+        q = 1.0
+    else:  # 1 - p e^(1/lam), with e^(1/lam) overflowing for a tiny gap
+        x = math.log(p) + 1 / lam
+        q = 1 - math.exp(x) if x < 700 else -math.inf
 
     def conds(eps: float) -> tuple[list[bool], float]:
         if q <= 0 or p == 0:
             t = 0.0 if p == 0 else math.inf
         else:
-            t = math.e**2 * p ** (lam * (1 - 1 / (3 + eps))) / q**2
+            t = math.e**2 * p ** (lam * (1 - 1 / (3 + eps))) / q**2 if q > 1e-150 else math.inf
         c1 = lam > 1.5
         c2 = q > 0 and (lam / 2 + 1) * q >= 1 + eps
         c3 = math.isfinite(t) and (1 - t) * (lam - (2 * d - lam) * t) >= eps

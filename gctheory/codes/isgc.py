@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_choice, check_int
+from gctheory._validate import as_generator, check_array, check_choice, check_int, check_memory
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 from gctheory.codes.tandon import _one_per_group, group_residual
@@ -97,6 +97,10 @@ class ISGCResult:
         return len(self.partitions)
 
 
+#: most walk steps :func:`cyclic_max_disjoint` takes (a few seconds of Python)
+_MAX_WALK = 10**7
+
+
 def cyclic_max_disjoint(n: int, window: int, survivors: Sequence[int]) -> list[int]:
     """A largest set of survivors whose windows ``{i, ..., i + window - 1} mod n`` are disjoint.
 
@@ -105,8 +109,20 @@ def cyclic_max_disjoint(n: int, window: int, survivors: Sequence[int]) -> list[i
     the first (on a line, equal-length arcs taken greedily by earliest start
     are a largest disjoint set); keep the best. O(|survivors| n / window).
     An independent check of :func:`hybrid_max_disjoint` with ``c1 = 0, g = 1``.
+    ``1 <= window <= n``; survivors are worker indices in ``[0, n)`` (repeats ignored).
     """
-    alive = np.unique(np.asarray(survivors, dtype=np.int64))
+    n = check_int(n, "n", low=1, high=2**62)
+    window = check_int(window, "window", low=1, high=n)
+    arr = check_array(survivors, "survivors", ndim=1, min_size=0)
+    if arr.size and (np.any(arr != np.round(arr)) or arr.min() < 0 or arr.max() >= n):
+        raise ValueError(f"survivors must be worker indices in [0, n) with n={n}")
+    alive = np.unique(arr.astype(np.int64))
+    work = alive.size * min(alive.size, n // window + 1)
+    if work > _MAX_WALK:
+        raise ValueError(
+            f"survivors: {alive.size:,} survivors with n/window = {n // window:,} arcs per walk "
+            f"need about {work:.3g} steps, more than the {_MAX_WALK:.0e} done here"
+        )
     if alive.size == 0:
         return []
     if window * 2 > n:
@@ -175,6 +191,7 @@ def hybrid_support(n: int, c: int, c1: int, groups: int) -> np.ndarray:
     placement). Requires ``groups | n`` and ``c <= n / groups``.
     """
     n, c, c1, groups = _check_hybrid(n, c, c1, groups)
+    check_memory(n * n, "n", f"the {n} x {n} placement")
     n0 = n // groups
     r = np.arange(n)
     i = r % n0
@@ -288,8 +305,11 @@ def max_disjoint_exhaustive(support: Any, survivors: Sequence[int]) -> int:
     The reference the structured decoders are checked against; exponential in
     ``len(survivors)``, refused above 20 survivors.
     """
-    S = np.asarray(support, dtype=bool)
-    T = [int(t) for t in survivors]
+    S = check_array(support, "support", ndim=2)
+    if not np.all((S == 0) | (S == 1)):
+        raise ValueError("support must be a 0/1 (worker x partition) placement matrix")
+    S = S.astype(bool)
+    T = validate_survivors(survivors, S.shape[0], 0).tolist()
     if len(T) > 20:
         raise ValueError(f"exhaustive search is limited to 20 survivors, got {len(T)}")
     for r in range(len(T), 0, -1):

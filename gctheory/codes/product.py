@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_array
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import GradientCode
 from gctheory.codes.tandon import MatrixGradientCode
@@ -47,7 +48,7 @@ class ProductGradientCode(_ApproximateCode):
     """Approximate product code ``B = B1 (x) B2`` with optimal (least-squares) decoding."""
 
     def __init__(self, B: np.ndarray, *, name: str = "product gradient code") -> None:
-        self.A = np.asarray(B, dtype=float)
+        self.A = check_array(B, "B", ndim=2)
         self.n, self.k = self.A.shape
         self.support = self.A != 0
         self.load = int(self.support.sum(axis=1).max())

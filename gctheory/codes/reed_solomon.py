@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_array, check_memory
 from gctheory.codes.base import (
     DecodeResult,
     DecodingCost,
@@ -102,10 +103,10 @@ def row_balanced_mask_matrix(n: int, k: int, d: int, t: int = 0) -> np.ndarray:
     k = _check_int("k", k, 0)
     d = _check_int("d", d, 1, n)
     t = _check_int("t", t, 0, n - 1)
+    check_memory(n * k + 8 * d * k, "n", f"the {n} x {k} mask")
     M = np.zeros((n, k), dtype=bool)
-    i = np.arange(d)
-    for j in range(k):
-        M[(i + j * d + t) % n, j] = True
+    cols = np.arange(k)
+    M[(np.arange(d)[:, None] + (cols * d + t)[None, :]) % n, cols[None, :]] = True
     return M
 
 
@@ -135,6 +136,11 @@ def _check_nkw(n: Any, k: Any, w: Any) -> tuple[int, int, int]:
     return n, k, w
 
 
+def _check_rs_memory(n: int, k: int) -> None:
+    """Algorithm 2's complex n x k matrix and its O(n^2) products per run length."""
+    check_memory(17 * n * k + 24 * n * n, "n", f"the {n} x {k} Reed-Solomon encoding matrix")
+
+
 def mask_matrix(n: int, k: int, w: int) -> np.ndarray:
     """Algorithm 4 of [1], ``MaskMatrix(n, k, w)``: every row has weight ``w``.
 
@@ -151,6 +157,7 @@ def mask_matrix(n: int, k: int, w: int) -> np.ndarray:
         ``n w >= k``.
     """
     n, k, w = _check_nkw(n, k, w)
+    check_memory(n * k, "n", f"the {n} x {k} mask")
     k_h, d_h, k_l, d_l, t = _mask_parts(n, k, w)
     M_h = row_balanced_mask_matrix(n, k_h, d_h, 0) if k_h else np.zeros((n, 0), bool)
     M_l = row_balanced_mask_matrix(n, k_l, d_l, t)
@@ -205,6 +212,8 @@ def rs_encoding_matrix(n: int, k: int, w: int) -> np.ndarray:
     with ``M = MaskMatrix(n, k, w)`` (Algorithm 4) and ``alpha = exp(2 pi i/n)``.
     ``B`` vanishes exactly (by construction, not by rounding) off the mask.
     """
+    n, k, w = _check_nkw(n, k, w)
+    _check_rs_memory(n, k)
     M = mask_matrix(n, k, w)
     return _encode_from_mask(M)
 
@@ -257,6 +266,7 @@ def rs_inverse_table(n: int) -> np.ndarray:
     so ``table[(i_l - i_j) mod n]`` can be looked up for every pair.
     """
     n = _check_int("n", n, 1)
+    check_memory(32 * n, "n", f"the table of {n} complex inverses")
     tab = np.ones(n, dtype=complex)
     tab[1:] = 1.0 / (1.0 - _roots(n)[1:])
     return tab
@@ -294,7 +304,11 @@ def rs_decoding_vector(
     f = F.size
     if f == 0:
         raise ValueError("survivors must contain at least one worker")
-    tab = rs_inverse_table(n) if table is None else np.asanyarray(table)
+    if table is None:
+        tab = rs_inverse_table(n)
+    else:  # validated, but kept as given (an ndarray subclass stays one: the op-count check)
+        check_array(table, "table", complex_ok=True)
+        tab = np.asanyarray(table)
     if tab.shape != (n,):
         raise ValueError(f"table must have shape ({n},), got {tab.shape}")
     logtab = np.log(tab)  # principal complex log; entry 0 is log 1 = 0
@@ -319,7 +333,8 @@ def rs_decoding_vector_solve(survivors: Sequence[int] | np.ndarray, n: int) -> n
     f = F.size
     if f == 0:
         raise ValueError("survivors must contain at least one worker")
-    G_F = _roots(n)[np.outer(F, np.arange(f)) % n]
+    check_memory(24 * f * f, "survivors", f"the {f} x {f} Vandermonde matrix")
+    G_F = np.exp(2j * np.pi * (np.outer(F, np.arange(f)) % n) / n)  # = _roots(n)[...]
     e1 = np.zeros(f, dtype=complex)
     e1[0] = 1.0
     return np.linalg.solve(G_F.T, e1)
@@ -380,6 +395,7 @@ class ReedSolomonCode(GradientCode):
 
     def __init__(self, n: int, k: int, w: int) -> None:
         n, k, w = _check_nkw(n, k, w)
+        _check_rs_memory(n, k)
         self.n, self.k, self.w = n, k, w
         self.m = 1
         self.s = n * w // k - 1

@@ -39,7 +39,9 @@ from typing import Any
 
 import numpy as np
 
-from gctheory.codes.base import GradientCode, check_positive_int
+from gctheory import _names
+from gctheory._validate import check_array, check_choice
+from gctheory.codes.base import GradientCode, check_positive_int, validate_survivors
 from gctheory.codes.commfr import commfr_code
 from gctheory.codes.tandon import CyclicMDSCode
 from gctheory.codes.ye_abbe import YeAbbeCode
@@ -60,15 +62,7 @@ __all__ = [
     "decoding_stability",
 ]
 
-STABILITY_FAMILIES = (
-    "ye-abbe-vandermonde",
-    "ye-abbe-gaussian",
-    "commfr-gaussian",
-    "commfr-systematic",
-    "commfr-vandermonde",
-    "reed-solomon",
-    "cyclic-mds",
-)
+STABILITY_FAMILIES = _names.STABILITY_FAMILIES  # every family of the study
 
 #: errors below this are reported as this value (log10 = -18): exact-zero errors
 #: (e.g. a decoder that only adds) would otherwise have log10 = -inf.
@@ -114,10 +108,21 @@ def _params(n: int) -> tuple[int, int]:
     return n // 4, n // 4
 
 
-@functools.lru_cache(maxsize=256)
 def stability_code(family: str, n: int, seed: int = 0) -> GradientCode:
-    """The code of ``family`` at ``n`` used by the study (s = n/4; m = n/4 or 1)."""
+    """The code of ``family`` at ``n`` used by the study (s = n/4; m = n/4 or 1).
+
+    ``family`` one of :data:`STABILITY_FAMILIES`, ``n`` a multiple of 4, ``seed`` a
+    non-negative int (the random families' placement). Cached per arguments.
+    """
+    check_choice(family, "family", STABILITY_FAMILIES)
     n = check_positive_int("n", n, minimum=4)
+    _params(n)
+    seed = check_positive_int("seed", seed, minimum=0)
+    return _stability_code(family, n, seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _stability_code(family: str, n: int, seed: int) -> GradientCode:
     s, m = _params(n)
     if family == "ye-abbe-vandermonde":
         return YeAbbeCode(n, s, m)
@@ -143,8 +148,15 @@ def decoding_error(
 
     Decodes with ``check=False`` (the error is measured, not refused);
     a decoder that raises ``numpy.linalg.LinAlgError`` counts as error ``inf``.
+    ``stragglers``: distinct worker indices (fewer than n); ``partials``: (k, d).
     """
-    alive = np.setdiff1d(np.arange(code.n), np.asarray(stragglers, dtype=int))
+    if not isinstance(code, GradientCode):
+        raise ValueError(f"code must be a GradientCode, got {type(code).__name__}")
+    S = validate_survivors(stragglers, code.n, 0)
+    if S.size >= code.n:
+        raise ValueError(f"stragglers must leave a survivor: got all n={code.n} workers")
+    partials = code._check_partials(partials)
+    alive = np.setdiff1d(np.arange(code.n), S)
     Y = code.encode(partials)
     truth = partials.sum(axis=0)
     try:
@@ -231,7 +243,7 @@ def decoding_stability(
 # which generator: every family on the same footing (issue 13)
 
 #: the two schemes of the comparison
-COMPARE_SCHEMES = ("ye-abbe", "commfr")
+COMPARE_SCHEMES = _names.COMPARE_SCHEMES  # ("ye-abbe", "commfr")
 
 #: a generator of more columns than this is not analysed (circulant embeddings at large n)
 MAX_COLUMNS = 240
@@ -383,11 +395,12 @@ def compare_generators(
     m = check_int(m, "m", low=1)
     if s + m > n:
         raise ValueError(f"s + m must be <= n (load s + m <= k = n), got s={s}, m={m}, n={n}")
-    fams = tuple(GENERATOR_FAMILIES if families is None else families)
+    fams = GENERATOR_FAMILIES if families is None else _names(families, "families")
     for f in fams:
-        check_choice(f, "family", GENERATOR_FAMILIES)
-    for sc in schemes:
-        check_choice(sc, "scheme", COMPARE_SCHEMES)
+        check_choice(f, "families: family", GENERATOR_FAMILIES)
+    for sc in _names(schemes, "schemes"):
+        check_choice(sc, "schemes: scheme", COMPARE_SCHEMES)
+    exhaustive_limit = check_int(exhaustive_limit, "exhaustive_limit", low=1)
     kappa = check_real(kappa, "kappa", low=1.0, low_open=True)
     eps = check_real(eps, "eps", low=0.0, high=1.0, low_open=True, high_open=True)
     time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
@@ -429,6 +442,13 @@ def compare_generators(
     return out
 
 
+def _names(values: Any, name: str) -> tuple:
+    """A sequence of names (a lone string is refused: it would be read letter by letter)."""
+    if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{name} must be a sequence of names, got {values!r}")
+    return tuple(values)
+
+
 def _rank(r: GeneratorComparison) -> tuple:
     """Smallest certified worst case first; equal ones (to 9 digits: the rotation embedding
     and the complex Vandermonde code are equal by construction) real before complex."""
@@ -445,6 +465,14 @@ def recommend(rows: Sequence[GeneratorComparison]) -> dict[str, GeneratorCompari
     digits) real before complex, then by name. None when no family is certified stable
     at this s (then use a smaller s: see ``s_kappa``).
     """
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
+        raise ValueError(f"rows must be a sequence of GeneratorComparison, got {rows!r}")
+    for r in rows:
+        if not isinstance(r, GeneratorComparison):
+            raise ValueError(
+                f"rows must hold GeneratorComparison records (from compare_generators), "
+                f"got {type(r).__name__}"
+            )
     best: dict[str, GeneratorComparison | None] = {}
     for scheme in COMPARE_SCHEMES:
         ok = [r for r in rows if r.scheme == scheme and r.worst_upper <= r.kappa]
@@ -480,12 +508,18 @@ def growth_exponent(ns: Sequence[float], values: Sequence[float], level: float =
     from gctheory._validate import check_probability
 
     level = check_probability(level, "level", open_low=True, open_high=True)
-    x = np.log(np.asarray(ns, dtype=float))
-    y = np.log(np.asarray(values, dtype=float))
-    if x.shape != y.shape or x.ndim != 1 or len(x) < 3:
-        raise ValueError(f"ns and values must be two sequences of >= 3 numbers, got {len(x)}")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+    xs = check_array(ns, "ns", ndim=1, finite=False, min_size=0)
+    ys = check_array(values, "values", ndim=1, finite=False, min_size=0)
+    if xs.shape != ys.shape or len(xs) < 3:
+        raise ValueError(
+            f"ns and values must be two sequences of >= 3 numbers of one length, got "
+            f"{len(xs)} and {len(ys)}"
+        )
+    if not (np.all(np.isfinite(xs) & (xs > 0)) and np.all(np.isfinite(ys) & (ys > 0))):
         raise ValueError("ns and values must be positive and finite")
+    x, y = np.log(xs), np.log(ys)
+    if np.all(x == x[0]):
+        raise ValueError("ns must hold at least two different sizes to fit an exponent")
     res = stats.linregress(x, y)
     half = stats.t.ppf((1 + level) / 2, len(x) - 2) * res.stderr
     return GrowthFit(float(res.slope), res.slope - half, res.slope + half, level, len(x))

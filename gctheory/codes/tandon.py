@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import as_generator, check_array, check_choice, check_int, check_memory
 from gctheory.codes.base import (
     DecodingCost,
     GradientCode,
@@ -69,6 +70,7 @@ def cyclic_support(n: int, load: int) -> np.ndarray:
     load = check_positive_int("load", load)
     if load > n:
         raise ValueError(f"load must be <= n, got load={load}, n={n}")
+    check_memory(n * n, "n", f"the {n} x {n} placement")
     S = np.zeros((n, n), dtype=bool)
     for i in range(n):
         S[i, (i + np.arange(load)) % n] = True
@@ -95,7 +97,21 @@ def group_residual(missing_groups: int, per_group: int, k: int) -> float:
     groups without a survivor and 0 elsewhere, so
     ``||E_T a - 1|| / sqrt(k) = sqrt(missing_groups per_group / k)``:
     the residual check at the cost of a count, no product with B.
+    Integers with ``0 <= missing_groups``, ``0 <= per_group`` and ``k >= 1``.
     """
+    if type(missing_groups) is not int or type(per_group) is not int or type(k) is not int:
+        missing_groups = check_int(missing_groups, "missing_groups", low=0)
+        per_group = check_int(per_group, "per_group", low=0)
+        k = check_int(k, "k", low=1)
+    elif missing_groups < 0 or per_group < 0 or k < 1:  # the decoders' ints: checked cheaply
+        check_int(missing_groups, "missing_groups", low=0)
+        check_int(per_group, "per_group", low=0)
+        check_int(k, "k", low=1)
+    if missing_groups * per_group > k:
+        raise ValueError(
+            f"missing_groups * per_group must be <= k (the missing partitions are among the k), "
+            f"got {missing_groups} * {per_group} > {k}"
+        )
     return math.sqrt(missing_groups * per_group / k)
 
 
@@ -108,11 +124,9 @@ class MatrixGradientCode(GradientCode):
     """
 
     def __init__(self, B: Any, s: int, *, name: str = "matrix gradient code") -> None:
-        B = np.asarray(B)
+        B = check_array(B, "B", complex_ok=True, min_size=0)
         if B.ndim != 2 or B.shape[0] < 1 or B.shape[1] < 1:
             raise ValueError(f"B must be an n x k matrix, got shape {B.shape}")
-        if not np.all(np.isfinite(B)):
-            raise ValueError("B must have finite entries")
         self.n, self.k = B.shape
         _check_ns(self.n, s)
         self.s = int(s)
@@ -159,6 +173,7 @@ class FractionalRepetitionCode(MatrixGradientCode):
         k = n if k is None else check_positive_int("k", k)
         if k % groups:
             raise ValueError(f"the number of groups n/(s+1) = {groups} must divide k, got k={k}")
+        check_memory(17 * n * k, "n", f"the {n} x {k} coding matrix (and its support)")
         per = k // groups
         B = np.zeros((n, k))
         for g in range(groups):
@@ -235,8 +250,11 @@ class CyclicMDSCode(MatrixGradientCode):
 
     def __init__(self, n: int, s: int, *, construction: str = "random", rng: Any = None) -> None:
         n, s = _check_ns(n, s)
+        check_choice(construction, "construction", ("random", "deterministic"))
+        # B (complex while built), its real copy and its support
+        check_memory(33 * n * n, "n", f"the {n} x {n} coding matrix")
         if construction == "random":
-            gen = np.random.default_rng(rng)
+            gen = as_generator(rng)
             H = gen.standard_normal((s, n))
             if s:
                 H[:, -1] = -H[:, :-1].sum(axis=1)

@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_array, check_memory
 from gctheory.codes.base import (
     DecodingCost,
     GradientCode,
@@ -97,6 +98,8 @@ class YeAbbeCode(GradientCode):
                 f"n={n}"
             )
         t = n - s
+        # V (n - s) x n, B n x n and the solves behind it, a few n x n float arrays
+        check_memory(48 * n * n, "n", f"the {n} x {n} encoding matrices")
         if isinstance(V, str):
             if V == "vandermonde":
                 Vm = vandermonde_generator(t, n, nodes=nodes)
@@ -107,7 +110,7 @@ class YeAbbeCode(GradientCode):
             else:
                 raise ValueError(f"V must be 'vandermonde', 'gaussian' or a matrix, got {V!r}")
         else:
-            Vm = np.asarray(V)
+            Vm = check_array(V, "V", ndim=2, complex_ok=True, min_size=0)
             if Vm.shape != (t, n):
                 raise ValueError(f"V must have shape (n - s, n) = ({t}, {n}), got {Vm.shape}")
             self.v_kind = "given"

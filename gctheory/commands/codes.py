@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import json
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
+from gctheory._names import COMMFR_FAMILIES, STABILITY_FAMILIES
 from gctheory._output import add_format_argument, format_table
-from gctheory.codes.base import GradientCode, verify_straggler_sets
-from gctheory.codes.commfr import COMMFR_FAMILIES, commfr_code
-from gctheory.codes.stability import STABILITY_FAMILIES, decoding_stability
-from gctheory.codes.tandon import CyclicMDSCode, FractionalRepetitionCode
-from gctheory.codes.ye_abbe import YeAbbeCode
+
+if TYPE_CHECKING:  # the codes (scipy) load when a command runs, not to build the parser
+    from gctheory.codes.base import GradientCode
 
 CLI_FAMILIES = (
     "fractional-repetition",
@@ -73,6 +73,10 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 def _build(args: argparse.Namespace) -> GradientCode:
+    from gctheory.codes.commfr import commfr_code
+    from gctheory.codes.tandon import CyclicMDSCode, FractionalRepetitionCode
+    from gctheory.codes.ye_abbe import YeAbbeCode
+
     f = args.family
     if f == "fractional-repetition":
         _need(args, "s")
@@ -108,6 +112,8 @@ def _build(args: argparse.Namespace) -> GradientCode:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    from gctheory.codes.base import verify_straggler_sets
+
     _check_args(args)
     code = _build(args)
     rows = []
@@ -168,6 +174,8 @@ def _cmd_missing(args: argparse.Namespace) -> int:
 
 
 def _cmd_stability(args: argparse.Namespace) -> int:
+    from gctheory.codes.stability import decoding_stability
+
     pts = decoding_stability(
         args.families,
         args.n,

@@ -5,16 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from gctheory._names import C_CHEN_DONGARRA, PREFACTORS, VANDERMONDE_NODES
 from gctheory._output import add_format_argument, format_table
-from gctheory.conditioning import (
-    C_CHEN_DONGARRA,
-    PREFACTORS,
-    empirical_s_kappa,
-    max_condition,
-    s_kappa_bound,
-)
-from gctheory.generators import VANDERMONDE_NODES, gaussian_generator, vandermonde_generator
-from gctheory.tables import table1
 
 
 def _bound_args(p: argparse.ArgumentParser, kappa: float = 1000, eps: float = 1e-3) -> None:
@@ -37,6 +29,8 @@ def _bound_args(p: argparse.ArgumentParser, kappa: float = 1000, eps: float = 1e
 
 
 def _cmd_table1(args: argparse.Namespace) -> int:
+    from gctheory.tables import table1
+
     rows = table1(kappa=args.kappa, eps=args.eps, C=args.C, prefactor=args.prefactor)
     for r in rows:
         r["match"] = (
@@ -54,6 +48,8 @@ def _cmd_table1(args: argparse.Namespace) -> int:
 
 
 def _cmd_skappa(args: argparse.Namespace) -> int:
+    from gctheory.conditioning import s_kappa_bound
+
     rows = []
     schemes = []
     if args.s < 0:
@@ -88,6 +84,9 @@ def _cmd_skappa(args: argparse.Namespace) -> int:
 
 
 def _cmd_maxcond(args: argparse.Namespace) -> int:
+    from gctheory.conditioning import empirical_s_kappa, max_condition
+    from gctheory.generators import gaussian_generator, vandermonde_generator
+
     if args.generator == "gaussian":
         G = gaussian_generator(args.K, args.N, rng=args.seed)
     else:

@@ -165,8 +165,8 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from gctheory.delays.fitting import LAWS
-    from gctheory.runtime import SCHEMES
+    from gctheory._names import DELAY_LAWS as LAWS
+    from gctheory._names import RUNTIME_SCHEMES as SCHEMES
 
     p = subparsers.add_parser(
         "delays",

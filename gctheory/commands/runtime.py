@@ -6,30 +6,10 @@ from __future__ import annotations
 import argparse
 import math
 
-from scipy import stats
-
+from gctheory._names import RUNTIME_SCHEMES as SCHEMES
+from gctheory._names import ZHANG_SCHEMES
 from gctheory._output import add_format_argument, format_table
 from gctheory._validate import check_int
-from gctheory.order_stats import (
-    halbawi_proposition1_error,
-    order_statistic_mc,
-    order_statistic_moments,
-    xu_log_approx_error,
-)
-from gctheory.runtime import (
-    SCHEMES,
-    ZHANG_SCHEMES,
-    halbawi_alpha_star,
-    halbawi_cm_range,
-    halbawi_f,
-    halbawi_optimal_f,
-    optimal_straggler_tolerance,
-    xu_feasible_interval,
-    xu_feasible_k_exact,
-    xu_optimal_p,
-    zhang_best_redundancy,
-    zhang_metrics,
-)
 
 
 def _dist_args(p: argparse.ArgumentParser) -> None:
@@ -46,6 +26,8 @@ def _dist_args(p: argparse.ArgumentParser) -> None:
 
 
 def _make_dist(args: argparse.Namespace):
+    from scipy import stats
+
     if args.dist == "pareto":
         if not args.xi > 0:
             raise ValueError(f"--xi must be > 0, got {args.xi}")
@@ -58,6 +40,13 @@ def _make_dist(args: argparse.Namespace):
 
 
 def _cmd_orderstat(args: argparse.Namespace) -> int:
+    from gctheory.order_stats import (
+        halbawi_proposition1_error,
+        order_statistic_mc,
+        order_statistic_moments,
+        xu_log_approx_error,
+    )
+
     dist = _make_dist(args)
     n = check_int(args.n, "--n", low=1)
     ks = [check_int(k, "--k", low=1, high=n) for k in args.k] if args.k else [n]
@@ -105,6 +94,8 @@ def _cmd_orderstat(args: argparse.Namespace) -> int:
 
 
 def _cmd_halbawi(args: argparse.Namespace) -> int:
+    from gctheory.runtime import halbawi_alpha_star, halbawi_cm_range, halbawi_f, halbawi_optimal_f
+
     check_int(args.n, "--n", low=1)
     if args.target_f is not None:
         check_int(args.target_f, "--target-f", low=1, high=args.n)
@@ -153,6 +144,8 @@ def _cmd_halbawi(args: argparse.Namespace) -> int:
 
 
 def _cmd_scheme(args: argparse.Namespace) -> int:
+    from gctheory.runtime import optimal_straggler_tolerance
+
     dist = _make_dist(args)
     n = check_int(args.n, "--n", low=1)
     check_int(args.m, "--m", low=1, high=n)
@@ -173,6 +166,8 @@ def _cmd_scheme(args: argparse.Namespace) -> int:
 def _cmd_zhang(args: argparse.Namespace) -> int:
     # bad values are errors (exit 2), not rows: only a scheme's structural condition
     # (r | n, G | n, r <= n/G) is reported as a note in its row
+    from gctheory.runtime import zhang_best_redundancy, zhang_metrics
+
     n = check_int(args.n, "--n", low=1)
     check_int(args.r, "--r", low=1, high=n)
     check_int(args.groups, "--groups", low=1, high=n)
@@ -215,6 +210,8 @@ def _cmd_zhang(args: argparse.Namespace) -> int:
 
 
 def _cmd_xu(args: argparse.Namespace) -> int:
+    from gctheory.runtime import xu_feasible_interval, xu_feasible_k_exact, xu_optimal_p
+
     lo, hi = xu_feasible_interval(args.N, args.s, args.lam)
     ks = xu_feasible_k_exact(args.N, args.s, args.lam, delta=args.delta, mu=args.mu, tau=args.tau)
     k_lo, k_hi = math.ceil(lo * args.N), math.floor(hi * args.N)

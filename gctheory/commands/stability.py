@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from gctheory._names import COMPARE_SCHEMES, GENERATOR_FAMILIES
 from gctheory._output import add_format_argument, format_table
-from gctheory.codes.stability import COMPARE_SCHEMES, compare_generators, recommend
-from gctheory.generators import GENERATOR_FAMILIES
-from gctheory.tables import generator_table
 
 
 def _families(text: str | None) -> tuple[str, ...] | None:
@@ -22,6 +20,8 @@ def _families(text: str | None) -> tuple[str, ...] | None:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
+    from gctheory.codes.stability import compare_generators, recommend
+
     rows = compare_generators(
         args.n,
         args.s,
@@ -46,6 +46,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_table(args: argparse.Namespace) -> int:
+    from gctheory.tables import generator_table
+
     nsm = None
     if args.n is not None:
         nsm = [(n, s, args.m) for n in args.n for s in args.s]

@@ -15,7 +15,8 @@ from gctheory._output import FORMATS, format_table
 
 __all__ = ["register"]
 
-_DEFAULT_DELAY = "pareto(0.001, 1.1)"  # Halbawi et al. 2017, Section 6: t0 = 0.001, xi = 1.1
+# Halbawi et al. 2017, Section 6: t0 = 0.001, xi = 1.1
+_DEFAULT_DELAY = "pareto(scale=0.001, shape=1.1)"
 
 
 class _NotATerminal(io.TextIOBase):
@@ -179,7 +180,7 @@ def _handler(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from gctheory.tradeoff import TRADEOFF_AXES, TRADEOFF_SCHEMES
+    from gctheory._names import TRADEOFF_AXES, TRADEOFF_SCHEMES
 
     p = subparsers.add_parser(
         "tradeoff",

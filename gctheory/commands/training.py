@@ -138,7 +138,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--delay",
         default="exp(1)",
         help='delay model, e.g. "shifted_exp(0.05, 0.02)", '
-        '"exp(1)", "pareto(1, 2.5)", "uniform(a, b)", "constant(1)", or measured rounds '
+        '"exp(1)", "pareto(scale=1, shape=2.5)", "uniform(a, b)", "constant(1)", '
+        "or measured rounds "
         'replayed: "trace:PATH?profile=...&region=..." (see gctheory delays)',
     )
     p.add_argument("--persist", type=int, default=1, help="keep draws for h iterations")

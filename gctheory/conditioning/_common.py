@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import mpmath
 
+from gctheory import _names
 from gctheory._validate import check_choice, check_int, check_real
 
 __all__ = [
@@ -18,10 +20,10 @@ __all__ = [
 ]
 
 #: Upper value of the universal constant C of Chen and Dongarra (2005), Thm. 4.5.
-C_CHEN_DONGARRA = 6.414
+C_CHEN_DONGARRA = _names.C_CHEN_DONGARRA  # 6.414
 
 #: The two readings of the leading factor: eq. (7) of Kadhe et al. (= Chen-Dongarra) and Lemma 1.
-PREFACTORS = ("eq7", "lemma1")
+PREFACTORS = _names.PREFACTORS  # ("eq7", "lemma1")
 
 #: Condition numbers from the Gram matrix's eigenvalues are trusted below this value; above it
 #: (relative error of the Gram route ~ kappa^2 * 1e-16) they are recomputed by an SVD.
@@ -79,6 +81,29 @@ def _check_NK(N: Any, K: Any) -> tuple[int, int]:
     if K < 2:
         raise ValueError(f"K must be >= 2 (Lemma 1 needs u >= 2 rows), got K={K}")
     return N, K
+
+
+def _most_subsets(N: int, ts: range, max_subsets: Any, what: str = "") -> int:
+    """``max_t binom(N, t)`` over ``ts``, or ValueError (naming max_subsets) when above
+    ``max_subsets``; a huge binomial is recognised without being computed
+    (``binom(N, j) >= 2^j`` for ``j <= N/2``)."""
+    max_subsets = check_int(max_subsets, "max_subsets", low=1)
+    if ts.start >= ts.stop:  # (not len(ts): a range past 2^63 has no len)
+        return 0
+    mid = min(max(N // 2, ts.start), ts[-1])  # binom(N, t) peaks at t = N/2
+    j = min(mid, N - mid)
+    if j > max_subsets.bit_length():
+        raise ValueError(
+            f"max_subsets: up to binom({N}, {mid}) >= 2^{j} subsets{what} exceeds "
+            f"max_subsets={max_subsets}; exhaustive evaluation is not tractable"
+        )
+    worst = math.comb(N, j)
+    if worst > max_subsets:
+        raise ValueError(
+            f"max_subsets: up to binom({N}, {mid}) = {worst:,} subsets{what} exceeds "
+            f"max_subsets={max_subsets}; exhaustive evaluation is not tractable"
+        )
+    return worst
 
 
 #: floats per sub-batch inside one Monte Carlo engine chunk (~32 MB)

@@ -37,6 +37,7 @@ import mpmath
 import numpy as np
 from scipy.special import gammaln
 
+from gctheory._validate import check_real
 from gctheory.conditioning._common import (
     _C,
     C_CHEN_DONGARRA,
@@ -93,7 +94,7 @@ def chen_dongarra_tail(
     u = _int("u", u, 2)
     v = _int("v", v, 2)
     d = abs(v - u) + 1
-    x = float(x)
+    x = check_real(x, "x", finite=False)
     if not x >= d:
         raise ValueError(f"x must be >= |v-u|+1 = {d} (domain of Chen-Dongarra Thm. 4.5), got {x}")
     a = _prefactor(prefactor)

@@ -9,18 +9,19 @@
 
 from __future__ import annotations
 
-import math
 from functools import partial
 from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_memory
 from gctheory.conditioning._common import (
     _MC_BLOCK_ENTRIES,
     C_CHEN_DONGARRA,
     _check_NK,
     _int,
     _kappa,
+    _most_subsets,
 )
 from gctheory.conditioning.numbers import condition_numbers
 from gctheory.conditioning.skappa import s_kappa_bound
@@ -69,12 +70,19 @@ def condition_tail_mc(
     """
     u = _int("u", u, 1)
     v = _int("v", v, 1)
+    # one matrix at least, its copy and the SVD's workspace
+    check_memory(24 * u * v, "u", f"a {u} x {v} matrix and its SVD")
     kappa = _kappa(kappa)
     trials = _int("trials", trials, 1)
     event = partial(_cond_exceeds, u, v, kappa)
     return estimate_probability(
         event, trials, rng=rng, executor=executor, level=level, chunk_size=chunk_size
     )
+
+
+def _check_generator_memory(N: int, K: int) -> None:
+    """One sampled K x N generator and its subsets' matrices, at least."""
+    check_memory(32 * N * K, "N", f"a {K} x {N} Gaussian generator and its submatrices")
 
 
 def _subset_max_exceeds(
@@ -116,11 +124,8 @@ def subset_failure_mc(
     t = _int("t", t)
     if not K <= t <= N:
         raise ValueError(f"t must lie in [K, N] = [{K}, {N}], got t={t}")
-    if math.comb(N, t) > max_subsets:
-        raise ValueError(
-            f"binom(N, t) = {math.comb(N, t)} exceeds max_subsets={max_subsets}: "
-            "exhaustive evaluation per sample is not tractable"
-        )
+    _most_subsets(N, range(t, t + 1), max_subsets, " per sample")
+    _check_generator_memory(N, K)
     event = partial(_subset_max_exceeds, N, K, t, _kappa(kappa))
     return estimate_probability(
         event, _int("trials", trials, 1), rng=rng, executor=executor, level=level
@@ -169,12 +174,8 @@ def empirical_s_kappa_mc(
     conservative it is. Requires ``binom(N, t) <= max_subsets`` for every t.
     """
     N, K = _check_NK(N, K)
-    worst = max(math.comb(N, t) for t in range(K, N + 1))
-    if worst > max_subsets:
-        raise ValueError(
-            f"up to {worst} subsets per generator exceeds max_subsets={max_subsets}; "
-            "use empirical_s_kappa (estimate mode) on individual generators"
-        )
+    _most_subsets(N, range(K, N + 1), max_subsets, " per generator")
+    _check_generator_memory(N, K)
     sampler = partial(_empirical_s_kappa_sampler, N, K, _kappa(kappa))
     return estimate_mean(
         sampler, _int("trials", trials, 1), rng=rng, executor=executor, level=level
@@ -212,11 +213,10 @@ def s_kappa_shortfall_mc(
     """
     N, K = _check_NK(N, K)
     kappa = _kappa(kappa)
+    _most_subsets(N, range(K, N + 1), max_subsets, " per generator")
+    _check_generator_memory(N, K)
     bound = s_kappa_bound(N, K, kappa, eps, C, prefactor).s_kappa
     target = bound if target is None else _int("target", target)
-    worst = max(math.comb(N, t) for t in range(K, N + 1))
-    if worst > max_subsets:
-        raise ValueError(f"up to {worst} subsets per generator exceeds max_subsets={max_subsets}")
     event = partial(_shortfall_event, N, K, kappa, target)
     trials = _int("trials", trials, 1)
     return estimate_probability(event, trials, rng=rng, executor=executor, level=level)

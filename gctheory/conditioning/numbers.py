@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import mpmath
 import numpy as np
 
+from gctheory._validate import check_choice, check_int
 from gctheory.conditioning._common import _COND_BLOCK_ENTRIES, GRAM_LIMIT, _int
 
 __all__ = ["condition_numbers", "condition_number_mp", "vandermonde_condition_mp"]
@@ -22,6 +24,10 @@ __all__ = ["condition_numbers", "condition_number_mp", "vandermonde_condition_mp
 #: the vectorised Householder + Laguerre path is used up to this size (its loops are over
 #: the matrix size in numpy, O(K^3) per matrix without BLAS); larger ones go to the SVD
 _LAGUERRE_MAX = 24
+
+#: most digits of the mpmath condition numbers (an SVD at more takes minutes even for a
+#: small matrix; mpmath's precision is also an allocation of that many digits)
+MAX_DPS = 10**4
 
 # ---------------------------------------------------------------------------
 # empirical side: condition numbers
@@ -187,7 +193,7 @@ def condition_number_mp(M: Any, dps: int = 50) -> mpmath.mpf:
     A = np.asarray(M)
     if A.ndim != 2:
         raise ValueError(f"M must be a 2-D matrix, got shape {A.shape}")
-    dps = _int("dps", dps, 16)
+    dps = check_int(dps, "dps", low=16, high=MAX_DPS)
     with mpmath.workdps(dps):
         if np.iscomplexobj(A):
             mat = mpmath.matrix([[mpmath.mpc(complex(z)) for z in row] for row in A])
@@ -210,6 +216,12 @@ def _vandermonde_nodes_mp(N: int, nodes: str) -> list:
     raise ValueError(f"nodes must be 'equispaced', 'chebyshev' or 'roots_of_unity', got {nodes!r}")
 
 
+#: largest work ``K^2 |columns| max(1, dps/60)^1.6`` of :func:`vandermonde_condition_mp`
+#: (about 10 s of mpmath here; 60 x 80 at 60 digits is 2.9e5 and takes 2 s)
+_MP_MAX_WORK = 1.5e6
+_MP_MAX_COLUMNS = 10**4
+
+
 def vandermonde_condition_mp(
     K: int, N: int, columns: Any = None, nodes: str = "chebyshev", dps: int = 60
 ) -> mpmath.mpf:
@@ -224,10 +236,26 @@ def vandermonde_condition_mp(
     K, N = _int("K", K, 1), _int("N", N, 1)
     if K > N:
         raise ValueError(f"K must be <= N, got K={K}, N={N}")
-    cols = list(range(N)) if columns is None else [int(c) for c in columns]
+    check_choice(nodes, "nodes", ("equispaced", "chebyshev", "roots_of_unity"))
+    dps = check_int(dps, "dps", low=16, high=MAX_DPS)
+    if columns is None:
+        if N > _MP_MAX_COLUMNS:
+            raise ValueError(f"N must be <= {_MP_MAX_COLUMNS} for an mpmath SVD, got N={N}")
+        cols = list(range(N))
+    else:
+        if isinstance(columns, (str, bytes, dict)) or not isinstance(
+            columns, (Sequence, np.ndarray, range)
+        ):
+            raise ValueError(f"columns must be a sequence of column indices, got {columns!r}")
+        cols = [_int("each of columns", c) for c in columns]
     if not cols or len(set(cols)) != len(cols) or not all(0 <= c < N for c in cols):
         raise ValueError(f"columns must be distinct indices in [0, {N}), got {columns!r}")
-    dps = _int("dps", dps, 16)
+    work = K * K * len(cols) * max(1.0, dps / 60) ** 1.6
+    if work > _MP_MAX_WORK:
+        raise ValueError(
+            f"K, columns, dps: an mpmath SVD of a {K} x {len(cols)} matrix at {dps} digits takes "
+            f"minutes (work {work:.3g} > {_MP_MAX_WORK:.3g}, about 2 s at 60 x 80 and 60 digits)"
+        )
     with mpmath.workdps(dps):
         x = _vandermonde_nodes_mp(N, nodes)
         mat = mpmath.matrix([[x[c] ** i for c in cols] for i in range(K)])

@@ -248,6 +248,10 @@ def s_kappa_ye_abbe(
     return s_kappa_bound(n, n - s, kappa, eps, C, prefactor, strict=strict).s_kappa
 
 
+#: most thresholds :func:`c_interval` scans (one mpmath power each)
+_C_INTERVAL_MAX_SCAN = 10**5
+
+
 def c_interval(
     N: int,
     K: int,
@@ -269,11 +273,19 @@ def c_interval(
     t = N - s_kappa
     if t < K:
         raise ValueError(f"s_kappa must be <= N - K = {N - K}, got {s_kappa}")
+    if t - K > _C_INTERVAL_MAX_SCAN:
+        raise ValueError(
+            f"N: c_interval scans the N - s_kappa - K = {t - K:,} thresholds below t = N - "
+            f"s_kappa, more than the {_C_INTERVAL_MAX_SCAN:,} done here (seconds); use a "
+            "smaller N or a larger s_kappa"
+        )
 
     def c_t(u: int) -> mpmath.mpf:
         r = u - K + 1
-        return (mpmath.mpf(eps) / (a * math.comb(N, u))) ** (mpmath.mpf(1) / r) * kappa * r / u
+        binom = mpmath.binomial(N, u)  # log-gamma based: no N-digit integer for large N
+        return (mpmath.mpf(eps) / (a * binom)) ** (mpmath.mpf(1) / r) * kappa * r / u
 
-    high = c_t(t)
-    low = max((c_t(u) for u in range(K, t)), default=mpmath.mpf(0))
-    return (float(low), float(high)) if low < high else None
+    with mpmath.workdps(30):
+        high = c_t(t)
+        low = max((c_t(u) for u in range(K, t)), default=mpmath.mpf(0))
+        return (float(low), float(high)) if low < high else None

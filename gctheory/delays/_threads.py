@@ -1,20 +1,5 @@
-"""One BLAS thread for small, many-times-repeated linear algebra.
+"""Moved to :mod:`gctheory._threads` (shared with the rare-event samplers); kept importable."""
 
-Fits, bootstraps and the training simulator call BLAS on small arrays
-thousands of times; extra BLAS threads only contend (measured: a mixture fit
-takes several times longer with 2 threads on a busy 2-core machine).
-"""
+from gctheory._threads import blas_single_thread
 
-from __future__ import annotations
-
-import contextlib
-from typing import Any
-
-
-def blas_single_thread() -> Any:
-    """A context limiting BLAS to one thread (a no-op without threadpoolctl)."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
-        return contextlib.nullcontext()
-    return threadpool_limits(1)
+__all__ = ["blas_single_thread"]

@@ -162,11 +162,15 @@ class SchemeTimes:
         return out
 
 
+#: most workers a measured-delay decision is made for (a trace has far fewer)
+MAX_WORKERS = 10**6
+
+
 def scheme_s_values(scheme: str, n: int, m: int = 1, code: Any = None) -> list[int]:
     """The valid straggler tolerances of ``scheme`` with ``n`` workers."""
     rt = _runtime()
     check_choice(scheme, "scheme", rt.SCHEMES)
-    n = check_int(n, "n", low=1)
+    n = check_int(n, "n", low=1, high=MAX_WORKERS)
     m = check_int(m, "m", low=1)
     if scheme == "uncoded":
         return [0]
@@ -177,7 +181,9 @@ def scheme_s_values(scheme: str, n: int, m: int = 1, code: Any = None) -> list[i
     if scheme == "commfr-gc":
         if code is None:
             raise ValueError("commfr-gc needs code=(N, K, delta) of the underlying linear code")
-        return [int(code[2]) - 1]
+        if isinstance(code, (str, bytes, dict)) or not hasattr(code, "__len__") or len(code) != 3:
+            raise ValueError(f"code must be a triple (N, K, delta) of integers, got {code!r}")
+        return [check_int(code[2], "code delta", low=1) - 1]
     return list(range(n))
 
 
@@ -274,9 +280,13 @@ def scheme_times(
     n = check_int(n, "n", low=1)
     m = check_int(m, "m", low=1)
     tau = check_real(tau, "tau", low=0.0)
-    B = check_int(bootstrap, "bootstrap", low=0)
+    B = check_int(bootstrap, "bootstrap", low=0, high=10**5)
     level = check_probability(level, "level", open_low=True, open_high=True)
-    laws = [check_choice(law, "law", LAWS) for law in laws]
+    if isinstance(laws, (str, bytes, dict)) or not hasattr(laws, "__iter__"):
+        raise ValueError(f"laws must be a sequence of names from {LAWS}, got {laws!r}")
+    laws = [check_choice(law, "laws", LAWS) for law in laws]
+    if fits is not None and not isinstance(fits, dict):
+        raise ValueError(f"fits must be a dict (law, load) -> LawFit or None, got {fits!r}")
     rng = as_generator(rng)
     if not isinstance(trace, Trace):
         raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
@@ -284,6 +294,8 @@ def scheme_times(
     if s is None:
         s_list = valid
     else:
+        if isinstance(s, (str, bytes, dict)) or not hasattr(s, "__iter__"):
+            raise ValueError(f"s must be a sequence of straggler tolerances, got {s!r}")
         s_list = [check_int(v, "s", low=0) for v in s]
         bad = sorted(set(s_list) - set(valid))
         if bad:
@@ -431,7 +443,16 @@ def decision_table(
     lies below the upper end of the reference's interval at its optimum (the
     ``s`` the measurements cannot tell from the best; NaN without intervals).
     """
-    res = [results] if isinstance(results, SchemeTimes) else list(results)
+    if isinstance(results, SchemeTimes):
+        res = [results]
+    elif isinstance(results, (list, tuple)) and all(isinstance(r, SchemeTimes) for r in results):
+        res = list(results)
+    else:
+        raise ValueError(
+            f"results must be a SchemeTimes (from scheme_times) or a list of them, got {results!r}"
+        )
+    if not isinstance(reference, str):
+        raise ValueError(f"reference must be an estimator name (a str), got {reference!r}")
     rows = []
     for r in res:
         ref = check_choice(reference, "reference", list(r.times))

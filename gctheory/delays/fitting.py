@@ -48,7 +48,14 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special, stats
 
-from gctheory._validate import as_generator, check_choice, check_int, check_probability
+from gctheory._names import DELAY_LAWS
+from gctheory._validate import (
+    as_generator,
+    check_array,
+    check_choice,
+    check_int,
+    check_probability,
+)
 from gctheory.delays._threads import blas_single_thread
 from gctheory.delays.mixture import body_tail
 
@@ -64,7 +71,7 @@ __all__ = [
     "ad_statistic",
 ]
 
-LAWS = ("shifted_exp", "pareto", "weibull", "gamma", "lognormal", "mixture")
+LAWS = DELAY_LAWS  # shifted_exp, pareto, weibull, gamma, lognormal, mixture
 LAW_PARAMETERS = {
     "shifted_exp": ("shift", "mean"),
     "pareto": ("scale", "shape"),
@@ -159,9 +166,20 @@ class LawFit:
 # GOF statistics
 
 
+def _check_law(dist: Any, name: str = "dist") -> Any:
+    if not (callable(getattr(dist, "cdf", None)) and callable(getattr(dist, "sf", None))):
+        raise ValueError(
+            f"{name} must be a frozen scipy.stats distribution (with cdf and sf), got {dist!r}"
+        )
+    return dist
+
+
 def ks_statistic(x: Any, dist: Any) -> float:
     """Kolmogorov-Smirnov distance between the sample ``x`` and the law ``dist``."""
-    xs = np.sort(np.asarray(x, float))
+    xs = np.sort(check_array(x, "x", ndim=1, finite=False))
+    if np.isnan(xs).any():
+        raise ValueError("x must not hold NaN")
+    _check_law(dist)
     n = xs.size
     F = dist.cdf(xs)
     i = np.arange(1, n + 1)
@@ -175,7 +193,10 @@ def ad_statistic(x: Any, dist: Any) -> float:
     sample minimum (``F = 0`` there) gives a finite value; the bootstrap
     calibrates the clipped statistic the same way.
     """
-    xs = np.sort(np.asarray(x, float))
+    xs = np.sort(check_array(x, "x", ndim=1, finite=False))
+    if np.isnan(xs).any():
+        raise ValueError("x must not hold NaN")
+    _check_law(dist)
     n = xs.size
     eps = 1e-12
     lF = np.log(np.clip(dist.cdf(xs), eps, 1 - eps))
@@ -609,15 +630,19 @@ _FITTERS = {
 }
 
 
-def _check_sample(data: Any) -> np.ndarray:
-    x = np.asarray(data, float).ravel()
+def _check_sample(data: Any, name: str = "data") -> np.ndarray:
+    x = check_array(data, name, finite=False, min_size=0).ravel()
     if x.size < 10:
-        raise ValueError(f"fitting needs at least 10 times, got {x.size}")
+        raise ValueError(f"{name}: fitting needs at least 10 times, got {x.size}")
     bad = ~np.isfinite(x) | (x < 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"times must be finite and >= 0: element {i} is {float(x[i])!r}")
+        raise ValueError(f"{name}: times must be finite and >= 0: element {i} is {float(x[i])!r}")
     return x
+
+
+#: most bootstrap refits one call makes (a p-value to 1e-4; each refit takes up to seconds)
+MAX_BOOTSTRAP = 10**4
 
 
 def _fit(x: np.ndarray, law: str, level: float) -> LawFit:
@@ -682,8 +707,11 @@ def goodness_of_fit(
     counted in ``failed_refits`` and left out (more than ``max_failures`` of
     them is an error: the p-value would be biased).
     """
+    if not isinstance(fit, LawFit):
+        raise ValueError(f"fit must be a LawFit (from fit_law), got {type(fit).__name__}")
     x = _check_sample(data)
-    B = check_int(bootstrap, "bootstrap", low=1)
+    B = check_int(bootstrap, "bootstrap", low=1, high=MAX_BOOTSTRAP)
+    max_failures = check_probability(max_failures, "max_failures")
     rng = as_generator(rng)
     if not fit.converged:
         raise ValueError(f"{fit.law}: the fit did not converge, there is nothing to test")
@@ -722,10 +750,12 @@ def fit_laws(
     ``converged=False`` and the reason in ``message`` (so one law failing does
     not hide the others). Ordered as ``laws``.
     """
-    laws = [check_choice(law, "law", LAWS) for law in ([laws] if isinstance(laws, str) else laws)]
+    if not isinstance(laws, str) and not isinstance(laws, (list, tuple)):
+        raise ValueError(f"laws must be a law name or a sequence of names from {LAWS}, got {laws}")
+    laws = [check_choice(law, "laws", LAWS) for law in ([laws] if isinstance(laws, str) else laws)]
     x = _check_sample(data)
     level = check_probability(level, "level", open_low=True, open_high=True)
-    B = check_int(bootstrap, "bootstrap", low=0)
+    B = check_int(bootstrap, "bootstrap", low=0, high=MAX_BOOTSTRAP)
     rng = as_generator(rng)
     children = rng.spawn(len(laws))
     out = []

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_array, check_real
 from gctheory.delays.trace import Trace
 
 __all__ = ["LoadScaling", "ProportionalLoad", "fit_load_scaling", "nearest_load", "as_load_model"]
@@ -153,8 +154,9 @@ class ProportionalLoad:
 
 def nearest_load(loads: Any, load: float) -> float:
     """The measured load nearest to ``load`` (the lower one on a tie)."""
-    loads = np.sort(np.asarray(loads, float))
-    return float(loads[int(np.argmin(np.abs(loads - float(load))))])
+    loads = np.sort(check_array(loads, "loads", ndim=1).ravel())
+    load = check_real(load, "load")
+    return float(loads[int(np.argmin(np.abs(loads - load)))])
 
 
 def as_load_model(load_model: Any, trace: Trace | None = None) -> Any:
@@ -191,14 +193,16 @@ def fit_load_scaling(trace: Trace, probs: Any = DEFAULT_PROBS) -> LoadScaling:
         rare stragglers above do not move with the load the same way, and the
         replay keeps them as measured).
     """
+    if not isinstance(trace, Trace):
+        raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
     loads = trace.loads
     if len(loads) < 2:
         raise ValueError(
             f"fitting how time scales with load needs >= 2 measured loads, the trace has "
             f"{len(loads)} ({', '.join(f'{x:g}' for x in loads)})"
         )
-    p = np.asarray(probs, float)
-    if p.ndim != 1 or p.size == 0 or not np.all((p > 0) & (p < 1)):
+    p = check_array(probs, "probs", ndim=1)
+    if not np.all((p > 0) & (p < 1)):
         raise ValueError(f"probs must be levels in (0, 1), got {probs!r}")
     Q = np.array([np.quantile(trace.times(ld), p) for ld in loads]).T  # (P, L)
     P, L = Q.shape

@@ -11,10 +11,13 @@ is finite iff ``xi > 1``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 from scipy import special, stats
+
+from gctheory._validate import check_probability, check_real
 
 __all__ = ["body_tail"]
 
@@ -124,6 +127,14 @@ def body_tail(w: float, sigma: float, shift: float, body_scale: float, xi: float
     a Pareto tail ``P(X > t) = (t0 / t)^xi`` for ``t >= t0``.
 
     Natural parameters in seconds; internally frozen with ``scale=body_scale``.
+    Domain: ``0 <= w <= 1``, ``sigma, body_scale, xi, t0 > 0``, ``shift >= 0``.
     """
-    S = float(body_scale)
+    w = check_probability(w, "w")
+    sigma = check_real(sigma, "sigma", low=0.0, low_open=True)
+    shift = check_real(shift, "shift", low=0.0)
+    S = check_real(body_scale, "body_scale", low=0.0, low_open=True)
+    xi = check_real(xi, "xi", low=0.0, low_open=True)
+    t0 = check_real(t0, "t0", low=0.0, low_open=True)
+    if not (math.isfinite(shift / S) and math.isfinite(t0 / S)):
+        raise ValueError(f"body_scale={S:g} is too small for shift={shift:g} and t0={t0:g}")
     return _body_tail_gen(w, sigma, shift / S, xi, t0 / S, scale=S)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from gctheory._validate import check_int
+from gctheory._validate import check_array, check_int
 
 __all__ = [
     "empirical_weights",
@@ -51,6 +51,24 @@ def _check_layout(groups: Any, size: Any, wait: Any) -> Layout:
     return groups, size, wait
 
 
+def _check_layouts(layouts: Any) -> list[Layout]:
+    rule = "layouts must be a sequence of (groups, group_size, wait) triples of integers"
+    if isinstance(layouts, (str, bytes, dict)) or not hasattr(layouts, "__iter__"):
+        raise ValueError(f"{rule}, got {layouts!r}")
+    out = []
+    for lay in layouts:
+        if isinstance(lay, (str, bytes, dict)) or not hasattr(lay, "__len__") or len(lay) != 3:
+            raise ValueError(f"{rule}, got the entry {lay!r}")
+        out.append(_check_layout(*lay))
+    return out
+
+
+def _check_law(dist: Any) -> Any:
+    if not all(callable(getattr(dist, f, None)) for f in ("ppf", "isf", "cdf")):
+        raise ValueError(f"dist must be a frozen scipy.stats distribution, got {dist!r}")
+    return dist
+
+
 def _H(u: np.ndarray, groups: int, size: int, wait: int) -> np.ndarray:
     h = special.betainc(wait, size - wait + 1, u)
     return h**groups if groups > 1 else h
@@ -59,7 +77,7 @@ def _H(u: np.ndarray, groups: int, size: int, wait: int) -> np.ndarray:
 def empirical_weights(m: int, layouts: Sequence[Layout]) -> np.ndarray:
     """Weights ``H(i/m) - H((i-1)/m)`` of the sorted atoms, one column per layout, shape (m, L)."""
     m = check_int(m, "m (sample size)", low=1)
-    lays = [_check_layout(*lay) for lay in layouts]
+    lays = _check_layouts(layouts)
     if m * len(lays) > _MAX_CELLS:
         raise ValueError(
             f"{m} atoms x {len(lays)} layouts = {m * len(lays):.3g} weights exceeds the "
@@ -75,9 +93,7 @@ def empirical_weights(m: int, layouts: Sequence[Layout]) -> np.ndarray:
 def empirical_grouped_mean(values: Any, groups: int, group_size: int, wait: int = 1) -> float:
     """Exact ``E[max_g X^{(g)}_(wait:group_size)]`` for ``groups * group_size`` i.i.d. draws
     from the empirical distribution of ``values`` (module docstring)."""
-    x = np.sort(np.asarray(values, float).ravel())
-    if x.size == 0 or not np.all(np.isfinite(x)):
-        raise ValueError("values must be a non-empty array of finite numbers")
+    x = np.sort(check_array(values, "values").ravel())
     W = empirical_weights(x.size, [(groups, group_size, wait)])
     return float(x @ W[:, 0])
 
@@ -101,6 +117,7 @@ def tail_index(dist: Any) -> float:
     Known for scipy's Pareto and for :func:`gctheory.delays.body_tail`; other
     laws fitted here (exponential, Weibull, gamma, lognormal) have every moment.
     """
+    _check_law(dist)
     name = getattr(getattr(dist, "dist", None), "name", "")
     shapes = dist.dist._parse_args(*dist.args, **dist.kwds)[0] if name else ()
     if name == "pareto":
@@ -170,7 +187,7 @@ def law_grouped_means(dist: Any, layouts: Sequence[Layout]) -> np.ndarray:
     ``inf`` where the mean is infinite (a power-law tail of index ``xi`` with
     ``xi (r - w + 1) <= 1``). See the module docstring for the method.
     """
-    lays = [_check_layout(*lay) for lay in layouts]
+    lays = _check_layouts(layouts)
     xi = tail_index(dist)
     finite = [xi * (r - w + 1) > 1 for _, r, w in lays]
     out = np.full(len(lays), math.inf)
@@ -200,6 +217,7 @@ def law_grouped_means(dist: Any, layouts: Sequence[Layout]) -> np.ndarray:
 
 def law_order_statistic(dist: Any, k: int, n: int) -> float:
     """``E[X_(k:n)]`` under the frozen law ``dist`` (see :func:`law_grouped_means`)."""
+    _check_law(dist)
     n = check_int(n, "n", low=1)
     k = check_int(k, "k", low=1, high=n)
     return float(law_grouped_means(dist, [(1, n, k)])[0])

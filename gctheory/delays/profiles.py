@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_int, check_path, check_real
 from gctheory.delays.trace import Trace, _validate
 
 __all__ = ["safe_load", "safe_loads", "read_profile_pickle", "profile_rows"]
@@ -108,6 +109,10 @@ def safe_loads(data: bytes, *, source: str = "pickle") -> Any:
 
     Raises ValueError (naming ``source`` and the refused class) for anything else.
     """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ValueError(f"data must be the bytes of a pickle, got {type(data).__name__}")
+    if not isinstance(source, str):
+        raise ValueError(f"source must be a str naming where the bytes come from, got {source!r}")
     try:
         return _RestrictedUnpickler(io.BytesIO(data)).load()
     except pickle.UnpicklingError as exc:
@@ -118,10 +123,12 @@ def safe_loads(data: bytes, *, source: str = "pickle") -> Any:
 
 def safe_load(path: str | Path) -> Any:
     """:func:`safe_loads` of a file."""
-    p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"profile pickle {str(p)!r} does not exist")
-    return safe_loads(p.read_bytes(), source=str(p))
+    p = Path(check_path(path, "path", what="profile pickle"))
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"path: cannot read the profile pickle {str(p)!r} ({exc})") from None
+    return safe_loads(data, source=str(p))
 
 
 _NAME = re.compile(
@@ -149,8 +156,10 @@ def profile_rows(rounds: Any, source: str = "profile") -> dict[str, np.ndarray]:
     ``rounds`` is the unpickled list of round dicts; time is ``finished -
     started`` of each worker, ``start_offset_s`` its start minus the round's.
     """
+    if not isinstance(source, str):
+        raise ValueError(f"source must be a str naming the profile, got {source!r}")
     if not isinstance(rounds, list) or not rounds:
-        raise ValueError(f"{source}: a delay profile is a non-empty list of rounds")
+        raise ValueError(f"rounds ({source}): a delay profile is a non-empty list of rounds")
     out: dict[str, list] = {"round": [], "worker": [], "time": [], "start_offset_s": []}
     loads: list[float] = []
     for j, rd in enumerate(rounds):
@@ -165,13 +174,18 @@ def profile_rows(rounds: Any, source: str = "profile") -> dict[str, np.ndarray]:
                 raise ValueError(
                     f"{source}: round {r} result {q} lacks worker_id/started/finished"
                 ) from None
-            out["round"].append(int(r))
-            out["worker"].append(int(w))
-            out["time"].append(float(b) - float(a))
-            out["start_offset_s"].append(float(a) - float(r0) if r0 is not None else np.nan)
-            payload = res.get("payload")
-            if isinstance(payload, dict) and "load" in payload:
-                loads.append(float(payload["load"]))
+            try:
+                out["round"].append(int(r))
+                out["worker"].append(int(w))
+                out["time"].append(float(b) - float(a))
+                out["start_offset_s"].append(float(a) - float(r0) if r0 is not None else np.nan)
+                payload = res.get("payload")
+                if isinstance(payload, dict) and "load" in payload:
+                    loads.append(float(payload["load"]))
+            except (TypeError, ValueError, OverflowError):
+                raise ValueError(
+                    f"rounds ({source}): round {r!r} result {q} holds a non-numeric value"
+                ) from None
     cols = {k: np.array(v) for k, v in out.items()}
     if loads:
         if len(loads) != len(cols["time"]):
@@ -197,7 +211,14 @@ def read_profile_pickle(
     stored in the workers' payloads must agree with it. ``profile`` defaults
     to the name of the folder holding the file (the campaign).
     """
-    p = Path(path)
+    p = Path(check_path(path, "path", what="profile pickle"))
+    for key, value in (("profile", profile), ("model", model), ("region", region)):
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{key} must be a str or None, got {value!r}")
+    if load is not None:
+        load = check_real(load, "load", low=0.0)
+    if batch is not None:
+        batch = check_int(batch, "batch", low=1)
     data = safe_load(p)
     cols = profile_rows(data, str(p))
     meta = _name_fields(p.stem)

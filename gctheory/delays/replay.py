@@ -127,17 +127,19 @@ def parse_trace_spec(spec: str) -> TraceReplay:
     (``profile=cnn-mbp&region=London``). A file holding several campaigns
     without a selection is refused, listing them.
     """
+    if not isinstance(spec, str) or not spec.startswith("trace:"):
+        raise ValueError(f"spec must be a string 'trace:PATH[?key=value&...]', got {spec!r}")
     body = spec[len("trace:") :]
     path, _, query = body.partition("?")
     if not path:
-        raise ValueError(f"delay {spec!r}: give the trace file, 'trace:PATH'")
+        raise ValueError(f"delay spec {spec!r}: give the trace file, 'trace:PATH'")
     opts = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=False)) if query else {}
     order = opts.pop("order", "sequential")
     lm = opts.pop("load_model", None)
     trace = _read_cached(str(Path(path).expanduser()))
     if opts:
         trace = trace.select(**opts)
-    trace.require_single_campaign(f"delay {spec!r}")
+    trace.require_single_campaign(f"delay spec {spec!r}")
     if lm is None:
         model: Any = fit_load_scaling(trace) if len(trace.loads) >= 2 else None
     elif lm == "affine":
@@ -148,7 +150,7 @@ def parse_trace_spec(spec: str) -> TraceReplay:
         model = None
     else:
         raise ValueError(
-            f"delay {spec!r}: load_model must be affine, proportional or none, got {lm!r}"
+            f"delay spec {spec!r}: load_model must be affine, proportional or none, got {lm!r}"
         )
     return TraceReplay(trace, load_model=model, order=order)
 
@@ -159,7 +161,7 @@ _CACHE: dict[tuple[str, float, int], Trace] = {}
 def _read_cached(path: str) -> Trace:
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"trace file {path!r} does not exist")
+        raise ValueError(f"spec: trace file {path!r} does not exist")
     st = p.stat()
     key = (str(p.resolve()), st.st_mtime, st.st_size)
     tr = _CACHE.get(key)

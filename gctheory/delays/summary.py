@@ -31,7 +31,14 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from gctheory._validate import as_generator, check_int, check_probability, check_real
+from gctheory._validate import (
+    as_generator,
+    check_array,
+    check_int,
+    check_memory,
+    check_probability,
+    check_real,
+)
 from gctheory.delays.trace import Trace
 
 __all__ = ["LoadSummary", "summarize", "persistence"]
@@ -95,8 +102,15 @@ def persistence(
     M: np.ndarray, top: float = 0.1, *, bootstrap: int = 999, level: float = 0.95, rng: Any = None
 ) -> tuple[float, tuple[float, float], float, tuple[float, float]]:
     """``(p, p_interval, h, h_interval)`` of a (rounds, workers) matrix (module docstring)."""
-    M = np.asarray(M, float)
+    M = check_array(M, "M", ndim=2, finite=False)
+    if np.isnan(M).any():
+        raise ValueError("M must not hold NaN (a missing time)")
+    top = check_real(top, "top", low=0.0, high=1.0, low_open=True)
+    level = check_probability(level, "level", open_low=True, open_high=True)
+    B = check_int(bootstrap, "bootstrap", low=0, high=10**6)
+    gen = as_generator(rng)
     R, W = M.shape
+    check_memory(8 * B * R, "bootstrap", f"{B} bootstrap resamples of {R} rounds")
     k = max(1, int(round(top * W)))
     b = k / W
     if R < 2:
@@ -104,8 +118,6 @@ def persistence(
     S = _slowest_sets(M, k)
     overlap = np.sum(S[:-1] & S[1:], axis=1)  # per consecutive pair
     p = float(overlap.sum() / (k * (R - 1)))
-    gen = as_generator(rng)
-    B = check_int(bootstrap, "bootstrap", low=0)
     if B and R > 2:
         idx = gen.integers(0, R - 1, size=(B, R - 1))
         pb = overlap[idx].sum(axis=1) / (k * (R - 1))

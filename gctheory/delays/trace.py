@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from gctheory._validate import check_path
 
 __all__ = [
     "CAMPAIGN_COLUMNS",
@@ -351,9 +354,14 @@ def make_trace(
 
 def concat_traces(traces: Sequence[Trace]) -> Trace:
     """Rows of several traces in one (their optional columns must agree)."""
+    if isinstance(traces, (str, bytes, Trace)) or not hasattr(traces, "__iter__"):
+        raise ValueError(f"traces must be a sequence of Trace, got {type(traces).__name__}")
     traces = list(traces)
     if not traces:
-        raise ValueError("concat_traces needs at least one trace")
+        raise ValueError("traces: concat_traces needs at least one trace")
+    for t in traces:
+        if not isinstance(t, Trace):
+            raise ValueError(f"traces must hold Trace objects, got {type(t).__name__}")
     names = list(traces[0].columns)
     for t in traces[1:]:
         if list(t.columns) != names:
@@ -393,25 +401,32 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
     :func:`gctheory.delays.read_profile_pickle`. Bad input is a ValueError
     naming the file, the line and the problem.
     """
-    if not isinstance(path, (str, Path)):
+    if not isinstance(path, (str, os.PathLike)):
+        if isinstance(path, (bytes, dict)) or not hasattr(path, "__iter__"):
+            raise ValueError(f"path must be a file path or a list of them, got {path!r}")
         paths = list(path)
         if not paths:
-            raise ValueError("read_trace needs at least one path")
+            raise ValueError("path: read_trace needs at least one path")
         return concat_traces([read_trace(p) for p in paths])
-    p = Path(path)
+    p = Path(check_path(path, "path", exists=False))
     if p.suffix in (".pkl", ".pickle"):
         from gctheory.delays.profiles import read_profile_pickle
 
         return read_profile_pickle(p)
     if not p.is_file():
-        raise ValueError(f"trace file {str(p)!r} does not exist")
-    with p.open(newline="") as fh:
-        reader = csv.reader(fh)
-        try:
-            header = [h.strip() for h in next(reader)]
-        except StopIteration:
-            raise ValueError(f"{p}: the file is empty (a trace CSV starts with a header)") from None
-        rows = list(reader)
+        raise ValueError(f"path: trace file {str(p)!r} does not exist")
+    try:
+        with p.open(newline="") as fh:
+            reader = csv.reader(fh)
+            try:
+                header = [h.strip() for h in next(reader)]
+            except StopIteration:
+                raise ValueError(
+                    f"{p}: the file is empty (a trace CSV starts with a header)"
+                ) from None
+            rows = list(reader)
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"path: {str(p)!r} is not a readable trace CSV ({exc})") from None
     tcol = next((c for c in TIME_COLUMNS if c in header), None)
     missing = [c for c in _REQUIRED if c not in header] + ([] if tcol else ["time"])
     if missing:
@@ -461,7 +476,11 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
 
 def write_trace(trace: Trace, path: str | Path) -> Path:
     """Write ``trace`` as CSV in the format :func:`read_trace` reads (time as ``time``)."""
-    p = Path(path)
+    if not isinstance(trace, Trace):
+        raise ValueError(f"trace must be a Trace, got {type(trace).__name__}")
+    p = Path(check_path(path, "path", exists=False))
+    if not p.parent.is_dir():
+        raise ValueError(f"path: the folder {str(p.parent)!r} of {str(p)!r} does not exist")
     names = list(trace.columns)
     with p.open("w", newline="") as fh:
         w = csv.writer(fh)

@@ -22,6 +22,7 @@ from scipy import optimize
 
 from gctheory._validate import check_int, check_probability
 from gctheory.ldpc.ensembles import (
+    MAX_DEGREE,
     Distribution,
     _check_distribution,
     _dpoly,
@@ -139,8 +140,8 @@ def regular_threshold(dv: int, dc: int) -> Threshold:
     (Kadhe et al. 2019, Sec. IV-A); ``p* = 0.4294...`` for (3, 6) (Remark 3).
     See :func:`bec_threshold`.
     """
-    dv = check_int(dv, "dv", low=1)
-    dc = check_int(dc, "dc", low=2)
+    dv = check_int(dv, "dv", low=1, high=MAX_DEGREE)
+    dc = check_int(dc, "dc", low=2, high=MAX_DEGREE)
     return bec_threshold({dv: 1.0}, {dc: 1.0})
 
 
@@ -303,7 +304,8 @@ def map_threshold(lam: Distribution, rho: Distribution) -> MapThreshold:
     rate = float(design_rate(lam, rho))
     if rate <= 0:
         raise ValueError(
-            f"the Maxwell construction balances the EXIT area against the design rate, which "
+            f"lam, rho: the Maxwell construction balances the EXIT area against the design rate, "
+            f"which "
             f"must be > 0; this ensemble has design rate {rate:.6g} (more checks than "
             "variables per edge): its MAP threshold is not defined by it"
         )
@@ -334,6 +336,11 @@ def map_threshold(lam: Distribution, rho: Distribution) -> MapThreshold:
 
 def regular_map_threshold(dv: int, dc: int) -> MapThreshold:
     """MAP threshold of the regular ``(d_v, d_c)`` ensemble (see :func:`map_threshold`)."""
-    dv = check_int(dv, "dv", low=1)
-    dc = check_int(dc, "dc", low=2)
+    dv = check_int(dv, "dv", low=1, high=MAX_DEGREE)
+    dc = check_int(dc, "dc", low=2, high=MAX_DEGREE)
+    if dv >= dc:
+        raise ValueError(
+            f"dv must be < dc for a positive design rate 1 - dv/dc (the Maxwell construction "
+            f"needs it), got dv={dv}, dc={dc}"
+        )
     return map_threshold({dv: 1.0}, {dc: 1.0})

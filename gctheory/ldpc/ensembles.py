@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 
-from gctheory._validate import as_generator, check_choice, check_int
+from gctheory._validate import as_generator, available_memory, check_choice, check_int
 
 __all__ = [
     "MULTI_EDGES",
@@ -62,44 +61,53 @@ def expected_resample_draws(dv: int, dc: int) -> float:
     """
     dv = check_int(dv, "dv", low=1)
     dc = check_int(dc, "dc", low=2)
-    return math.exp((dv - 1) * (dc - 1) / 2)
+    half = (dv - 1) * (dc - 1) / 2 if (dv - 1) * (dc - 1) < 2000 else math.inf
+    return math.exp(half) if half < 709 else math.inf  # beyond float range: inf
 
 
-def _available_memory() -> int | None:
-    """Bytes of memory available to this process (Linux ``MemAvailable``), or None."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return None
+def _gb(nbytes: int) -> str:
+    if nbytes >= 1e300:
+        return f"about 2^{nbytes.bit_length() - 1} bytes"
+    return f"{nbytes / 1e9:.3g} GB"
 
 
 def _check_memory(edges: int, what: str) -> None:
+    if edges > 2**62:
+        raise ValueError(f"{what} has more than 2^62 edges (n * dv): use a smaller n")
     need = _BYTES_PER_EDGE * edges
     if need < 2**28:  # under 256 MB: not worth reading /proc/meminfo on every draw
         return
-    have = _available_memory()
+    have = available_memory()
     if have is not None and need > have:
         raise ValueError(
-            f"{what} needs about {need / 1e9:.3g} GB of memory ({edges:,} edges x "
+            f"{what} needs about {_gb(need)} of memory ({edges:,} edges x "
             f"{_BYTES_PER_EDGE} bytes at the peak) but only {have / 1e9:.3g} GB are available; "
             "use a smaller n"
         )
 
 
 def _check_resample(n: int, dv: int, dc: int) -> None:
-    """Refuse rejection sampling whose expected work exceeds :data:`RESAMPLE_WORK_LIMIT`."""
-    work = expected_resample_draws(dv, dc) * n * dv
-    if work > RESAMPLE_WORK_LIMIT:
+    """Refuse rejection sampling whose expected work exceeds :data:`RESAMPLE_WORK_LIMIT`.
+
+    The draws expected are the larger of the large-n limit :func:`expected_resample_draws`
+    and a finite-n estimate: each variable's ``dv`` sockets land on distinct checks with
+    probability ``prod_{j<dv} (m - j) dc / (m dc - j)``, taken independent over the ``n``
+    variables (same limit as n grows; far larger for short codes such as (6, 6, 6), where
+    every variable must meet all six checks).
+    """
+    m = n * dv // dc
+    if dv > m:
+        raise ValueError(
+            f"dv must be <= m = n dv / dc = {m} checks for a simple graph (each variable "
+            f"needs dv distinct checks), got dv={dv}; use multi_edges='keep' or a larger n"
+        )
+    log_one = sum(math.log((m - j) * dc / (m * dc - j)) for j in range(1, dv))
+    log_draws = max(-n * log_one, math.log(expected_resample_draws(dv, dc) or 1.0))
+    draws = math.exp(log_draws) if log_draws < 700 else math.inf
+    if draws * n * dv > RESAMPLE_WORK_LIMIT:
         raise ValueError(
             f"multi_edges='resample' draws configurations until one is simple: for "
-            f"(dv, dc) = ({dv}, {dc}) that takes about {expected_resample_draws(dv, dc):.3g} "
+            f"(n, dv, dc) = ({n}, {dv}, {dc}) that takes about {draws:.3g} "
             f"draws of {n * dv:,} edges (limit {RESAMPLE_WORK_LIMIT:.0e} edge draws); use "
             "multi_edges='keep' (the configuration model) or 'cancel', or a smaller n"
         )
@@ -269,8 +277,14 @@ def _edges_to_matrix(rows: np.ndarray, cols: np.ndarray, m: int, n: int) -> spar
 Distribution = Mapping[int, float]
 
 
+#: largest node degree a distribution may have (its polynomials are evaluated term by term)
+MAX_DEGREE = 10**5
+
+
 def _check_distribution(name: str, dist: Any, min_degree: int) -> dict[int, Any]:
     """Validate {degree: fraction}: integer degrees >= min_degree, fractions >= 0, sum 1."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be the parameter's name (a non-empty str), got {name!r}")
     if not isinstance(dist, Mapping) or len(dist) == 0:
         raise ValueError(f"{name} must be a non-empty mapping {{degree: fraction}}, got {dist!r}")
     out: dict[int, Any] = {}
@@ -279,6 +293,8 @@ def _check_distribution(name: str, dist: Any, min_degree: int) -> dict[int, Any]
             raise ValueError(f"{name}: degrees must be integers, got {d!r}")
         if d < min_degree:
             raise ValueError(f"{name}: degrees must be >= {min_degree}, got degree {d}")
+        if d > MAX_DEGREE:
+            raise ValueError(f"{name}: degrees must be <= {MAX_DEGREE:,}, got degree {d}")
         # a number (int, float, Fraction, numpy scalar), never a string or a bool: "1.0"
         # would pass float() and then break the sum below with a TypeError
         real = isinstance(f, numbers.Real) and not isinstance(f, (bool, np.bool_))

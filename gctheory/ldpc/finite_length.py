@@ -91,6 +91,8 @@ _SECONDS_PER_UNIT = 8e-9
 _EXACT_SECONDS_PER_UNIT_AND_N = 4e-10
 # the attachment patterns of a degree-dv variable grow like dv^5 (414,564 at dv = 40)
 _MAX_DV = 20
+#: largest check degree of the recursion (its attachment patterns hold binomials in dc)
+_MAX_DC = 1000
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,9 @@ def finite_length_cost(n: int, dv: int, dc: int, *, exact: bool = False) -> floa
     """Predicted seconds of :func:`erasure_profile` (order of magnitude, one core)."""
     n = check_int(n, "n", low=1)
     dv = check_int(dv, "dv", low=1, high=_MAX_DV)
-    dc = check_int(dc, "dc", low=2)
+    dc = check_int(dc, "dc", low=2, high=_MAX_DC)
+    if not isinstance(exact, (bool, np.bool_)):
+        raise ValueError(f"exact must be True or False, got {exact!r}")
     m = n * dv // dc
     units = n * (m + 1) ** 2 * len(_patterns(dv, dc)) * 10
     return units * (_EXACT_SECONDS_PER_UNIT_AND_N * n if exact else _SECONDS_PER_UNIT)
@@ -295,7 +299,7 @@ def erasure_profile(
     """
     n = check_int(n, "n", low=1)
     dv = check_int(dv, "dv", low=1, high=_MAX_DV)
-    dc = check_int(dc, "dc", low=2)
+    dc = check_int(dc, "dc", low=2, high=_MAX_DC)
     if not isinstance(exact, (bool, np.bool_)):
         raise ValueError(f"exact must be True or False, got {exact!r}")
     if multi_edges != "keep":

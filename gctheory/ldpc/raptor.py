@@ -17,7 +17,13 @@ from typing import Any
 import numpy as np
 from scipy import optimize, sparse
 
-from gctheory._validate import as_generator, check_int, check_probability
+from gctheory._validate import (
+    as_generator,
+    check_int,
+    check_memory,
+    check_probability,
+    check_real,
+)
 from gctheory.ldpc.ensembles import Distribution, _check_distribution
 from gctheory.ldpc.peeling import _as_parity_check, _peel_prepared, _resolve_backend
 from gctheory.montecarlo import Estimate, estimate_mean, estimate_probability
@@ -72,13 +78,19 @@ class RaptorParameters:
     mean_degree: float
 
 
+#: smallest eps of :func:`raptor_degree_distribution`: ``P_w`` then has up to 10**4 + 1
+#: degrees (the same limit as :func:`gctheory.codes.theorem6_degree_distribution`)
+RAPTOR_MIN_EPS = 1e-4
+
+
 def raptor_degree_distribution(eps: float) -> dict[int, Any]:
     """The degree distribution ``P_w`` of Wang et al. 2019, Theorem 6, eq. (17).
 
     ``p_1 = u/(u+1)``, ``p_k = 1/(k(k-1)(u+1))`` for ``2 <= k <= D``,
     ``p_{D+1} = 1/(D(u+1))``, with ``D = floor(1/eps)`` and ``u = 2 eps (1 -
     2 eps)/(1 - 4 eps)^2``. Defined for ``0 < eps < 1/4`` (``u`` has a pole at
-    1/4). Exact (Fractions) when ``eps`` is a :class:`fractions.Fraction`.
+    1/4). Exact (Fractions) when ``eps`` is a :class:`fractions.Fraction`. Below
+    ``eps = 1e-4`` (more than 10**4 degrees) it is refused.
     """
     if isinstance(eps, Fraction):
         e: Any = eps
@@ -86,6 +98,11 @@ def raptor_degree_distribution(eps: float) -> dict[int, Any]:
         e = check_probability(eps, "eps")
     if not (0 < e < Fraction(1, 4)):
         raise ValueError(f"eps must be in (0, 1/4) for Theorem 6's P_w, got {eps!r}")
+    if e < RAPTOR_MIN_EPS:
+        raise ValueError(
+            f"eps must be >= {RAPTOR_MIN_EPS:g} here, got {float(e):.3g}: P_w has "
+            f"floor(1/eps) + 1 degrees, more than the {int(1 / RAPTOR_MIN_EPS) + 1:,} handled"
+        )
     D = math.floor(1 / e)
     u = 2 * e * (1 - 2 * e) / (1 - 4 * e) ** 2
     p: dict[int, Any] = {1: u / (u + 1)}
@@ -101,7 +118,7 @@ def raptor_parameters(eps: float, delta: float) -> RaptorParameters:
     ``delta = s/n`` in (0, 1), ``eps`` in (0, 1/4).
     """
     eps = check_probability(eps, "eps")
-    delta = float(delta)
+    delta = check_real(delta, "delta")
     if not (0.0 < delta < 1.0):
         raise ValueError(f"delta must be in (0, 1) (delta = s/n), got {delta!r}")
     p = raptor_degree_distribution(eps)
@@ -223,7 +240,13 @@ def _theorem6_setup(n: Any, s: Any, eps: Any) -> tuple[int, int, RaptorParameter
     prm = raptor_parameters(eps, s / n)
     if n % prm.b:
         raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")
-    return n, s, prm, raptor_degree_distribution(prm.eps)
+    p = raptor_degree_distribution(prm.eps)
+    if max(p) > n // prm.b:
+        raise ValueError(
+            f"n: Theorem 6's P_w for eps={prm.eps:g} has degrees up to D + 1 = {max(p)}, more "
+            f"than the K = n / b = {n // prm.b} batches of n={n}; use a larger n or eps"
+        )
+    return n, s, prm, p
 
 
 def _raptor_residual(
@@ -330,6 +353,10 @@ class LTProfile:
         return float(np.arange(self.k + 1) @ self.unrecovered / self.k)
 
 
+#: largest ``k * received`` of :func:`lt_peeling_profile` (about 40 s of recursion here)
+_LT_MAX_CELLS = 10**6
+
+
 def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1e-14) -> LTProfile:
     """Exact finite-length analysis of LT peeling (Karp, Luby and Shokrollahi 2004).
 
@@ -350,7 +377,10 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
     over ``(c, r)`` is exact; the support is cropped to entries above ``tol`` times
     the largest and the binomial of releases to its ``1 - tol`` quantile, and the
     dropped mass is reported as ``truncation``. Cost ``O(k * support * releases)``:
-    0.5 s for ``k = 50``, ``received = 80``; 9 s for ``k = 300``, ``received = 480``.
+    0.5 s for ``k = 50``, ``received = 80``; 9 s for ``k = 300``, ``received = 480``;
+    about 15 s at ``k received = 10**6``, the largest done: larger sizes are refused at
+    once (``ValueError`` naming ``k, received``), as is work whose arrays would not fit
+    in the available memory.
 
     Parameters
     ----------
@@ -371,12 +401,19 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
 
     k = check_int(k, "k", low=1)
     N = check_int(received, "received", low=1)
+    if k * N > _LT_MAX_CELLS:
+        # measured: 0.5 s at k N = 4e3, 9 s at 1.4e5, growing like (k N)^0.8
+        log_guess = math.log(9.0) + 0.8 * (math.log(k * N) - math.log(1.44e5))
+        guess = f"{math.exp(log_guess):.2g} s" if log_guess < 700 else "forever"
+        raise ValueError(
+            f"k, received: the exact recursion over k x received = {k} x {N} states takes "
+            f"about {guess} here (k received <= {_LT_MAX_CELLS:.0e} is done); use the "
+            "Monte Carlo twin (raptor_failure_rate) instead"
+        )
     p = _check_distribution("p", p, 1)
     if max(p) > k:
         raise ValueError(f"p has degree {max(p)} > k = {k} input symbols")
-    tol = float(tol)
-    if not (0.0 < tol <= 1e-6):
-        raise ValueError(f"tol must lie in (0, 1e-6], got {tol!r}")
+    tol = check_real(tol, "tol", low=0.0, high=1e-6, low_open=True)
     pd = {int(d): float(w) for d, w in p.items()}
     total = sum(pd.values())
 
@@ -401,11 +438,15 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
         """``occ[a][i, b] = P(b new distinct cells | a uniform throws into U, R[i] occupied)``."""
         occ = np.ones((R.size, 1))
         out = [occ]
-        for a in range(a_max):
-            bb = np.arange(a + 1)[None, :]
-            new = np.zeros((R.size, a + 2))
-            new[:, : a + 1] = occ * ((R[:, None] + bb) / U)
-            new[:, 1:] += occ * np.clip((U - R[:, None] - bb) / U, 0.0, None)
+        for _ in range(a_max):
+            # at most U new cells: columns past U stay zero, so they are not stored
+            # (this keeps the cost O(a_max U), not O(a_max^2), when many outputs release)
+            w = occ.shape[1]
+            bb = np.arange(w)[None, :]
+            new = np.zeros((R.size, min(w + 1, U + 1)))
+            new[:, :w] = occ * ((R[:, None] + bb) / U)
+            grow = occ * np.clip((U - R[:, None] - bb) / U, 0.0, None)
+            new[:, 1:] += grow[:, : new.shape[1] - 1]
             occ = new
             out.append(occ)
         return out
@@ -439,12 +480,17 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
         a_max = int(min(c_hi, stats.binom.ppf(1 - tol, c_hi, q))) if q > 0 else 0
         U = k - L - 1  # unprocessed inputs after this step
         R = (np.arange(r_lo, r_hi + 1) - 1).astype(float)  # ripple without the processed one
-        new = np.zeros((N + 1, k + a_max + 2))
+        new = np.zeros((N + 1, k + min(a_max, U) + 2))
         if q > 0:
             W = stats.binom.pmf(np.arange(a_max + 1)[:, None], cs[None, :], q)
         else:
             W = np.zeros((a_max + 1, cs.size))
             W[0] = 1.0
+        check_memory(
+            8 * (a_max + 1) * R.size * (min(a_max, U) + 1) + 8 * (N + 1) * (k + min(a_max, U) + 2),
+            "received",
+            f"step {L} of the recursion ({a_max} possible releases, {R.size} ripple sizes)",
+        )
         occ = occupancies(a_max, U, R) if U > 0 else [np.ones((R.size, 1))]
         for a in range(a_max + 1):
             block = sub * W[a][:, None]
@@ -473,4 +519,11 @@ def raptor_failure_profile(n: int, s: int, eps: float) -> LTProfile:
     to ``profile.truncation``; the Monte Carlo twin is :func:`raptor_failure_rate`.
     """
     n, s, prm, p = _theorem6_setup(n, s, eps)
-    return lt_peeling_profile(n // prm.b, n - s, p)
+    K = n // prm.b
+    if K * (n - s) > _LT_MAX_CELLS:
+        raise ValueError(
+            f"n: the exact profile recurses over K x (n - s) = {K} x {n - s} states, more than "
+            f"the {_LT_MAX_CELLS:.0e} done here (seconds); use the Monte Carlo twin "
+            "raptor_failure_rate for this n"
+        )
+    return lt_peeling_profile(K, n - s, p)

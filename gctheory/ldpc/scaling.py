@@ -75,7 +75,12 @@ from mpmath import mp, mpf
 from scipy import integrate, linalg, special
 
 from gctheory._validate import check_choice, check_int, check_probability
-from gctheory.ldpc.ensembles import Distribution, _check_distribution, edge_to_node
+from gctheory.ldpc.ensembles import (
+    MAX_DEGREE,
+    Distribution,
+    _check_distribution,
+    edge_to_node,
+)
 
 __all__ = [
     "CriticalPoint",
@@ -94,7 +99,6 @@ ERASURE_MODELS = ("random", "fixed")
 # --------------------------------------------------------------------------
 
 
-@functools.cache
 def omega_constant(grid: int = 2000) -> float:
     """``Omega = int_0^inf (1 - K(z)^2) dz``, ``K(z) = P(W(t) < z + t^2, all t >= 0)``.
 
@@ -110,7 +114,17 @@ def omega_constant(grid: int = 2000) -> float:
     points in ``x``). Accurate to about 1e-5 (``grid`` 2000 vs 4000, and
     ``T`` 6 vs 8, in the tests); cached.
     """
-    grid = check_int(grid, "grid", low=100)
+    grid = check_int(grid, "grid", low=100, high=_OMEGA_MAX_GRID)
+    return _omega(grid)
+
+
+#: finest grid of :func:`omega_constant` (its Crank-Nicolson sweep is O(grid^2): 2000 takes
+#: 0.3 s, 8000 about 3 s)
+_OMEGA_MAX_GRID = 10_000
+
+
+@functools.cache
+def _omega(grid: int) -> float:
     fine = _omega_pde(grid)
     coarse = _omega_pde(grid // 2)
     return float(fine + (fine - coarse) / 3)  # Crank-Nicolson: error O(h^2)
@@ -460,8 +474,8 @@ def scaling_parameters(
     th = bec_threshold(lam_f, rho_f)
     if lam_f.get(1, 0.0) > 0 or th.stability:
         raise ValueError(
-            "the finite-length scaling law (Amraoui et al. 2009) covers ensembles whose BP "
-            "threshold is set by an interior critical point; this one is "
+            "lam, rho: the finite-length scaling law (Amraoui et al. 2009) covers ensembles whose "
+            "BP threshold is set by an interior critical point; this one is "
             + ("limited by degree-1 variables" if lam_f.get(1, 0.0) > 0 else "stability-limited")
             + f" (eps* = {th.eps:.6g} at x -> 0): use Monte Carlo "
             "(gctheory.ldpc.ensemble_failure_rate) or, for regular ensembles up to n of a few "
@@ -469,15 +483,15 @@ def scaling_parameters(
         )
     if not 0.0 < th.eps < 1.0 - 1e-9:
         raise ValueError(
-            f"the scaling law needs a BP threshold inside (0, 1); this ensemble has eps* = "
-            f"{th.eps:.6g} (a degenerate ensemble): use Monte Carlo "
+            "lam, rho: the scaling law needs a BP threshold inside (0, 1); this ensemble has "
+            f"eps* = {th.eps:.6g} (a degenerate ensemble): use Monte Carlo "
             "(gctheory.ldpc.ensemble_failure_rate)"
         )
     crit = _critical_points(lam_f, rho_f)
     if not crit or min(float(e) for e, _ in crit) > th.eps * (1 + 1e-9):
         raise ValueError(
-            "the finite-length scaling law (Amraoui et al. 2009) covers ensembles whose BP "
-            f"threshold is set by an interior critical point; for this one eps* = {th.eps:.6g} "
+            "lam, rho: the finite-length scaling law (Amraoui et al. 2009) covers ensembles whose "
+            f"BP threshold is set by an interior critical point; for this one eps* = {th.eps:.6g} "
             f"is reached at x = {th.x:.6g}, the end of the interval, where r_1 has no "
             "quadratic minimum: use Monte Carlo (gctheory.ldpc.ensemble_failure_rate)"
         )
@@ -535,9 +549,15 @@ def scaling_parameters(
 
 def regular_scaling_parameters(dv: int, dc: int, *, erasures: str = "random") -> ScalingParameters:
     """:func:`scaling_parameters` of the regular ``(d_v, d_c)`` ensemble."""
-    dv = check_int(dv, "dv", low=1)
-    dc = check_int(dc, "dc", low=2)
-    return scaling_parameters({dv: 1.0}, {dc: 1.0}, erasures=erasures)
+    dv = check_int(dv, "dv", low=1, high=MAX_DEGREE)
+    dc = check_int(dc, "dc", low=2, high=MAX_DEGREE)
+    try:
+        return scaling_parameters({dv: 1.0}, {dc: 1.0}, erasures=erasures)
+    except ValueError as exc:
+        text = str(exc)
+        if text.startswith("lam, rho: "):  # the ensemble is (dv, dc): name them
+            text = f"dv={dv}, dc={dc}: " + text[len("lam, rho: ") :]
+        raise ValueError(text) from None
 
 
 def scaling_law_block_erasure(

@@ -112,6 +112,7 @@ def _count_failure_event(codes: Codes, t: int, backend: str, rng, size: int) -> 
 
 
 def _mc_kwargs(kw: dict[str, Any], trials: int) -> dict[str, Any]:
+    trials = check_int(trials, "trials", low=1)
     kw = dict(kw)
     if kw.get("chunk_size") is None:
         kw["chunk_size"] = min(_DEFAULT_CHUNK, max(int(trials), 1))

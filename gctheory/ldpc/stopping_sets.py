@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_choice, check_int, check_probability
+from gctheory._validate import check_array, check_choice, check_int, check_probability
 
 __all__ = [
     "error_floor",
@@ -198,11 +198,13 @@ def error_floor(
     with ``s dv <= 18`` (``s <= 6`` for ``dv = 3``): larger sets contribute
     ``O(n^(s (1 - dv/2)))``, far below the leading terms.
     """
+    n = check_int(n, "n", low=1)
     dv_ = check_int(dv, "dv", low=1)
+    check_int(dc, "dc", low=2)
     if max_size is None:
         max_size = max(1, min(12, 18 // dv_))
     max_size = check_int(max_size, "max_size", low=1, high=12)
-    e = np.asarray(eps, dtype=float)
+    e = check_array(eps, "eps", min_size=0)
     for v in e.reshape(-1):
         check_probability(float(v), "eps")
     coeffs = [

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator
+from gctheory._validate import as_generator, available_memory
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "chunk_plan", "seed_sequence"]
 
@@ -126,21 +126,6 @@ def check_callable(func: Any, name: str, signature: str) -> None:
         raise ValueError(f"{name} must be callable as {signature}, got {type(func).__name__}")
 
 
-def _available_memory() -> int | None:
-    """Bytes of memory available to new allocations (Linux: MemAvailable), or None."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def _workers(executor: Any) -> int:
     if executor is None:
         return 1
@@ -168,7 +153,7 @@ def check_plan(
         )
     workers = _workers(executor)
     need = chunk_size * bytes_per_outcome * workers
-    avail = _available_memory()
+    avail = available_memory()
     if avail is not None and need > avail:
         raise ValueError(
             f"chunk_size={chunk_size:,} needs at least {need / 2**30:.3g} GiB at once "

@@ -381,6 +381,22 @@ def plot_tradeoff(
     schemes (every row dominated on the table's axes) are faded and listed at the
     bottom with one dominating row each. Returns the matplotlib Figure.
     """
+    from gctheory.tradeoff import TradeoffTable
+
+    if not isinstance(table, TradeoffTable):
+        raise ValueError(
+            f"table must be a TradeoffTable (what gctheory.tradeoff(...) returns), got "
+            f"{type(table).__name__}"
+        )
+    if title is not None and not isinstance(title, str):
+        raise ValueError(f"title must be a str or None, got {title!r}")
+    try:
+        w, h = figsize
+        figsize = (float(w), float(h))
+    except (TypeError, ValueError):
+        raise ValueError(f"figsize must be (width, height) in inches, got {figsize!r}") from None
+    if not all(0 < v < 1000 for v in figsize):
+        raise ValueError(f"figsize must be (width, height) in (0, 1000) inches, got {figsize!r}")
     p = table.parameters
     schemes = table.schemes()
     faded = set(table.dominated_schemes())
@@ -499,7 +515,7 @@ PAPER_ATLASES: dict[str, tuple[str, str, dict[str, Any]]] = {
         "halbawi2017",
         "Tradeoff atlas at n = 80 with Halbawi et al.'s Pareto delays (t0 = 0.001, xi = 1.1; "
         "s = 12, i.e. f = 68), kappa = 1000, eps = 1e-3",
-        dict(n=80, s=12, m=2, kappa=1000, eps=1e-3, delay="pareto(0.001, 1.1)"),
+        dict(n=80, s=12, m=2, kappa=1000, eps=1e-3, delay="pareto(scale=0.001, shape=1.1)"),
     ),
 }
 

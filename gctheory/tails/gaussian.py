@@ -45,8 +45,10 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from gctheory._validate import check_choice, check_int, check_real
+from gctheory._threads import blas_single_thread
+from gctheory._validate import check_array, check_choice, check_int, check_real
 from gctheory.conditioning import condition_numbers
+from gctheory.conditioning._common import _most_subsets
 from gctheory.montecarlo import Estimate, importance_sampling
 
 __all__ = [
@@ -60,6 +62,10 @@ __all__ = [
     "condition_tail_is",
     "subset_failure_is",
 ]
+
+#: largest condition-number threshold ``x``: the root finding works with ``x^2`` times
+#: eigenvalues, which must stay far inside the float range
+MAX_CONDITION_X = 1e100
 
 
 # ---------------------------------------------------------------------------
@@ -305,8 +311,13 @@ def conditional_tail_probability(L: np.ndarray, x: float, q: int) -> np.ndarray:
     F_d(c_hi^2)`` with ``d = q - p + 1``; 1 where the event holds whatever
     ``L_pp`` is.
     """
-    L = np.asarray(L, dtype=np.float64)
-    d = q - L.shape[-1] + 1
+    L = check_array(L, "L", ndim=(2, 3))
+    p = L.shape[-1]
+    if L.shape[-2] != p or p < 2:
+        raise ValueError(f"L must hold p x p Bartlett factors with p >= 2, got shape {L.shape}")
+    x = check_real(x, "x", low=1.0, high=MAX_CONDITION_X, low_open=True)
+    q = check_int(q, "q", low=p)
+    d = q - p + 1
     c_lo, c_hi = _roots(L, x, d)
     f_lo, f_hi = _pieces(c_lo, c_hi, d)
     return f_lo + f_hi
@@ -366,13 +377,19 @@ def _inverse_probability_sum(M: np.ndarray, x: float) -> np.ndarray:
 MAX_ENTRIES = 10**8  # entries of one sample (a matrix, an erasure pattern) a proposal draws
 
 
+def _gib(nbytes: int) -> str:
+    if nbytes >= 2**100:
+        return f"about 2^{nbytes.bit_length() - 1} bytes"
+    return f"{nbytes / 2**30:.3g} GiB"
+
+
 def _check_shape(u: Any, v: Any) -> tuple[int, int]:
     u = check_int(u, "u", low=2)
     v = check_int(v, "v", low=2)
     if u * v > MAX_ENTRIES:
         raise ValueError(
-            f"u x v = {u} x {v} = {u * v:,} entries per sample exceeds {MAX_ENTRIES:,} "
-            f"({8 * u * v / 2**30:.3g} GiB of float64 for one matrix)"
+            f"u x v = {u} x {v} entries per sample exceeds {MAX_ENTRIES:,} "
+            f"({_gib(8 * u * v)} of float64 for one matrix)"
         )
     return u, v
 
@@ -429,7 +446,9 @@ class GaussianConditionTail:
         u, v = _check_shape(self.u, self.v)
         object.__setattr__(self, "u", u)
         object.__setattr__(self, "v", v)
-        object.__setattr__(self, "x", check_real(self.x, "x", low=1.0, low_open=True))
+        object.__setattr__(
+            self, "x", check_real(self.x, "x", low=1.0, high=MAX_CONDITION_X, low_open=True)
+        )
         check_choice(self.method, "method", ["conditional", "tilt"])
         d = abs(v - u) + 1
         if self.dof is not None:
@@ -489,7 +508,10 @@ def condition_tail_is(
     ``executor``, ``progress``, ``checkpoint``, ``stop``).
     """
     proposal = GaussianConditionTail(u, v, x, method=method)
-    return importance_sampling(ConditionExceeds(proposal.x), proposal, trials, rng=rng, **engine)
+    with blas_single_thread():  # stacks of small matrices: extra threads only contend
+        return importance_sampling(
+            ConditionExceeds(proposal.x), proposal, trials, rng=rng, **engine
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -563,12 +585,7 @@ class SubsetConditionTail:
         object.__setattr__(self, "K", K)
         object.__setattr__(self, "t", t)
         object.__setattr__(self, "kappa", check_real(self.kappa, "kappa", low=1.0, low_open=True))
-        limit = check_int(self.max_subsets, "max_subsets", low=1)
-        if math.comb(N, t) > limit:
-            raise ValueError(
-                f"binom(N, t) = binom({N}, {t}) = {math.comb(N, t):,} subsets exceeds "
-                f"max_subsets={limit:,}: every subset is conditioned per sample"
-            )
+        _most_subsets(N, range(t, t + 1), self.max_subsets, " (each conditioned per sample)")
 
     full_support = False
 
@@ -604,4 +621,5 @@ def subset_failure_is(
     """
     proposal = SubsetConditionTail(N, K, t, kappa)
     event = SubsetMaxExceeds(proposal.N, proposal.K, proposal.t, proposal.kappa)
-    return importance_sampling(event, proposal, trials, rng=rng, **engine)
+    with blas_single_thread():  # stacks of small matrices: extra threads only contend
+        return importance_sampling(event, proposal, trials, rng=rng, **engine)

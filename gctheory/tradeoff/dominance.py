@@ -15,26 +15,28 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_choice
+from gctheory._names import TRADEOFF_AXES as _TRADEOFF_AXES
 
 __all__ = ["TRADEOFF_AXES", "DEFAULT_TRADEOFF_AXES", "dominance", "row_label"]
 
 #: axis name -> (column, "min" or "max"): which way is better.
-TRADEOFF_AXES: dict[str, tuple[str, str]] = {
-    "load": ("load", "min"),
-    "communication": ("communication", "min"),
-    "tolerance": ("s", "max"),
-    "failure": ("failure", "min"),
-    "stability": ("stable_s", "max"),
-    "time": ("time", "min"),
-}
+TRADEOFF_AXES = _TRADEOFF_AXES
 
 #: Axes used when the caller names none (stability and time only when computed).
 DEFAULT_TRADEOFF_AXES: tuple[str, ...] = tuple(TRADEOFF_AXES)
 
 
+def _check_row(row: Any, name: str, keys: Sequence[str] = ("scheme", "s", "m")) -> None:
+    if not isinstance(row, Mapping):
+        raise ValueError(f"{name} must be a table row (a mapping), got {type(row).__name__}")
+    missing = [k for k in keys if k not in row]
+    if missing:
+        raise ValueError(f"{name} must have the keys {list(keys)}, missing {missing}")
+
+
 def row_label(row: Mapping[str, Any]) -> str:
     """``scheme[generator] s=.. m=..`` for messages and legends."""
+    _check_row(row, "row")
     gen = f"[{row['generator']}]" if row.get("generator") else ""
     return f"{row['scheme']}{gen} s={row['s']} m={row['m']}"
 
@@ -48,6 +50,10 @@ def _values(rows: Sequence[Mapping[str, Any]], axes: Sequence[str]) -> np.ndarra
             v = r.get(col)
             if v is None or isinstance(v, bool):
                 continue
+            if not isinstance(v, (int, float, np.integer, np.floating)):
+                raise ValueError(
+                    f"rows: column {col!r} must hold numbers (or None), got {v!r} in row {i}"
+                )
             v = float(v)
             out[i, j] = -v if way == "min" else v
     return out
@@ -72,12 +78,19 @@ def dominance(
         ``dominated`` is None for bound rows; ``by`` is the label
         (:func:`row_label`) of a dominating row, preferring another scheme.
     """
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Iterable):
+        raise ValueError(f"rows must be an iterable of table rows (mappings), got {rows!r}")
     rows = list(rows)
+    for r in rows:
+        _check_row(r, "rows entry", ("scheme", "s", "m"))
+    if axes is not None and (isinstance(axes, (str, bytes)) or not isinstance(axes, Iterable)):
+        raise ValueError(f"axes must be a sequence of names from {list(TRADEOFF_AXES)}")
     axes = list(DEFAULT_TRADEOFF_AXES if axes is None else axes)
     if not axes:
         raise ValueError(f"axes must name at least one of {list(TRADEOFF_AXES)}")
     for a in axes:
-        check_choice(a, "axis", TRADEOFF_AXES)
+        if not isinstance(a, str) or a not in TRADEOFF_AXES:
+            raise ValueError(f"axis must be one of {list(TRADEOFF_AXES)}, got {a!r} in axes")
     live = [i for i, r in enumerate(rows) if r.get("kind") != "bound"]
     V = _values([rows[i] for i in live], axes)
     # ge[i, j]: row j is no worse than row i on every axis (NaN compares False)

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._names import TRADEOFF_SCHEMES as _TRADEOFF_SCHEMES
 from gctheory.montecarlo import Estimate
 from gctheory.tradeoff.stability import (
     GeneratorMaker,
@@ -42,20 +43,7 @@ from gctheory.tradeoff.table import make_row
 __all__ = ["TRADEOFF_SCHEMES", "TRADEOFF_LEFT_OUT", "CannotExist"]
 
 #: name -> (kind, one-line description). Colours and the CLI follow this order.
-TRADEOFF_SCHEMES: dict[str, tuple[str, str]] = {
-    "uncoded": ("baseline", "wait for all n workers, load 1 (only s = 0)"),
-    "ignore-s": ("baseline", "fastest n - s workers, uncoded: s partitions lost"),
-    "cyclic-mds": ("exact", "Tandon et al. cyclic-MDS, load s + 1"),
-    "frc": ("exact", "Tandon et al. fractional repetition, load s + 1, (s + 1) | n"),
-    "reed-solomon": ("exact", "Halbawi et al. Reed-Solomon, load w = s + 1 (eq. (2))"),
-    "ye-abbe": ("exact", "Ye-Abbe, load s + m, messages 1/m (Kadhe et al. eq. (1))"),
-    "commfr-gc": ("exact", "CommFR-GC on an [s + m, m] MDS code, (s + m) | n (Kadhe et al.)"),
-    "d-frc": ("approximate", "Wang et al. d-FRC, smallest d with exact P(fail) <= eps"),
-    "batch-raptor": ("approximate", "Wang et al. batch raptor code, Theorem 6 parameters"),
-    "bernoulli": ("approximate", "Charles et al. Bernoulli code at the d-FRC's mean load"),
-    "expander": ("approximate", "Raviv et al. expander code, smallest d meeting the bound"),
-    "bibd": ("approximate", "Kadhe et al. (ISIT 2019) BIBD code on n points"),
-}
+TRADEOFF_SCHEMES = _TRADEOFF_SCHEMES
 
 #: Constructions gctheory has that the atlas leaves out, and why.
 TRADEOFF_LEFT_OUT: dict[str, str] = {

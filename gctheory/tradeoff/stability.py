@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from gctheory import generators as _gen
+from gctheory._validate import as_generator, check_array, check_int, check_real
 from gctheory.conditioning import (
     Float64Warning,
     max_condition,
@@ -229,14 +230,23 @@ def empirical_s_kappa_interval(
     probed by bisection with at most ``samples`` random subsets, which can only find
     a witness.
     """
-    G = np.asarray(G)
+    G = check_array(G, "G", ndim=2, complex_ok=True)
+    kappa = check_real(kappa, "kappa", low=1.0, low_open=True)
+    budget = check_real(budget, "budget", low=0.0)
+    block = check_int(block, "block", low=1)
+    samples = check_int(samples, "samples", low=0)
     rows, cols = G.shape
+    if cols % block or rows > cols:
+        raise ValueError(
+            f"G must have at most as many rows as columns and a column count divisible by "
+            f"block={block}, got shape {G.shape}"
+        )
     N = cols // block
     K = -(-rows // block)
     S = N - K
     cplx = not np.isrealobj(G)
     per = _subset_work(rows, cols, cplx)
-    gen = np.random.default_rng(rng)
+    gen = as_generator(rng)
     left = float(budget)
     status: dict[int, str] = {}
 
