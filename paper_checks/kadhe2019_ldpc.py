@@ -9,7 +9,6 @@ the peeling decoder.
 from __future__ import annotations
 
 import math
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -304,38 +303,35 @@ def _judge_linear(c: dict) -> Outcome:
     failed = list(c["failed frames"].values())
     fails = sum(failed)
     decays = failed[-1] == 0 and all(b <= a for a, b in zip(failed, failed[1:]))
-    if "operation-count exponent" in c:
-        slope = c["operation-count exponent"]
-        ok = 0.85 <= slope <= 1.15 and decays
-        how = (
-            "slope of log(word operations per frame) vs log n (counted in the peeling kernel) "
-            "required in [0.85, 1.15] (wall time is not used: it grows faster where the code "
-            "outgrows the CPU caches, random access into arrays of n words, not extra work)"
-        )
-        key = {"operation-count exponent": (slope, 1e-6), "failed frames": (fails, 0.0)}
-    else:  # pure numpy install: wall time only
-        slope = c["time exponent"]
-        ok = 0.8 <= slope <= 1.3 and decays
-        how = "slope of log(wall time, best of 3) vs log n required in [0.8, 1.3]"
-        key = {"failed frames": (fails, 0.0)}
+    slope = c["operation-count exponent"]
+    ok = slope <= 1.15 and decays  # O(n) bounds the growth from above only
     cmp = (
-        f"batched peeling decoder, {c['frames']} frames of a (3,6) code at p = {c['p']} < p* "
-        f"per n in {list(c['failed frames'])}; " + how + "; failed frames per n "
-        f"{failed}, required non-increasing in n and 0 at the largest n"
+        f"{c['decoder']}, {c['frames']} frames of a (3,6) code at p = {c['p']} < p* per n in "
+        f"{list(c['failed frames'])}: slope of log(word operations) vs log n (counted, not "
+        "timed: wall time grows faster where the code outgrows the CPU caches, random access "
+        f"into arrays of n words, not extra work) required <= 1.15 (O(n) is an upper bound: the "
+        "work per n may fall with n as the slowest frames get rarer); failed frames per "
+        f"n {failed}, required non-increasing in n and 0 at the largest n"
     )
+    key = {"operation-count exponent": (slope, 1e-6), "failed frames": (fails, 0.0)}
     if ok:
         return Outcome("reproduced", c, cmp, key=key)
     return Outcome(
         "differs",
         c,
         cmp,
-        f"exponent {slope:.3f} outside the band, or failed frames {failed} do not vanish "
-        "as n grows",
+        f"exponent {slope:.3f} above 1.15, or failed frames {failed} do not vanish as n grows",
         key=key,
     )
 
 
-_LIN_EX = {"frames": 64, "p": 0.4, "failed frames": {2000: 0, 4000: 0}, "time exponent": 1.1}
+_LIN_EX = {
+    "decoder": "sequential peeling",
+    "frames": 64,
+    "p": 0.4,
+    "failed frames": {2000: 0, 4000: 0},
+    "operation-count exponent": 1.0,
+}
 
 
 @claim(
@@ -347,15 +343,11 @@ _LIN_EX = {"frames": 64, "p": 0.4, "failed frames": {2000: 0, 4000: 0}, "time ex
     paper_value="O(n)",
     judge=_judge_linear,
     examples=[
-        ({**_LIN_EX, "operation-count exponent": 1.0}, "reproduced"),
-        ({**_LIN_EX, "operation-count exponent": 1.6}, "differs"),
         (_LIN_EX, "reproduced"),
+        ({**_LIN_EX, "operation-count exponent": 1.6}, "differs"),
         ({**_LIN_EX, "failed frames": {2000: 1, 4000: 0}}, "reproduced"),
         ({**_LIN_EX, "failed frames": {2000: 0, 4000: 2}}, "differs"),
-        (
-            {**_LIN_EX, "operation-count exponent": 1.0, "failed frames": {2000: 3, 4000: 1}},
-            "differs",
-        ),
+        ({**_LIN_EX, "failed frames": {2000: 3, 4000: 1}}, "differs"),
     ],
 )
 @single_threaded
@@ -363,31 +355,28 @@ def _linear(quick: bool) -> dict:
     ns = [2000, 4000, 8000, 16000, 32000] + ([] if quick else [64000, 128000])
     frames = 64 if quick else 128
     eps = 0.40  # < p* = 0.4294
-    times, work, fails = [], [], []
+    work, fails = [], []
     for n in ns:
         H = ldpc.regular_ensemble(n, 3, 6, rng=n)
         E = np.random.default_rng(n + 1).random((frames, n)) < eps
-        if not ldpc.HAVE_NUMBA:  # wall time, best of 3
-            best = math.inf
-            for _ in range(3):
-                t0 = time.perf_counter()
-                U = ldpc.peel_batch(H, E)
-                best = min(best, time.perf_counter() - t0)
-            times.append(best / frames)
-        else:
-            U = ldpc.peel_batch(H, E)
-        fails.append(int(U.any(axis=1).sum()))
+        Hc = ldpc._as_parity_check(H)
+        stats: list[int] = []
         if ldpc.HAVE_NUMBA:
-            stats: list[int] = []
-            ldpc._peel_numba(ldpc._as_parity_check(H), E, stats)
-            # word operations: every check visit reads its d_c = 6 edges (and may clear them)
-            work.append(6 * stats[0] / frames + n)  # + n for packing/unpacking the frame
-    computed: dict = {"frames": frames, "p": eps, "failed frames": dict(zip(ns, fails))}
-    if not work:  # pure numpy install: wall time only (machine-dependent)
-        computed["time exponent"] = round(float(np.polyfit(np.log(ns), np.log(times), 1)[0]), 2)
-    else:
-        computed["operation-count exponent"] = round(
-            float(np.polyfit(np.log(ns), np.log(work), 1)[0]), 6
-        )
-        computed["word operations per frame / n"] = {n: round(w / n, 2) for n, w in zip(ns, work)}
-    return computed
+            # sequential peeling: every check visit reads its d_c = 6 edges (and may clear
+            # them), + n for packing/unpacking the frame
+            U = ldpc._peel_numba(Hc, E, stats)
+            work.append(6 * stats[0] / frames + n)
+        else:
+            # flooding peeling (numpy only): every round reads each edge twice, 64 frames
+            # to a word; the rounds are what could make it superlinear
+            U = ldpc._peel_numpy(Hc, E, stats)
+            work.append(stats[0] * 2 * Hc.nnz * -(-frames // 64) / frames + n)
+        fails.append(int(U.any(axis=1).sum()))
+    return {
+        "decoder": "sequential peeling (numba)" if ldpc.HAVE_NUMBA else "flooding peeling (numpy)",
+        "frames": frames,
+        "p": eps,
+        "failed frames": dict(zip(ns, fails)),
+        "operation-count exponent": round(float(np.polyfit(np.log(ns), np.log(work), 1)[0]), 6),
+        "word operations per frame / n": {n: round(w / n, 2) for n, w in zip(ns, work)},
+    }

@@ -47,7 +47,12 @@ from gctheory.ldpc.ensembles import *  # noqa: F403
 from gctheory.ldpc.ensembles import _edges_to_matrix  # noqa: F401
 from gctheory.ldpc.finite_length import *  # noqa: F403
 from gctheory.ldpc.peeling import *  # noqa: F403
-from gctheory.ldpc.peeling import _as_parity_check, _peel_numba, _resolve_backend  # noqa: F401
+from gctheory.ldpc.peeling import (  # noqa: F401
+    _as_parity_check,
+    _peel_numba,
+    _peel_numpy,
+    _resolve_backend,
+)
 from gctheory.ldpc.raptor import *  # noqa: F403
 from gctheory.ldpc.scaling import *  # noqa: F403
 from gctheory.ldpc.simulation import *  # noqa: F403

@@ -139,7 +139,7 @@ def _unpack_bits(W: np.ndarray, B: int) -> np.ndarray:
     return np.unpackbits(by.T, axis=0, bitorder="little")[:B].astype(np.bool_)
 
 
-def _peel_numpy(Hc: sparse.csc_matrix, E: np.ndarray) -> np.ndarray:
+def _peel_numpy(Hc: sparse.csc_matrix, E: np.ndarray, stats: list | None = None) -> np.ndarray:
     """Bit-parallel flooding peeling for a batch, numpy only. ``E`` is (B, n) bool.
 
     64 frames share a uint64 word per variable. In each round every check
@@ -147,11 +147,14 @@ def _peel_numpy(Hc: sparse.csc_matrix, E: np.ndarray) -> np.ndarray:
     (``a1 & ~a2`` with ``a1`` = at least one, ``a2`` = at least two) and all
     erased variables adjacent to such a check are resolved at once (a Jacobi
     schedule). The fixed point is the largest stopping set inside the erasure
-    set, the same as for any other peeling order.
+    set, the same as for any other peeling order. With ``stats``, the number of
+    flooding rounds is appended to it (each round reads every edge twice).
     """
     m, n = Hc.shape
     B = E.shape[0]
     if Hc.nnz == 0 or not E.any():
+        if stats is not None:
+            stats.append(0)
         return E.copy()
     Hr = Hc.tocsr()
     radj = _padded_adjacency(*_expanded(Hr.indptr, Hr.indices, Hr.data), n)  # pad: W[n] = 0
@@ -160,7 +163,9 @@ def _peel_numpy(Hc: sparse.csc_matrix, E: np.ndarray) -> np.ndarray:
     G = W.shape[1]
     W = np.vstack([W, np.zeros((1, G), dtype=np.uint64)])
     one = np.zeros((m + 1, G), dtype=np.uint64)
+    rounds = 0
     while True:
+        rounds += 1
         a1 = np.zeros((m, G), dtype=np.uint64)
         a2 = np.zeros((m, G), dtype=np.uint64)
         for j in range(radj.shape[1]):
@@ -174,6 +179,8 @@ def _peel_numpy(Hc: sparse.csc_matrix, E: np.ndarray) -> np.ndarray:
         for j in range(1, vadj.shape[1]):
             clear |= one[vadj[:, j]]
         W[:n] &= ~clear
+    if stats is not None:
+        stats.append(rounds)
     return _unpack_bits(W[:n], B)
 
 
