@@ -39,14 +39,14 @@ def study(quick: bool) -> dict[str, list]:
     ns_cf = list(range(8, (32 if quick else 56) + 1, 8))
     data: dict[str, list] = {k: [] for k in (
         "scheme", "family", "n", "s", "m", "worst_low", "worst_high", "certified", "s_kappa",
-        "s_kappa_exact", "theorem2", "decoding_error", "seconds")}  # fmt: skip
+        "s_kappa_exact", "theorem2", "decoding_error")}  # fmt: skip
     runs = [("ye-abbe", n, YA_S) for n in ns_ya] + [("commfr", n, n // 4) for n in ns_cf]
     for scheme, n, s in runs:
         for r in compare_generators(n, s, M, schemes=(scheme,), kappa=KAPPA, time_limit=5.0):
             sk = -1 if r.s_kappa is None else r.s_kappa
             t2 = "" if r.theorem2 is None else r.theorem2
             values = (r.scheme, r.family, r.n, r.s, r.m, r.worst_lower, r.worst_upper, r.exact,
-                      sk, r.s_kappa_exact, t2, r.decoding_error, r.seconds)  # fmt: skip
+                      sk, r.s_kappa_exact, t2, r.decoding_error)  # fmt: skip
             for key, v in zip(data, values):
                 data[key].append(v)
     return data
