@@ -233,8 +233,21 @@ def test_a_measured_trace_gives_the_delays_modules_empirical_times(tmp_path):
         assert row["time"] == pytest.approx(ref.at("empirical", s), rel=1e-12)
         assert row["time_low"] <= row["time"] <= row["time_high"] and row["time_mc"] is None
         assert "bootstrap" in row["note"]
+        # an approximate code: the ignore-s layout at its own load, on the measured times
         dfrc = _one(t, scheme="d-frc", s=s)
-        assert dfrc["time"] is None and "no time on a measured trace" in dfrc["note"]
+        ref = scheme_times(
+            trace, "ignore-s", 10, s=[s], laws=(), load_model=lm, bootstrap=0,
+            load=dfrc["load"] / 10,
+        )  # fmt: skip
+        assert dfrc["time"] == pytest.approx(ref.at("empirical", s), rel=1e-12)
+        assert dfrc["time_low"] <= dfrc["time"] <= dfrc["time_high"]
+    # the same layout at the same load is the same time: cyclic-MDS is ignore-s at (s+1)/n
+    same = scheme_times(trace, "ignore-s", 10, s=[3], laws=(), load_model=lm, bootstrap=0,
+                        load=0.4)  # fmt: skip
+    mds = scheme_times(trace, "cyclic-mds", 10, s=[3], laws=(), load_model=lm, bootstrap=0)
+    assert same.at("empirical", 3) == mds.at("empirical", 3)
+    with pytest.raises(ValueError, match=r"load must lie in \(0, 1\]"):
+        scheme_times(trace, "ignore-s", 10, s=[3], laws=(), bootstrap=0, load=1.5)
     with pytest.raises(ValueError, match="does not exist"):
         tradeoff(10, delay=f"trace:{tmp_path / 'missing.csv'}")
 

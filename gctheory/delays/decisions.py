@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -247,6 +247,7 @@ def scheme_times(
     bootstrap: int = 200,
     level: float = 0.95,
     rng: Any = None,
+    load: float | None = None,
 ) -> SchemeTimes:
     """Expected iteration time of ``scheme`` versus ``s`` on measured data (module docstring).
 
@@ -274,6 +275,12 @@ def scheme_times(
         Confidence level of the intervals.
     rng : seed or Generator
         Randomness of the bootstrap.
+    load : float, optional
+        A worker's share of the dataset, in (0, 1], replacing the scheme's own
+        load in every layout: the time of a code with the scheme's decoding rule
+        at another load. An approximate code of (average) load ``d`` partitions
+        that decodes from the fastest ``n - s`` workers is ``scheme="ignore-s"``
+        with ``load=d/n`` (:mod:`gctheory.tradeoff` uses it so).
     """
     rt = _runtime()
     check_choice(scheme, "scheme", rt.SCHEMES)
@@ -303,6 +310,9 @@ def scheme_times(
     if not s_list:
         raise ValueError(f"no valid s for {scheme} with n={n}, m={m}")
     layouts = [rt.scheme_layout(scheme, n, sv, m, code=code) for sv in s_list]
+    if load is not None:
+        load = check_real(load, "load", low=0.0, high=1.0, low_open=True)
+        layouts = [replace(lay, load=load) for lay in layouts]
     loads = trace.loads
     model_name = load_model if isinstance(load_model, (str, type(None))) else load_model.name
     if isinstance(load_model, str) or load_model is None:

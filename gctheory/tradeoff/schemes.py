@@ -14,7 +14,10 @@ holding a share ``load / n`` of the data returns after ``(load / n) X``,
 approximate code decodes from the fastest ``n - s`` workers, so its iteration
 time is that of ``ignore-s`` scaled by its load:
 ``E[(d/n) X_(n-s:n)] = d E[(1/n) X_(n-s:n)]`` (exact, linearity), computed as
-``d * scheme_time_moments("ignore-s", ...)``. Reed-Solomon codes have the
+``d * scheme_time_moments("ignore-s", ...)``. On a measured trace the time is
+not proportional to the load, so an approximate code's time is the ``ignore-s``
+layout evaluated at its own load ``d/n`` (``gctheory.delays.scheme_times(...,
+load=d/n)``). Reed-Solomon codes have the
 cyclic-MDS layout (load ``s + 1``, any ``n - s`` workers). Decoding time is
 not modelled.
 """
@@ -171,15 +174,15 @@ def _trace_time_fields(
 ) -> tuple[dict[str, Any], list[str]]:
     """Expected time on a measured trace (:func:`gctheory.delays.scheme_times`: the
     empirical distribution of the measured times at the layout's load, reached from the
-    measured loads by the replay's load model), with a bootstrap interval over rounds."""
+    measured loads by the replay's load model), with a bootstrap interval over rounds.
+    An approximate code of load ``scale`` partitions is the ``ignore-s`` layout (the
+    fastest ``n - s`` workers) at the load ``scale / n``: on a trace the time is not
+    proportional to the load, so it is evaluated at that load, not scaled."""
     from gctheory.delays import scheme_times
 
-    if scale is not None:
-        return {}, [
-            "no time on a measured trace: gctheory.delays.scheme_times evaluates the layouts "
-            "of gctheory.runtime, and an approximate code's (load d/n, fastest n - s) is not one"
-        ]
     model = ctx.replay.load_model if ctx.replay.load_model is not None else "interpolate"
+    share = None if scale is None else scale / ctx.n
+    key = ("trace", layout, s, m, code) if share is None else ("trace", layout, s, m, share)
 
     def run(points: list[int]) -> Any:
         return scheme_times(
@@ -194,11 +197,14 @@ def _trace_time_fields(
             load_model=model,
             bootstrap=ctx.trace_bootstrap,
             level=_TRACE_LEVEL,
-            rng=np.random.default_rng(seed_for(ctx.root, "trace", layout, s, m, code)),
+            rng=np.random.default_rng(seed_for(ctx.root, *key)),
+            load=share,
         )
 
     try:
-        if code is None:  # one call for every s of the sweep at which the layout exists
+        if share is not None:  # an approximate code: its own load, one s
+            res = ctx.memo(("trace-time-approx", s, share), lambda: run([s]))
+        elif code is None:  # one call for every s of the sweep at which the layout exists
             from gctheory.delays import scheme_s_values
 
             ok = set(scheme_s_values(layout, ctx.n, m))
