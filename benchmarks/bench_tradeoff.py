@@ -63,7 +63,9 @@ def main() -> None:
     modes = [True] if args.quick_only else [True, False]
     with tempfile.TemporaryDirectory() as tmp:
         for quick in modes:
-            kw = dict(kappa=1e4, eps=1e-3, delay="pareto(0.001, 1.1)", quick=quick, rng=0)
+            kw = dict(
+                kappa=1e4, eps=1e-3, delay="pareto(scale=0.001, shape=1.1)", quick=quick, rng=0
+            )
             table, w_t, c_t = _clock(lambda kw=kw: tradeoff(args.n, **kw))
             dpi = 100 if quick else 130  # as the command does
             _, w_f, c_f = _clock(

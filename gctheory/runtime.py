@@ -34,6 +34,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass
@@ -488,9 +489,23 @@ def scheme_layout(
 
 
 def _scaled(dist: Any, load: float) -> Any:
-    """The time of a worker holding ``load`` of the data: ``load * X``."""
+    """The time of a worker holding ``load`` of the data: ``load * X``.
+
+    Memoised on the family and the numbers: freezing a scipy distribution builds a
+    new generic instance and its docstring (about 0.7 ms), and a sweep asks for the
+    same scaled law hundreds of times. Frozen laws are only read here (every draw
+    passes its own ``random_state``), so sharing one is safe.
+    """
     shapes, loc, scale = dist.dist._parse_args(*dist.args, **dist.kwds)
-    return dist.dist(*shapes, loc=loc * load, scale=scale * load)
+    try:
+        return _scaled_frozen(dist.dist, tuple(shapes), loc * load, scale * load)
+    except TypeError:  # unhashable parameters (arrays): freeze afresh
+        return dist.dist(*shapes, loc=loc * load, scale=scale * load)
+
+
+@functools.lru_cache(maxsize=512)
+def _scaled_frozen(gen: Any, shapes: tuple, loc: float, scale: float) -> Any:
+    return gen(*shapes, loc=loc, scale=scale)
 
 
 def scheme_expected_time(
