@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import mpmath as mp
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -391,3 +392,24 @@ def test_mc_refuses_a_trial_wider_than_memory_before_drawing():
         order_statistic_mc(stats.expon(), 1, 10**9, 10, rng=1)
     with pytest.raises(ValueError, match="GiB"):
         grouped_completion_mc(stats.expon(), 10**5, 10**3, 1, 10, rng=1)
+
+
+@pytest.mark.parametrize(
+    "dist",
+    [
+        stats.pareto(1.1, scale=0.001),
+        stats.pareto(3.0, loc=0.5, scale=2.0),
+        stats.expon(0.05, 0.02),
+    ],
+)
+def test_scalar_cdf_sf_closed_forms_agree_with_scipy(dist):
+    # the quadrature's closed-form CDF/SF (no scipy per-call overhead) against scipy itself
+    from gctheory.order_stats import _family, _scalar_cdf_sf
+
+    F, S = _scalar_cdf_sf(dist, *_family(dist))
+    lo = dist.support()[0]
+    ts = [lo - 1.0, lo, *dist.ppf([1e-6, 0.1, 0.5, 0.9, 1 - 1e-9]), 1e6, np.inf]
+    for t in ts:
+        assert F(t) == pytest.approx(dist.cdf(t), rel=1e-10, abs=1e-300)
+        assert S(t) == pytest.approx(dist.sf(t), rel=1e-10, abs=1e-300)
+    assert math.isnan(F(math.nan)) and math.isnan(S(math.nan))
