@@ -35,8 +35,8 @@ _STYLE = {
 
 def study(quick: bool) -> dict[str, list]:
     """The data of the figure: one row per (scheme, family, n)."""
-    ns_ya = list(range(8, (32 if quick else 56) + 1, 8))
-    ns_cf = list(range(8, (32 if quick else 56) + 1, 8))
+    ns_ya = list(range(8, (32 if quick else 64) + 1, 8))
+    ns_cf = list(range(8, (32 if quick else 64) + 1, 8))
     data: dict[str, list] = {k: [] for k in (
         "scheme", "family", "n", "s", "m", "worst_low", "worst_high", "certified", "s_kappa",
         "s_kappa_exact", "theorem2", "decoding_error")}  # fmt: skip
