@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import sparse
 
-from gctheory import ldpc
+from gctheory import _compiled, ldpc
 from gctheory.ldpc import peel, peel_batch, regular_ensemble
 from gctheory.montecarlo import binomial_estimate
 
@@ -549,7 +549,7 @@ def test_raptor_bad_input():
 
 
 def test_auto_backend_is_numpy_without_numba(monkeypatch):
-    monkeypatch.setattr(ldpc.peeling, "HAVE_NUMBA", False)
+    monkeypatch.setattr(_compiled, "HAVE_NUMBA", False)  # the flag every compiled path reads
     assert ldpc._resolve_backend("auto") == "numpy"
     with pytest.raises(ValueError, match="numba"):
         ldpc._resolve_backend("numba")

@@ -22,13 +22,13 @@ References
 from __future__ import annotations
 
 import functools
-import importlib.util
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 
-from gctheory._validate import check_choice
+from gctheory._compiled import HAVE_NUMBA
+from gctheory._compiled import resolve_backend as _resolve_backend
 
 __all__ = [
     "HAVE_NUMBA",
@@ -184,11 +184,6 @@ def _peel_numpy(Hc: sparse.csc_matrix, E: np.ndarray, stats: list | None = None)
     return _unpack_bits(W[:n], B)
 
 
-#: True when the optional ``fast`` extra (numba) is importable; numba itself is
-#: imported lazily, on the first decode that uses it.
-HAVE_NUMBA = importlib.util.find_spec("numba") is not None
-
-
 @functools.cache
 def _numba_kernel():  # pragma: no cover - compiled code is not traced
     """Compile (once, cached on disk) the bit-parallel sequential peeling kernel."""
@@ -254,18 +249,6 @@ def _peel_numba(Hc: sparse.csc_matrix, E: np.ndarray, stats: list | None = None)
     if stats is not None:
         stats.append(int(visits))
     return out
-
-
-_BACKENDS = ("auto", "numba", "numpy")
-
-
-def _resolve_backend(backend: str) -> str:
-    check_choice(backend, "backend", _BACKENDS)
-    if backend == "auto":
-        return "numba" if HAVE_NUMBA else "numpy"
-    if backend == "numba" and not HAVE_NUMBA:
-        raise ValueError("backend='numba' needs numba (pip install 'gctheory[fast]')")
-    return backend
 
 
 def peel_batch(
