@@ -29,8 +29,8 @@ def _systems(rng, n, e, m, N, complex_):
 def test_kernel_agrees_with_lapack_to_the_conditioning(e, m, complex_):
     rng = np.random.default_rng(e * 10 + m)
     W, SS = _systems(rng, 60, e, m, 70, complex_)  # 70 systems: two full blocks and a partial
-    Y, R, ok = st.gather_solve(W, SS, e, backend="numba")
-    Yn, Rn, okn = st.gather_solve(W, SS, e, backend="numpy")
+    Y, R, nrm, ok = st.gather_solve(W, SS, e, backend="numba")
+    Yn, Rn, nrmn, okn = st.gather_solve(W, SS, e, backend="numpy")
     assert ok and okn and Y.dtype == W.dtype
     A, rhs = W[SS][:, :, :e], W[SS][:, :, e:]
     cond = np.linalg.cond(A)
@@ -40,6 +40,9 @@ def test_kernel_agrees_with_lapack_to_the_conditioning(e, m, complex_):
     # the returned residual is the residual of the returned solution, from the original rows
     np.testing.assert_allclose(R, rhs - A @ Y, atol=1e-12 * max(1.0, np.abs(Y).max()))
     assert np.abs(R).max() < 1e-10 * np.abs(Y).max() * np.abs(W).max() * e
+    # the kernel's per-set norms are those of its own R and Y
+    np.testing.assert_allclose(nrm, st.frobenius_norms(R, Y), rtol=1e-12)
+    np.testing.assert_allclose(nrmn, st.frobenius_norms(Rn, Yn), rtol=1e-12)
 
 
 @needs_numba
@@ -47,15 +50,15 @@ def test_a_singular_system_spoils_only_itself_on_the_kernel():
     rng = np.random.default_rng(1)
     W, SS = _systems(rng, 40, 5, 1, 40, False)
     SS[7] = [3, 3, 4, 5, 6]  # two equal rows: singular
-    Y, R, ok = st.gather_solve(W, SS, 5, backend="numba")
+    Y, R, _, ok = st.gather_solve(W, SS, 5, backend="numba")
     assert ok
     assert not np.all(np.isfinite(Y[7]))
     others = np.delete(np.arange(40), 7)
     assert np.all(np.isfinite(Y[others]))
-    Yn, _, okn = st.gather_solve(W, SS[others], 5, backend="numpy")
+    Yn, _, _, okn = st.gather_solve(W, SS[others], 5, backend="numpy")
     np.testing.assert_allclose(Y[others], Yn, rtol=1e-9, atol=1e-9)
     # numpy's stacked solve cannot tell which system failed: the whole stack is unsolved
-    assert st.gather_solve(W, SS, 5, backend="numpy")[2] is False
+    assert st.gather_solve(W, SS, 5, backend="numpy")[3] is False
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

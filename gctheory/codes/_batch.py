@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory.codes._stacked_solve import gather_solve, resolve_backend
+from gctheory.codes._stacked_solve import frobenius_norms, gather_solve, resolve_backend
 from gctheory.codes._survivors import (
     _EPS,
     _FALLBACK_RESIDUAL,
@@ -180,7 +180,7 @@ class BatchDecoding:
         SS = (flat % n).reshape(N, e)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             if e == nul > 1:  # square systems Z[S_i] Y_i = X0[S_i]: one stacked solve
-                Y, r, solved = gather_solve(W, SS, e, backend=backend)
+                Y, r, norms, solved = gather_solve(W, SS, e, backend=backend)
             else:
                 WS = W[SS]  # (N, e, nul + m): [Z[S_i] | X0[S_i]]
                 ZS, XS = WS[:, :, :nul], WS[:, :, nul:]
@@ -191,11 +191,11 @@ class BatchDecoding:
                     solved = False
                 if solved:
                     r = XS - ZS @ Y  # (N, e, m)
+                    norms = frobenius_norms(r, Y)
             if not solved:
                 inf = np.full(N, np.inf)
                 return SS, np.zeros((N, nul, m)), np.zeros((N, e, m)), inf
-            rn = np.sqrt(np.einsum("iem,iem->i", r, r.conj()).real)
-            yn = np.sqrt(np.einsum("ium,ium->i", Y, Y.conj()).real)
+            rn, yn = norms[:, 0], norms[:, 1]
             gamma = (nul + 2) * _EPS
             # ||(E X0 - C) - (E Z) Y_i|| <= ||E X0 - C|| + ||E Z||_2 ||Y_i||: both are of
             # rounding size (Z spans null(E)); forming the difference per set cost a

@@ -72,7 +72,7 @@ def _kernel():  # pragma: no cover - compiled code is not traced
                     b[p, j, t] = tmp
 
     @numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
-    def _gather_solve(W, SS, e, Y, R, block):  # noqa: PLR0912
+    def _gather_solve(W, SS, e, Y, R, norms, block):  # noqa: PLR0912
         N = SS.shape[0]
         m = W.shape[1] - e
         M = np.empty((e, e, block), dtype=W.dtype)
@@ -140,9 +140,14 @@ def _kernel():  # pragma: no cover - compiled code is not traced
                     for t in range(c):
                         b[k, j, t] /= M[k, k, t]
             for t in range(c):
+                sq = 0.0
                 for i in range(e):
                     for j in range(m):
-                        Y[c0 + t, i, j] = b[i, j, t]
+                        v = b[i, j, t]
+                        Y[c0 + t, i, j] = v
+                        sq += v.real * v.real + v.imag * v.imag
+                norms[c0 + t, 1] = sq
+                norms[c0 + t, 0] = 0.0
             for i in range(e):  # residual from the original rows (kept in M0, b0)
                 for j in range(m):
                     for t in range(c):
@@ -151,7 +156,9 @@ def _kernel():  # pragma: no cover - compiled code is not traced
                         for t in range(c):
                             acc[t] -= M0[i, u, t] * b[u, j, t]
                     for t in range(c):
-                        R[c0 + t, i, j] = acc[t]
+                        v = acc[t]
+                        R[c0 + t, i, j] = v
+                        norms[c0 + t, 0] += v.real * v.real + v.imag * v.imag
 
     return _gather_solve
 
@@ -163,12 +170,13 @@ def resolve_backend(backend: str, e: int) -> str:
 
 def gather_solve(
     W: np.ndarray, SS: np.ndarray, e: int, *, backend: str = "auto"
-) -> tuple[np.ndarray, np.ndarray, bool]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Solve ``W[S_i, :e] Y_i = W[S_i, e:]`` for the N row sets ``SS`` (N, e).
 
-    Returns ``Y`` (N, e, m), the residuals ``R`` (N, e, m) and whether the
-    solves ran (False when the numpy stack met a singular system: then Y and R
-    are undefined and every set must be decoded another way). Entries of a
+    Returns ``Y`` (N, e, m), the residuals ``R`` (N, e, m), their Frobenius
+    norms per set (N, 2: ``||R_i||``, ``||Y_i||``) and whether the solves ran
+    (False when the numpy stack met a singular system: then Y and R are
+    undefined and every set must be decoded another way). Entries of a
     singular system's Y are inf or NaN on the numba backend.
     """
     N = SS.shape[0]
@@ -177,12 +185,23 @@ def gather_solve(
         W = np.ascontiguousarray(W)
         Y = np.empty((N, e, m), dtype=W.dtype)
         R = np.empty((N, e, m), dtype=W.dtype)
-        _kernel()(W, np.ascontiguousarray(SS, dtype=np.int64), e, Y, R, _BLOCK)
-        return Y, R, True
+        sq = np.empty((N, 2))
+        _kernel()(W, np.ascontiguousarray(SS, dtype=np.int64), e, Y, R, sq, _BLOCK)
+        return Y, R, np.sqrt(sq), True
     WS = W[SS]
     ZS, XS = WS[:, :, :e], WS[:, :, e:]
     try:
         Y = np.linalg.solve(ZS, XS)
     except np.linalg.LinAlgError:
-        return np.zeros((N, e, m), W.dtype), np.zeros((N, e, m), W.dtype), False
-    return Y, XS - ZS @ Y, True
+        z = np.zeros((N, e, m), W.dtype)
+        return z, z.copy(), np.full((N, 2), np.inf), False
+    R = XS - ZS @ Y
+    return Y, R, frobenius_norms(R, Y), True
+
+
+def frobenius_norms(R: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """(N, 2): ``||R_i||_F`` and ``||Y_i||_F`` of stacked (N, ., .) arrays."""
+    out = np.empty((R.shape[0], 2))
+    out[:, 0] = np.einsum("iem,iem->i", R, R.conj()).real
+    out[:, 1] = np.einsum("ium,ium->i", Y, Y.conj()).real
+    return np.sqrt(out, out=out)
