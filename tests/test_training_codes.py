@@ -218,3 +218,40 @@ def test_isgc_placement_fr_is_frc():
     hyb = tr.make_scheme("isgc", 12, s=3, code_options={"placement": "hybrid", "c1": 2,
                                                         "groups": 3})  # fmt: skip
     assert (hyb.code.c1, hyb.code.groups) == (2, 3)
+
+
+# ------------------------------------------------------------------------------- CLI
+def test_cli_simulate_code_options(tmp_path, capsys):
+    from gctheory.cli import main
+
+    base = ["simulate", "--iterations", "2", "--out", str(tmp_path / "r"), "--format", "csv"]
+    ok = [
+        ["--scheme", "expander", "--n", "16", "--s", "3", "--graph", "margulis",
+         "--decoder", "fixed"],
+        ["--scheme", "expander", "--n", "12", "--s", "3", "--degree", "5"],
+        ["--scheme", "isgc", "--n", "12", "--s", "3", "--placement", "hybrid", "--c1", "2",
+         "--groups", "3"],
+        ["--scheme", "isgc", "--n", "12", "--s", "2", "--placement", "fr"],
+        ["--scheme", "bibd", "--n", "7", "--s", "2", "--decoder", "lstsq"],
+        ["--scheme", "sgc", "--n", "12", "--s", "2", "--placement", "pairwise-balanced"],
+        ["--scheme", "graph-assignment", "--n", "12", "--s", "3", "--degree", "4"],
+    ]  # fmt: skip
+    for argv in ok:
+        assert main(base + argv) == 0, argv
+    capsys.readouterr()
+    bad = [
+        (["--scheme", "gd", "--degree", "3"], "--degree is not an option of scheme 'gd'"),
+        (["--scheme", "cyclic_mds", "--s", "2", "--graph", "margulis"],
+         "--graph is not an option of scheme 'cyclic_mds'; it applies to: expander"),
+        (["--scheme", "expander", "--n", "20", "--s", "4", "--degree", "99"],
+         "must lie in [1, 19], got 99"),
+        (["--scheme", "expander", "--n", "20", "--s", "4", "--decoder", "group"],
+         "decoder must be one of ['optimal', 'fixed']"),
+        (["--scheme", "isgc", "--n", "12", "--s", "3", "--placement", "diagonal"],
+         "placement must be one of"),
+        (["--scheme", "bibd", "--n", "7", "--s", "2", "--p", "0.1"],
+         "--p is not an option of scheme 'bibd'; it applies to: bgc, sgc"),
+    ]  # fmt: skip
+    for argv, msg in bad:
+        assert main(base + argv) == 2, argv
+        assert msg in capsys.readouterr().err, argv
