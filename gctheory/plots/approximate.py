@@ -297,7 +297,7 @@ def _lower_right(ax, add, quick, trials, trials_lsq):
         for x, y in zip(xs, ys):
             add("lower-right", label, x, y)
     ax.set_yscale("log")
-    ax.set_ylim(1e-3, 0.5)
+    ax.set_ylim(3e-4, 0.5)
     ax.set_xlim(0, 140)
     ax.set_xlabel("n (workers); s = round(0.2 n) random stragglers")
     ax.set_ylabel("mean err / k  (k data partitions)")
