@@ -317,7 +317,8 @@ def build_code(family: str, n: int, s: int, *, m: int = 1, rng: Any = None, **kw
         return _graph_assignment(n, kw, rng)
     if family == "isgc":
         # design tolerance (storage s + 1) defaults to n - K; placement to FR when it fits
-        design = kw.pop("design_s", s)
+        design = check_int(kw.pop("design_s", s), "design_s (storage design_s + 1)", low=0,
+                           high=n - 1)  # fmt: skip
         if kw.get("placement") == "fr":
             kw["placement"] = "frc"
         placement = kw.pop("placement", "frc" if n % (design + 1) == 0 else "cyclic")

@@ -255,3 +255,10 @@ def test_cli_simulate_code_options(tmp_path, capsys):
     for argv, msg in bad:
         assert main(base + argv) == 2, argv
         assert msg in capsys.readouterr().err, argv
+
+
+def test_isgc_design_s_junk_is_a_value_error():
+    # was a TypeError ('x' + 1) before the option was checked
+    for bad in ("x", [], 12, -1):
+        with pytest.raises(ValueError, match=r"design_s \(storage design_s \+ 1\) must"):
+            tr.make_scheme("isgc", 12, s=2, code_options={"design_s": bad})
