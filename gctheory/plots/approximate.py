@@ -170,20 +170,13 @@ def _approx(outdir: Path, quick: bool) -> list[Path]:
             errs.append(estimate_mean_error(code, s, trials_is, rng=[5, c, len(kw)]))
         series.append((label, color, marker, loads, errs))
     for label, color, marker, ls, es in series:
-        _draw(ax_r, label, color, marker, ls, es, n)
-        for x, e in zip(ls, es):
-            add("right", label, float(x), e.value / n, e.low / n, e.high / n)
+        _series(ax_r, add, "right", label, color, marker, ls, es, n)
     ax_r.plot(bound_x, bound_y, "--", color="C5", lw=1, label="spectral bound, fixed decoder")
     for x, b_ in zip(bound_x, bound_y):
         add("right", "expander spectral bound (fixed decoder)", float(x), float(b_))
-    ax_r.set_yscale("log")
-    ax_r.set_ylim(_FLOOR / 2, 1)
-    _floor_note(ax_r)
-    ax_r.set_xlabel("average load (partitions per worker)")
-    ax_r.set_ylabel("mean err / n  (err = ||A_S^T u - 1||^2)")
-    ax_r.set_title(f"n = {n}, s = {s} random stragglers (99% CI)", fontsize=10)
-    ax_r.grid(True, alpha=0.3)
-    ax_r.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    _finish(ax_r, "average load (partitions per worker)",
+            "mean err / n  (err = ||A_S^T u - 1||^2)",
+            f"n = {n}, s = {s} random stragglers (99% CI)")  # fmt: skip
     expanders = [sr for sr in series if sr[0].startswith("expander")]
     _lower_left(ax_ll, add, n, s, trials, trials_lsq, expanders)
     _lower_right(ax_lr, add, quick, trials, trials_lsq)
@@ -191,12 +184,15 @@ def _approx(outdir: Path, quick: bool) -> list[Path]:
     return save_figure(fig, outdir, "approx_codes", data=rows)
 
 
-def _draw(ax, label, color, marker, xs, es, k, **kw):
+def _series(ax, add, panel, label, color, marker, xs, es, k, **kw):
     """Estimates ``es`` (of err) at ``xs`` as err / k (``k`` a number or one per point) with
-    their intervals; zeros at the floor, with an open marker."""
+    their intervals, drawn (zeros at the floor, with an open marker) and added to the CSV."""
+    k = np.broadcast_to(np.asarray(k, dtype=float), (len(es),))
     y = np.array([e.value for e in es]) / k
     lo = np.array([e.low for e in es]) / k
     hi = np.array([e.high for e in es]) / k
+    for row in zip(xs, y, lo, hi):
+        add(panel, label, *(float(v) for v in row))
     yp, lop, hip = (np.maximum(v, _FLOOR) for v in (y, lo, hi))
     ax.errorbar(xs, yp, yerr=[yp - lop, hip - yp], marker=marker, color=color, label=label,
                 ms=kw.pop("ms", 5), capsize=3, **kw)  # fmt: skip
@@ -205,9 +201,21 @@ def _draw(ax, label, color, marker, xs, es, k, **kw):
         ax.plot(np.asarray(xs)[zero], yp[zero], marker, mfc="white", color=color, ms=8)
 
 
-def _floor_note(ax):
-    ax.text(0.02, 0.02, f"open marker: no error in any trial (drawn at {_FLOOR:g})",
-            transform=ax.transAxes, fontsize=8)  # fmt: skip
+def _finish(ax, xlabel, ylabel, title, ylim=(_FLOOR / 2, 1), outside=True):
+    """Log y axis, labels, grid and legend (outside on the right, or inside)."""
+    ax.set_yscale("log")
+    ax.set_ylim(*ylim)
+    if ylim[0] < _FLOOR:
+        ax.text(0.02, 0.02, f"open marker: no error in any trial (drawn at {_FLOOR:g})",
+                transform=ax.transAxes, fontsize=8)  # fmt: skip
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    if outside:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    else:
+        ax.legend(fontsize=7, loc="upper right")
 
 
 def _lower_left(ax, add, n, s, trials, trials_lsq, expanders):
@@ -221,9 +229,7 @@ def _lower_left(ax, add, n, s, trials, trials_lsq, expanders):
         ks.append(code.k)
         errs.append(estimate_mean_error(code, s, trials, rng=[6, deg]))
     label = "graph assignment (Glasgow-Wootters), optimal decoder, k = 2n/d"
-    _draw(ax, label, "C8", "o", loads, errs, np.array(ks))
-    for x, e, k in zip(loads, errs, ks):
-        add("lower-left", label, float(x), e.value / k, e.low / k, e.high / k)
+    _series(ax, add, "lower-left", label, "C8", "o", loads, errs, ks)
     # SGC, cyclic placement: its unbiased estimator, workers straggling with p = s/n
     p = s / n
     loads, errs = [], []
@@ -233,20 +239,13 @@ def _lower_left(ax, add, n, s, trials, trials_lsq, expanders):
         sampler = functools.partial(code.sample_error, np.eye(code.k))
         errs.append(estimate_mean(sampler, trials, rng=[7, d], level=0.99))
     label = f"SGC (Bitar et al.), cyclic, estimator; stragglers iid p = {p:g}"
-    _draw(ax, label, "C9", "s", loads, errs, n)
-    for x, e in zip(loads, errs):
-        add("lower-left", label, float(x), e.value / n, e.low / n, e.high / n)
+    _series(ax, add, "lower-left", label, "C9", "s", loads, errs, n)
     for label, color, marker, ls, es in expanders:  # the upper right's, for reference
         y = np.maximum(np.array([e.value for e in es]) / n, _FLOOR)
         ax.plot(ls, y, marker + ":", color=color, alpha=0.5, ms=4, label=f"{label} (upper right)")
-    ax.set_yscale("log")
-    ax.set_ylim(_FLOOR / 2, 1)
-    _floor_note(ax)
-    ax.set_xlabel("normalised load (fraction of the data per worker x n)")
-    ax.set_ylabel("mean err / k  (k data partitions)")
-    ax.set_title(f"n = {n} workers, {s} random stragglers (SGC: iid), 99% CI", fontsize=10)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    title = f"n = {n} workers, {s} random stragglers (SGC: iid), 99% CI"
+    _finish(ax, "normalised load (fraction of the data per worker x n)",
+            "mean err / k  (k data partitions)", title, outside=False)  # fmt: skip
 
 
 def _lower_right(ax, add, quick, trials, trials_lsq):
@@ -261,9 +260,7 @@ def _lower_right(ax, add, quick, trials, trials_lsq):
             tr = trials_lsq if dec == "optimal" else trials
             errs.append(estimate_mean_error(code, s, tr, rng=[8, m, len(dec)]))
         label = f"Margulis expander (n = m^2 only, d = 8), {dec} decoder"
-        _draw(ax, label, color, marker, ns, errs, np.array(ns), ls="none")
-        for x, e in zip(ns, errs):
-            add("lower-right", label, x, e.value / x, e.low / x, e.high / x)
+        _series(ax, add, "lower-right", label, color, marker, ns, errs, ns, ls="none")
     bx, by = [], []
     for m in ms:
         code = ExpanderCode(margulis_graph(m), decoder="fixed")
@@ -278,9 +275,7 @@ def _lower_right(ax, add, quick, trials, trials_lsq):
         ns.append(nn)
         errs.append(estimate_mean_error(code, round(0.2 * nn), trials_lsq, rng=[9, m]))
     label = "random 8-regular expander at the same n, optimal decoder"
-    _draw(ax, label, "C1", "o", ns, errs, np.array(ns), ms=4, ls="none")
-    for x, e in zip(ns, errs):
-        add("lower-right", label, x, e.value / x, e.low / x, e.high / x)
+    _series(ax, add, "lower-right", label, "C1", "o", ns, errs, ns, ms=4, ls="none")
     for name, qs, v_of, color, marker in (
         ("PG(2,q): n = q^2+q+1", (2, 3, 5, 7, 11), lambda q: q * q + q + 1, "C2", "s"),
         ("AG(2,q): n = q^2", (3, 5, 7, 11), lambda q: q * q, "C3", "^"),
@@ -296,12 +291,8 @@ def _lower_right(ax, add, quick, trials, trials_lsq):
         ax.plot(xs, np.maximum(ys, _FLOOR), marker, color=color, ms=6, label=label)
         for x, y in zip(xs, ys):
             add("lower-right", label, x, y)
-    ax.set_yscale("log")
-    ax.set_ylim(3e-4, 0.5)
     ax.set_xlim(0, 140)
-    ax.set_xlabel("n (workers); s = round(0.2 n) random stragglers")
-    ax.set_ylabel("mean err / k  (k data partitions)")
-    ax.set_title("families that exist only at particular n (points at those n), 99% CI",
-                 fontsize=10)  # fmt: skip
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    _finish(ax, "n (workers); s = round(0.2 n) random stragglers",
+            "mean err / k  (k data partitions)",
+            "families that exist only at particular n (points at those n), 99% CI",
+            ylim=(3e-4, 0.5))  # fmt: skip
