@@ -7,6 +7,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gctheory import training as tr
 from gctheory._training_codes import CODE_OPTIONS
@@ -262,3 +264,33 @@ def test_isgc_design_s_junk_is_a_value_error():
     for bad in ("x", [], 12, -1):
         with pytest.raises(ValueError, match=r"design_s \(storage design_s \+ 1\) must"):
             tr.make_scheme("isgc", 12, s=2, code_options={"design_s": bad})
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    scheme=st.sampled_from(["expander", "dfrc", "graph_assignment", "sgc"]),
+    n=st.integers(2, 40),
+    d=st.one_of(st.integers(-3, 90), st.floats(-5, 90), st.sampled_from([None, "3", True])),
+)
+def test_option_d_builds_exactly_when_its_rule_holds(scheme, n, d):
+    # the rules, restated: expander 1 <= d <= n - 1 and n d even; dfrc and cyclic sgc
+    # 1 <= d <= n; graph assignment d | 2n and d < 2n / d (a simple graph on k = 2n/d blocks)
+    is_int = isinstance(d, int | float) and not isinstance(d, bool) and float(d).is_integer()
+    k = int(d) if is_int else None
+    ok = (
+        k is not None
+        and {
+            "expander": 1 <= k <= n - 1 and n * k % 2 == 0,
+            "dfrc": 1 <= k <= n,
+            "sgc": 1 <= k <= n,
+            "graph_assignment": k >= 1 and 2 * n % k == 0 and k < 2 * n // k,
+        }[scheme]
+    )
+    if not ok:
+        with pytest.raises(ValueError, match=r"\bd\b"):
+            tr.make_scheme(scheme, n, s=1, code_options={"d": d}, rng=0)
+        return
+    code = tr.make_scheme(scheme, n, s=1, code_options={"d": d}, rng=0).code
+    assert code.d == k
+    if scheme == "graph_assignment":
+        assert (code.n, code.k) == (n, 2 * n // k)
