@@ -15,7 +15,10 @@ Schemes (``SCHEMES``): wait-for-all GD; ignore-stragglers / K-SGD / forget-s;
 asynchronous SGD (AsySG, updates after every K results, stale gradients) [2];
 LGC-SGD with partial work and linear scaling [5]; the gradient codes of
 :mod:`gctheory.codes` (cyclic MDS and FRC [6], Ye-Abbe, CommFR-GC [1],
-Reed-Solomon [3], d-FRC, BRC, BGC [2]); LAG, G-GD, G-LAG and LAGC [4].
+Reed-Solomon [3], d-FRC, BRC, BGC [2], expander codes on random regular or
+Margulis graphs [7], graph assignment codes with optimal decoding [8], BIBD
+codes [9], stochastic gradient coding [10], IS-GC), built with their options
+by :mod:`gctheory._training_codes`; LAG, G-GD, G-LAG and LAGC [4].
 
 References
 ----------
@@ -31,6 +34,14 @@ References
 .. [5] Xu, Huang, Song, Lan, "Live gradient compensation for evading stragglers
    in distributed learning", 2021, Algorithm 1, eqs. (2)-(7), Section V.
 .. [6] Tandon, Lei, Dimakis, Karampatziakis, "Gradient coding", ICML 2017.
+.. [7] Raviv, Tamo, Tandon, Dimakis, "Gradient coding from cyclic MDS codes and
+   expander graphs", IEEE Trans. Inf. Theory 66(12), 2020, Section V.
+.. [8] Glasgow, Wootters, "Approximate gradient coding with optimal decoding",
+   IEEE J. Sel. Areas Inf. Theory, 2021.
+.. [9] Kadhe, Koyluoglu, Ramchandran, "Gradient coding based on block designs for
+   mitigating adversarial stragglers", ISIT 2019.
+.. [10] Bitar, Wootters, El Rouayheb, "Stochastic gradient coding for straggler
+   mitigation in distributed learning", IEEE J. Sel. Areas Inf. Theory, 2020.
 """
 
 from __future__ import annotations
