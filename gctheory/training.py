@@ -15,7 +15,10 @@ Schemes (``SCHEMES``): wait-for-all GD; ignore-stragglers / K-SGD / forget-s;
 asynchronous SGD (AsySG, updates after every K results, stale gradients) [2];
 LGC-SGD with partial work and linear scaling [5]; the gradient codes of
 :mod:`gctheory.codes` (cyclic MDS and FRC [6], Ye-Abbe, CommFR-GC [1],
-Reed-Solomon [3], d-FRC, BRC, BGC [2]); LAG, G-GD, G-LAG and LAGC [4].
+Reed-Solomon [3], d-FRC, BRC, BGC [2], expander codes on random regular or
+Margulis graphs [7], graph assignment codes with optimal decoding [8], BIBD
+codes [9], stochastic gradient coding [10], IS-GC), built with their options
+by :mod:`gctheory._training_codes`; LAG, G-GD, G-LAG and LAGC [4].
 
 References
 ----------
@@ -31,6 +34,14 @@ References
 .. [5] Xu, Huang, Song, Lan, "Live gradient compensation for evading stragglers
    in distributed learning", 2021, Algorithm 1, eqs. (2)-(7), Section V.
 .. [6] Tandon, Lei, Dimakis, Karampatziakis, "Gradient coding", ICML 2017.
+.. [7] Raviv, Tamo, Tandon, Dimakis, "Gradient coding from cyclic MDS codes and
+   expander graphs", IEEE Trans. Inf. Theory 66(12), 2020, Section V.
+.. [8] Glasgow, Wootters, "Approximate gradient coding with optimal decoding",
+   IEEE J. Sel. Areas Inf. Theory, 2021.
+.. [9] Kadhe, Koyluoglu, Ramchandran, "Gradient coding based on block designs for
+   mitigating adversarial stragglers", ISIT 2019.
+.. [10] Bitar, Wootters, El Rouayheb, "Stochastic gradient coding for straggler
+   mitigation in distributed learning", IEEE J. Sel. Areas Inf. Theory, 2020.
 """
 
 from __future__ import annotations
@@ -47,6 +58,7 @@ from typing import Any
 import numpy as np
 
 from gctheory import montecarlo
+from gctheory._training_codes import build_code as _code
 from gctheory._training_models import (
     Dataset,
     LogisticRegression,
@@ -98,6 +110,8 @@ _ALIASES = {
     "forget_s": "ignore",
     "full": "gd",
     "gc": "cyclic_mds",
+    "graph-assignment": "graph_assignment",
+    "stochastic": "sgc",
 }
 SCHEMES: dict[str, str] = {
     "gd": "wait for all n workers (uncoded GD, Full-SGD)",
@@ -112,7 +126,14 @@ SCHEMES: dict[str, str] = {
     "dfrc": "d-fractional repetition code, approximate (Wang et al. 2019)",
     "brc": "batch raptor code, approximate, peeling decoder (Wang et al. 2019)",
     "bgc": "Bernoulli gradient code, approximate (Wang et al. 2019)",
-    "expander": "expander-graph code, approximate, random d-regular (Raviv et al. 2020)",
+    "expander": "expander-graph code, approximate, random d-regular or Margulis graph, "
+    "optimal or fixed decoder (Raviv et al. 2020)",
+    "graph_assignment": "graph assignment code: workers are a d-regular graph's edges, "
+    "optimal decoding (Glasgow & Wootters 2021)",
+    "bibd": "BIBD code: workers are a block design's points, optimal decoding "
+    "(Kadhe et al. ISIT 2019)",
+    "sgc": "stochastic gradient coding: unbiased estimator, cyclic or pair-wise balanced "
+    "placement (Bitar et al. 2020)",
     "isgc": "IS-GC: largest partial sum of an FR / cyclic / hybrid placement (ignore stragglers)",
     "lag": "LAG-PS: lazily selected workers, no redundancy (Zhang & Simeone 2020)",
     "ggd": "grouped GD: groups of r workers each storing the group's data",
@@ -129,68 +150,6 @@ def _canon(scheme: str) -> str:
             f"(aliases: {', '.join(f'{a}={b}' for a, b in _ALIASES.items())})"
         )
     return name
-
-
-def _code(
-    family: str, n: int, s: int, *, m: int = 1, d: int | None = None, rng: Any = None, **kw: Any
-) -> Any:
-    """Build a code of :mod:`gctheory.codes` for the scheme ``family`` (lazy import)."""
-    from gctheory import codes
-
-    def need(attr: str) -> Any:
-        if not hasattr(codes, attr):
-            raise ValueError(
-                f"scheme {family!r} needs gctheory.codes.{attr}, not available in this build"
-            )
-        return getattr(codes, attr)
-
-    if family == "cyclic_mds":
-        return need("CyclicMDSCode")(n, s, rng=rng, **kw)
-    if family == "frc":
-        return need("FractionalRepetitionCode")(n, s, **kw)
-    if family == "ye_abbe":
-        return need("YeAbbeCode")(n, s, m, rng=rng, **kw)
-    if family == "commfr":
-        # an MDS [N, K] code with K = m and N = s + m: (l, m, s) = (N, m, s) (Theorem 1)
-        fam = kw.pop("family", "systematic")
-        return need("commfr_code")(n, kw.pop("k", n), s + m, m, family=fam, rng=rng, **kw)
-    if family == "rs":
-        return need("ReedSolomonCode")(n, kw.pop("k", n), kw.pop("w", s + 1), **kw)
-    if family == "dfrc":
-        d = kw.pop("d", None)
-        if d is None:
-            d = max(1, math.ceil(need("dfrc_theorem4_load")(n, s))) if s else 1
-        return need("DFractionalRepetitionCode")(n, d, rng=rng, **kw)
-    if family == "brc":
-        eps = kw.pop("eps", None)
-        if eps is None:  # smallest eps of Theorem 6 whose degrees fit the floor(n/b) batches
-            K = n // need("theorem6_batch_size")(n, max(s, 1))
-            fits = [e for e in (0.05, 0.1, 0.2) if _theorem6_max_degree(e) <= K]
-            if not fits:
-                raise ValueError(f"brc: no Theorem 6 degree distribution fits n={n}; give eps")
-            eps = fits[0]
-        return need("BatchRaptorCode").theorem6(n, max(s, 1), eps, rng=rng, **kw)
-    if family == "expander":
-        deg = kw.pop("d", max(3, math.ceil(math.log(n)))) if n > 3 else n - 1
-        deg += (n * deg) % 2  # n d must be even
-        adj = need("random_regular_graph")(n, deg, rng=rng)
-        return need("ExpanderCode")(adj, **kw)
-    if family == "isgc":
-        # design tolerance (storage s + 1) defaults to n - K; placement to FR when it fits
-        design = kw.pop("design_s", s)
-        placement = kw.pop("placement", "frc" if n % (design + 1) == 0 else "cyclic")
-        return need("ISGCCode")(n, design, placement, **kw)
-    if family == "bgc":
-        p = kw.pop("p", min(1.0, math.log(n) / n))
-        return need("BernoulliGradientCode")(n, p, rng=rng, **kw)
-    raise ValueError(f"scheme {family!r} is not a gradient code")
-
-
-def _theorem6_max_degree(eps: float) -> int:
-    from gctheory.codes import theorem6_degree_distribution
-
-    degrees, pmf = theorem6_degree_distribution(eps)
-    return int(degrees[pmf > 0].max())
 
 
 def make_scheme(
@@ -235,8 +194,22 @@ def make_scheme(
     blocks, partial_work, linear_scaling, warmup :
         LGC options (Xu et al. 2021, Algorithm 1, eq. (6)); see :class:`LGC`.
     code_options : dict
-        Extra keyword arguments for the code's constructor (e.g. ``load`` for
-        ``dfrc``); approximate codes also take ``wait_for``.
+        Options of the gradient code (:data:`gctheory._training_codes.CODE_OPTIONS`
+        lists each scheme's; any other key is a ``ValueError``), e.g.
+        ``{"d": 4}`` (replication of ``dfrc``, degree of ``expander``,
+        ``graph_assignment`` and cyclic ``sgc``), ``{"graph": "margulis"}``
+        (``expander`` on the Margulis graph, ``n = m^2``), ``{"decoder":
+        "fixed"}`` (``expander``), ``{"placement": "hybrid", "c1": 2,
+        "groups": 5}`` (``isgc``), ``{"block_size": 3, "lam": 1}`` (``bibd``),
+        ``{"p": 0.2, "placement": "pairwise-balanced"}`` (``sgc``);
+        approximate codes also take ``wait_for``.
+
+    Examples
+    --------
+    >>> make_scheme("expander", 16, s=3, code_options={"graph": "margulis"}).code.d
+    8
+    >>> make_scheme("dfrc", 20, s=4, code_options={"d": 5}).code.d
+    5
     """
     name = _canon(scheme)
     n = check_int(n, "n", low=1)

@@ -264,6 +264,8 @@ def test_every_registered_scheme_builds_and_runs():
     opts = {"ignore": {"K": 9}, "lgc": {"K": 9}, "ggd": {"r": 3}, "glag": {"r": 3}}
     opts.update(lagc={"r": 2, "groups": 2}, gd={}, lag={}, ye_abbe={"s": 2, "m": 2})
     opts.update(commfr={"s": 2, "m": 2})
+    # 12 points: no projective or affine plane; the complete (12, 2, 1) design (66 blocks)
+    opts.update(bibd={"s": 2, "code_options": {"block_size": 2}})
     for name in tr.SCHEMES:
         run = tr.simulate(name, n=12, iterations=3, rng=1, **opts.get(name, {"s": 2}))
         assert run.iterations == 3 and np.all(np.isfinite(run.loss))

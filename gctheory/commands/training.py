@@ -24,6 +24,41 @@ def _partition(text: str) -> str | int:
         ) from None
 
 
+#: options of the coded schemes: flag -> key of ``code_options`` (see make_scheme)
+_CODE_FLAGS = {
+    "--degree": "d",
+    "--graph": "graph",
+    "--decoder": "decoder",
+    "--placement": "placement",
+    "--c1": "c1",
+    "--block-size": "block_size",
+    "--lam": "lam",
+    "--v": "v",
+    "--p": "p",
+}
+
+
+def _code_options(args: argparse.Namespace, scheme: str) -> dict:
+    """``code_options`` from the flags given; a flag the scheme has no use for is an error."""
+    from gctheory._training_codes import CODE_OPTIONS
+
+    valid = CODE_OPTIONS.get(scheme, ())
+    out = {}
+    for flag, key in _CODE_FLAGS.items():
+        value = getattr(args, flag[2:].replace("-", "_"))
+        if value is None:
+            continue
+        if key not in valid:
+            users = [name for name, keys in CODE_OPTIONS.items() if key in keys]
+            raise ValueError(
+                f"{flag} is not an option of scheme {scheme!r}; it applies to: {', '.join(users)}"
+            )
+        out[key] = value
+    if args.groups is not None and "groups" in valid:
+        out["groups"] = args.groups
+    return out
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from gctheory import training as tr
 
@@ -38,6 +73,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         for k in ("K", "s", "r", "groups", "xi", "D", "blocks", "warmup")
         if getattr(args, k) is not None
     }
+    code_options = _code_options(args, tr._canon(args.scheme))
+    if code_options:
+        if "groups" in code_options:  # --groups of IS-GC's hybrid placement, not of lagc
+            del opts["groups"]
+        opts["code_options"] = code_options
     if args.m is not None:
         opts["m"] = args.m
     if args.partial_work:
@@ -126,7 +166,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--K", type=int, help="workers waited for (ignore, lgc, codes)")
     p.add_argument("--s", type=int, help="stragglers tolerated (codes), s = n - K")
     p.add_argument("--r", type=int, help="storage redundancy (ggd, glag, lagc)")
-    p.add_argument("--groups", type=int, help="number of groups (lagc)")
+    p.add_argument("--groups", type=int, help="number of groups (lagc; isgc hybrid placement)")
     p.add_argument("--m", type=int, help="communication saving (ye_abbe, commfr)")
     p.add_argument("--xi", type=float, help="LAG weight xi (default 0.1)")
     p.add_argument("--D", type=int, help="LAG memory D (default 10)")
@@ -134,6 +174,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--warmup", type=int, help="LGC: Full-SGD iterations first")
     p.add_argument("--partial-work", action="store_true", help="LGC: stragglers send partial work")
     p.add_argument("--no-linear-scaling", action="store_true", help="LGC: no eq. (6) scaling")
+    g = p.add_argument_group(
+        "gradient-code options",
+        "options of the coded schemes (code_options of make_scheme); a flag the scheme does "
+        "not use is an error",
+    )
+    g.add_argument(
+        "--degree",
+        type=int,
+        help="d: graph degree (expander, graph_assignment), replication (dfrc, sgc cyclic)",
+    )
+    g.add_argument("--graph", help="graph family: random (default) or margulis (expander, n = m^2)")
+    g.add_argument(
+        "--decoder",
+        help="expander: optimal (default) | fixed; dfrc: group | lstsq; brc: peeling | lstsq; "
+        "graph_assignment: components | lstsq; bibd: closed-form | lstsq",
+    )
+    g.add_argument(
+        "--placement",
+        help="isgc: frc (alias fr) | cyclic | hybrid (give --c1, --groups); "
+        "sgc: cyclic | pairwise-balanced",
+    )
+    g.add_argument("--c1", type=int, help="isgc hybrid: in-group partitions per worker")
+    g.add_argument("--block-size", type=int, help="block size of the design (bibd, sgc)")
+    g.add_argument("--lam", type=int, help="lambda of the design (bibd, sgc; default 1)")
+    g.add_argument("--v", type=int, help="points (partitions) of sgc's pairwise-balanced design")
+    g.add_argument(
+        "--p",
+        type=float,
+        help="sgc: straggling probability the estimator is scaled for (default s/n); "
+        "bgc: Bernoulli placement probability",
+    )
     p.add_argument(
         "--delay",
         default="exp(1)",

@@ -9,10 +9,25 @@ d-regular graphs, optimal and fixed decoders, with the spectral bound on the
 fixed decoder's worst-case error) and IS-GC's largest partial sum on cyclic
 and hybrid repetition (err = partitions not recovered), at n = 120 with 20%
 random stragglers.
+Lower left: the constructions whose data partitions are not the workers, at
+the same n = 120 and 20% stragglers, mean ``err / k`` (k partitions) versus
+normalised load (fraction of the data per worker, times n): the graph
+assignment code of Glasgow and Wootters (workers = the 120 edges of a random
+d-regular graph on k = 240/d blocks, optimal decoding) and stochastic
+gradient coding (Bitar et al.; cyclic placement, its unbiased estimator with
+every worker straggling independently with probability 0.2), with the random
+expander codes of the upper right for reference. Lower right: families that
+exist only at particular n, drawn as points at those n (s = round(0.2 n)
+random stragglers): the explicit Margulis expander (n = m^2, 8-regular;
+optimal and fixed decoders, spectral bound), a random 8-regular expander at
+the same n, and BIBD codes on PG(2, q) (n = q^2 + q + 1) and AG(2, q)
+(n = q^2), whose optimal error is the same for every straggler set
+(Kadhe et al. ISIT 2019; exact, no Monte Carlo).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -28,9 +43,18 @@ from gctheory.codes.approximate import (
     estimate_mean_error,
     theorem6_mean_degree,
 )
-from gctheory.codes.expander import ExpanderCode, random_regular_graph
+from gctheory.codes.designs import BIBDGradientCode, StochasticGradientCode, bibd
+from gctheory.codes.expander import (
+    ExpanderCode,
+    GraphAssignmentCode,
+    margulis_graph,
+    random_regular_graph,
+)
 from gctheory.codes.isgc import ISGCCode
+from gctheory.montecarlo import estimate_mean
 from gctheory.plots import figure, plt, save_figure
+
+_FLOOR = 1e-5  # zero estimates and CLT limits below it are drawn at the floor
 
 
 @figure(
@@ -38,12 +62,14 @@ from gctheory.plots import figure, plt, save_figure
     description="d-FRC exact P(err > 0) vs n (fixed d and Theorem 4's d, delta = 0.1, with Monte "
     "Carlo points); mean err/n vs average load for d-FRC, batch raptor, Bernoulli, expander "
     "codes (optimal and fixed decoders, with the spectral bound) and IS-GC cyclic / hybrid "
-    "repetition (n = 120, 20% stragglers, 99% CI)",
+    "repetition (n = 120, 20% stragglers, 99% CI); mean err/k vs load for the Glasgow-Wootters "
+    "graph assignment code and stochastic gradient coding (n = 120); and, as points at the n "
+    "where they exist, the Margulis expander (n = m^2) and BIBD codes (PG(2,q), AG(2,q), exact)",
     paper="wang2019",
 )
 def _approx(outdir: Path, quick: bool) -> list[Path]:
     delta = 0.1
-    fig, (ax_l, ax_r) = plt.subplots(1, 2, figsize=(14.5, 4.8))
+    fig, ((ax_l, ax_r), (ax_ll, ax_lr)) = plt.subplots(2, 2, figsize=(14.5, 9.8))
     rows: dict[str, list] = {"panel": [], "series": [], "x": [], "y": [], "low": [], "high": []}
 
     def add(panel, series, x, y, lo=float("nan"), hi=float("nan")):
@@ -143,43 +169,130 @@ def _approx(outdir: Path, quick: bool) -> list[Path]:
             loads.append(code.load)
             errs.append(estimate_mean_error(code, s, trials_is, rng=[5, c, len(kw)]))
         series.append((label, color, marker, loads, errs))
-    floor = 1e-5  # zero estimates and CLT limits below it are drawn at the floor
     for label, color, marker, ls, es in series:
-        y = np.array([e.value for e in es]) / n
-        lo = np.array([e.low for e in es]) / n
-        hi = np.array([e.high for e in es]) / n
-        yp, lop, hip = (np.maximum(v, floor) for v in (y, lo, hi))
-        ax_r.errorbar(
-            ls,
-            yp,
-            yerr=[yp - lop, hip - yp],
-            marker=marker,
-            color=color,
-            label=label,
-            ms=5,
-            capsize=3,
-        )
-        zero = y <= 0
-        if zero.any():
-            ax_r.plot(np.asarray(ls)[zero], yp[zero], marker, mfc="white", color=color, ms=8)
-        for x, a, b_, c in zip(ls, y, lo, hi):
-            add("right", label, float(x), float(a), float(b_), float(c))
+        _series(ax_r, add, "right", label, color, marker, ls, es, n)
     ax_r.plot(bound_x, bound_y, "--", color="C5", lw=1, label="spectral bound, fixed decoder")
     for x, b_ in zip(bound_x, bound_y):
         add("right", "expander spectral bound (fixed decoder)", float(x), float(b_))
-    ax_r.set_yscale("log")
-    ax_r.set_ylim(floor / 2, 1)
-    ax_r.text(
-        0.02,
-        0.02,
-        f"open marker: no error in any trial (drawn at {floor:g})",
-        transform=ax_r.transAxes,
-        fontsize=8,
-    )
-    ax_r.set_xlabel("average load (partitions per worker)")
-    ax_r.set_ylabel("mean err / n  (err = ||A_S^T u - 1||^2)")
-    ax_r.set_title(f"n = {n}, s = {s} random stragglers (99% CI)", fontsize=10)
-    ax_r.grid(True, alpha=0.3)
-    ax_r.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    _finish(ax_r, "average load (partitions per worker)",
+            "mean err / n  (err = ||A_S^T u - 1||^2)",
+            f"n = {n}, s = {s} random stragglers (99% CI)")  # fmt: skip
+    expanders = [sr for sr in series if sr[0].startswith("expander")]
+    _lower_left(ax_ll, add, n, s, trials, trials_lsq, expanders)
+    _lower_right(ax_lr, add, quick, trials, trials_lsq)
     fig.tight_layout()
     return save_figure(fig, outdir, "approx_codes", data=rows)
+
+
+def _series(ax, add, panel, label, color, marker, xs, es, k, **kw):
+    """Estimates ``es`` (of err) at ``xs`` as err / k (``k`` a number or one per point) with
+    their intervals, drawn (zeros at the floor, with an open marker) and added to the CSV."""
+    k = np.broadcast_to(np.asarray(k, dtype=float), (len(es),))
+    y = np.array([e.value for e in es]) / k
+    lo = np.array([e.low for e in es]) / k
+    hi = np.array([e.high for e in es]) / k
+    for row in zip(xs, y, lo, hi):
+        add(panel, label, *(float(v) for v in row))
+    yp, lop, hip = (np.maximum(v, _FLOOR) for v in (y, lo, hi))
+    ax.errorbar(xs, yp, yerr=[yp - lop, hip - yp], marker=marker, color=color, label=label,
+                ms=kw.pop("ms", 5), capsize=3, **kw)  # fmt: skip
+    zero = y <= 0
+    if zero.any():
+        ax.plot(np.asarray(xs)[zero], yp[zero], marker, mfc="white", color=color, ms=8)
+
+
+def _finish(ax, xlabel, ylabel, title, ylim=(_FLOOR / 2, 1), outside=True):
+    """Log y axis, labels, grid and legend (outside on the right, or inside)."""
+    ax.set_yscale("log")
+    ax.set_ylim(*ylim)
+    if ylim[0] < _FLOOR:
+        ax.text(0.02, 0.02, f"open marker: no error in any trial (drawn at {_FLOOR:g})",
+                transform=ax.transAxes, fontsize=8)  # fmt: skip
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    if outside:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    else:
+        ax.legend(fontsize=7, loc="upper right")
+
+
+def _lower_left(ax, add, n, s, trials, trials_lsq, expanders):
+    """Graph assignment (Glasgow-Wootters) and SGC at n = 120: err / k vs normalised load."""
+    # graph assignment: the n = 120 workers are the edges of a d-regular graph on k = 2n/d
+    # blocks; each holds 2 of the k blocks, a normalised load 2n/k = d
+    loads, errs, ks = [], [], []
+    for deg in (3, 4, 5, 6, 8):
+        code = GraphAssignmentCode(random_regular_graph(2 * n // deg, deg, rng=[6, deg]))
+        loads.append(2 * n / code.k)
+        ks.append(code.k)
+        errs.append(estimate_mean_error(code, s, trials, rng=[6, deg]))
+    label = "graph assignment (Glasgow-Wootters), optimal decoder, k = 2n/d"
+    _series(ax, add, "lower-left", label, "C8", "o", loads, errs, ks)
+    # SGC, cyclic placement: its unbiased estimator, workers straggling with p = s/n
+    p = s / n
+    loads, errs = [], []
+    for d in (2, 3, 4, 6, 8):
+        code = StochasticGradientCode.cyclic(n, d, p)
+        loads.append(code.load)
+        sampler = functools.partial(code.sample_error, np.eye(code.k))
+        errs.append(estimate_mean(sampler, trials, rng=[7, d], level=0.99))
+    label = f"SGC (Bitar et al.), cyclic, estimator; stragglers iid p = {p:g}"
+    _series(ax, add, "lower-left", label, "C9", "s", loads, errs, n)
+    for label, color, marker, ls, es in expanders:  # the upper right's, for reference
+        y = np.maximum(np.array([e.value for e in es]) / n, _FLOOR)
+        ax.plot(ls, y, marker + ":", color=color, alpha=0.5, ms=4, label=f"{label} (upper right)")
+    title = f"n = {n} workers, {s} random stragglers (SGC: iid), 99% CI"
+    _finish(ax, "normalised load (fraction of the data per worker x n)",
+            "mean err / k  (k data partitions)", title, outside=False)  # fmt: skip
+
+
+def _lower_right(ax, add, quick, trials, trials_lsq):
+    """Families at particular n only: Margulis (n = m^2), BIBD (PG(2,q), AG(2,q)); err / k."""
+    ms = (3, 5, 7, 9, 11) if quick else tuple(range(3, 12))
+    for dec, color, marker in (("optimal", "C4", "D"), ("fixed", "C5", "v")):
+        ns, errs = [], []
+        for m in ms:
+            code = ExpanderCode(margulis_graph(m), decoder=dec)
+            s = round(0.2 * code.n)
+            ns.append(code.n)
+            tr = trials_lsq if dec == "optimal" else trials
+            errs.append(estimate_mean_error(code, s, tr, rng=[8, m, len(dec)]))
+        label = f"Margulis expander (n = m^2 only, d = 8), {dec} decoder"
+        _series(ax, add, "lower-right", label, color, marker, ns, errs, ns, ls="none")
+    bx, by = [], []
+    for m in ms:
+        code = ExpanderCode(margulis_graph(m), decoder="fixed")
+        bx.append(code.n)
+        by.append(code.error_bound(round(0.2 * code.n)) / code.n)
+        add("lower-right", "Margulis spectral bound (fixed decoder)", code.n, by[-1])
+    ax.plot(bx, by, "--", color="C5", lw=1, label="Margulis spectral bound, fixed decoder")
+    ns, errs = [], []
+    for m in ms:
+        nn = m * m
+        code = ExpanderCode(random_regular_graph(nn, 8, rng=[9, m]))
+        ns.append(nn)
+        errs.append(estimate_mean_error(code, round(0.2 * nn), trials_lsq, rng=[9, m]))
+    label = "random 8-regular expander at the same n, optimal decoder"
+    _series(ax, add, "lower-right", label, "C1", "o", ns, errs, ns, ms=4, ls="none")
+    for name, qs, v_of, color, marker in (
+        ("PG(2,q): n = q^2+q+1", (2, 3, 5, 7, 11), lambda q: q * q + q + 1, "C2", "s"),
+        ("AG(2,q): n = q^2", (3, 5, 7, 11), lambda q: q * q, "C3", "^"),
+    ):
+        xs, ys, loads = [], [], []
+        for q in qs:
+            v = v_of(q)
+            code = BIBDGradientCode(bibd(v, q + 1 if "PG" in name else q))
+            xs.append(v)
+            loads.append(code.load)
+            ys.append(float(code.error(round(0.2 * v))) / code.k)
+        label = f"BIBD {name} only, load q+1, exact (every straggler set)"
+        ax.plot(xs, np.maximum(ys, _FLOOR), marker, color=color, ms=6, label=label)
+        for x, y in zip(xs, ys):
+            add("lower-right", label, x, y)
+    ax.set_xlim(0, 140)
+    _finish(ax, "n (workers); s = round(0.2 n) random stragglers",
+            "mean err / k  (k data partitions)",
+            "families that exist only at particular n (points at those n), 99% CI",
+            ylim=(3e-4, 0.5))  # fmt: skip
