@@ -207,3 +207,34 @@ def test_hilbert_product_formula(a, b):
     for p in set(factorize(2 * a * b)):
         prod *= hilbert_symbol(a, b, p)
     assert prod == 1
+
+
+# ------------------------------------------------------------------- SGC
+def test_sgc_pairwise_balanced_refuses_a_raw_matrix_and_decodes_nothing_to_zero():
+    from gctheory.codes.designs import StochasticGradientCode
+
+    with pytest.raises(ValueError, match="design must be a BlockDesign"):
+        StochasticGradientCode.pairwise_balanced(np.eye(3), 0.1)
+    code = StochasticGradientCode.pairwise_balanced(paley_design(11), 0.25)
+    assert code.decode([], np.zeros((0, 2))).tolist() == [0.0, 0.0]  # the empty sum
+    det = code.decode_detail([], np.zeros((0, 2)), 2)
+    assert det.empty and det.err == code.k and not det.exact
+    P = np.random.default_rng(0).standard_normal((code.k, 2))
+    Y = code.encode(P)
+    T = [0, 3, 4]
+    got = code.decode_detail(T, Y[T])
+    assert not got.empty
+    np.testing.assert_allclose(got.gradient, Y[T].sum(0) / (code.d * 0.75))  # closed form
+
+
+def test_sgc_variance_pairwise_balanced_closed_form():
+    from gctheory.codes.designs import StochasticGradientCode, sgc_variance
+
+    D = paley_design(11)  # partitions = 11 points, d = r = 5, lambda = 2
+    G = np.random.default_rng(1).standard_normal((11, 3))
+    p = 0.3
+    # closed form of the module docstring for c_jl = lambda (j != l), c_jj = d
+    closed = p / (25 * (1 - p)) * ((5 - 2) * (G * G).sum() + 2 * (G.sum(0) ** 2).sum())
+    assert sgc_variance(G, D.incidence.T, p) == pytest.approx(closed, rel=1e-12)
+    code = StochasticGradientCode.pairwise_balanced(D, p)
+    assert code.variance(G) == pytest.approx(closed, rel=1e-12)

@@ -105,8 +105,25 @@ def test_nothing_recoverable_is_an_empty_result_not_an_exception():
     empty = code.ignore_decode([], np.zeros((0, 3)))
     assert empty.empty and empty.recovered == 0 and not empty.gradient.any()
     assert ISGCDecoder(9, 2, "hybrid", c1=1, groups=3).decode([], np.zeros((0, 3))).empty
-    with pytest.raises(ValueError, match="too few survivors"):
-        code.decode([], np.zeros((0, 3)))  # the GradientCode contract: at least one survivor
+    # decode and decode_detail flag it too (issue 16), rather than "too few survivors"
+    np.testing.assert_array_equal(code.decode([], np.zeros((0, 3)), 3), np.zeros(3))
+    detail = code.decode_detail([], np.zeros((0, 3)), 3)
+    assert detail.empty and not detail.exact and detail.err == 9 and detail.survivors == ()
+    assert detail.unrecovered == tuple(range(9)) and detail.coefficients.shape == (0, 1)
+    assert code.decoder_error([]) == 9  # nothing recovered: all k partitions missing
+    assert not code.decode_detail([4], np.ones((1, 3)), 3).empty
+    # bad shapes and indices still raise
+    with pytest.raises(ValueError, match="received must have shape"):
+        code.decode([], np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="worker indices"):
+        code.decode_detail([9], np.zeros((1, 3)))
+    # exact codes keep refusing too few survivors
+    from gctheory.codes.tandon import CyclicMDSCode
+
+    exact = CyclicMDSCode(6, 2, rng=0)
+    for f in (exact.decode, exact.decode_detail):
+        with pytest.raises(ValueError, match="too few survivors"):
+            f([], np.zeros((0, 3)))
 
 
 def test_expected_recovered_exact_and_monte_carlo():

@@ -75,6 +75,7 @@ import numpy as np
 
 from gctheory._validate import as_generator, check_array, check_choice, check_int, check_probability
 from gctheory.codes import _design_families as _fam
+from gctheory.codes._empty import EmptyDecodeMixin
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 
@@ -440,12 +441,19 @@ class BIBDGradientCode(_ApproximateCode):
 
 # ---------------------------------------------------------------------- SGC
 def sgc_variance(partials: Any, placement: Any, p: float) -> float:
-    """Exact ``E ||g_hat - sum_j g_j||^2`` of stochastic gradient coding.
+    """Exact ``E ||g_hat - sum_j g_j||^2`` of stochastic gradient coding (Bitar et al. 2020).
 
     ``placement`` (workers x partitions, 0/1) with every column summing to the
     same d; workers straggle independently with probability p;
     ``g_hat = sum_{i alive} y_i / (d (1 - p))``. Equal to
     ``p / (d^2 (1 - p)) sum_{j,l} c_jl <g_j, g_l>``, ``c = P^T P``.
+
+    Derivation (here, not transcribed: the stored copies of Bitar, Wootters,
+    El Rouayheb, IEEE JSAIT 2020, are abstract-only, so no equation number
+    can be cited): ``g_hat - g = sum_i (X_i / (1 - p) - 1) y_i / d`` with
+    independent ``X_i ~ Bernoulli(1 - p)``, so the cross terms vanish and
+    ``E = sum_i p / (1 - p) ||y_i||^2 / d^2``, ``y_i = sum_{j in i} g_j``.
+    Checked against :func:`gctheory.montecarlo.estimate_mean` in the tests.
     """
     G = check_array(partials, "partials", ndim=2, min_size=0)
     P = _check_placement(placement)
@@ -472,7 +480,7 @@ def _check_placement(placement: Any) -> np.ndarray:
     return P.astype(np.int8)
 
 
-class StochasticGradientCode(_ApproximateCode):
+class StochasticGradientCode(EmptyDecodeMixin, _ApproximateCode):
     """Stochastic gradient coding (Bitar, Wootters, El Rouayheb 2020).
 
     Parameters
@@ -484,7 +492,13 @@ class StochasticGradientCode(_ApproximateCode):
         Straggling probability the estimator is scaled for, ``0 <= p < 1``.
 
     ``decode`` returns ``sum_{i in survivors} y_i / (d (1 - p))`` (the
-    unbiased estimator; never refuses).
+    unbiased estimator of Bitar, Wootters, El Rouayheb 2020; see the module
+    docstring for what is derived here). It never refuses for decodability:
+    with no survivor the estimator is the empty sum, 0, and ``decode``
+    returns the zero vector while ``decode_detail`` returns a
+    :class:`~gctheory.codes._empty.PartialDecodeResult` flagged
+    ``empty=True`` (``err = k``). Bad indices or shapes are still
+    ``ValueError``.
     """
 
     name = "stochastic gradient coding (Bitar et al. 2020)"
@@ -502,7 +516,18 @@ class StochasticGradientCode(_ApproximateCode):
     @classmethod
     def pairwise_balanced(cls, design: BlockDesign, p: float) -> StochasticGradientCode:
         """Partitions = the v points, workers = the b blocks: every pair of partitions
-        shares exactly lambda workers, every partition is on d = r workers."""
+        shares exactly lambda workers, every partition is on d = r workers (the
+        pair-wise balanced placement of Bitar, Wootters, El Rouayheb 2020).
+
+        ``design`` must be a :class:`BlockDesign` (from :func:`bibd` or a
+        constructor here); for a raw 0/1 placement call the class itself.
+        """
+        if not isinstance(design, BlockDesign):
+            raise ValueError(
+                f"design must be a BlockDesign (see bibd(), projective_plane(), ...), got "
+                f"{type(design).__name__}; for a raw 0/1 workers x partitions placement use "
+                "StochasticGradientCode(placement, p)"
+            )
         return cls(design.incidence.T, p)
 
     @classmethod
