@@ -543,6 +543,14 @@ class StochasticGradientCode(EmptyDecodeMixin, _ApproximateCode):
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
         return np.full((T.size, 1), 1.0 / (self.d * (1 - self.p))), 1.0
 
+    def decoder_error(self, survivors: Sequence[int]) -> float:
+        """``||A_T^T u - 1||^2`` of this code's own decoder ``u = 1 / (d (1 - p))`` (``k`` with
+        no survivor); the inherited method gave the least-squares optimum instead, which this
+        estimator does not use."""
+        T = validate_survivors(survivors, self.n, 0)
+        e = self._float_rows()[T].sum(axis=0) / (self.d * (1 - self.p)) - 1.0
+        return float(e @ e)
+
     def variance(self, partials: Any) -> float:
         """:func:`sgc_variance` of this placement for the given partial gradients."""
         return sgc_variance(partials, self.A, self.p)
