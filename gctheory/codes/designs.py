@@ -189,9 +189,10 @@ def projective_plane(q: int) -> BlockDesign:
     plane, q = 4 the (21, 5, 1) design. Verified on creation; refused when
     ``v^2 > MAX_INCIDENCE`` (q <= 46).
     """
-    q = _prime_power(check_int(q, "q", low=2))
+    q = check_int(q, "q", low=2)
     v = q * q + q + 1
     _check_size(v, v, f"PG(2,{q})")
+    _prime_power(q)
     N = _fam.projective_plane_incidence(q)
     return BlockDesign(N, name=f"PG(2,{q})" if q != 2 else "Fano plane PG(2,2)")
 
@@ -202,8 +203,9 @@ def affine_plane(q: int) -> BlockDesign:
     Lines ``y = a x + c`` and ``x = c`` over GF(q); q = 4 is the (16, 4, 1)
     design. Verified on creation.
     """
-    q = _prime_power(check_int(q, "q", low=2))
+    q = check_int(q, "q", low=2)
     _check_size(q * q, q * q + q, f"AG(2,{q})")
+    _prime_power(q)
     return BlockDesign(_fam.affine_plane_incidence(q), name=f"AG(2,{q})")
 
 
@@ -229,10 +231,11 @@ def paley_design(q: int) -> BlockDesign:
     power q = 3 mod 4, q >= 7 (Colbourn-Dinitz, *Handbook*, VI.18). q = 11
     gives (11, 5, 2). Verified on creation.
     """
-    q = _prime_power(check_int(q, "q", low=7))
+    q = check_int(q, "q", low=7)
+    _check_size(q, q, f"Paley({q})")
+    _prime_power(q)
     if q % 4 != 3:
         raise ValueError(f"q must be 3 mod 4 for a Paley difference set, got q={q}")
-    _check_size(q, q, f"Paley({q})")
     F, D = _fam.paley_difference_set(q)
     return BlockDesign(_fam.develop(D, q, F.add), name=f"Paley({q})")
 
@@ -246,8 +249,9 @@ def singer_design(q: int, m: int) -> BlockDesign:
     ``_design_families``; Colbourn-Dinitz, *Handbook*, VI.18). Verified on
     creation; needs q^(m+1) <= 65536.
     """
-    q = _prime_power(check_int(q, "q", low=2))
-    m = check_int(m, "m", low=2)
+    q = check_int(q, "q", low=2, high=_fam.MAX_FIELD_ORDER)
+    m = check_int(m, "m", low=2, high=_fam.MAX_FIELD_ORDER.bit_length())
+    _prime_power(q)
     if q ** (m + 1) > _fam.MAX_FIELD_ORDER:
         raise ValueError(
             f"the Singer design needs GF(q^(m+1)) with q^(m+1) <= {_fam.MAX_FIELD_ORDER}, got "
@@ -267,12 +271,17 @@ def bruck_ryser_chowla(v: int, k: int, lam: int) -> tuple[bool, str]:
     decided by Hilbert symbols at the primes dividing ``2 (k - lambda)
     lambda`` (Hasse-Minkowski; Serre, *A Course in Arithmetic*, III.1-2).
     Computed, not tabulated: (43, 7, 1) (a projective plane of order 6)
-    fails, (7, 3, 1) passes. Integers with ``1 <= lam < k < v``.
+    fails, (7, 3, 1) passes. Integers with ``1 <= lam < k < v`` and ``k <= 10^6``
+    (the primes of ``2 (k - lambda) lambda`` are found by trial division).
     """
     v = check_int(v, "v", low=3)
-    k = check_int(k, "k", low=2, high=v - 1)
+    k = check_int(k, "k", low=2, high=min(v - 1, _BRC_MAX_K))
     lam = check_int(lam, "lam", low=1, high=k - 1)
     return _fam.bruck_ryser_chowla(v, k, lam)
+
+
+#: largest k the odd-v Bruck-Ryser-Chowla test factorises for (trial division, < 1 s)
+_BRC_MAX_K = 10**6
 
 
 def complete_design(v: int, k: int) -> BlockDesign:
@@ -351,7 +360,7 @@ def bibd(v: int, k: int, lam: int = 1) -> BlockDesign:
     b = v * r // k
     if b < v:
         raise ValueError(f"no ({v},{k},{lam}) design exists: Fisher's inequality b >= v fails")
-    if b == v:
+    if b == v and (v % 2 == 0 or k <= _BRC_MAX_K):  # larger ones: refused by size below
         ok, why = _fam.bruck_ryser_chowla(v, k, lam)
         if not ok:
             raise ValueError(
