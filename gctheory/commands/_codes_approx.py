@@ -34,6 +34,7 @@ import math
 from typing import Any
 
 from gctheory._output import add_format_argument, format_table
+from gctheory.commands.codes import _need
 
 APPROX_FAMILIES = ("expander", "graph-assignment", "bibd", "sgc", "isgc")
 GRAPHS = ("random", "margulis")
@@ -68,12 +69,6 @@ _OPTIONAL = (
 def _choice(value: str | None, name: str, choices: tuple[str, ...]) -> None:
     if value is not None and value not in choices:
         raise ValueError(f"--{name} must be one of {', '.join(choices)}, got {value!r}")
-
-
-def _need(args: argparse.Namespace, *names: str) -> None:
-    missing = [f"--{n}" for n in names if getattr(args, n) is None]
-    if missing:
-        raise ValueError(f"family {args.family!r} needs {', '.join(missing)}")
 
 
 def _check_args(args: argparse.Namespace) -> None:
