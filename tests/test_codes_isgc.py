@@ -209,3 +209,21 @@ def test_isgc_parameter_domain(n, s, placement, c1, groups):
     T = np.arange(0, n, 2)
     if T.size <= 12:  # exhaustive reference
         assert code.recovered_count(T) == (s + 1) * max_disjoint_exhaustive(code.support, T)
+
+
+def test_decode_many_gives_a_zero_row_for_an_empty_set():
+    from gctheory.codes.designs import StochasticGradientCode
+
+    for code in (ISGCCode(12, 2, "cyclic"), StochasticGradientCode.cyclic(12, 3, 0.2)):
+        P = np.random.default_rng(7).standard_normal((12, 3))
+        Y = code.encode(P)
+        sets = [[0, 4, 8], [], [1, 2, 5, 9]]
+        got = code.decode_many(sets, Y, 3)
+        assert not got[1].any()
+        for i in (0, 2):  # the other rows are the single decodes
+            np.testing.assert_allclose(got[i], code.decode(sets[i], Y[sets[i]], 3), atol=1e-12)
+        per_set = [Y[s] if s else np.zeros((0, 3)) for s in sets]
+        np.testing.assert_allclose(code.decode_many(sets, per_set, 3), got, atol=1e-12)
+        assert not code.decode_many([[]], Y).any()
+        with pytest.raises(ValueError, match="received must have shape"):
+            code.decode_many([[0], []], [Y[[0]], np.zeros((2, 3))])

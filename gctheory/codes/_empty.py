@@ -7,7 +7,7 @@ survivor set, the empty one included: ignore-stragglers decoding (IS-GC sums
 the messages of a largest set of survivors with disjoint partitions: none
 survive, nothing is summed) and stochastic gradient coding (``g_hat =
 sum_{i alive} y_i / (d (1 - p))`` over an empty set is 0). For them,
-``decode`` returns the zero vector and ``decode_detail`` a
+``decode`` returns the zero vector (``decode_many`` a zero row) and ``decode_detail`` a
 :class:`PartialDecodeResult` with ``empty=True``, ``err = k`` (nothing
 recovered) and ``exact=False``, instead of the "too few survivors"
 ``ValueError`` other approximate codes give for ``[]``. Index and shape rules
@@ -74,6 +74,42 @@ class EmptyDecodeMixin:
         if g is not None:
             return g
         return super().decode(survivors, received, d, rtol=rtol, check=check)  # type: ignore[misc]
+
+    def decode_many(
+        self,
+        survivor_sets: Any,
+        received: Any,
+        d: int | None = None,
+        *,
+        rtol: float = 1e-6,
+        check: bool = True,
+        backend: str = "auto",
+    ) -> np.ndarray:
+        """Batched :meth:`decode`; an empty survivor set gives a zero row (never refuses)."""
+        sets = list(survivor_sets) if not isinstance(survivor_sets, np.ndarray) else survivor_sets
+        empty = [np.asarray(S).size == 0 for S in sets]
+        kw = {"rtol": rtol, "check": check, "backend": backend}
+        if not any(empty):
+            return super().decode_many(survivor_sets, received, d, **kw)  # type: ignore[misc]
+        full = isinstance(received, np.ndarray) and received.ndim == 2
+        if not full and len(received) != len(sets):
+            raise ValueError(
+                f"received must be (n, r) or one array per survivor set ({len(sets)}), got "
+                f"{len(received)}"
+            )
+        rows = [received] * len(sets) if full else list(received)
+        for S, Y, e in zip(sets, rows, empty):
+            if e:  # validates the empty set's received rows and d
+                self._empty_gradient(S, np.zeros((0, np.shape(Y)[-1])) if full else Y, d)
+        width = self.m * np.shape(rows[0])[-1] if d is None else d
+        out = np.zeros((len(sets), width))
+        idx = [i for i, e in enumerate(empty) if not e]
+        if idx:
+            sub = received if full else [rows[i] for i in idx]
+            out[idx] = super().decode_many(  # type: ignore[misc]
+                [sets[i] for i in idx], sub, d, **kw
+            )
+        return out
 
     def decode_detail(
         self,
