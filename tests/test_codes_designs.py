@@ -238,3 +238,21 @@ def test_sgc_variance_pairwise_balanced_closed_form():
     assert sgc_variance(G, D.incidence.T, p) == pytest.approx(closed, rel=1e-12)
     code = StochasticGradientCode.pairwise_balanced(D, p)
     assert code.variance(G) == pytest.approx(closed, rel=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(v=st.integers(3, 80), k=st.integers(2, 79), lam=st.integers(1, 6))
+def test_bibd_builds_exactly_what_was_asked_or_refuses(v, k, lam):
+    try:
+        D = bibd(v, k, lam)
+    except ValueError as exc:
+        assert str(exc)  # a reason, never another exception type
+        return
+    _assert_design(D, v, k, lam)
+
+
+@settings(max_examples=40, deadline=None)
+@given(t=st.integers(1, 25), odd=st.booleans())
+def test_steiner_triple_systems_property(t, odd):
+    v = 6 * t + (3 if odd else 1)
+    _assert_design(steiner_triple_system(v), v, 3, 1)
