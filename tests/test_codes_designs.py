@@ -256,3 +256,25 @@ def test_bibd_builds_exactly_what_was_asked_or_refuses(v, k, lam):
 def test_steiner_triple_systems_property(t, odd):
     v = 6 * t + (3 if odd else 1)
     _assert_design(steiner_triple_system(v), v, 3, 1)
+
+
+_ADMISSIBLE = [  # (v, k, lambda) passing the divisibility conditions and Fisher (arithmetic)
+    (v, k, lam)
+    for v in range(4, 61)
+    for k in range(3, v)
+    for lam in range(1, 7)
+    if lam * (v - 1) % (k - 1) == 0
+    and v * (lam * (v - 1) // (k - 1)) % k == 0
+    and v * (lam * (v - 1) // (k - 1)) // k >= v
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(params=st.sampled_from(_ADMISSIBLE))
+def test_bibd_on_admissible_parameters_builds_exactly_or_refuses(params):
+    try:
+        D = bibd(*params)
+    except ValueError as exc:
+        assert "no construction here" in str(exc) or "Bruck-Ryser-Chowla" in str(exc)
+        return
+    _assert_design(D, *params)
