@@ -124,3 +124,11 @@ def test_default_stragglers_cover_the_range(capsys):
     out = _json(capsys, "bibd", "--v", "13", "--k", "4")
     assert [r["stragglers"] for r in out["rows"]] == [1, 3, 6]  # 1, n/10 -> 1, n/4, n/2
     assert all(math.isfinite(r["mean_error"]) for r in out["rows"])
+
+
+def test_margulis_expander_optimal_decoder_within_the_bound(capsys):
+    out = _json(capsys, "expander", "--n", "16", "--graph", "margulis", "--stragglers", "1", "2")
+    assert out["n"] == 16 and out["load"] <= 8  # Z_4 x Z_4, 8-regular (multi-edges merge)
+    for row in out["rows"]:
+        assert row["method"] == "exhaustive"
+        assert row["worst_error"] <= row["reference"] * (1 + 1e-12)
