@@ -199,6 +199,12 @@ _LAZY = {
     "max_disjoint_exhaustive": "codes",
     "ProductGradientCode": "codes",
     "product_code": "codes",
+    # gctheory.codes: issue 16, third round (more designs, flagged empty decodes)
+    "PartialDecodeResult": "codes",
+    "bruck_ryser_chowla": "codes",
+    "paley_design": "codes",
+    "singer_design": "codes",
+    "steiner_triple_system": "codes",
     # gctheory.conditioning
     "C_CHEN_DONGARRA": "conditioning",
     "EmpiricalSKappa": "conditioning",

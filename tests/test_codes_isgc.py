@@ -105,8 +105,25 @@ def test_nothing_recoverable_is_an_empty_result_not_an_exception():
     empty = code.ignore_decode([], np.zeros((0, 3)))
     assert empty.empty and empty.recovered == 0 and not empty.gradient.any()
     assert ISGCDecoder(9, 2, "hybrid", c1=1, groups=3).decode([], np.zeros((0, 3))).empty
-    with pytest.raises(ValueError, match="too few survivors"):
-        code.decode([], np.zeros((0, 3)))  # the GradientCode contract: at least one survivor
+    # decode and decode_detail flag it too (issue 16), rather than "too few survivors"
+    np.testing.assert_array_equal(code.decode([], np.zeros((0, 3)), 3), np.zeros(3))
+    detail = code.decode_detail([], np.zeros((0, 3)), 3)
+    assert detail.empty and not detail.exact and detail.err == 9 and detail.survivors == ()
+    assert detail.unrecovered == tuple(range(9)) and detail.coefficients.shape == (0, 1)
+    assert code.decoder_error([]) == 9  # nothing recovered: all k partitions missing
+    assert not code.decode_detail([4], np.ones((1, 3)), 3).empty
+    # bad shapes and indices still raise
+    with pytest.raises(ValueError, match="received must have shape"):
+        code.decode([], np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="worker indices"):
+        code.decode_detail([9], np.zeros((1, 3)))
+    # exact codes keep refusing too few survivors
+    from gctheory.codes.tandon import CyclicMDSCode
+
+    exact = CyclicMDSCode(6, 2, rng=0)
+    for f in (exact.decode, exact.decode_detail):
+        with pytest.raises(ValueError, match="too few survivors"):
+            f([], np.zeros((0, 3)))
 
 
 def test_expected_recovered_exact_and_monte_carlo():
@@ -192,3 +209,21 @@ def test_isgc_parameter_domain(n, s, placement, c1, groups):
     T = np.arange(0, n, 2)
     if T.size <= 12:  # exhaustive reference
         assert code.recovered_count(T) == (s + 1) * max_disjoint_exhaustive(code.support, T)
+
+
+def test_decode_many_gives_a_zero_row_for_an_empty_set():
+    from gctheory.codes.designs import StochasticGradientCode
+
+    for code in (ISGCCode(12, 2, "cyclic"), StochasticGradientCode.cyclic(12, 3, 0.2)):
+        P = np.random.default_rng(7).standard_normal((12, 3))
+        Y = code.encode(P)
+        sets = [[0, 4, 8], [], [1, 2, 5, 9]]
+        got = code.decode_many(sets, Y, 3)
+        assert not got[1].any()
+        for i in (0, 2):  # the other rows are the single decodes
+            np.testing.assert_allclose(got[i], code.decode(sets[i], Y[sets[i]], 3), atol=1e-12)
+        per_set = [Y[s] if s else np.zeros((0, 3)) for s in sets]
+        np.testing.assert_allclose(code.decode_many(sets, per_set, 3), got, atol=1e-12)
+        assert not code.decode_many([[]], Y).any()
+        with pytest.raises(ValueError, match="received must have shape"):
+            code.decode_many([[0], []], [Y[[0]], np.zeros((2, 3))])

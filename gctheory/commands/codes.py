@@ -1,5 +1,7 @@
-"""CLI: ``gctheory codes verify`` (build a gradient code and decode from every straggler set)
-and ``gctheory codes stability`` (relative decoding error versus n, per family)."""
+"""CLI: ``gctheory codes verify`` (build a gradient code and decode from every straggler set),
+``gctheory codes stability`` (relative decoding error versus n, per family) and
+``gctheory codes approx`` (approximate constructions: error versus stragglers next to their
+bounds; in :mod:`gctheory.commands._codes_approx`)."""
 
 from __future__ import annotations
 
@@ -168,8 +170,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_missing(args: argparse.Namespace) -> int:
     raise ValueError(
-        "a subcommand is required: 'verify' (decode from every straggler set) or 'stability' "
-        "(decoding error versus n); see gctheory codes --help"
+        "a subcommand is required: 'verify' (decode from every straggler set), 'stability' "
+        "(decoding error versus n) or 'approx' (approximate constructions: error versus "
+        "stragglers); see gctheory codes --help"
     )
 
 
@@ -194,7 +197,7 @@ def _cmd_stability(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("codes", help="build, verify and compare gradient codes")
-    sub = p.add_subparsers(dest="codes_command", metavar="{verify,stability}")
+    sub = p.add_subparsers(dest="codes_command", metavar="{verify,stability,approx}")
     p.set_defaults(func=_cmd_missing)
 
     v = sub.add_parser(
@@ -235,3 +238,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=int, default=0, help="seed of codes and straggler sets")
     add_format_argument(s)
     s.set_defaults(func=_cmd_stability)
+
+    from gctheory.commands._codes_approx import add_parser
+
+    add_parser(sub)
