@@ -9,10 +9,16 @@ issues corpora, and the authors' code ``rashisht1/approx_gradient_coding``):
 every copy is stored from its beginning and returns title, authors, abstract
 and the start of the introduction only; the authors' code states no bound.
 So the printed statement of the error bound, for the fixed or the optimal
-decoder, could not be read; the bound checked is the one the expander
-argument yields (:func:`gctheory.codes.expander_error_bound`, derivation in
-its docstring), and the claim says so. The abstract is quoted where it is
-the statement checked. Every check computes, then compares.
+decoder, could not be read: the paper's claim ``fixed-decoder-spectral-bound``
+is ``not checkable``. The bound the expander argument yields
+(:func:`gctheory.codes.expander_error_bound`, derivation in its docstring) is
+gctheory's, and is checked against measured errors under its own name,
+``internal-derived-spectral-bound``, which says it is not the paper's claim.
+(Wang et al. 2019, one of the seed papers, restates the result only in order
+terms: computation load ``O(n s / ((n - s) eps))`` for error ``eps``, which the
+derived bound with a Ramanujan ``lam <= 2 sqrt(d - 1)`` matches in order; not
+a number to compare.) The abstract is quoted where it is the statement
+checked. Every check computes, then compares.
 """
 
 from __future__ import annotations
@@ -28,7 +34,13 @@ from gctheory.codes.expander import (
     margulis_graph,
     random_regular_graph,
 )
-from paper_checks._codes_common import DecoderBoundTally, bound_examples, bound_judge
+from paper_checks._codes_common import (
+    DecoderBoundTally,
+    bound_examples,
+    bound_judge,
+    unretrieved_examples,
+    unretrieved_judge,
+)
 from paper_checks._framework import Outcome, claim, register_source
 
 PAPER = "raviv2020"
@@ -52,17 +64,42 @@ def _graphs(quick: bool) -> list[tuple[str, np.ndarray]]:
 @claim(
     paper=PAPER,
     id="fixed-decoder-spectral-bound",
-    where="Section V (expander codes), fixed linear-time decoder",
-    statement="with B = A_G / d of a d-regular graph, the decoder u = n/(n-s) on any n - s "
-    "survivors errs by ||u B_K - 1||^2 <= (lam/d)^2 n s/(n-s) (lam: second largest |eigenvalue|),"
-    " and the optimal decoder by no more",
-    paper_value="not retrievable (stored copies: abstract and introduction only); "
-    "checked: the derived (lam/d)^2 n s/(n-s)",
-    judge=bound_judge("fixed and optimal decoder error vs (lam/d)^2 n s/(n-s)"),
+    where="Section V (expander codes): the error bound of the fixed and optimal decoders",
+    statement="the paper's printed bound on the error ||u B_K - 1||^2 of B = A_G/d (d-regular "
+    "expander, second |eigenvalue| lam) for the fixed decoder u = n/(n-s) 1_K on n - s "
+    "survivors, and for the optimal decoder",
+    paper_value="not retrievable (stored copies: title, abstract and the start of the "
+    "introduction only)",
+    judge=unretrieved_judge(
+        "the printed error bound of Section V against the measured errors",
+        lambda c: (
+            f"the printed statement is not in the stored sources ({c['stored text']}); "
+            "gctheory's own derivation (lam/d)^2 n s/(n-s) is checked separately by "
+            "'internal-derived-spectral-bound', which is not the paper's claim"
+        ),
+    ),
+    examples=unretrieved_examples({"stored text": "abstract"}),
+)
+def _fixed_bound(quick: bool) -> dict:
+    # nothing to compute against: the printed bound could not be read (module docstring)
+    return {"retrieved": False, "stored text": "title, abstract, start of the introduction"}
+
+
+@claim(
+    paper=PAPER,
+    id="internal-derived-spectral-bound",
+    where="internal consistency check (gctheory.codes.expander_error_bound), not a printed "
+    "statement of the paper",
+    statement="gctheory's derivation, not the paper's statement: with B = A_G/d of a d-regular "
+    "graph, the decoder u = n/(n-s) 1_K on n - s survivors errs by ||u B_K - 1||^2 <= "
+    "(lam/d)^2 n s/(n-s) (expander-mixing argument in expander_error_bound's docstring), and "
+    "the optimal decoder by no more; checked on sampled survivor sets of three graphs",
+    paper_value="none (the derived bound is gctheory's, checked against measured errors)",
+    judge=bound_judge("fixed and optimal decoder error vs the derived (lam/d)^2 n s/(n-s)"),
     examples=bound_examples(),
     kind="theorem",
 )
-def _fixed_bound(quick: bool) -> dict:
+def _derived_bound(quick: bool) -> dict:
     rng = np.random.default_rng(1707)
     tally = DecoderBoundTally()
     sets = 40 if quick else 100
