@@ -25,8 +25,7 @@ from gctheory.montecarlo import estimate_mean
 from paper_checks._codes_common import (
     bound_examples,
     bound_judge,
-    unretrieved_examples,
-    unretrieved_judge,
+    unretrieved_claim,
 )
 from paper_checks._framework import Outcome, claim, register_source
 
@@ -66,27 +65,15 @@ def _judge_sgc(c: dict) -> Outcome:
     return Outcome("differs", c, cmp, cause="; ".join(why), key=key)
 
 
-@claim(
+unretrieved_claim(
     paper=PAPER,
     id="unbiased-estimator-variance",
     where="SGC estimator with pair-wise balanced placement (section not readable)",
     statement="the paper's SGC estimator and its printed variance expression for pair-wise "
     "balanced placements",
-    paper_value="not retrievable (stored copies: abstract only)",
-    judge=unretrieved_judge(
-        "the printed variance expression against gctheory's SGC variance",
-        lambda c: (
-            f"the printed expression is not in the stored sources ({c['stored text']}); "
-            "gctheory's derived estimator and variance are checked separately by "
-            "'internal-sgc-variance-montecarlo' and 'internal-pairwise-balanced-closed-form', "
-            "which are not the paper's claims"
-        ),
-    ),
-    examples=unretrieved_examples({"stored text": "abstract"}),
+    stored_text="title and abstract",
+    internal=("internal-sgc-variance-montecarlo", "internal-pairwise-balanced-closed-form"),
 )
-def _sgc_paper(quick: bool) -> dict:
-    # nothing to compare with: the printed expression could not be read (module docstring)
-    return {"retrieved": False, "stored text": "title and abstract"}
 
 
 @claim(

@@ -34,8 +34,7 @@ from gctheory.montecarlo import estimate_mean
 from paper_checks._codes_common import (
     bound_examples,
     bound_judge,
-    unretrieved_examples,
-    unretrieved_judge,
+    unretrieved_claim,
 )
 from paper_checks._framework import Outcome, claim, register_source
 
@@ -48,26 +47,20 @@ register_source(
 )
 
 
-@claim(
+unretrieved_claim(
     paper=PAPER,
     id="paper-statements",
     where="the paper (text not in the stored sources)",
     statement="the paper's statements on ignoring stragglers with FR, CR and hybrid placements "
     "(largest recoverable partial sum, expected partitions recovered)",
-    paper_value="not retrievable (no stored copy of the paper's text; only the authors' code)",
-    judge=unretrieved_judge(
-        "the paper's printed statements against gctheory's IS-GC decoders",
-        lambda c: (
-            f"the paper's text is not in the stored sources ({c['stored text']}); gctheory's "
-            "decoders are checked by the internal- claims of this source, which are not the "
-            "paper's claims"
-        ),
+    stored_text="no copy of the paper; the authors' code only",
+    internal=(
+        "internal-largest-partial-sum",
+        "internal-frc-expected-partitions",
+        "internal-hybrid-largest-partial-sum",
+        "internal-hybrid-spans-fr-and-cr",
     ),
-    examples=unretrieved_examples({"stored text": "none"}),
 )
-def _paper(quick: bool) -> dict:
-    # nothing to compare with: no stored copy of the paper (module docstring)
-    return {"retrieved": False, "stored text": "no copy; the authors' code only"}
 
 
 @claim(

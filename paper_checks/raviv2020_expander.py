@@ -41,8 +41,7 @@ from paper_checks._codes_common import (
     DecoderBoundTally,
     bound_examples,
     bound_judge,
-    unretrieved_examples,
-    unretrieved_judge,
+    unretrieved_claim,
 )
 from paper_checks._framework import Outcome, claim, register_source
 
@@ -64,28 +63,16 @@ def _graphs(quick: bool) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-@claim(
+unretrieved_claim(
     paper=PAPER,
     id="fixed-decoder-spectral-bound",
     where="Section V (expander codes): the error bound of the fixed and optimal decoders",
     statement="the paper's printed bound on the error ||u B_K - 1||^2 of B = A_G/d (d-regular "
     "expander, second |eigenvalue| lam) for the fixed decoder u = n/(n-s) 1_K on n - s "
     "survivors, and for the optimal decoder",
-    paper_value="not retrievable (stored copies: title, abstract and the start of the "
-    "introduction only)",
-    judge=unretrieved_judge(
-        "the printed error bound of Section V against the measured errors",
-        lambda c: (
-            f"the printed statement is not in the stored sources ({c['stored text']}); "
-            "gctheory's own derivation (lam/d)^2 n s/(n-s) is checked separately by "
-            "'internal-derived-spectral-bound', which is not the paper's claim"
-        ),
-    ),
-    examples=unretrieved_examples({"stored text": "abstract"}),
+    stored_text="title, abstract, start of the introduction",
+    internal=("internal-derived-spectral-bound",),
 )
-def _fixed_bound(quick: bool) -> dict:
-    # nothing to compute against: the printed bound could not be read (module docstring)
-    return {"retrieved": False, "stored text": "title, abstract, start of the introduction"}
 
 
 @claim(
