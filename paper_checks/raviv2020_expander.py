@@ -8,6 +8,11 @@ What the stored sources give (searched: the pages corpus for the ar5iv copy
 issues corpora, and the authors' code ``rashisht1/approx_gradient_coding``):
 every copy is stored from its beginning and returns title, authors, abstract
 and the start of the introduction only; the authors' code states no bound.
+What that code does confirm (``src/util.py`` at commit 51b1fc4: ``getBapprox``
+builds ``B = Adj / d`` from a random d-regular graph or networkx's
+``margulis_gabber_galil_graph``, ``getArowlinear`` is the fixed decoder
+``n / (n - s)`` on the survivors, ``getA`` the least-squares one) is the
+construction and the two decoders checked here.
 So the printed statement of the error bound, for the fixed or the optimal
 decoder, could not be read: the paper's claim ``fixed-decoder-spectral-bound``
 is ``not checkable``. The bound the expander argument yields
