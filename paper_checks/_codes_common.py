@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from paper_checks._framework import Outcome
+from paper_checks._framework import Outcome, claim
 
 
 def bound_judge(what: str, tol: float = 1e-9) -> Callable[[dict], Outcome]:
@@ -79,6 +79,46 @@ def unretrieved_examples(numbers: dict) -> list[tuple[dict, str]]:
         ({**numbers, "retrieved": True, "holds": True}, "reproduced"),
         ({**numbers, "retrieved": True, "holds": False, "why": "fails"}, "differs"),
     ]
+
+
+def unretrieved_claim(
+    *,
+    paper: str,
+    id: str,
+    where: str,
+    statement: str,
+    stored_text: str,
+    internal: tuple[str, ...],
+) -> None:
+    """Register the ``not checkable`` claim of a printed statement the stored sources lack.
+
+    ``stored_text`` says what the stored copies hold; ``internal`` names the
+    ``internal-`` claims that check gctheory's own derivation in its place
+    (they are not the paper's claims, and the cause says so).
+    """
+    names = ", ".join(f"'{i}'" for i in internal)
+
+    def compute(quick: bool) -> dict:
+        # nothing to compare with: the printed statement could not be read
+        return {"retrieved": False, "stored text": stored_text, "internal checks": names}
+
+    compute.__qualname__ = f"unretrieved_claim[{paper}:{id}]"  # one name per claim
+    claim(
+        paper=paper,
+        id=id,
+        where=where,
+        statement=statement,
+        paper_value=f"not retrievable (stored copies: {stored_text})",
+        judge=unretrieved_judge(
+            f"the printed statement ({where}) against gctheory's computation",
+            lambda c: (
+                f"the printed statement is not in the stored sources ({c['stored text']}); "
+                f"gctheory's own derivation is checked separately by {c['internal checks']} "
+                "(not the paper's claims)"
+            ),
+        ),
+        examples=unretrieved_examples({"stored text": "abstract", "internal checks": "'x'"}),
+    )(compute)
 
 
 class DecoderBoundTally:

@@ -3,17 +3,20 @@
 Two codes on a d-regular graph G (adjacency ``Adj``, second eigenvalue
 ``lam = max(|lambda_2|, |lambda_n|)``, spectral gap ``d - lambda_2``):
 
-- :class:`ExpanderCode` -- Raviv, Tamo, Tandon, Dimakis [1], Section V: the
-  coding matrix is the normalised adjacency ``B = Adj / d`` (n workers =
+- :class:`ExpanderCode` -- Raviv, Tamo, Tandon, Dimakis [1] (the
+  expander-graph part; "Section V" follows the citation this module was
+  written with: the stored copies of [1] give the abstract and the start of
+  the introduction only, so no section or theorem number could be verified):
+  the coding matrix is the normalised adjacency ``B = Adj / d`` (n workers =
   n partitions = vertices; worker i holds the partitions of its neighbours).
   Decoders: ``"optimal"`` (least squares, eq. (4)-(5) of Wang et al. 2019) and
   ``"fixed"`` (the linear-time decoder ``u = n / |K|`` on the survivors K, as
   in the authors' public code ``approx_gradient_coding``).
-  :func:`expander_error_bound` is the spectral bound on the fixed decoder's
-  error, ``(lam / d)^2 n s / (n - s)``, derived in the docstring (the paper's
-  printed statement could not be retrieved from the stored sources; this is
-  the expander-mixing argument its Section V uses, and Proposition 39 of [2]
-  restates the same argument for assignment matrices).
+  :func:`expander_error_bound` is a spectral bound on the fixed decoder's
+  error, ``(lam / d)^2 n s / (n - s)``, derived in its docstring: it is
+  gctheory's derivation, not the paper's printed statement, which could not
+  be retrieved from the stored sources (Proposition 39 of [2] makes the same
+  argument for assignment matrices).
 - :class:`GraphAssignmentCode` -- Glasgow and Wootters [2]: machines are the
   *edges* of G, data blocks its vertices; each machine holds its two
   endpoints. The optimal decoder (least squares) has a closed form per
@@ -34,7 +37,8 @@ References
 ----------
 .. [1] N. Raviv, I. Tamo, R. Tandon, A. G. Dimakis, "Gradient coding from
    cyclic MDS codes and expander graphs", IEEE Trans. Inf. Theory 66(12),
-   2020 (ICML 2018), Section V.
+   2020 (ICML 2018), arXiv:1707.03858 (the expander-graph part; section and
+   theorem numbers not verified).
 .. [2] M. Glasgow, M. Wootters, "Approximate gradient coding with optimal
    decoding", IEEE J. Sel. Areas Inf. Theory, 2021, Sections 3-6.
 .. [3] O. Gabber, Z. Galil, "Explicit constructions of linear-sized
@@ -261,7 +265,10 @@ def _check_adjacency(adjacency: Any) -> np.ndarray:
 def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
     """Spectral bound on the fixed decoder's error, ``(lam / d)^2 n s / (n - s)``.
 
-    Derivation (the argument of Raviv et al. Section V): for survivors K,
+    gctheory's derivation, not a statement read from Raviv et al. (whose
+    printed bound could not be retrieved); the expander-mixing argument,
+    which Glasgow-Wootters Proposition 39 makes for assignment matrices: for
+    survivors K,
     ``|K| = n - s``, ``u = n / (n - s) 1_K`` and ``B = Adj / d`` with
     ``1^T B = 1^T``, ``u^T B - 1^T = x^T B`` with ``x = u - 1`` orthogonal to
     ``1``; ``||x||^2 = s n / (n - s)``; and ``||x^T B|| <= (lam / d) ||x||``
@@ -277,7 +284,7 @@ def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
 
 
 class ExpanderCode(_ApproximateCode):
-    """Expander-graph approximate gradient code (Raviv et al. 2020, Section V).
+    """Expander-graph approximate gradient code (Raviv et al. 2020, expander-graph part).
 
     Parameters
     ----------
@@ -472,15 +479,20 @@ class GraphAssignmentCode(_ApproximateCode):
 
     Workers are the M edges of a graph on ``k`` vertices (data blocks); worker
     e = (u, v) holds blocks u and v and sends ``g_u + g_v``. Each block is
-    replicated ``deg(v)`` times, each worker has load 2. Decoding: the optimal
-    (least-squares) coefficients in linear time from the connected components
-    of the surviving graph (:func:`graph_optimal_alpha`), with ``w`` chosen on
-    a spanning forest (odd cycle: the cycle's alternating half-weights).
+    replicated ``deg(v)`` times, each worker has load 2. The optimal
+    coefficients ``alpha* = A^T w*`` (and so the optimal error) come in linear
+    time from the connected components of the surviving graph
+    (:func:`graph_optimal_alpha`). The decoding vector ``w*`` itself is not
+    unique where the surviving graph has cycles; ``decode`` uses the
+    least-squares solution of the generic approximate-code solve (one valid
+    ``w*``: its ``A^T w`` equals the components' ``alpha*``, tested).
 
     Parameters
     ----------
     adjacency : (k, k) symmetric 0/1 (or multi-edge count) matrix without self-loops
     decoder : {"components", "lstsq"}
+        How :meth:`decoder_error` gets ``alpha*``: from the components (linear
+        time) or by least squares. ``decode`` solves least squares either way.
     """
 
     name = "graph assignment code (Glasgow-Wootters 2021)"
