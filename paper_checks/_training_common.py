@@ -84,8 +84,8 @@ def zhang_run_args(quick: bool) -> dict[str, Any]:
     iterates and the lazy selection do not depend on the delays (they only set the
     clock), so these runs serve the analysis of any delay model.
     """
-    from gctheory._training_studies import ZHANG2020
     from gctheory.training import reference_loss, simulate
+    from gctheory.training.studies import ZHANG2020
 
     cfg = ZHANG2020(quick)
     if quick:
@@ -132,7 +132,7 @@ def estimate_paired_difference(
 ) -> Any:
     """Mean of ``metric(run_a) - metric(run_b)`` over seeded pairs of runs with the same
     seed (common random numbers), like ``estimate_paired_metric`` of
-    :mod:`gctheory._training_studies` but for any per-run quantity."""
+    :mod:`gctheory.training.studies` but for any per-run quantity."""
     from gctheory import montecarlo
 
     sampler = functools.partial(_paired_sampler, dict(a), dict(b), metric)

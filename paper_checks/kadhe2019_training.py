@@ -1,6 +1,6 @@
 """Kadhe et al. 2019, Section V (EC2): time per iteration and the AUC-vs-time ordering, simulated.
 
-EC2 cannot be rerun. gctheory's analogue (:func:`gctheory._training_studies.KADHE2019`):
+EC2 cannot be rerun. gctheory's analogue (:func:`gctheory.training.studies.KADHE2019`):
 n = 60 workers, logistic regression on the digits, per-unit-load computing time
 0.1 + Exp(0.1), 3 workers slowed 10x each iteration, uploading a full gradient
 takes 1 time unit (a message of length d/m takes 1/m), decoding costs 1e-6 time
@@ -61,7 +61,7 @@ _LOW_EX = {
 
 
 def _mean_waits(quick: bool) -> dict:
-    from gctheory._training_studies import study_kadhe2019
+    from gctheory.training.studies import study_kadhe2019
 
     r = study_kadhe2019(quick)
     out = {
@@ -184,7 +184,7 @@ _16_EX = {_16_KEY: {"(0.1, 10.0)": _red(0.57), "(3.0, 2.0)": _red(0.2)}}
 def _sixteen(quick: bool) -> dict:
     if sklearn_missing() is not None:
         return {"missing": True}
-    from gctheory._training_studies import KADHE2019, estimate_paired_metric
+    from gctheory.training.studies import KADHE2019, estimate_paired_metric
 
     cfg = KADHE2019(quick)
     trials = cfg["trials"]
@@ -278,8 +278,8 @@ _ORD_EX = {
 def _ordering(quick: bool) -> dict:
     if sklearn_missing() is not None:
         return {"missing": True}
-    from gctheory._training_studies import KADHE2019, estimate_paired_metric
     from gctheory.training import repeat_runs
+    from gctheory.training.studies import KADHE2019, estimate_paired_metric
 
     cfg = KADHE2019(quick)
     common, trials, seed = cfg["common"], cfg["trials"], cfg["rng"]

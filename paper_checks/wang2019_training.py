@@ -2,7 +2,7 @@
 
 The paper ran logistic regression on a supercomputer with s workers slowed by a
 background thread. gctheory reruns it in simulated time
-(:func:`gctheory._training_studies.WANG2019`): logistic regression on the digits
+(:func:`gctheory.training.studies.WANG2019`): logistic regression on the digits
 (digit >= 5), n = 30 (and 60) workers with times 1 + Exp(0.5) per unit load,
 s workers slowed 5x each iteration, the same step 1/L for every scheme (the
 paper: "the learning rate is fixed for all the experiments"); cyclic MDS (load
@@ -137,8 +137,8 @@ _SENS_EX = {
 def _sensitivity(quick: bool) -> dict:
     if sklearn_missing() is not None:
         return {"missing": True}
-    from gctheory._training_studies import WANG2019, estimate_paired_metric, study_wang2019
     from gctheory.training import reference_loss
+    from gctheory.training.studies import WANG2019, estimate_paired_metric, study_wang2019
 
     r = study_wang2019(quick)
     sens = {lab: dict(zip(("value", "low", "high"), v)) for lab, v in r["sensitivity"].items()}
@@ -230,7 +230,7 @@ _HALVE_EX = {
 def _halve(quick: bool) -> dict:
     if sklearn_missing() is not None:
         return {"missing": True}
-    from gctheory._training_studies import study_wang2019
+    from gctheory.training.studies import study_wang2019
 
     r = study_wang2019(quick)
     times = r["times"]
@@ -254,8 +254,8 @@ def _halve(quick: bool) -> dict:
 
 def _study_52(quick: bool) -> dict:
     """Completion times (paired with common seeds) at n = 30 and 60, 10% stragglers."""
-    from gctheory._training_studies import WANG2019, estimate_paired_metric
     from gctheory.training import estimate_run_metric, reference_loss
+    from gctheory.training.studies import WANG2019, estimate_paired_metric
 
     cfg = WANG2019(quick)
     target = reference_loss("logistic") + cfg["eps"]

@@ -350,8 +350,8 @@ def mean_grad_norm2(run: Any) -> float:
 
 def _constants(quick: bool) -> tuple[float, float, float]:
     """``L`` (smoothness of F), ``F(x_0)`` (x_0 = 0) and the F* used for Delta."""
-    from gctheory._training_models import smoothness
     from gctheory.training import SoftmaxRegression, load_digits_dataset, reference_loss
+    from gctheory.training.models import smoothness
 
     ds = load_digits_dataset()
     L = smoothness(SoftmaxRegression(1e-3), ds.X, len(ds.y), 1.0)

@@ -103,7 +103,7 @@ def _saving_example(sim: tuple, exact: float) -> dict:
 def _lgc_saving(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import study_xu2021_time
+    from gctheory.training.studies import study_xu2021_time
 
     r = study_xu2021_time(quick)
     return {
@@ -150,7 +150,7 @@ def _judge_bias(c: dict) -> Outcome:
 def _ksgd_bias(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import study_xu2021_bias
+    from gctheory.training.studies import study_xu2021_bias
 
     r = study_xu2021_bias(quick)
     return {
@@ -194,7 +194,7 @@ def _judge_h1(c: dict) -> Outcome:
 def _ksgd_h1(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import study_xu2021_bias
+    from gctheory.training.studies import study_xu2021_bias
 
     r = study_xu2021_bias(quick)
     by = {(row["c"], row["h"]): row["ignore"] for row in r["rows"]}
@@ -277,7 +277,7 @@ def _judge_diverges(c: dict) -> Outcome:
 def _diverges(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import XU2021
+    from gctheory.training.studies import XU2021
 
     cfg = XU2021(quick)
     base = {**cfg["common"], "partition": 1, "persist": 10}
@@ -427,7 +427,7 @@ def _partial_example(scaled: tuple, plain: tuple) -> dict:
 def _partial(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import XU2021
+    from gctheory.training.studies import XU2021
 
     cfg = XU2021(quick)
     c = {**cfg["common"], "batch_size": 32}
@@ -499,7 +499,7 @@ def _scaling_example(s20: tuple) -> dict:
 def _scaling(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import study_xu2021_scaling
+    from gctheory.training.studies import study_xu2021_scaling
 
     r = study_xu2021_scaling(quick)
     return {
@@ -644,8 +644,8 @@ def _tradeoff_example(lgc5: tuple) -> dict:
 def _tradeoff(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import XU2021
     from gctheory.runtime import xu_expected_time
+    from gctheory.training.studies import XU2021
 
     cfg = XU2021(quick)
     c = cfg["common"]

@@ -102,7 +102,7 @@ def _est_example(glag: tuple[float, float, float]) -> dict:
 def _glag_best(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import study_zhang2020
+    from gctheory.training.studies import study_zhang2020
 
     r = study_zhang2020(quick)
     est = {}
@@ -275,7 +275,7 @@ def _judge_lag(c: dict) -> Outcome:
 def _lag(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
-    from gctheory._training_studies import estimate_paired_metric
+    from gctheory.training.studies import estimate_paired_metric
 
     args = zhang_run_args(quick)
     gd, lag = _scheme_runs(args, "GD"), _scheme_runs(args, "LAG")
@@ -620,8 +620,8 @@ def verify_eq19(l2s: tuple[float, ...], iterations: int, *, bound=paper_gd_bound
     mu = l2: the data term is convex): the optimality gap against the bound at every
     iteration. Larger l2 means a smaller condition number and a tighter bound (the
     adversarial direction). F* from :func:`gctheory.training.reference_loss`."""
-    from gctheory._training_models import smoothness
     from gctheory.training import SoftmaxRegression, load_digits_dataset, reference_loss, simulate
+    from gctheory.training.models import smoothness
 
     ds = load_digits_dataset()
     count, smallest, cex, kappas = 0, math.inf, None, {}

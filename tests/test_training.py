@@ -14,7 +14,8 @@ from scipy import stats
 from gctheory import order_stats as os_
 from gctheory import runtime as rt
 from gctheory import training as tr
-from gctheory._training_schemes import Iteration
+from gctheory.training import simulator
+from gctheory.training.schemes import Iteration
 
 EXP = "exp(1)"
 
@@ -381,7 +382,9 @@ def test_too_many_workers_is_refused_before_any_work(monkeypatch):
     def no_work(*a, **k):
         raise AssertionError("make_scheme called: the check came too late")
 
-    monkeypatch.setattr(tr, "make_scheme", no_work)
+    # simulate looks make_scheme up in its own module (gctheory.training.simulator); the
+    # package's attribute is only a re-export, so patching it would not reach the call
+    monkeypatch.setattr(simulator, "make_scheme", no_work)
     with pytest.raises(ValueError, match=r"n=5000 workers is more than the 1797 samples"):
         tr.simulate("gd", n=5000)
 

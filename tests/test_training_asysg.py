@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gctheory._training_schemes import AsynchronousSGD, Iteration
 from gctheory.training import SCHEMES, make_scheme, simulate
+from gctheory.training.schemes import AsynchronousSGD, Iteration
 
 
 def _it(G, X, t):

@@ -1,4 +1,4 @@
-"""Tests of the coded schemes' code options (gctheory._training_codes via make_scheme)."""
+"""Tests of the coded schemes' code options (gctheory.training.codes via make_scheme)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gctheory import training as tr
-from gctheory._training_codes import CODE_OPTIONS
-from gctheory._training_schemes import Iteration
 from gctheory.codes import bibd_error, dfrc_theorem4_load, margulis_graph
+from gctheory.training.codes import CODE_OPTIONS
+from gctheory.training.schemes import Iteration
 
 
 def _one_step(sch, rng=0, dim=3):

@@ -40,7 +40,7 @@ _CODE_FLAGS = {
 
 def _code_options(args: argparse.Namespace, scheme: str) -> dict:
     """``code_options`` from the flags given; a flag the scheme has no use for is an error."""
-    from gctheory._training_codes import CODE_OPTIONS
+    from gctheory.training.codes import CODE_OPTIONS
 
     valid = CODE_OPTIONS.get(scheme, ())
     out = {}

@@ -10,8 +10,8 @@ including the laws fitted by :mod:`gctheory.delays.fitting`), optionally
 persistent (Xu et al. 2021, Section V-B) or with background-slowed workers
 (Wang et al. 2019, Section 5); or it replays measured rounds
 (``"trace:PATH"``, :mod:`gctheory.delays.replay`). :func:`parse_delay` turns
-a spec into one. (These lived in ``gctheory._training_models``; the names
-stay importable from :mod:`gctheory.training`.)
+a spec into one. (These lived in the training simulator's models; the names
+stay importable from :mod:`gctheory.training` and :mod:`gctheory.training.models`.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Figures of the training simulations: loss versus simulated time, with bands.
 
-Every number drawn comes from :mod:`gctheory._training_studies` (the same
+Every number drawn comes from :mod:`gctheory.training.studies` (the same
 seeded runs the paper checks judge); nothing is computed here.
 """
 
@@ -39,7 +39,7 @@ def _band(ax, c, label):
     paper="xu2021",
 )
 def _xu(outdir: Path, quick: bool) -> list[Path]:
-    from gctheory._training_studies import XU2021, loss_curves
+    from gctheory.training.studies import XU2021, loss_curves
 
     cfg = XU2021(quick)
     c, K = cfg["common"], cfg["K"]
@@ -69,8 +69,8 @@ def _xu(outdir: Path, quick: bool) -> list[Path]:
     slow=True,
 )
 def _zhang(outdir: Path, quick: bool) -> list[Path]:
-    from gctheory._training_studies import ZHANG2020, loss_curves
     from gctheory.training import reference_loss
+    from gctheory.training.studies import ZHANG2020, loss_curves
 
     cfg = ZHANG2020(quick)
     Fs = reference_loss("softmax")
@@ -106,7 +106,7 @@ def _zhang(outdir: Path, quick: bool) -> list[Path]:
     slow=True,
 )
 def _wang(outdir: Path, quick: bool) -> list[Path]:
-    from gctheory._training_studies import study_wang2019
+    from gctheory.training.studies import study_wang2019
 
     r = study_wang2019(quick)
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -136,7 +136,7 @@ def _wang(outdir: Path, quick: bool) -> list[Path]:
     paper="kadhe2019",
 )
 def _kadhe(outdir: Path, quick: bool) -> list[Path]:
-    from gctheory._training_studies import study_kadhe2019
+    from gctheory.training.studies import study_kadhe2019
 
     r = study_kadhe2019(quick)
     labs = list(r["mean_wait"])
@@ -174,7 +174,7 @@ def _loss_figure(ax, curves: dict, logx: bool = False) -> None:
     paper="kadhe2019",
 )
 def _kadhe_loss(outdir: Path, quick: bool) -> list[Path]:
-    from gctheory._training_studies import KADHE2019, kadhe2019_loss_curves
+    from gctheory.training.studies import KADHE2019, kadhe2019_loss_curves
 
     cfg = KADHE2019(quick)
     curves = kadhe2019_loss_curves(quick)
@@ -203,7 +203,7 @@ def _kadhe_loss(outdir: Path, quick: bool) -> list[Path]:
     paper="wang2019",
 )
 def _wang_loss(outdir: Path, quick: bool) -> list[Path]:
-    from gctheory._training_studies import wang2019_loss_curves
+    from gctheory.training.studies import wang2019_loss_curves
 
     r = wang2019_loss_curves(quick)
     fracs = list(r["curves"])
@@ -240,7 +240,7 @@ def _wang_loss(outdir: Path, quick: bool) -> list[Path]:
     paper="halbawi2017",
 )
 def _halbawi_loss(outdir: Path, quick: bool) -> list[Path]:
-    from gctheory._training_studies import HALBAWI2017, halbawi2017_loss_curves
+    from gctheory.training.studies import HALBAWI2017, halbawi2017_loss_curves
 
     cfg = HALBAWI2017(quick)
     curves = halbawi2017_loss_curves(quick)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from gctheory import montecarlo
-from gctheory.training import _memo_run, _metric, reference_loss, repeat_runs
+from gctheory.training.runs import _memo_run, _metric, reference_loss, repeat_runs
 
 __all__ = [
     "estimate_paired_metric",
@@ -99,7 +99,7 @@ def loss_curves(
     runs. ``gap``: subtract this (F*) from the losses (optimality gap). Also
     returns the mean cumulative communication on the grid.
     """
-    from gctheory.training import loss_band
+    from gctheory.training.runs import loss_band
 
     runs = {lab: repeat_runs(trials, rng=rng, **kw) for lab, kw in schemes.items()}
     t_all = min(r.time[-1] for rs in runs.values() for r in rs)
@@ -292,7 +292,7 @@ def study_zhang2020(quick: bool) -> dict[str, Any]:
 
 
 def _estimate(metric: str, trials: int, seed: int, kwargs: dict[str, Any]) -> montecarlo.Estimate:
-    from gctheory.training import estimate_run_metric
+    from gctheory.training.runs import estimate_run_metric
 
     return estimate_run_metric(metric, trials, rng=seed, **kwargs)
 

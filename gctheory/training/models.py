@@ -1,8 +1,9 @@
 """Data, partitions and regression models behind :mod:`gctheory.training`.
 
-Private helpers; the public names are re-exported by :mod:`gctheory.training`.
-The delay models moved to :mod:`gctheory.delays.models`; their names stay
-importable from here and from :mod:`gctheory.training`.
+The public names are re-exported by :mod:`gctheory.training`; ``_model_and_data``
+turns the simulator's ``model`` and ``data`` arguments into objects. The delay
+models moved to :mod:`gctheory.delays.models`; their names stay importable from
+here and from :mod:`gctheory.training`.
 """
 
 from __future__ import annotations
@@ -248,3 +249,24 @@ def smoothness(model: _Model, X_part: np.ndarray, n_total: int, share: float) ->
         return share * model.l2
     top = float(np.linalg.eigvalsh(X_part.T @ X_part)[-1])  # |X_part|_2^2
     return model.hessian_bound() * top / n_total + share * model.l2
+
+
+def _model_and_data(model: Any, data: Any, l2: float) -> tuple[Any, Dataset]:
+    if isinstance(model, str):
+        if model not in ("logistic", "softmax"):
+            raise ValueError(
+                f"model must be 'logistic', 'softmax' or a model object, got {model!r}"
+            )
+        model = LogisticRegression(l2) if model == "logistic" else SoftmaxRegression(l2)
+    if not isinstance(model, (LogisticRegression, SoftmaxRegression)):
+        raise ValueError(f"model must be 'logistic', 'softmax' or a model object, got {model!r}")
+    if data is None:
+        data = "digits-binary" if model.name == "logistic" else "digits"
+    if isinstance(data, str):
+        if data not in ("digits", "digits-binary"):
+            raise ValueError(f"data must be 'digits', 'digits-binary' or a Dataset, got {data!r}")
+        data = load_digits_dataset("binary" if data == "digits-binary" else "multiclass")
+    if not isinstance(data, Dataset):
+        raise ValueError(f"data must be 'digits', 'digits-binary' or a Dataset, got {data!r}")
+    model.check(data)
+    return model, data
