@@ -180,8 +180,10 @@ def test_dfrc_row_is_the_smallest_load_meeting_eps_by_enumeration(table):
 def test_bibd_row_is_the_closed_form_lowest_load_design():
     from gctheory.codes import bibd, bibd_error
 
-    # 13 points: the complete design (13, 2) (load 13*12/78 = 2) and PG(2, 3) (load 4)
-    designs = [bibd(13, 2, 1), bibd(13, 4, 1)]
+    # 13 points, lambda = 1: the complete design (13, 2) (load 13*12/78 = 2), the
+    # Steiner triple system STS(13) (load 13*6/26 = 3) and PG(2, 3) (load 4)
+    designs = [bibd(13, 2, 1), bibd(13, 3, 1), bibd(13, 4, 1)]
+    assert [13 * D.r / D.b for D in designs] == [2.0, 3.0, 4.0]
     t = tradeoff(13, schemes=["bibd"], error=0.3, quick=True, rng=0)
     rows = [r for r in t.rows if r["kind"] != "bound"]
     assert rows
@@ -191,7 +193,8 @@ def test_bibd_row_is_the_closed_form_lowest_load_design():
         assert row["note"].startswith(best.name) and row["load"] == 13 * best.r / best.b
         assert row["error_bound"] == float(bibd_error(13, best.b, best.r, 1, row["s"]) / best.b)
         assert row["failure"] == 0.0
-    assert {r["load"] for r in rows} == {2.0, 4.0}  # PG(2, 3) takes over at larger s
+    # a heavier design takes over as s grows (which ones: the closed form above decides)
+    assert len({r["load"] for r in rows}) >= 2
 
 
 def test_monte_carlo_time_intervals_hold_the_exact_mean_and_reject_a_wrong_one(table):

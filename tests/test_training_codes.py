@@ -294,3 +294,16 @@ def test_option_d_builds_exactly_when_its_rule_holds(scheme, n, d):
     assert code.d == k
     if scheme == "graph_assignment":
         assert (code.n, code.k) == (n, 2 * n // k)
+
+
+@pytest.mark.parametrize(("n", "name"), [(21, "PG(2,4)"), (16, "AG(2,4)"), (64, "AG(2,8)")])
+def test_bibd_default_design_over_prime_power_fields(n, name):
+    # planes over GF(q) exist for every prime power q (gctheory.codes.bibd builds them);
+    # the default used to stop at prime q and refused n = 16, 21, 64
+    code = tr.make_scheme("bibd", n, s=1).code
+    assert code.design.name == name and code.design.v == n
+
+
+def test_bibd_no_default_design_names_prime_powers():
+    with pytest.raises(ValueError, match="prime power"):
+        tr.make_scheme("bibd", 10, s=1)

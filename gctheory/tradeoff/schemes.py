@@ -679,8 +679,9 @@ def _bibd(ctx: Context, s: int, m: int) -> list[dict[str, Any]]:
     designs = _designs(ctx) if n >= 3 else []
     if not designs:
         raise CannotExist(
-            f"no BIBD on n = {n} points from the constructions here (PG(2, q) with "
-            "n = q^2 + q + 1, AG(2, q) with n = q^2, q prime; the complete design with "
+            f"no BIBD with lambda = 1 on n = {n} points from the constructions here "
+            "(PG(2, q) with n = q^2 + q + 1, AG(2, q) with n = q^2, q a prime power; "
+            "Steiner triple systems, n = 1 or 3 mod 6; the complete design with "
             "C(n, 2) <= 5000 blocks)"
         )
     best = None

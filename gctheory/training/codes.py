@@ -21,7 +21,7 @@ Families and their defaults:
 - ``bibd`` (Kadhe, Koyluoglu, Ramchandran, ISIT 2019): workers are the ``v = n``
   points of a (v, block_size, lam) design, data partitions its blocks;
   default the projective plane PG(2, q) when ``n = q^2 + q + 1`` or the affine
-  plane AG(2, q) when ``n = q^2`` (q prime).
+  plane AG(2, q) when ``n = q^2`` (q a prime power).
 - ``sgc`` (Bitar, Wootters, El Rouayheb 2020): the unbiased estimator scaled
   for straggling probability ``p`` (default ``s / n``, the fraction of workers
   the server does not wait for); placement ``"cyclic"`` (partition j on
@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._validate import check_choice, check_int, check_probability
+from gctheory.codes._design_families import prime_power
 
 __all__ = ["CODE_OPTIONS", "build_code"]
 
@@ -65,10 +66,6 @@ def _codes_attr(family: str, attr: str) -> Any:
     if not hasattr(codes, attr):
         raise ValueError(f"scheme {family!r} needs gctheory.codes.{attr}, not available")
     return getattr(codes, attr)
-
-
-def _is_prime(q: int) -> bool:
-    return q >= 2 and all(q % p for p in range(2, math.isqrt(q) + 1))
 
 
 def _check_keys(family: str, opts: dict[str, Any]) -> None:
@@ -196,7 +193,7 @@ def _graph_assignment(n: int, opts: dict[str, Any], rng: Any) -> Any:
 def _default_design(n: int, what: str) -> tuple[int, int]:
     """``(v, block_size)`` of the default design for ``what`` (workers as points or blocks)."""
     for q in range(2, math.isqrt(n) + 1):
-        if not _is_prime(q):
+        if prime_power(q) is None:  # planes over GF(q) exist for prime powers q
             continue
         if what == "points" and n == q * q + q + 1:
             return n, q + 1  # PG(2, q): v = b = q^2 + q + 1
@@ -207,11 +204,11 @@ def _default_design(n: int, what: str) -> tuple[int, int]:
         if what == "blocks" and n == q * q + q:
             return q * q, q  # AG(2, q): b = q^2 + q lines
     if what == "points":
-        hint = "n = q^2 + q + 1 (projective planes: 7, 13, 31, 57, ...) or n = q^2 (affine "
-        hint += "planes: 4, 9, 25, 49, ...), q prime"
+        hint = "n = q^2 + q + 1 (projective planes: 7, 13, 21, 31, ...) or n = q^2 (affine "
+        hint += "planes: 4, 9, 16, 25, ...), q a prime power"
     else:
-        hint = "n = q^2 + q + 1 (projective planes: 7, 13, 31, ...) or n = q^2 + q (affine "
-        hint += "planes: 6, 12, 30, ...), q prime"
+        hint = "n = q^2 + q + 1 (projective planes: 7, 13, 21, 31, ...) or n = q^2 + q (affine "
+        hint += "planes: 6, 12, 20, 30, ...), q a prime power"
     give = (
         "block_size (--block-size) and lam (--lam) of a design with v = n points"
         if what == "points"
