@@ -17,8 +17,9 @@ recovered for IS-GC) is computed:
   adversary empties whole groups);
 
 next to the family's reference value (column ``reference``): its bound where
-one exists (expander: the spectral bound of
-Raviv et al. Sec. V on the fixed decoder, valid for every set; graph
+one exists (expander: the spectral bound on the fixed decoder, valid for every
+set, gctheory's derivation (:func:`gctheory.codes.expander.expander_error_bound`;
+Raviv et al.'s printed bound is not in the stored sources); graph
 assignment: Glasgow-Wootters Corollary 40, every set; BIBD: the closed form
 of :func:`gctheory.codes.designs.bibd_error`; SGC: the exact mean over
 uniformly random sets, hypergeometric, derived here; IS-GC FR: the exact
@@ -126,7 +127,8 @@ def _build(args: argparse.Namespace) -> tuple[Any, str]:
         code = ExpanderCode(_graph(args), decoder=args.decoder or "optimal")
         return code, (
             "upper bound (lam/d)^2 n e/(n-e) on the fixed decoder's error for every set "
-            "(Raviv et al. Sec. V), so on the optimal decoder's too"
+            "(gctheory's derivation, expander_error_bound; not Raviv et al.'s printed "
+            "bound), so on the optimal decoder's too"
         )
     if f == "graph-assignment":
         from gctheory.codes.expander import GraphAssignmentCode

@@ -648,7 +648,7 @@ def _expander(ctx: Context, s: int, m: int) -> list[dict[str, Any]]:
         error_bound=bound / n,
         stable_s=s,
         s_kappa_method="no system solved (fixed decoder)",
-        source="Raviv et al. 2020, Sec. V (expander_error_bound)",
+        source="Raviv et al. 2020 (code); bound derived here (expander_error_bound)",
         note=f"{kind}, d = {d}, lam = {lam:.4g}",
     )
     return [_finish(row, notes)]
