@@ -103,12 +103,11 @@ class BatchDecoding:
         if isinstance(sets, np.ndarray) and self._batch_eligible():
             SS, Yb, rb, res = self._nullspace_batch_factors(sets, seen, backend)
             thr = min(rtol, _FALLBACK_RESIDUAL)
-            ok = res <= thr
-            self._direct_residuals(SS, Yb, res, ~ok)
+            X = self._batch_coefficients(SS, Yb)  # (n, N, m), exactly 0 on the stragglers
+            self._direct_residuals(SS, Yb, res, ~(res <= thr), X)
             ok = res <= thr
             if ok.any():
                 m = self.m
-                X = self._batch_coefficients(SS, Yb)  # (n, N, m), exactly 0 on the stragglers
                 if Yfull is not None:
                     # only survivors' rows may reach a set's sum: a straggler's row can hold
                     # anything (NaN for "nothing arrived", garbage); 0 * finite is exactly 0
@@ -207,7 +206,12 @@ class BatchDecoding:
         return SS, Y, r, res
 
     def _direct_residuals(
-        self, SS: np.ndarray, Y: np.ndarray, res: np.ndarray, pending: np.ndarray
+        self,
+        SS: np.ndarray,
+        Y: np.ndarray,
+        res: np.ndarray,
+        pending: np.ndarray,
+        X: np.ndarray | None = None,
     ) -> None:
         """Replace the bound in ``res`` by the residual itself for the ``pending`` sets.
 
@@ -215,7 +219,8 @@ class BatchDecoding:
         straggler system is ill-conditioned (large ``||Y_i||``); their relative
         residual ``||E X_i - C||_F / ||C||_F`` is computed as :meth:`decode`
         does (one product for all of them), so only the sets that decode
-        itself would send to least squares leave the batch.
+        itself would send to least squares leave the batch. ``X`` (n, N, m): the
+        coefficients of all N sets if already formed (else those needed are).
         """
         idx = np.flatnonzero(pending)
         if not idx.size:
@@ -224,7 +229,7 @@ class BatchDecoding:
         if not idx.size:
             return
         _, _, E, C, _ = self._nullspace_data()
-        X = self._batch_coefficients(SS[idx], Y[idx])  # (n, len(idx), m)
+        X = self._batch_coefficients(SS[idx], Y[idx]) if X is None else X[:, idx]
         n, L, m = X.shape
         R = (E @ X.reshape(n, L * m)).reshape(-1, L, m)
         R -= C[:, None, :]
