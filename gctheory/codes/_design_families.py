@@ -43,7 +43,8 @@ def prime_power(q: int) -> tuple[int, int] | None:
     """``(p, e)`` with ``q = p^e`` for a prime p, or None."""
     if q < 2:
         return None
-    p = next(d for d in range(2, q + 1) if q % d == 0)
+    # the smallest prime factor, by trial division up to sqrt(q) (q itself if none)
+    p = next((d for d in range(2, math.isqrt(q) + 1) if q % d == 0), q)
     e = 0
     while q % p == 0:
         q //= p

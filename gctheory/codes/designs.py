@@ -149,10 +149,6 @@ class BlockDesign:
         )
 
 
-def _is_prime(q: int) -> bool:
-    return _fam.is_prime(q)
-
-
 #: most incidence entries (v b) a construction here builds; the exact pair count costs
 #: about v^2 b flops on top
 MAX_INCIDENCE = 5_000_000

@@ -192,8 +192,10 @@ def _graph_assignment(n: int, opts: dict[str, Any], rng: Any) -> Any:
 
 def _default_design(n: int, what: str) -> tuple[int, int]:
     """``(v, block_size)`` of the default design for ``what`` (workers as points or blocks)."""
-    for q in range(2, math.isqrt(n) + 1):
-        if prime_power(q) is None:  # planes over GF(q) exist for prime powers q
+    # n fixes q: q^2 + q + 1 = n, q^2 = n or q^2 + q = n has at most one root q >= 2 each,
+    # q = isqrt(n) or isqrt(n) - 1; planes over GF(q) exist for prime powers q
+    for q in {math.isqrt(n), math.isqrt(n) - 1}:
+        if q < 2 or prime_power(q) is None:
             continue
         if what == "points" and n == q * q + q + 1:
             return n, q + 1  # PG(2, q): v = b = q^2 + q + 1
