@@ -63,7 +63,7 @@ class BatchDecoding:
         other families loop over their own decoder (with the cache). Same
         numbers as calling :meth:`decode` per set, up to rounding.
         """
-        resolve_backend(backend, 0)
+        resolve_backend(backend, 0)  # the backend is checked before any work (any size)
         sets, seen = _survivor_array_mask(survivor_sets, self.n, self.min_survivors if check else 1)
         N = len(sets)
         Yfull: np.ndarray | None = None
