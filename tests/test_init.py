@@ -16,8 +16,21 @@ def test_lazy_map_matches_every_module_all():
     for mod in gctheory._SUBMODULES:
         for name in importlib.import_module(f"gctheory.{mod}").__all__:
             owners.setdefault(name, []).append(mod)
-    expected = {n: m[0] for n, m in owners.items() if len(m) == 1}
+    # a name that is also a submodule (the callable ``gctheory.tradeoff``) resolves to it
+    expected = {
+        n: m[0] for n, m in owners.items() if len(m) == 1 and n not in gctheory._SUBMODULES
+    }
     assert gctheory._LAZY == expected
+
+
+def test_stub_names_every_submodule_and_nothing_else():
+    from pathlib import Path
+
+    here = Path(gctheory.__file__).parent
+    packages = {p.name for p in here.iterdir() if (p / "__init__.py").exists()}
+    modules = {p.stem for p in here.glob("*.py") if not p.stem.startswith("_")}
+    public = (packages | modules) - {"cli", "commands", "plots", "cluster"}
+    assert set(gctheory._SUBMODULES) == public
 
 
 def test_names_resolve_to_the_module_objects():
