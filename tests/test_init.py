@@ -17,9 +17,7 @@ def test_lazy_map_matches_every_module_all():
         for name in importlib.import_module(f"gctheory.{mod}").__all__:
             owners.setdefault(name, []).append(mod)
     # a name that is also a submodule (the callable ``gctheory.tradeoff``) resolves to it
-    expected = {
-        n: m[0] for n, m in owners.items() if len(m) == 1 and n not in gctheory._SUBMODULES
-    }
+    expected = {n: m[0] for n, m in owners.items() if len(m) == 1 and n not in gctheory._SUBMODULES}
     assert gctheory._LAZY == expected
 
 
