@@ -40,7 +40,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def _read_stub() -> tuple[tuple[str, ...], dict[str, str]]:

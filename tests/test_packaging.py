@@ -1,0 +1,32 @@
+"""Packaging: one version everywhere, ``python -m gctheory``, the citation file."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import gctheory
+
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_one_version_everywhere():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert project["version"] == gctheory.__version__
+    assert re.search(rf"^version: {re.escape(gctheory.__version__)}$", citation, re.M)
+    assert re.search(rf"^## {re.escape(gctheory.__version__)} ", changelog, re.M)
+
+
+def test_python_dash_m_gctheory():
+    out = subprocess.run(
+        [sys.executable, "-m", "gctheory", "--version"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == f"gctheory {gctheory.__version__}"
