@@ -1,0 +1,306 @@
+"""*Finite-n* lower bounds on the load that follow exactly from the proof steps of
+Wang et al. [1]: the single-column bound (eq. (26), left-hand side, valid for every
+code of load ``d``), the union bound over a set of columns with pairwise disjoint
+supports (eqs. (23)-(24)), Lemma 2 made constructive (:func:`disjoint_support_columns`),
+the exact law of the number of all-zero columns among such a set (the random variable
+``Y(I_d*)`` of Appendix E, eqs. (41)-(45) evaluated exactly instead of through
+Chebyshev's inequality), and the smallest load they leave.
+
+.. [1] S. Wang, J. Liu, N. Shroff, "Fundamental limits of approximate gradient
+   coding", Proc. ACM Meas. Anal. Comput. Syst. 3(3), 2019.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from gctheory._validate import check_real
+from gctheory.load_bounds._common import (
+    LoadBound,
+    _check_d,
+    _check_eps,
+    _check_ns,
+    _check_target,
+    _int,
+    _sequence,
+)
+from gctheory.load_bounds.group_failure import (
+    _EXACT_BUDGET,
+    _PMF_MAX_S,
+    _clog1p,
+    _exact_cost,
+    _group_failure,
+    _saddle_circle,
+    _saddle_finish,
+    _tail_binomials,
+    group_failure_probability,
+)
+
+__all__ = [
+    "single_column_lower_bound",
+    "union_lower_bound",
+    "zero_column_count_pmf",
+    "zero_column_tail_lower_bound",
+    "min_load_lower_bound",
+    "disjoint_support_columns",
+    "matrix_union_lower_bound",
+]
+
+
+def single_column_lower_bound(n: int, s: int, d: int) -> Fraction:
+    """``C(n - d, s - d) / C(n, s)``, the left side of eq. (26) of Wang et al. 2019 (exact).
+
+    The probability that a column with support ``d`` is all-zero in ``A_S``.
+    A code with load ``d`` (at most ``d`` non-zeros per row) has a column with
+    at most ``d`` non-zeros (``n d`` non-zeros over ``n`` columns), so *every*
+    such code fails (``err(A_S) >= 1``) with at least this probability: a
+    rigorous finite-n bound needing neither Lemma 1 nor Lemma 2. Its
+    asymptotic form is ``(1 + o(1)) delta^d``.
+    """
+    n, s = _check_ns(n, s)
+    d = _check_d(d, n)
+    if d > s:
+        return Fraction(0)
+    if d <= 10**4:  # C(n-d, s-d)/C(n, s) = prod_{i<d} (s-i)/(n-i): d factors, exact
+        return Fraction(math.prod(range(s - d + 1, s + 1)), math.prod(range(n - d + 1, n + 1)))
+    # beyond, in mpmath: log-gammas with the digits their size needs
+    with mpmath.workdps(30 + len(str(n))):
+        log_p = (
+            mpmath.loggamma(s + 1)
+            - mpmath.loggamma(s - d + 1)
+            - mpmath.loggamma(n + 1)
+            + mpmath.loggamma(n - d + 1)
+        )
+        return float(mpmath.exp(log_p))
+
+
+def union_lower_bound(n: int, s: int, d: int) -> Fraction:
+    """Eq. (24) of Wang et al. 2019: P(one of ``t = floor(n/d^2)`` disjoint columns is all-zero).
+
+    By Lemma 2 every ``A`` in ``U_n^d`` has ``t`` columns with pairwise
+    disjoint supports of size ``d``; by Lemma 1 (and eq. (23)) every code of
+    load ``d`` fails with probability at least this exact inclusion-exclusion
+    sum ``sum_k (-1)^{k+1} C(t,k) C(n - kd, s - kd) / C(n, s)``. A finite-n
+    bound, exact; it inherits Lemma 1, whose column step is asserted rather
+    than proved in the paper.
+    """
+    n, s = _check_ns(n, s)
+    d = _check_d(d, n)
+    t = n // (d * d)
+    return _group_failure(n, s, Counter({d: t})) if t else Fraction(0)
+
+
+def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction]:
+    """Exact law of ``Y``, the number of all-zero columns among disjoint-support columns.
+
+    ``Y(I_d*)`` of Appendix E of Wang et al. 2019, computed exactly instead of
+    through Chebyshev's inequality: ``P(Y = j) = sum_{k >= j} (-1)^{k-j} C(k, j) S_k``
+    with ``S_k`` the k-th inclusion-exclusion sum. Returns ``[P(Y=0), ..., P(Y=t)]``.
+    """
+    n, s = _check_ns(n, s)
+    sizes = [_int("size", a) for a in _sequence("sizes", sizes)]
+    if any(a < 1 for a in sizes) or sum(sizes) > n:
+        raise ValueError(f"sizes must be positive and sum to at most n={n}, got {sizes[:10]}")
+    if not sizes:
+        return [Fraction(1)]
+    if s > _PMF_MAX_S or len(sizes) > 10**4:
+        raise ValueError(
+            f"s must be <= {_PMF_MAX_S} and sizes at most 10**4 long for this exact law "
+            f"(s big-integer binomials, len(sizes)^2 sums), got s = {s}, {len(sizes)} sizes"
+        )
+    t = len(sizes)
+    tails = _tail_binomials(n, s)
+    total = tails[0]
+    # S_k = sum over k-subsets of groups of C(n - m, s - m): generating function prod (1 + y z^a)
+    by_k: list[dict[int, int]] = [{0: 1}]
+    for a in sizes:
+        nxt = [dict(x) for x in by_k] + [{}]
+        for k, poly in enumerate(by_k):
+            for m, c in poly.items():
+                if m + a <= s:
+                    nxt[k + 1][m + a] = nxt[k + 1].get(m + a, 0) + c
+        by_k = nxt
+    S = [sum(c * tails[m] for m, c in poly.items()) for poly in by_k]
+    pmf = []
+    for j in range(t + 1):
+        num = sum((-1) ** (k - j) * math.comb(k, j) * S[k] for k in range(j, t + 1))
+        pmf.append(Fraction(num, total))
+    return pmf
+
+
+def zero_column_tail_lower_bound(n: int, s: int, d: int, c: float) -> Fraction:
+    """Exact ``P(Y > c)`` for ``t = floor(n/d^2)`` disjoint columns of support ``d``.
+
+    ``err(A_S)`` is at least the number of all-zero columns of ``A_S``, so by
+    Lemmas 1-2 every code of load ``d`` has ``P[err(A_S) > c] >= P(Y > c)``
+    (eqs. (41)-(45) of Wang et al. 2019, evaluated exactly instead of through
+    Chebyshev's inequality). With equal sizes ``S_k = C(t, k) C(n - kd, s - kd)``
+    and ``P(Y = j) = sum_k (-1)^(k-j) C(k, j) S_k / C(n, s)``; only ``j <= c``
+    is summed. For ``c < 0`` this is 1; for ``0 <= c < 1`` it is eq. (24).
+    """
+    n, s = _check_ns(n, s)
+    d = _check_d(d, n)
+    c = check_real(c, "c")
+    t = n // (d * d)
+    if c < 0:
+        return Fraction(1)
+    if t == 0:
+        return Fraction(0)
+    kmax = min(t, s // d)
+    if math.floor(c) >= kmax:
+        return Fraction(0)
+    if kmax * (math.floor(c) + 1) > _TAIL_BUDGET or _exact_cost(s, Counter({d: t})) > _EXACT_BUDGET:
+        return _zero_column_tail_float(n, s, d, t, math.floor(c), kmax)
+    tails = _tail_binomials(n, s)
+    S = [math.comb(t, k) * tails[k * d] for k in range(kmax + 1)]
+    below = 0
+    for j in range(min(kmax, math.floor(c)) + 1):
+        below += sum((-1) ** (k - j) * math.comb(k, j) * S[k] for k in range(j, kmax + 1))
+    return 1 - Fraction(below, tails[0])
+
+
+_TAIL_BUDGET = 2 * 10**5
+
+
+def _zero_column_tail_float(n: int, s: int, d: int, t: int, c: int, kmax: int) -> float:
+    """``P(Y > c)`` in floating point: ``P(Y = j) = [z^s] (1+z)^n C(t, j) u^j (1-u)^(t-j)
+    / C(n, s)`` with ``u = (z/(1+z))^d`` (non-negative coefficients), summed over the
+    shorter side of ``c`` (absolute error about ``1e-13 sqrt(n)``)."""
+    upper = kmax - c <= max(c + 1, 2000)  # the upper tail directly: no 1 - (1 - tiny)
+    js = range(c + 1, kmax + 1) if upper else range(0, c + 1)
+    z, log_w = _saddle_circle(n, s)
+    if len(js) * len(z) > 10**9:
+        raise ValueError(
+            f"c: P(Y > c) sums {len(js)} terms over {len(z)} points here (n = {n}, s = {s}, "
+            f"d = {d}): too many to answer in seconds; refused"
+        )
+    with np.errstate(divide="ignore", under="ignore"):
+        return _zero_column_tail_sum(n, s, d, t, js, upper, z, log_w)
+
+
+def _zero_column_tail_sum(n, s, d, t, js, upper, z, log_w) -> float:
+    log_u = d * (np.log(z) - _clog1p(z))
+    small = log_u.real < math.log(0.5)
+    log_1mu = np.empty_like(z)
+    log_1mu[small] = _clog1p(-np.exp(log_u[small]))
+    log_1mu[~small] = log_u[~small] + 1j * np.pi + _clog1p(-np.exp(-log_u[~small]))
+    base = log_w + t * log_1mu
+    step = log_u - log_1mu
+    ratio = np.exp(step)  # term_{j+1} / term_j = (t - j)/(j + 1) u/(1-u)
+    # start at the largest term on the real axis (the mode of Binomial(t, u(r))) and
+    # walk both ways by the ratio, so no term that matters underflows
+    u_r = (s / n) ** d
+    mode = min(max(math.floor((t + 1) * u_r), js[0]), js[-1])
+    log_c = math.lgamma(t + 1) - math.lgamma(mode + 1) - math.lgamma(t - mode + 1)
+    anchor = np.exp(base + log_c + mode * step)
+    total = anchor.copy()
+    term = anchor
+    for j in range(mode, js[-1]):
+        term = term * ratio * ((t - j) / (j + 1))
+        total += term
+    term = anchor
+    for j in range(mode, js[0], -1):
+        term = term / ratio * (j / (t - j + 1))
+        total += term
+    part = _saddle_finish(n, s, float(np.real(np.mean(total))))
+    return min(1.0, part) if upper else max(0.0, 1.0 - part)
+
+
+def min_load_lower_bound(n: int, s: int, target: float, eps: float = 0.0) -> LoadBound:
+    """A finite-n lower bound on the load for ``P[err(A_S) > eps n] <= target``.
+
+    Smallest ``d`` at which the exact proof-step bounds no longer exceed
+    ``target``: for every smaller load, every code (within Lemma 1's reduction)
+    fails more often than ``target``. The bound used at load ``d`` is the
+    largest of the single-column bound (eq. (26), only if ``eps n < 1``), the
+    union bound (eq. (24), if ``eps n < 1``) and the exact ``P(Y > eps n)`` of
+    :func:`zero_column_tail_lower_bound`.
+
+    Returns
+    -------
+    LoadBound
+        Not asymptotic: valid at this ``n`` for the stated ``target``.
+    """
+    n, s = _check_ns(n, s)
+    t = _check_target(target)
+    e = _check_eps(eps)
+    c = e * n
+    for d in range(1, n + 1):
+        lb = union_lower_bound(n, s, d) if c < 1 else zero_column_tail_lower_bound(n, s, d, c)
+        if c < 1:
+            lb = max(lb, single_column_lower_bound(n, s, d))
+        if lb <= t:
+            break
+    return LoadBound(
+        float(d),
+        d,
+        "lower",
+        "Wang et al. 2019, eqs. (23)-(26) and (41)-(45) evaluated exactly",
+        f"finite n; failure probability <= {float(t):g} at error <= eps n; relies on Lemma 1",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Lemma 2, constructive
+
+
+def disjoint_support_columns(A: Any) -> np.ndarray:
+    """Columns of ``A`` with pairwise disjoint supports, found greedily (Lemma 2, Wang et al.).
+
+    Greedy by smallest remaining conflict degree (two columns conflict if
+    some row has non-zeros in both): pick a column, drop it and its
+    conflicting columns, repeat (the procedure of Appendix B, eqs. (19)-(20),
+    with a min-degree choice). For ``A`` in ``U_n^d`` (every row and column
+    with exactly ``d`` non-zeros) each pick removes at most ``1 + d(d-1)``
+    columns, so the result has at least ``ceil(n / (d^2 - d + 1)) >=
+    floor(n / d^2)`` columns, as Lemma 2 states. All-zero columns are kept
+    (their empty supports are disjoint from every other).
+
+    Returns the sorted column indices.
+    """
+    A = np.asarray(A)
+    if A.ndim != 2 or A.size == 0:
+        raise ValueError(f"A must be a non-empty 2-D array, got shape {A.shape}")
+    supp = (A != 0).astype(np.int64)
+    conflict = (supp.T @ supp) > 0
+    np.fill_diagonal(conflict, False)
+    alive = np.ones(A.shape[1], dtype=bool)
+    chosen = []
+    while alive.any():
+        deg = np.where(alive, (conflict & alive).sum(axis=1), np.iinfo(np.int64).max)
+        j = int(np.argmin(deg))
+        chosen.append(j)
+        alive[j] = False
+        alive &= ~conflict[j]
+    return np.array(sorted(chosen), dtype=np.int64)
+
+
+def matrix_union_lower_bound(A: Any, s: int) -> Fraction:
+    """Exact lower bound on ``P(err(A_S) > 0)`` for a given coding matrix ``A`` (eq. (23)).
+
+    Rows are workers; ``s`` uniformly random rows straggle. The columns of
+    :func:`disjoint_support_columns` have disjoint supports, so the
+    probability that one of them is all-zero in ``A_S`` is an exact
+    inclusion-exclusion (:func:`group_failure_probability`); an all-zero column
+    forces ``err(A_S) >= 1``, so this lower-bounds the failure probability of
+    ``A`` itself (no lemma needed). Equal to it for the d-FRC.
+    """
+    A = np.asarray(A)
+    if A.ndim != 2 or A.shape[0] < 2:
+        raise ValueError(f"A must be a 2-D array with at least 2 rows (workers), got {A.shape}")
+    s = _int("s", s)
+    if not 0 <= s < A.shape[0]:
+        raise ValueError(f"s must satisfy 0 <= s < n = {A.shape[0]} (rows of A), got {s}")
+    n = A.shape[0]
+    cols = disjoint_support_columns(A)
+    sizes = (A[:, cols] != 0).sum(axis=0)
+    if (sizes == 0).any():
+        return Fraction(1)
+    return group_failure_probability(n, s, [int(a) for a in sizes])

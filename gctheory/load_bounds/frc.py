@@ -1,0 +1,294 @@
+"""The d-fractional repetition code (d-FRC, Definition 4 and Remark 1 of [1]): the load
+Theorem 4 proves sufficient (eq. (14)), its worker groups, its failure probability
+computed *exactly* (inclusion-exclusion over its groups, Appendix D, eqs. (37)-(38),
+also when ``d`` does not divide ``n``), its Monte Carlo twin, the smallest load meeting
+a target, and the exact law of its error ``err(A_S)``.
+
+Theorem 4's eq. (14) is not base-free and uses ``ln``.
+
+.. [1] S. Wang, J. Liu, N. Shroff, "Fundamental limits of approximate gradient
+   coding", Proc. ACM Meas. Anal. Comput. Syst. 3(3), 2019.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from gctheory._validate import check_choice
+from gctheory.load_bounds._common import (
+    _DPS,
+    LoadBound,
+    _ceil,
+    _check_d,
+    _check_ns,
+    _check_target,
+    _emit,
+    _int,
+)
+from gctheory.load_bounds.group_failure import (
+    _PMF_MAX_S,
+    _group_failure,
+    _tail_binomials,
+)
+from gctheory.montecarlo import Estimate, estimate_probability
+from gctheory.order_stats import _check_mc_args
+
+__all__ = [
+    "frc_load",
+    "frc_group_sizes",
+    "frc_failure_probability",
+    "frc_failure_mc",
+    "frc_min_load",
+    "frc_error_pmf",
+]
+
+
+def frc_load(n: int, s: int, form: str = "theorem", *, warn: bool = True) -> LoadBound:
+    """The d-FRC load that Theorem 4 of Wang et al. 2019 proves sufficient (eq. (14)).
+
+    Parameters
+    ----------
+    n, s : int
+        Workers (``n >= 2``), stragglers (``0 <= s < n``).
+    form : {"theorem", "proof"}
+        ``"theorem"``: eq. (14), ``d = max{1, ln(n ln(1/delta)) / ln(1/delta)}``
+        (natural logarithms: the formula is not base-free).
+        ``"proof"``: the choice at the start of Appendix D,
+        ``d = 1 + ln(n) / ln(1/delta)`` (the proof uses both choices).
+
+    Returns
+    -------
+    LoadBound
+        ``kind="achievable"``, ``load = ceil(value)``: the FRC with this load
+        fails with probability ``o(1)`` as ``n -> infinity``. At a finite ``n``
+        use :func:`frc_failure_probability` for the exact failure probability
+        and :func:`frc_min_load` for the smallest sufficient ``d``. A
+        :class:`LoadBoundRegimeWarning` is emitted (unless ``warn=False``)
+        when ``n ln(1/delta) <= e^2``, where the proof's remainder
+        ``1/ln(n ln(1/delta))`` is not small (e.g. ``s >= n - 7``).
+    """
+    n, s = _check_ns(n, s)
+    if form not in ("theorem", "proof"):
+        raise ValueError(f"form must be 'theorem' or 'proof', got {form!r}")
+    src = "Wang et al. 2019, Theorem 4, eq. (14)"
+    if form == "proof":
+        src = "Wang et al. 2019, proof of Theorem 4 (Appendix D), d = 1 + log n / log(1/delta)"
+    regime = "delta = s/n fixed or o(1), n -> infinity (failure probability o(1))"
+    if s == 0:
+        return LoadBound(1.0, 1, "achievable", src, regime)
+    with mpmath.workdps(_DPS):
+        L = mpmath.log(mpmath.mpf(n) / s)
+        if form == "theorem":
+            value = max(mpmath.mpf(1), mpmath.log(n * L) / L)
+        else:
+            value = 1 + mpmath.log(n) / L
+        load = max(1, _ceil(value))
+        # the proof's remainder (n/d) delta^d = 1/ln(n ln(1/delta)) at eq. (14)'s d must be small
+        notes = ()
+        if n * L <= mpmath.e**2:
+            notes = (
+                f"n ln(1/delta)={float(n * L):.3g} <= e^2: the proof's remainder "
+                "1/ln(n ln(1/delta)) is not small, eq. (14) guarantees nothing here",
+            )
+        b = LoadBound(float(value), load, "achievable", src, regime, asymptotic=True, notes=notes)
+    return _emit(b, warn)
+
+
+def frc_group_sizes(n: int, d: int, rounding: str = "ceil") -> tuple[int, ...]:
+    """Sizes of the worker groups of the d-FRC (Definition 4 and Remark 1 of Wang et al.).
+
+    All workers of a group hold the same block of data partitions; the blocks
+    partition the data. When ``d`` divides ``n`` there are ``n/d`` groups of
+    ``d`` workers (the ``d`` copies of Definition 4, read column-wise). When it
+    does not (Remark 1), the workers and the data are split as evenly as
+    possible into ``q`` groups and ``q`` blocks:
+
+    - ``rounding="ceil"`` (default): ``q = ceil(n/d)``, so every worker holds at
+      most ``d`` partitions (the load is ``d``) and some groups have fewer than
+      ``d`` workers;
+    - ``rounding="floor"``: ``q = floor(n/d)``, so every block has at least
+      ``d`` replicas but some workers hold more than ``d`` partitions (the
+      literal reading of Remark 1's group sizes, at load ``ceil(n/q)``).
+
+    Returns the group sizes, largest first.
+    """
+    n = _int("n", n)
+    if n < 2:
+        raise ValueError(f"n must be at least 2 (n >= 2), got n={n}")
+    d = _check_d(d, n)
+    if rounding not in ("ceil", "floor"):
+        raise ValueError(f"rounding must be 'ceil' or 'floor', got {rounding!r}")
+    q = -(-n // d) if rounding == "ceil" else n // d
+    if q > _MAX_LISTED_GROUPS:
+        raise ValueError(
+            f"n: the d-FRC with n = {n}, d = {d} has {q} groups; listing them takes about "
+            f"{8 * q / 2**30:.3g} GiB (at most {_MAX_LISTED_GROUPS} groups are listed; "
+            "frc_failure_probability works with their counts at any n)"
+        )
+    base, extra = divmod(n, q)
+    return tuple([base + 1] * extra + [base] * (q - extra))
+
+
+_MAX_LISTED_GROUPS = 10**7
+
+
+def frc_failure_probability(n: int, s: int, d: int, rounding: str = "ceil") -> Fraction:
+    """Exact failure probability ``P(err(A_S^FRC) > 0)`` of the d-FRC (Wang et al. 2019).
+
+    ``s`` stragglers uniformly at random among ``n`` workers; decoding fails
+    iff every worker of some group straggles (Appendix D, eqs. (37)-(38)). For
+    ``d`` dividing ``n`` there are ``n/d`` groups of size ``d``; otherwise see
+    :func:`frc_group_sizes` (Remark 1). Exact :class:`fractions.Fraction`.
+
+    Parameters
+    ----------
+    n, s, d : int
+        ``n >= 2``, ``0 <= s < n``, ``1 <= d <= n``.
+    rounding : {"ceil", "floor"}
+        How to split when ``d`` does not divide ``n`` (see :func:`frc_group_sizes`).
+    """
+    n, s = _check_ns(n, s)
+    d = _check_d(d, n)
+    return _group_failure(n, s, _frc_counts(n, d, rounding))
+
+
+def _frc_counts(n: int, d: int, rounding: str) -> Counter:
+    """``{group size: number of groups}`` of :func:`frc_group_sizes`, without listing them."""
+    check_choice(rounding, "rounding", ("ceil", "floor"))
+    q = -(-n // d) if rounding == "ceil" else n // d
+    base, extra = divmod(n, q)
+    return Counter({base + 1: extra, base: q - extra})
+
+
+def _group_event(rng: np.random.Generator, size: int, *, sizes: tuple[int, ...], s: int):
+    """``size`` draws of 'some group fully straggles' (multivariate hypergeometric counts)."""
+    counts = rng.multivariate_hypergeometric(np.asarray(sizes, dtype=np.int64), s, size=size)
+    return (counts == np.asarray(sizes)).any(axis=1)
+
+
+_MAX_MC_GROUPS, _MAX_MC_WORKERS = 10**6, 10**8
+
+
+def frc_failure_mc(
+    n: int,
+    s: int,
+    d: int,
+    trials: int,
+    *,
+    rng: Any = None,
+    executor: Any = None,
+    level: float = 0.99,
+    rounding: str = "ceil",
+) -> Estimate:
+    """Monte Carlo twin of :func:`frc_failure_probability` (through gctheory.montecarlo).
+
+    Each trial draws the number of stragglers in every FRC group (a
+    multivariate hypergeometric draw of ``s`` among the ``n`` workers) and
+    records whether some group straggled entirely. Returns an
+    :class:`~gctheory.montecarlo.Estimate` with a Wilson interval at ``level``.
+    ``rng`` is keyword-only; ``executor`` is any Executor, an int (process
+    pool) or None (serial); results are identical either way.
+    """
+    n, s = _check_ns(n, s)
+    d = _check_d(d, n)
+    _check_mc_args(trials, level, None)
+    q = sum(_frc_counts(n, d, rounding).values())
+    if n > _MAX_MC_WORKERS:
+        raise ValueError(
+            f"n must be <= {_MAX_MC_WORKERS} for the Monte Carlo twin (numpy's hypergeometric "
+            f"sampler), got {n}: use frc_failure_probability at this size"
+        )
+    if q > _MAX_MC_GROUPS:
+        raise ValueError(
+            f"n: each Monte Carlo trial draws the stragglers of all {q} FRC groups "
+            f"({8 * q / 2**20:.3g} MiB per trial); at most {_MAX_MC_GROUPS} groups: use "
+            "frc_failure_probability, exact or to 1e-11, at this size"
+        )
+    sizes = frc_group_sizes(n, d, rounding)
+    event = functools.partial(_group_event, sizes=sizes, s=s)
+    return estimate_probability(event, trials, rng=rng, level=level, executor=executor)
+
+
+def frc_min_load(n: int, s: int, target: float, rounding: str = "ceil") -> int:
+    """Smallest ``d`` whose d-FRC fails with exact probability ``<= target``.
+
+    Bisection over ``d`` with :func:`frc_failure_probability` (exact for small
+    problems, the saddle-point float beyond), which is non-increasing in ``d``; the
+    FRC with ``d = n`` never fails. Achievability at the user's ``n``, to set beside
+    the lower bounds.
+    """
+    n, s = _check_ns(n, s)
+    t = _check_target(target)
+    check_choice(rounding, "rounding", ("ceil", "floor"))
+    # P(fail) is non-increasing in d (checked exhaustively for every n <= 60, every s and
+    # both roundings in tests/test_load_bounds.py), so the first d meeting the target is
+    # found by bisection: O(log n) evaluations instead of a scan.
+    lo, hi = 1, n  # the FRC with d = n never fails: hi meets the target
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if frc_failure_probability(n, s, mid, rounding) <= t:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+_PMF_MAX_TERMS = 10**5
+
+
+def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, Fraction]:
+    """Exact law of ``err(A_S)`` for the d-FRC under ``s`` uniform stragglers.
+
+    A group whose workers all straggle loses its block; every other block is
+    received, so (with the group-sum decoder or the least-squares decoder of
+    eq. (4), which coincide here) ``err(A_S)`` of eq. (5) is the number of lost
+    partitions, the sum of the lost groups' block sizes. The joint law of the
+    number of lost groups of each size follows from inclusion-exclusion
+    (``P(Y = j) = sum_{j' >= j} prod (-1)^{j'-j} C(j', j) S_{j'}``, ``S`` the
+    hypergeometric sums of Appendix D). Returns ``{err value: probability}``
+    (exact Fractions, summing to 1); ``P(err > 0)`` equals
+    :func:`frc_failure_probability`.
+    """
+    n, s = _check_ns(n, s)
+    d = _check_d(d, n)
+    if s > _PMF_MAX_S:
+        raise ValueError(
+            f"s must be <= {_PMF_MAX_S} for the exact law of err (it sums s big-integer "
+            f"binomials and every combination of lost groups), got {s}; "
+            "frc_failure_probability gives P(err > 0) at any size"
+        )
+    counts = sorted(_frc_counts(n, d, rounding).items())
+    combos = math.prod(min(x, s // a) + 1 for a, x in counts)
+    if combos > _PMF_MAX_TERMS:
+        raise ValueError(
+            f"d: the exact law of err here sums over {combos} combinations of lost groups "
+            f"(more than {_PMF_MAX_TERMS}); refused before starting"
+        )
+    sizes = [a for a, _ in counts]
+    mult = [x for _, x in counts]
+    tails = _tail_binomials(n, s)
+    ranges = [range(0, min(x, s // a) + 1) for a, x in counts]
+    S = {}
+    for jp in itertools.product(*ranges):
+        m = sum(j * a for j, a in zip(jp, sizes))
+        if m <= s:
+            S[jp] = math.prod(math.comb(x, j) for x, j in zip(mult, jp)) * tails[m]
+    pmf: dict[int, Fraction] = {}
+    for j in S:
+        num = 0
+        for jp, val in S.items():
+            if all(b >= a for a, b in zip(j, jp)):
+                sign = (-1) ** sum(b - a for a, b in zip(j, jp))
+                num += sign * math.prod(math.comb(b, a) for a, b in zip(j, jp)) * val
+        if num:
+            err = sum(a * k for a, k in zip(sizes, j))
+            pmf[err] = pmf.get(err, Fraction(0)) + Fraction(num, tails[0])
+    return dict(sorted(pmf.items()))
