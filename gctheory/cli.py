@@ -29,7 +29,10 @@ def _log(msg: str) -> None:
 
 
 def _run_figures(outdir: Path, quick: bool, names: Sequence[str] | None = None) -> int:
+    from gctheory.commands._common import use_file_backend
     from gctheory.plots import all_figures
+
+    use_file_backend()
 
     makers = all_figures()
     if names:

@@ -35,7 +35,7 @@ import math
 from typing import Any
 
 from gctheory._output import add_format_argument, format_table
-from gctheory.commands.codes import _need
+from gctheory.commands._common import _need
 
 APPROX_FAMILIES = ("expander", "graph-assignment", "bibd", "sgc", "isgc")
 GRAPHS = ("random", "margulis")

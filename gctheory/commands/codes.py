@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from gctheory._names import COMMFR_FAMILIES, STABILITY_FAMILIES
 from gctheory._output import add_format_argument, format_table
+from gctheory.commands._codes_approx import add_parser as add_approx_parser
+from gctheory.commands._common import _need
 
 if TYPE_CHECKING:  # the codes (scipy) load when a command runs, not to build the parser
     from gctheory.codes.base import GradientCode
@@ -43,12 +45,6 @@ _OPTIONAL = ("s", "m", "k", "N", "K", "w", "dv", "dc")
 
 def _family_options(family: str) -> tuple[str, ...]:
     return _FAMILY_OPTIONS.get(family, ("k", "N", "K"))
-
-
-def _need(args: argparse.Namespace, *names: str) -> None:
-    missing = [f"--{n}" for n in names if getattr(args, n) is None]
-    if missing:
-        raise ValueError(f"family {args.family!r} needs {', '.join(missing)}")
 
 
 def _check_args(args: argparse.Namespace) -> None:
@@ -239,6 +235,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_argument(s)
     s.set_defaults(func=_cmd_stability)
 
-    from gctheory.commands._codes_approx import add_parser
-
-    add_parser(sub)
+    add_approx_parser(sub)

@@ -121,8 +121,11 @@ def summary_rows(table: Any) -> list[dict[str, Any]]:
 
 
 def _handler(args: argparse.Namespace) -> int:
+    from gctheory.commands._common import use_file_backend
     from gctheory.plots.tradeoff import save_atlas
     from gctheory.tradeoff import tradeoff
+
+    use_file_backend()
 
     delay = None if args.delay.strip().lower() == "none" else args.delay
     bar = _Bar(sys.stderr)

@@ -119,8 +119,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 w.writerow(
                     [j, t, f"{r.time[t]:.10g}", f"{r.loss[t]:.10g}", f"{r.accuracy[t]:.6g}", *vals]
                 )
+    from gctheory.commands._common import use_file_backend
     from gctheory.plots import plt
 
+    use_file_backend()
     fig, ax = plt.subplots(figsize=(6, 4))
     grid = np.linspace(0, min(r.time[-1] for r in runs), 200)
     mean, low, high = tr.loss_band(runs, grid)

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._validate import check_int, check_path, check_real
-from gctheory.delays.trace import Trace, _validate
+from gctheory.delays._trace_core import Trace, _validate
 
 __all__ = ["safe_load", "safe_loads", "read_profile_pickle", "profile_rows"]
 

@@ -6,6 +6,10 @@ them all and runs each. A maker draws from values computed by the modules of
 ``gctheory`` (plots compute nothing of their own) and saves with
 :func:`save_figure`, which writes the PNG, the SVG and the CSV of the data
 behind the figure, so a reader can re-plot or check every point.
+
+Importing this package leaves matplotlib's backend and rcParams as they were;
+the commands that write figures choose the Agg backend themselves
+(:func:`gctheory.commands._common.use_file_backend`).
 """
 
 from __future__ import annotations
@@ -19,10 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 __all__ = ["FigureMaker", "figure", "all_figures", "save_figure", "plt"]
 

@@ -11,8 +11,12 @@ their finite-n versions). Every number comes from a module of gctheory
 (:mod:`gctheory.tradeoff.schemes` says which); every value a theorem does not
 cover is marked (``covered``, ``note``), never extrapolated. Rows dominated on
 the axes the user cares about are flagged (:func:`dominance`).
-:func:`plot_tradeoff` (defined in :mod:`gctheory.plots.tradeoff`, re-exported here on
-first use so importing this package does not load matplotlib) draws the four-panel atlas.
+This package returns tables and never imports a plot: the four-panel atlas is
+drawn by :func:`gctheory.plots.tradeoff.plot_tradeoff` (and written by
+:func:`gctheory.plots.tradeoff.save_atlas`); the ``gctheory tradeoff`` command
+calls both. ``gctheory.tradeoff.plot_tradeoff`` is a deprecated alias kept for
+old code: the module ``__getattr__`` below imports it lazily on first use and
+emits a DeprecationWarning; it is not in ``__all__``.
 
 ``gctheory.tradeoff`` is this package, and calling it calls :func:`tradeoff`.
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import sys
 import types
+import warnings
 from typing import Any
 
 from gctheory.tradeoff.compute import TRADEOFF_EFFORT, TRADEOFF_MAX_N, resolve_delay, tradeoff
@@ -51,7 +56,6 @@ __all__ = [
     "dominance",
     "empirical_s_kappa_interval",
     "generator_families",
-    "plot_tradeoff",
     "resolve_delay",
     "row_label",
     "s_kappa_guarantee",
@@ -60,8 +64,19 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # the figure lives on top, in gctheory.plots.tradeoff (matplotlib); re-exported on demand
+    """Deprecated alias ``plot_tradeoff``: import :mod:`gctheory.plots.tradeoff` only when asked.
+
+    The analysis package never imports its plot at module level; this lazy
+    alias warns and will be removed. Use ``gctheory.plots.tradeoff.plot_tradeoff``.
+    """
     if name == "plot_tradeoff":
+        warnings.warn(
+            "gctheory.tradeoff.plot_tradeoff is deprecated; use "
+            "gctheory.plots.tradeoff.plot_tradeoff (the tradeoff package returns tables, "
+            "gctheory.plots draws them)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         from gctheory.plots.tradeoff import plot_tradeoff
 
         return plot_tradeoff

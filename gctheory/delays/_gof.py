@@ -1,0 +1,124 @@
+"""Goodness of fit of a fitted delay law: KS and AD statistics, parametric-bootstrap p-values.
+
+:func:`ks_statistic` and :func:`ad_statistic` measure a sample against a
+frozen law; :func:`goodness_of_fit` calibrates them by the parametric
+bootstrap (Stute, Gonzalez Manteiga & Presedo Quindimil 1993): samples drawn
+from the fitted law are refitted by the same fitter of :mod:`gctheory.delays._mle`,
+so the p-value accounts for the estimated parameters;
+``p = (1 + #{T* >= T}) / (1 + B)``. Re-exported by :mod:`gctheory.delays.fitting`;
+import the names from there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time as _time
+from typing import Any
+
+import numpy as np
+
+from gctheory._validate import as_generator, check_array, check_int, check_probability
+from gctheory.delays._mle import _FITTERS, FitConvergenceError, LawFit, _check_sample
+from gctheory.delays._threads import blas_single_thread
+
+__all__ = ["MAX_BOOTSTRAP", "ad_statistic", "goodness_of_fit", "ks_statistic"]
+
+# ---------------------------------------------------------------------------
+# GOF statistics
+
+
+def _check_law(dist: Any, name: str = "dist") -> Any:
+    if not (callable(getattr(dist, "cdf", None)) and callable(getattr(dist, "sf", None))):
+        raise ValueError(
+            f"{name} must be a frozen scipy.stats distribution (with cdf and sf), got {dist!r}"
+        )
+    return dist
+
+
+def ks_statistic(x: Any, dist: Any) -> float:
+    """Kolmogorov-Smirnov distance between the sample ``x`` and the law ``dist``."""
+    xs = np.sort(check_array(x, "x", ndim=1, finite=False))
+    if np.isnan(xs).any():
+        raise ValueError("x must not hold NaN")
+    _check_law(dist)
+    n = xs.size
+    F = dist.cdf(xs)
+    i = np.arange(1, n + 1)
+    return float(max(np.max(i / n - F), np.max(F - (i - 1) / n)))
+
+
+def ad_statistic(x: Any, dist: Any) -> float:
+    """Anderson-Darling statistic ``A^2`` of ``x`` against ``dist``.
+
+    ``F`` is clipped to ``[1e-12, 1 - 1e-12]`` so that a fitted shift at the
+    sample minimum (``F = 0`` there) gives a finite value; the bootstrap
+    calibrates the clipped statistic the same way.
+    """
+    xs = np.sort(check_array(x, "x", ndim=1, finite=False))
+    if np.isnan(xs).any():
+        raise ValueError("x must not hold NaN")
+    _check_law(dist)
+    n = xs.size
+    eps = 1e-12
+    lF = np.log(np.clip(dist.cdf(xs), eps, 1 - eps))
+    lS = np.log(np.clip(dist.sf(xs), eps, 1 - eps))
+    i = np.arange(1, n + 1)
+    return float(-n - np.sum((2 * i - 1) * (lF + lS[::-1])) / n)
+
+
+#: most bootstrap refits one call makes (a p-value to 1e-4; each refit takes up to seconds)
+MAX_BOOTSTRAP = 10**4
+
+
+def _bootstrap(fit: LawFit, x: np.ndarray, B: int, rng: np.random.Generator):
+    ks0, ad0 = ks_statistic(x, fit.dist), ad_statistic(x, fit.dist)
+    ks_b, ad_b, failed = [], [], 0
+    for _ in range(B):
+        xb = np.asarray(fit.dist.rvs(size=x.size, random_state=rng), float)
+        try:
+            _, _, dist, _ = _FITTERS[fit.law](xb, fit.level)
+        except (FitConvergenceError, ValueError, FloatingPointError):
+            failed += 1
+            continue
+        ks_b.append(ks_statistic(xb, dist))
+        ad_b.append(ad_statistic(xb, dist))
+    return ks0, ad0, ks_b, ad_b, failed
+
+
+def goodness_of_fit(
+    fit: LawFit, data: Any, *, bootstrap: int = 99, rng: Any = None, max_failures: float = 0.1
+) -> LawFit:
+    """``fit`` with parametric-bootstrap p-values of its KS and AD statistics.
+
+    ``bootstrap`` samples of the same size are drawn from the fitted law and
+    refitted by the same procedure; a refit that fails to converge is
+    counted in ``failed_refits`` and left out (more than ``max_failures`` of
+    them is an error: the p-value would be biased).
+    """
+    if not isinstance(fit, LawFit):
+        raise ValueError(f"fit must be a LawFit (from fit_law), got {type(fit).__name__}")
+    x = _check_sample(data)
+    B = check_int(bootstrap, "bootstrap", low=1, high=MAX_BOOTSTRAP)
+    max_failures = check_probability(max_failures, "max_failures")
+    rng = as_generator(rng)
+    if not fit.converged:
+        raise ValueError(f"{fit.law}: the fit did not converge, there is nothing to test")
+    t0 = _time.perf_counter()
+    with blas_single_thread():
+        ks0, ad0, ks_b, ad_b, failed = _bootstrap(fit, x, B, rng)
+    if failed > max_failures * B:
+        raise FitConvergenceError(
+            f"{fit.law}: {failed} of {B} bootstrap refits did not converge; the p-value "
+            "would be biased"
+        )
+    kb, ab = np.array(ks_b), np.array(ad_b)
+    return dataclasses.replace(
+        fit,
+        ks=ks0,
+        ad=ad0,
+        ks_p=float((1 + np.sum(kb >= ks0)) / (1 + kb.size)),
+        ad_p=float((1 + np.sum(ab >= ad0)) / (1 + ab.size)),
+        bootstrap=B,
+        failed_refits=failed,
+        seconds=fit.seconds + _time.perf_counter() - t0,
+    )
