@@ -9,20 +9,10 @@ names in ``__all__`` (``tests/test_codes_exports.py`` fails until both are done)
 
 from gctheory.codes.approximate import (
     ApproxDecodeResult,
-    BatchRaptorCode,
     BernoulliGradientCode,
-    DFractionalRepetitionCode,
-    dfrc_expected_error,
-    dfrc_failure_probability,
-    dfrc_group_sizes,
-    dfrc_theorem4_load,
     estimate_decoding_failure,
     estimate_mean_error,
-    peeling_decode,
     recovery_error,
-    theorem6_batch_size,
-    theorem6_degree_distribution,
-    theorem6_mean_degree,
 )
 from gctheory.codes.base import (
     DecodeResult,
@@ -37,6 +27,13 @@ from gctheory.codes.base import (
     validate_survivors,
     verify_straggler_sets,
     ye_abbe_lower_bound,
+)
+from gctheory.codes.batch_raptor import (
+    BatchRaptorCode,
+    peeling_decode,
+    theorem6_batch_size,
+    theorem6_degree_distribution,
+    theorem6_mean_degree,
 )
 from gctheory.codes.commfr import (
     COMMFR_FAMILIES,
@@ -60,6 +57,13 @@ from gctheory.codes.designs import (
     sgc_variance,
     singer_design,
     steiner_triple_system,
+)
+from gctheory.codes.dfrc import (
+    DFractionalRepetitionCode,
+    dfrc_expected_error,
+    dfrc_failure_probability,
+    dfrc_group_sizes,
+    dfrc_theorem4_load,
 )
 from gctheory.codes.expander import (
     ExpanderCode,
@@ -130,16 +134,6 @@ from gctheory.codes.ye_abbe import (
 __all__ = [
     "ApproxDecodeResult",
     "recovery_error",
-    "dfrc_group_sizes",
-    "dfrc_failure_probability",
-    "dfrc_expected_error",
-    "dfrc_theorem4_load",
-    "DFractionalRepetitionCode",
-    "theorem6_degree_distribution",
-    "theorem6_batch_size",
-    "theorem6_mean_degree",
-    "peeling_decode",
-    "BatchRaptorCode",
     "BernoulliGradientCode",
     "estimate_decoding_failure",
     "estimate_mean_error",
@@ -155,6 +149,11 @@ __all__ = [
     "target_matrix",
     "ToleranceCheck",
     "verify_straggler_sets",
+    "theorem6_degree_distribution",
+    "theorem6_batch_size",
+    "theorem6_mean_degree",
+    "peeling_decode",
+    "BatchRaptorCode",
     "COMMFR_FAMILIES",
     "CommFRCode",
     "CommFRLDPCCode",
@@ -174,6 +173,11 @@ __all__ = [
     "BIBDGradientCode",
     "StochasticGradientCode",
     "sgc_variance",
+    "dfrc_group_sizes",
+    "dfrc_failure_probability",
+    "dfrc_expected_error",
+    "dfrc_theorem4_load",
+    "DFractionalRepetitionCode",
     "random_regular_graph",
     "margulis_graph",
     "circulant_graph",
