@@ -1,19 +1,232 @@
 """Gradient-code constructions behind one interface.
 
-Each module of this package holds one family (see ``base`` for the common
-interface); this package re-exports every name in each module's ``__all__``,
-so adding a family never edits this file.
+Each public module of this package holds one family or concept (see ``base``
+for the common interface); this file re-exports every name in each module's
+``__all__`` explicitly, so readers and type checkers can follow a name to its
+definition. Adding a family is a two-line change: one import here and its
+names in ``__all__`` (``tests/test_codes_exports.py`` fails until both are done).
 """
 
-import importlib as _importlib
-import pkgutil as _pkgutil
+from gctheory.codes.approximate import (
+    ApproxDecodeResult,
+    BernoulliGradientCode,
+    estimate_decoding_failure,
+    estimate_mean_error,
+    recovery_error,
+)
+from gctheory.codes.base import (
+    DecodeResult,
+    DecodingCost,
+    GradientCode,
+    ToleranceCheck,
+    check_positive_int,
+    effective_condition_number,
+    join_chunks,
+    split_chunks,
+    target_matrix,
+    validate_survivors,
+    verify_straggler_sets,
+    ye_abbe_lower_bound,
+)
+from gctheory.codes.batch_raptor import (
+    BatchRaptorCode,
+    peeling_decode,
+    theorem6_batch_size,
+    theorem6_degree_distribution,
+    theorem6_mean_degree,
+)
+from gctheory.codes.commfr import (
+    COMMFR_FAMILIES,
+    CommFRCode,
+    CommFRLDPCCode,
+    commfr_code,
+    commfr_triple,
+    minimum_distance,
+)
+from gctheory.codes.designs import (
+    BIBDGradientCode,
+    BlockDesign,
+    StochasticGradientCode,
+    affine_plane,
+    bibd,
+    bibd_error,
+    bruck_ryser_chowla,
+    complete_design,
+    paley_design,
+    projective_plane,
+    sgc_variance,
+    singer_design,
+    steiner_triple_system,
+)
+from gctheory.codes.dfrc import (
+    DFractionalRepetitionCode,
+    dfrc_expected_error,
+    dfrc_failure_probability,
+    dfrc_group_sizes,
+    dfrc_theorem4_load,
+)
+from gctheory.codes.expander import (
+    ExpanderCode,
+    GraphAssignmentCode,
+    circulant_graph,
+    circulant_spectrum,
+    expander_error_bound,
+    glasgow_wootters_random_bound,
+    graph_adversarial_bound,
+    graph_optimal_alpha,
+    graph_spectrum,
+    margulis_graph,
+    random_regular_graph,
+)
+from gctheory.codes.isgc import (
+    ISGCCode,
+    ISGCDecoder,
+    ISGCResult,
+    PartialDecodeResult,
+    cyclic_max_disjoint,
+    frc_expected_recovered,
+    hybrid_max_disjoint,
+    hybrid_support,
+    max_disjoint_exhaustive,
+)
+from gctheory.codes.product import (
+    ProductGradientCode,
+    product_code,
+)
+from gctheory.codes.reed_solomon import (
+    ReedSolomonCode,
+    RSDecodeResult,
+    mask_matrix,
+    row_balanced_mask_matrix,
+    rs_decoding_vector,
+    rs_decoding_vector_solve,
+    rs_encoding_matrix,
+    rs_inverse_table,
+    rs_polynomials,
+    rs_tolerance,
+)
+from gctheory.codes.stability import (
+    COMPARE_SCHEMES,
+    STABILITY_FAMILIES,
+    GeneratorComparison,
+    GrowthFit,
+    StabilityPoint,
+    compare_generators,
+    decoding_error,
+    decoding_stability,
+    growth_exponent,
+    recommend,
+    stability_code,
+)
+from gctheory.codes.tandon import (
+    CyclicMDSCode,
+    FractionalRepetitionCode,
+    MatrixGradientCode,
+    cyclic_support,
+    group_residual,
+)
+from gctheory.codes.ye_abbe import (
+    YeAbbeCode,
+    ye_abbe_coefficients,
+    ye_abbe_decoding_cost,
+)
 
-__all__: list[str] = []
-for _mod in _pkgutil.iter_modules(__path__):
-    if _mod.name.startswith("_"):
-        continue
-    _m = _importlib.import_module(f"{__name__}.{_mod.name}")
-    for _name in getattr(_m, "__all__", []):
-        globals()[_name] = getattr(_m, _name)
-        __all__.append(_name)
-del _importlib, _pkgutil
+__all__ = [
+    "ApproxDecodeResult",
+    "recovery_error",
+    "BernoulliGradientCode",
+    "estimate_decoding_failure",
+    "estimate_mean_error",
+    "DecodeResult",
+    "DecodingCost",
+    "GradientCode",
+    "check_positive_int",
+    "validate_survivors",
+    "ye_abbe_lower_bound",
+    "effective_condition_number",
+    "split_chunks",
+    "join_chunks",
+    "target_matrix",
+    "ToleranceCheck",
+    "verify_straggler_sets",
+    "theorem6_degree_distribution",
+    "theorem6_batch_size",
+    "theorem6_mean_degree",
+    "peeling_decode",
+    "BatchRaptorCode",
+    "COMMFR_FAMILIES",
+    "CommFRCode",
+    "CommFRLDPCCode",
+    "commfr_code",
+    "commfr_triple",
+    "minimum_distance",
+    "BlockDesign",
+    "projective_plane",
+    "affine_plane",
+    "complete_design",
+    "steiner_triple_system",
+    "paley_design",
+    "singer_design",
+    "bruck_ryser_chowla",
+    "bibd",
+    "bibd_error",
+    "BIBDGradientCode",
+    "StochasticGradientCode",
+    "sgc_variance",
+    "dfrc_group_sizes",
+    "dfrc_failure_probability",
+    "dfrc_expected_error",
+    "dfrc_theorem4_load",
+    "DFractionalRepetitionCode",
+    "random_regular_graph",
+    "margulis_graph",
+    "circulant_graph",
+    "graph_spectrum",
+    "circulant_spectrum",
+    "ExpanderCode",
+    "expander_error_bound",
+    "GraphAssignmentCode",
+    "graph_optimal_alpha",
+    "graph_adversarial_bound",
+    "glasgow_wootters_random_bound",
+    "ISGCResult",
+    "PartialDecodeResult",
+    "ISGCCode",
+    "ISGCDecoder",
+    "frc_expected_recovered",
+    "cyclic_max_disjoint",
+    "hybrid_support",
+    "hybrid_max_disjoint",
+    "max_disjoint_exhaustive",
+    "ProductGradientCode",
+    "product_code",
+    "row_balanced_mask_matrix",
+    "mask_matrix",
+    "rs_tolerance",
+    "rs_polynomials",
+    "rs_encoding_matrix",
+    "rs_inverse_table",
+    "rs_decoding_vector",
+    "rs_decoding_vector_solve",
+    "RSDecodeResult",
+    "ReedSolomonCode",
+    "COMPARE_SCHEMES",
+    "GeneratorComparison",
+    "GrowthFit",
+    "growth_exponent",
+    "compare_generators",
+    "recommend",
+    "STABILITY_FAMILIES",
+    "StabilityPoint",
+    "stability_code",
+    "decoding_error",
+    "decoding_stability",
+    "MatrixGradientCode",
+    "FractionalRepetitionCode",
+    "CyclicMDSCode",
+    "cyclic_support",
+    "group_residual",
+    "YeAbbeCode",
+    "ye_abbe_coefficients",
+    "ye_abbe_decoding_cost",
+]

@@ -22,9 +22,14 @@ partitions is described by
   ``A`` (optimal decoding, Wang et al. 2019, eqs. (4)-(5)) and report the
   error they make.
 
-The module passed 800 lines and is split by concept: survivor validation is
-in ``gctheory.codes._survivors`` and batched decoding (``decode_many``) in the
-``gctheory.codes._batch`` mixin; every public name stays importable from here.
+The module passed 800 lines and is split by concept: this file holds the
+interface (:class:`GradientCode`, its result types, the verification); the
+shared decoding machinery (generic null-space and least-squares solvers, the
+residual check, the coefficient cache) is the ``gctheory.codes._decoding``
+mixin, batched decoding (``decode_many``) the ``gctheory.codes._batch`` mixin
+it extends, chunking, ``target_matrix`` and ``effective_condition_number`` are
+in ``gctheory.codes._linalg`` and survivor validation in
+``gctheory.codes._survivors``; every public name stays importable from here.
 
 Every construction in :mod:`gctheory.codes` subclasses :class:`GradientCode`
 and fills in ``encoding_matrix``; the base class then provides a generic
@@ -78,13 +83,18 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy.linalg import get_lapack_funcs
 
-from gctheory._validate import as_generator, check_array, check_memory
-from gctheory.codes._batch import BatchDecoding
+from gctheory._validate import as_generator
+from gctheory.codes._decoding import GenericDecoding
+from gctheory.codes._linalg import (
+    _join_chunks,
+    effective_condition_number,
+    join_chunks,
+    split_chunks,
+    target_matrix,
+)
 from gctheory.codes._survivors import (
     _EPS,
-    _FALLBACK_RESIDUAL,
     _survivors_mask,
     check_positive_int,
     validate_survivors,
@@ -120,61 +130,6 @@ def ye_abbe_lower_bound(n: int, k: int, s: int, m: int) -> Fraction:
     if s >= n:
         raise ValueError(f"s must be < n (some worker must survive), got s={s}, n={n}")
     return Fraction(s + m, n)
-
-
-def effective_condition_number(M: np.ndarray) -> float:
-    """sigma_max / sigma_r of ``M`` over its numerically non-zero singular values.
-
-    This is the condition number that governs the minimum-norm least-squares
-    solution (rank r, singular values below ``max(shape) eps sigma_max`` are
-    treated as zero). ``inf`` for an all-zero matrix. ``M``: a finite real or
-    complex 2-D array.
-    """
-    M = check_array(M, "M", ndim=2, complex_ok=True, min_size=0)
-    if M.size == 0:
-        return math.inf
-    sv = np.linalg.svd(M, compute_uv=False)
-    if sv[0] == 0:
-        return math.inf
-    nz = sv[sv > max(M.shape) * _EPS * sv[0]]
-    return float(nz[0] / nz[-1])
-
-
-# ------------------------------------------------------------- chunk helpers
-def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
-    """Pad (k, d) partials to length m r and return them as (k m, r) rows ``j m + u``, and d."""
-    partials = check_array(partials, "partials", ndim=2, complex_ok=True, finite=False)
-    m = check_positive_int("m", m)
-    k, d = partials.shape
-    r = -(-d // m)
-    check_memory(k * m * r * partials.itemsize, "m", f"padding {k} partials to m * r = {m * r}")
-    padded = np.zeros((k, m * r), dtype=partials.dtype)
-    padded[:, :d] = partials
-    return padded.reshape(k * m, r), d
-
-
-def join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
-    """Concatenate (m, r) chunks into one vector and drop padding beyond ``d``."""
-    flat = check_array(chunks, "chunks", complex_ok=True, finite=False, min_size=0).reshape(-1)
-    if d is None:
-        return flat
-    d = check_positive_int("d", d)
-    if d > flat.size:
-        raise ValueError(f"d must be at most the {flat.size} entries of chunks, got {d}")
-    return flat[:d]
-
-
-def _join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
-    """:func:`join_chunks` for the decoders, whose arguments are already checked."""
-    flat = chunks.reshape(-1)
-    return flat if d is None else flat[:d]
-
-
-def target_matrix(k: int, m: int) -> np.ndarray:
-    """``C`` (k m x m), ``C[j m + u, u'] = [u == u']``: what ``E_T A`` must equal."""
-    k, m = check_positive_int("k", k), check_positive_int("m", m)
-    check_memory(8 * k * m * m, "m", f"the (k m) x m = {k * m} x {m} target matrix")
-    return np.tile(np.eye(m), (k, 1))
 
 
 # ------------------------------------------------------------------ results
@@ -239,28 +194,8 @@ class DecodeResult:
         return 10.0 * size * kappa * _EPS * scale
 
 
-def _relative_residual(EX: np.ndarray, C: np.ndarray, size: int) -> float:
-    """``||EX - C||_F / sqrt(size)`` (``size = k m = ||C||_F^2``)."""
-    R = EX - C
-    return math.sqrt(np.vdot(R, R).real / size)
-
-
-_FLAGS: dict[type, tuple[bool, bool]] = {}
-
-
-def _generic_flags(cls: type) -> tuple[bool, bool]:
-    """Whether ``cls`` keeps the generic ``_solve`` and ``_coefficients`` (cached per class)."""
-    flags = _FLAGS.get(cls)
-    if flags is None:
-        flags = _FLAGS[cls] = (
-            cls._solve is GradientCode._solve,
-            cls._coefficients is GradientCode._coefficients,
-        )
-    return flags
-
-
 # ---------------------------------------------------------------- interface
-class GradientCode(BatchDecoding):
+class GradientCode(GenericDecoding):
     """Base class of all gradient codes (see the module docstring for the contract).
 
     Subclasses set ``n, k, load, m, s`` and ``support`` in ``__init__`` and
@@ -354,223 +289,6 @@ class GradientCode(BatchDecoding):
         T = validate_survivors(survivors, self.n, 1)
         return self.encoding_matrix[:, T]
 
-    def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
-        """Decoding coefficients A (|T|, m) and the condition number (generic decoder).
-
-        Families with a structured decoder override this; they may also
-        override :meth:`_coefficients` (A alone) when their condition number
-        costs more than the coefficients.
-        """
-        return self._generic_coefficients(T), self._generic_condition(T)
-
-    def _generic_condition(self, T: np.ndarray) -> float:
-        return effective_condition_number(self.encoding_matrix[:, T])
-
-    def _generic_coefficients(self, T: np.ndarray, alive: np.ndarray | None = None) -> np.ndarray:
-        """Exact codes: the null-space decoder; approximate codes: least squares.
-
-        The solutions of ``E X = C`` (X: n x m, one row per worker) are
-        ``X0 + Z Y`` with ``X0`` the minimum-norm solution and ``Z`` an
-        orthonormal basis of null(E), both from one SVD of ``E`` per code. The
-        stragglers S must get zero rows: ``Z[S] Y = -X0[S]``, an |S| x dim
-        null(E) system (s x s for cyclic-MDS: O(s^3 + n s) per decode instead
-        of an (n - s)-column least-squares solve); ``A = X[T]``. When the
-        equations are not solvable this way (C outside the range of E, or
-        ``Z[S]`` singular) the caller's residual check falls back to least
-        squares on ``E[:, T]``.
-        """
-        if self.s is not None:
-            A = self._nullspace_coefficients(T, alive)
-            if A is not None:
-                return A
-        return self._lstsq_coefficients(T)
-
-    def _lstsq_coefficients(self, T: np.ndarray) -> np.ndarray:
-        E_T = self.encoding_matrix[:, T]
-        return np.linalg.lstsq(E_T, target_matrix(self.k, self.m), rcond=None)[0]
-
-    def _nullspace(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(Z, X0)`` of :meth:`_generic_coefficients`, made once; None if C not in range(E)."""
-        ns = self._nullspace_data()
-        return None if ns is None else (ns[0], ns[1])
-
-    def _batch_eligible(self) -> bool:
-        """Exact code with the generic solve and a null-space decoder: ``decode_many`` may
-        solve its straggler systems in one batch (:mod:`gctheory.codes._batch`)."""
-        return (
-            self.s is not None and _generic_flags(type(self))[0] and self._nullspace() is not None
-        )
-
-    def _nullspace_data(self) -> tuple[np.ndarray, ...] | None:
-        """``(Z, X0, E, C, W)``: null-space basis, minimum-norm solution, the contiguous
-        encoding and target matrices the residual is computed with, and ``W = [Z | X0]``
-        (one gather per decode), made once; None if C is not in the range of E."""
-        cached = self.__dict__.get("_nullspace_cache", False)
-        if cached is not False:
-            return cached
-        E = np.ascontiguousarray(self.encoding_matrix)
-        C = target_matrix(self.k, self.m)
-        U, sv, Vh = np.linalg.svd(E, full_matrices=E.shape[0] < E.shape[1])
-        r = int(np.count_nonzero(sv > max(E.shape) * _EPS * sv[0])) if sv.size and sv[0] else 0
-        out: tuple[np.ndarray, ...] | None = None
-        if r:
-            X0 = Vh[:r].conj().T @ ((U[:, :r].conj().T @ C) / sv[:r, None])
-            if np.linalg.norm(E @ X0 - C) <= 1e-8 * np.linalg.norm(C):
-                Z = np.ascontiguousarray(Vh[r:].conj().T)
-                out = (Z, X0, E, C, np.ascontiguousarray(np.hstack([Z, X0])))
-        self.__dict__["_nullspace_cache"] = out
-        return out
-
-    def _nullspace_full(self, T: np.ndarray, alive: np.ndarray | None) -> np.ndarray | None:
-        """The null-space solution X (n x m) of ``E X = C`` vanishing on the stragglers.
-
-        Rows of stragglers are set to exactly 0, so ``X[T]`` are the decoding
-        coefficients and ``E X - C`` is the residual of the decoding equations
-        ``E_T X[T] - C`` (the zero rows add nothing). None when the stragglers'
-        system ``Z[S] Y = X0[S]`` cannot be solved this way.
-        """
-        ns = self._nullspace_data()
-        if ns is None:
-            return None
-        Z, X0, W = ns[0], ns[1], ns[4]
-        if T.size == self.n:
-            return X0
-        if alive is None:
-            alive = np.zeros(self.n, dtype=bool)
-            alive[T] = True
-        nul = Z.shape[1]
-        if nul == 0:
-            return None
-        dead = ~alive
-        WS = W[dead]  # [Z[S] | X0[S]]: solve Z[S] Y = X0[S]; X = X0 - Z Y vanishes on S
-        e = WS.shape[0]
-        if e == 1 == nul:
-            if WS[0, 0] == 0:
-                return None
-            Y = WS[:, 1:] / WS[0, 0]
-        elif e == nul:
-            # LAPACK gesv directly: numpy's solve costs ~15 us of overhead on tiny systems
-            gesv = self.__dict__.get("_gesv")
-            if gesv is None:
-                (gesv,) = get_lapack_funcs(("gesv",), (Z, X0))
-                self.__dict__["_gesv"] = gesv
-            _, _, Y, info = gesv(WS[:, :nul], WS[:, nul:])
-            if info != 0:
-                return None
-        else:
-            Y = np.linalg.lstsq(WS[:, :nul], WS[:, nul:], rcond=None)[0]
-        X = X0 - Z @ Y
-        X[dead] = 0
-        return X
-
-    def _nullspace_coefficients(
-        self, T: np.ndarray, alive: np.ndarray | None = None
-    ) -> np.ndarray | None:
-        X = self._nullspace_full(T, alive)
-        return None if X is None else X[T]
-
-    def _coefficients(self, T: np.ndarray) -> np.ndarray:
-        """Decoding coefficients A (|T|, m) without the condition number."""
-        if type(self)._solve is not GradientCode._solve:
-            return self._solve(T)[0]
-        return self._generic_coefficients(T)
-
-    def _condition(self, T: np.ndarray) -> float:
-        """Condition number of the system the decoder solves (only computed when asked)."""
-        if type(self)._solve is not GradientCode._solve:
-            return self._solve(T)[1]
-        return self._generic_condition(T)
-
-    def clear_decode_cache(self) -> None:
-        """Forget the cached decoding coefficients (call after modifying the code in place)."""
-        self.__dict__.pop("_decode_cache", None)
-        for key in (
-            "_decode_cache",
-            "_nullspace_cache",
-            "_nullspace_extra_cache",
-            "_target",
-            "_gesv",
-        ):
-            self.__dict__.pop(key, None)
-
-    def _coefficients_and_condition(self, T: np.ndarray) -> tuple[np.ndarray, float, float]:
-        """``(A, residual, condition number)``, solving a family's system once.
-
-        A family with its own ``_solve`` gets coefficients and condition
-        number from one call when the survivor set is not cached yet.
-        """
-        cache = self.__dict__.get("_decode_cache")
-        if type(self)._solve is not GradientCode._solve and not (
-            cache is not None and T.tobytes() in cache
-        ):
-            A, kappa = self._solve(T)
-            A, res = self._cached_coefficients(T, solved=A)
-            return A, res, kappa
-        A, res = self._cached_coefficients(T)
-        return A, res, self._condition(T)
-
-    def _cached_coefficients(
-        self, T: np.ndarray, alive: np.ndarray | None = None, solved: np.ndarray | None = None
-    ) -> tuple[np.ndarray, float]:
-        """``(A, residual)`` for the ordered survivors T, from the cache when seen before.
-
-        Up to :attr:`decode_cache_size` survivor sets are kept (oldest dropped
-        first); the coefficients are returned read-only.
-        """
-        size = self.decode_cache_size
-        if solved is not None:  # a family's own solver already gave the coefficients
-            fresh = (solved, self._residual(T, solved))
-        if size <= 0:
-            return fresh if solved is not None else self._coefficients_residual(T, alive)
-        key = T.tobytes()
-        cache = self.__dict__.get("_decode_cache")
-        if cache is None:
-            cache = self.__dict__["_decode_cache"] = {}
-        else:
-            hit = cache.get(key)
-            if hit is not None:
-                return hit
-        A, res = fresh if solved is not None else self._coefficients_residual(T, alive)
-        A = np.asarray(A)
-        A.setflags(write=False)
-        if len(cache) >= size:
-            del cache[next(iter(cache))]
-        cache[key] = (A, res)
-        return A, res
-
-    def _coefficients_residual(
-        self, T: np.ndarray, alive: np.ndarray | None = None
-    ) -> tuple[np.ndarray, float]:
-        """Decoding coefficients A and the relative residual of ``E_T A = C`` (uncached).
-
-        Generic exact codes: the null-space decoder, with the residual computed
-        from the full solution (``E X - C``, one product of the size of the
-        system). When it leaves a residual above ``_FALLBACK_RESIDUAL`` (1e-8),
-        least squares on ``E[:, T]`` is tried too and the smaller residual
-        kept. Families with a structured decoder override this with their own
-        (e.g. a closed-form residual for group codes).
-        """
-        generic_solve, generic_coef = _generic_flags(type(self))
-        res = math.inf
-        if generic_solve and generic_coef:
-            X = self._nullspace_full(T, alive) if self.s is not None else None
-            if X is not None:
-                _, _, E, C, _ = self._nullspace_data()
-                A = X[T]
-                res = _relative_residual(E @ X, C, self.k * self.m)
-            else:
-                A = self._lstsq_coefficients(T)
-                res = self._residual(T, A)
-        else:
-            A = self._coefficients(T)
-            res = self._residual(T, A)
-        if self.s is not None and res > _FALLBACK_RESIDUAL and generic_solve:
-            A2 = self._lstsq_coefficients(T)
-            res2 = self._residual(T, A2)
-            if res2 < res:
-                A, res = A2, res2
-        return A, res
-
     def decoding_coefficients(
         self, survivors: Sequence[int], *, check: bool = True
     ) -> tuple[np.ndarray, float, float]:
@@ -582,21 +300,6 @@ class GradientCode(BatchDecoding):
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
         A, res, kappa = self._coefficients_and_condition(T)
         return A, kappa, res
-
-    def _residual(self, T: np.ndarray, A: np.ndarray) -> float:
-        """Relative residual ``||E_T A - C||_F / ||C||_F`` (families may compute it blockwise).
-
-        O(k m |T| m): the size of the decoding equations.
-        """
-        C = self.__dict__.get("_target")
-        if C is None:
-            C = self.__dict__["_target"] = target_matrix(self.k, self.m)
-        used = np.flatnonzero(np.any(A != 0, axis=1))  # group decoders use few survivors
-        if used.size < T.size:
-            R = self.encoding_matrix[:, T[used]] @ A[used] - C
-        else:
-            R = self.encoding_matrix[:, T] @ A - C
-        return float(np.sqrt(np.vdot(R, R).real / (self.k * self.m)))
 
     def _check_received(self, T: np.ndarray, received: Any, d: int | None) -> np.ndarray:
         Y = np.asarray(received)
