@@ -395,7 +395,6 @@ from gctheory.tradeoff import (
     dominance as dominance,
     empirical_s_kappa_interval as empirical_s_kappa_interval,
     generator_families as generator_families,
-    plot_tradeoff as plot_tradeoff,
     resolve_delay as resolve_delay,
     row_label as row_label,
     s_kappa_guarantee as s_kappa_guarantee,
@@ -417,6 +416,9 @@ from gctheory.training import (
     repeat_runs as repeat_runs,
     simulate as simulate,
 )
+
+# the atlas' plot lives above the tradeoff tables (plots never sit below an analysis)
+from gctheory.plots.tradeoff import plot_tradeoff as plot_tradeoff
 
 __version__: str
 __all__: list[str]
