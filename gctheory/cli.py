@@ -58,8 +58,7 @@ def _run_figures(outdir: Path, quick: bool, names: Sequence[str] | None = None) 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from paper_checks import all_claims, run_claims
-    from paper_checks._framework import write_report
-    from paper_checks._ledger import (
+    from paper_checks._framework.ledger import (
         LEDGER_PATH,
         compare_ledger,
         format_diffs,
@@ -67,6 +66,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         updated_ledger,
         write_ledger,
     )
+    from paper_checks._framework.report import write_report
 
     if args.outdir is None:
         # a quick run never overwrites the committed full-run outputs of a checkout
@@ -116,7 +116,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from paper_checks import all_claims, run_claims
-    from paper_checks._framework import _fmt
+    from paper_checks._framework.report import _fmt
 
     results = run_claims(all_claims(args.paper), quick=args.quick)
     rows = []

@@ -13,7 +13,8 @@ from gctheory import __version__
 from gctheory._output import format_table
 from gctheory.cli import build_parser, main
 from paper_checks import Outcome, close_verdict
-from paper_checks._framework import Claim, render_markdown, run_claims, write_report
+from paper_checks._framework.registry import Claim, run_claims
+from paper_checks._framework.report import render_markdown, write_report
 
 
 def test_version(capsys):
