@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from paper_checks import Outcome
+from paper_checks._framework.registry import Outcome
 
 SKLEARN_CAUSE = (
     "the simulation trains on scikit-learn's bundled digits data; install it with "

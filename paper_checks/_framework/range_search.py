@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
-from paper_checks import Outcome
+from paper_checks._framework.registry import Outcome
 
 __all__ = ["search", "theorem_judge", "theorem_examples"]
 

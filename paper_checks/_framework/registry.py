@@ -12,6 +12,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -249,18 +250,17 @@ def _paper_modules() -> list[str]:
     the order of the flat ``<paper>_<topic>.py`` layout this replaced, so the report did
     not change when the files moved.
     """
-    import paper_checks
-
+    # found on disk, not through ``import paper_checks`` (which imports this module)
+    root = Path(__file__).resolve().parents[1]
     names = []
-    for pkg in sorted(pkgutil.iter_modules(paper_checks.__path__), key=lambda m: m.name):
+    for pkg in sorted(pkgutil.iter_modules([str(root)]), key=lambda m: m.name):
         if pkg.name.startswith("_"):
             continue
         full = f"paper_checks.{pkg.name}"
         if not pkg.ispkg:
             names.append(full)
             continue
-        sub = importlib.import_module(full)
-        mods = sorted(pkgutil.iter_modules(sub.__path__), key=lambda m: m.name)
+        mods = sorted(pkgutil.iter_modules([str(root / pkg.name)]), key=lambda m: m.name)
         names += [f"{full}.{m.name}" for m in mods if not m.name.startswith("_")]
     return names
 
