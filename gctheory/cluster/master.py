@@ -317,6 +317,11 @@ def run(
         dm.replay.check(n, sch.loads)
     wl = make_workload(workload, sch.k, seed)
     eng: Engine = make_engine(engine)
+    if getattr(eng, "is_worker", False):  # an MPI rank > 0: serve the master, return nothing
+        from gctheory.cluster.mpi import serve_worker
+
+        serve_worker()
+        return None  # type: ignore[return-value]
     if eng.max_workers is not None and n > eng.max_workers:
         raise ValueError(
             f"n={n} workers but the {eng.name} engine provides {eng.max_workers}; use n <= "
