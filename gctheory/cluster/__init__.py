@@ -26,6 +26,7 @@ References
 
 from __future__ import annotations
 
+from gctheory.cluster.compare import Comparison, compare
 from gctheory.cluster.engines import ENGINES, DaskEngine, Engine, Event, LocalEngine, make_engine
 from gctheory.cluster.master import (
     STATUSES,
@@ -52,6 +53,7 @@ __all__ = [
     "SUPPORTED_SCHEMES",
     "WORKLOADS",
     "ClusterError",
+    "Comparison",
     "ClusterRun",
     "DaskEngine",
     "DigitsWorkload",
@@ -65,6 +67,7 @@ __all__ = [
     "WorkerLostWarning",
     "WorkerState",
     "build_scheme",
+    "compare",
     "load_run",
     "make_engine",
     "make_workload",
