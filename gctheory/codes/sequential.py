@@ -43,7 +43,6 @@ patterns *outside* the model for one that breaks decoding (negative control).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -97,7 +96,8 @@ def check_sgc_params(n: int, B: int, W: int, lam: int, scheme: str = "model") ->
         raise ValueError(f"scheme must be 'model', 'sr-sgc' or 'm-sgc', got {scheme!r}")
     if B > W - 1:
         raise ValueError(
-            f"{scheme} needs B <= W - 1 (no scheme for B = W = {W}: the window holds only one burst)"
+            f"{scheme} needs B <= W - 1 (no scheme for B = W = {W}: "
+            "the window holds only one burst)"
         )
     if scheme == "sr-sgc" and (W - 1) % B:
         raise ValueError(f"sr-sgc needs B to divide W - 1: B={B}, W - 1={W - 1}")
