@@ -105,6 +105,20 @@ from gctheory.codes.reed_solomon import (
     rs_polynomials,
     rs_tolerance,
 )
+from gctheory.codes.sequential import (
+    MSGC,
+    SRSGC,
+    BurstyStragglerModel,
+    SequentialCode,
+    SequentialMaster,
+    SequentialVerification,
+    check_sgc_params,
+    find_failure,
+    m_sgc_load,
+    sr_sgc_load,
+    sr_sgc_s,
+    verify_sequential,
+)
 from gctheory.codes.stability import (
     COMPARE_SCHEMES,
     STABILITY_FAMILIES,
@@ -229,4 +243,16 @@ __all__ = [
     "YeAbbeCode",
     "ye_abbe_coefficients",
     "ye_abbe_decoding_cost",
+    "BurstyStragglerModel",
+    "SequentialCode",
+    "SequentialMaster",
+    "SRSGC",
+    "MSGC",
+    "SequentialVerification",
+    "sr_sgc_s",
+    "sr_sgc_load",
+    "m_sgc_load",
+    "check_sgc_params",
+    "verify_sequential",
+    "find_failure",
 ]
