@@ -1,0 +1,65 @@
+"""Issue 30 for the Monte Carlo engine: intervals that cover, answers that stay bounded."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+import pytest
+
+from gctheory.montecarlo import binomial_estimate
+from gctheory.montecarlo.estimates import beta_quantile
+
+# --- S5: Clopper-Pearson at huge n ------------------------------------------------------
+
+
+def _mp_beta_quantile(a: float, b: float, q: float, start: float) -> mp.mpf:
+    """Reference beta quantile: Newton on an mpmath quadrature of the beta density."""
+    with mp.workdps(40):
+        a, b = mp.mpf(a), mp.mpf(b)
+        logb = mp.loggamma(a) + mp.loggamma(b) - mp.loggamma(a + b)
+        sd = mp.sqrt(a * b / ((a + b) ** 2 * (a + b + 1)))
+        mode = (a - 1) / (a + b - 2)
+        lo = max(mode - 60 * sd, mode / 100)
+
+        def pdf(t):
+            return mp.exp((a - 1) * mp.log(t) + (b - 1) * mp.log1p(-t) - logb)
+
+        def cdf(x):
+            pts = [lo] + [mode + k * sd for k in range(-60, 61, 4) if lo < mode + k * sd < x]
+            return mp.quad(pdf, pts + [x])
+
+        x = mp.mpf(start)
+        for _ in range(30):
+            step = (cdf(x) - q) / pdf(x)
+            x -= step
+            if abs(step) < sd * mp.mpf(10) ** -20:
+                return x
+    raise AssertionError("reference did not converge")
+
+
+@pytest.mark.parametrize(
+    "a, b, q",
+    [
+        (10**16, 9 * 10**16 + 1, 0.005),  # 1e16 of 1e17: scipy gave nan
+        (5 * 10**16, 5 * 10**16, 0.995),  # 5e16 of 1e17: scipy 2.2 sd off
+        (10**14, 9 * 10**14 + 1, 0.005),  # 1e14 of 1e15: scipy 0.35 sd off
+        (10**6, 10**17, 0.005),  # at the switch, the other parameter huge
+        (999_999, 10**6 + 1, 0.995),  # just below the switch (scipy)
+    ],
+)
+def test_beta_quantile_matches_mpmath_at_huge_parameters(a, b, q):
+    got = beta_quantile(a, b, q)
+    ref = _mp_beta_quantile(a, b, q, got)
+    sd = math.sqrt(a * b / ((a + b) ** 2 * (a + b + 1)))
+    assert abs(float(ref - mp.mpf(got))) < 1e-6 * sd
+
+
+def test_clopper_pearson_at_1e17_trials_is_finite_and_covers():
+    est = binomial_estimate(10**16, 10**17, interval="clopper-pearson")
+    assert math.isfinite(est.low) and math.isfinite(est.high)
+    assert est.low < 0.1 < est.high and est.contains(0.1)
+    # 5e16 of 1e17: the half-width is z sqrt(p q / n) to first order (it was 7x too narrow)
+    est = binomial_estimate(5 * 10**16, 10**17, interval="clopper-pearson")
+    z = 2.5758293035489004
+    assert est.half_width == pytest.approx(z * math.sqrt(0.25 / 1e17), rel=1e-6)
