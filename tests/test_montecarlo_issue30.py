@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath as mp
 import pytest
 
-from gctheory.montecarlo import binomial_estimate
+from gctheory.montecarlo import UnreliableEstimateWarning, binomial_estimate, estimate_mean
 from gctheory.montecarlo.estimates import beta_quantile
 
 # --- S5: Clopper-Pearson at huge n ------------------------------------------------------
@@ -63,3 +64,50 @@ def test_clopper_pearson_at_1e17_trials_is_finite_and_covers():
     est = binomial_estimate(5 * 10**16, 10**17, interval="clopper-pearson")
     z = 2.5758293035489004
     assert est.half_width == pytest.approx(z * math.sqrt(0.25 / 1e17), rel=1e-6)
+
+
+# --- S4: heavy tails judged with the Hill estimator's uncertainty -----------------------
+
+
+def _cauchy(rng, size):
+    return rng.standard_cauchy(size)
+
+
+def _pareto(rng, size, shape):
+    return rng.pareto(shape, size) + 1.0  # classical Pareto on [1, inf), mean shape/(shape-1)
+
+
+def _normal(rng, size):
+    return rng.standard_normal(size)
+
+
+def _exponential(rng, size):
+    return rng.exponential(1.0, size)
+
+
+@pytest.mark.parametrize(
+    "sampler, trials, what",
+    [
+        (_cauchy, 10**6, "mean may be infinite"),  # Hill 1.08: no warning before
+        (functools.partial(_pareto, shape=1.0), 10**5, "mean may be infinite"),  # Hill 1.009
+        (functools.partial(_pareto, shape=1.05), 10**5, "mean may be infinite"),  # [7.4, 13] vs 21
+        (functools.partial(_pareto, shape=1.5), 10**5, "infinite"),  # infinite variance
+    ],
+)
+def test_heavy_tails_warn_from_the_tail_index_lower_limit(sampler, trials, what):
+    with pytest.warns(UnreliableEstimateWarning, match=what) as rec:
+        est = estimate_mean(sampler, trials, rng=1)
+    assert len(rec) == 1
+    d = est.diagnostics
+    assert d.tail_index_low < d.tail_index and d.tail_index_low <= 2.0
+    assert what in d.messages[0]
+
+
+@pytest.mark.parametrize("sampler", [_normal, _exponential])
+@pytest.mark.parametrize("trials", [2000, 10**4, 10**5])
+def test_light_tails_never_warn_negative_control(sampler, trials):
+    # filterwarnings = error: any warning fails the test
+    for seed in range(5):
+        est = estimate_mean(sampler, trials, rng=seed)
+        assert est.diagnostics.tail_index_low > 2.0
+        assert est.diagnostics.messages == ()

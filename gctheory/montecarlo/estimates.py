@@ -67,6 +67,11 @@ class Diagnostics:
         Hill's estimate of the tail index of ``|x|`` (means, from the 100
         largest values, when there are at least 2,000 samples): below 2 the
         variance is infinite, below 1 the mean itself.
+    tail_index_low : float
+        Its one-sided 99% lower confidence limit (``k a / alpha`` is Gamma(k)
+        for a Pareto tail, ``k = 99``); the heavy-tail warnings read this
+        limit: at or below 2 the CLT interval is unreliable, at or below 1 the
+        mean may be infinite.
     weight_mean : float
         Importance sampling: the mean of every likelihood ratio drawn, which is
         1 in expectation for an exactly normalised proposal.
@@ -81,6 +86,7 @@ class Diagnostics:
     ess: float | None = None
     max_share: float | None = None
     tail_index: float | None = None
+    tail_index_low: float | None = None
     weight_mean: float | None = None
     weight_mean_interval: tuple[float, float] | None = None
     weight_ess: float | None = None
@@ -88,7 +94,14 @@ class Diagnostics:
 
     def __repr__(self) -> str:
         parts = []
-        for name in ("ess", "max_share", "tail_index", "weight_mean", "weight_ess"):
+        for name in (
+            "ess",
+            "max_share",
+            "tail_index",
+            "tail_index_low",
+            "weight_mean",
+            "weight_ess",
+        ):
             v = getattr(self, name)
             if v is not None:
                 parts.append(f"{name}={v:.4g}")

@@ -150,11 +150,15 @@ def estimate_mean(
     values. The interval is ``mean +- z sd / sqrt(trials)`` with the sample
     standard deviation, computed stably (per-chunk mean and sum of squared
     deviations, merged by Chan's formula: samples around 1e8 with unit spread
-    keep their spread). It assumes a finite variance: when Hill's tail-index
-    estimate from the 100 largest ``|x|`` (given >= 2,000 draws) is below 1,
-    the mean may be infinite and an
-    :class:`~gctheory.montecarlo.UnreliableEstimateWarning` is issued; the
-    estimate's ``diagnostics`` give the tail index and the largest draw's share
+    keep their spread). It assumes a finite variance, and checks it: from
+    Hill's tail-index estimate over the 100 largest ``|x|`` (given >= 2,000
+    draws) it takes the one-sided 99% lower confidence limit of the index
+    (the Hill estimate's own uncertainty: Gamma-distributed for a Pareto
+    tail); when that limit is <= 2 the variance may be infinite, when it is
+    <= 1 the mean may be, and an
+    :class:`~gctheory.montecarlo.UnreliableEstimateWarning` says so. The
+    estimate's ``diagnostics`` give the index, its lower limit and the
+    largest draw's share
     of the squared deviations. Other parameters as in
     :func:`estimate_probability` (``stop`` takes ``rel_half_width`` only).
     Requires ``trials >= 2``.

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import special
 
 from gctheory.montecarlo.estimates import (
     Diagnostics,
@@ -46,6 +47,9 @@ from gctheory.montecarlo.estimates import (
 TOP_K = 100
 #: The tail index is estimated only from this many samples on (k / n <= 5%).
 TAIL_MIN_SAMPLES = 2000
+#: One-sided confidence of the lower limit of the tail index that the heavy-tail
+#: warnings read.
+TAIL_CONFIDENCE = 0.99
 #: Below this many effective samples an importance-sampling estimate is flagged.
 MIN_ESS = 30.0
 #: z of the check that the likelihood ratios average to 1.
@@ -118,6 +122,47 @@ def hill_tail_index(top: tuple[float, ...]) -> float | None:
     return math.inf if h <= 0 else 1.0 / h
 
 
+def tail_index_lower(alpha: float, confidence: float = TAIL_CONFIDENCE) -> float:
+    """One-sided lower confidence limit of the tail index behind Hill's estimate ``alpha``.
+
+    For a Pareto tail of index ``a`` above the ``(k+1)``-th largest value, the
+    ``k`` log-excesses are independent Exp(``a``), so ``k a / alpha`` is
+    Gamma(``k``, 1) [2]: ``a >= alpha * G_(1-c) / k`` with confidence ``c``,
+    ``G_(1-c)`` the Gamma(``k``) quantile (``k = 99``, ``c = 0.99``: 0.78 alpha).
+    """
+    k = TOP_K - 1
+    return alpha * float(special.gammaincinv(k, 1.0 - confidence)) / k
+
+
+def tail_messages(alpha: float | None, n: int) -> list[str]:
+    """The heavy-tail warnings for Hill's estimate ``alpha`` from ``n`` samples.
+
+    The rule reads the lower confidence limit of the tail index
+    (:func:`tail_index_lower`), not the estimate itself: the tail may be as
+    heavy as the limit. At or below 1 the mean may be infinite; at or below 2
+    the variance may be, and the CLT interval is unreliable. Normal and
+    exponential samples stay far above 2 (their Hill index grows with ``n``).
+    """
+    if alpha is None or not math.isfinite(alpha):
+        return []
+    low = tail_index_lower(alpha)
+    where = (
+        f"Hill's tail-index estimate from the {TOP_K} largest |x| of {n} samples is "
+        f"{alpha:.3g}, its {100 * TAIL_CONFIDENCE:g}% lower confidence limit {low:.3g}"
+    )
+    if low <= 1.0:
+        return [
+            f"heavy tail: {where} <= 1, so the mean may be infinite and the CLT interval is "
+            "meaningless"
+        ]
+    if low <= 2.0:
+        return [
+            f"heavy tail: {where} <= 2, so the variance may be infinite and the CLT interval "
+            "is unreliable (it may exclude the mean)"
+        ]
+    return []
+
+
 def mean_estimate(m: Moments, level: float, *, method: str = "clt", warn: bool = True) -> Estimate:
     """The CLT estimate of a mean from its merged moments, with heavy-tail diagnostics."""
     n = m.n
@@ -127,17 +172,14 @@ def mean_estimate(m: Moments, level: float, *, method: str = "clt", warn: bool =
     worst = max((m.hi - m.mean) ** 2, (m.lo - m.mean) ** 2)
     share = worst / m.m2 if m.m2 > 0 else 0.0
     alpha = hill_tail_index(m.top) if n >= TAIL_MIN_SAMPLES else None
-    messages = []
-    if alpha is not None and alpha < 1.0:
-        messages.append(
-            f"heavy tail: Hill's tail-index estimate from the {TOP_K} largest |x| of {n} "
-            f"samples is {alpha:.3g} < 1, so the mean may be infinite and the CLT interval "
-            "is meaningless"
-        )
+    messages = tail_messages(alpha, n)
     if warn:
         for msg in messages:
             warnings.warn(msg, UnreliableEstimateWarning, stacklevel=5)
-    diag = Diagnostics(max_share=share, tail_index=alpha, messages=tuple(messages))
+    alpha_low = tail_index_lower(alpha) if alpha is not None and math.isfinite(alpha) else None
+    diag = Diagnostics(
+        max_share=share, tail_index=alpha, tail_index_low=alpha_low, messages=tuple(messages)
+    )
     return Estimate(
         value=m.mean,
         low=m.mean - half,
