@@ -193,6 +193,37 @@ def mean_estimate(m: Moments, level: float, *, method: str = "clt", warn: bool =
 
 
 # ---------------------------------------------------------------------------
+# splitting runs: moments of the runs and of their logarithms
+
+
+@dataclass(frozen=True)
+class RunMoments:
+    """Summary of independent run estimates: their :class:`Moments`, how many were 0,
+    and the mean and sum of squared deviations of the logarithms of the others."""
+
+    raw: Moments
+    zeros: int
+    log_mean: float
+    log_m2: float
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> RunMoments:
+        pos = x[x > 0]
+        log_mean, log_m2 = _moments_of(np.log(pos)) if pos.size else (0.0, 0.0)
+        return cls(Moments.of(x), int(x.size - pos.size), log_mean, log_m2)
+
+    def merge(self, o: RunMoments) -> RunMoments:
+        na, nb = self.raw.n - self.zeros, o.raw.n - o.zeros
+        if na == 0 or nb == 0:
+            log_mean, log_m2 = (o.log_mean, o.log_m2) if na == 0 else (self.log_mean, self.log_m2)
+        else:
+            _, log_mean, log_m2 = _merge_moments(
+                na, self.log_mean, self.log_m2, nb, o.log_mean, o.log_m2
+            )
+        return RunMoments(self.raw.merge(o.raw), self.zeros + o.zeros, log_mean, log_m2)
+
+
+# ---------------------------------------------------------------------------
 # importance sampling
 
 
@@ -341,6 +372,13 @@ def encode(kind: str, s: Any) -> Any:
     """JSON-ready form of a chunk summary of ``kind``."""
     if kind == "probability":
         return int(s)
+    if kind == "splitting":
+        return {
+            "raw": encode("mean", s.raw),
+            "zeros": s.zeros,
+            "log_mean": _hex(s.log_mean),
+            "log_m2": _hex(s.log_m2),
+        }
     if kind == "mean":
         top = base64.b64encode(np.asarray(s.top, dtype="<f8").tobytes()).decode("ascii")
         return {
@@ -375,6 +413,15 @@ def decode(kind: str, obj: Any, size: int) -> Any:
         if not 0 <= obj <= size:
             raise FieldError("r", f"must lie in [0, {size}] (the chunk's size), got {obj}")
         return obj
+    if kind == "splitting":
+        o = _keys(obj, {"raw", "zeros", "log_mean", "log_m2"}, "r")
+        raw = decode("mean", o["raw"], size)
+        zeros = _int_field(o, "zeros", 0, size)
+        if raw.lo < 0:
+            raise FieldError("lo", f"a run's estimate must be >= 0, got {raw.lo}")
+        if (zeros > 0) != (raw.lo == 0):
+            raise FieldError("zeros", f"{zeros} runs at 0 disagrees with the smallest run {raw.lo}")
+        return RunMoments(raw, zeros, _unhex(o, "log_mean"), _unhex(o, "log_m2", low=0.0))
     if kind == "mean":
         o = _keys(obj, _MOMENT_KEYS, "r")
         n = _int_field(o, "n", size, size)
