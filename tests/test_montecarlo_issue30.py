@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 
 import mpmath as mp
 import numpy as np
@@ -198,3 +199,36 @@ def test_events_estimate_is_haldanes_with_one_outcome_per_chunk():
     cp = binomial_estimate(700, 65536, interval="clopper-pearson")
     assert value == 700 / 65536 and low == pytest.approx(cp.low, rel=1e-9)
     assert high == pytest.approx(cp.high, rel=1e-9)
+
+
+# --- faults: B4, B5, B9/B10 ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, value", [("particles", 10**18), ("moves", 10**18)])
+def test_splitting_huge_counts_are_refused_at_once(name, value):
+    with pytest.raises(ValueError, match=name):
+        estimate_splitting(_first, 2.0, GaussianSpace(1), 2, rng=1, **{name: value})
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/full", "link"])
+def test_checkpoint_must_be_a_regular_file(tmp_path, target):
+    path = target
+    if target == "link":
+        path = tmp_path / "ck"
+        os.symlink("/dev/zero", path)
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    event = functools.partial(_mc_events.bernoulli, p=0.3)
+    with pytest.raises(ValueError, match="not a regular file"):
+        estimate_probability(event, 100, rng=1, checkpoint=path)
+
+
+def test_deeply_nested_checkpoint_line_is_refused_by_name(tmp_path):
+    event = functools.partial(_mc_events.bernoulli, p=0.3)
+    path = tmp_path / "ck"
+    a = estimate_probability(event, 100, rng=1, chunk_size=10, checkpoint=path)
+    with open(path, "a") as fh:
+        fh.write("[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(ValueError, match=r"checkpoint .*line 3.*nested 100000 levels"):
+        estimate_probability(event, 100, rng=1, chunk_size=10, checkpoint=path)
+    assert a.trials == 100

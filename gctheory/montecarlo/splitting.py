@@ -79,6 +79,11 @@ from gctheory.montecarlo.summaries import RunMoments
 #: Fewer independent runs than this get a warning: the between-run variance rests on
 #: few runs and the interval's coverage can fall a little short of its level.
 MIN_RUNS = 10
+#: Most particles per run (each is a row of ``dim`` values, scored at every move): 1e18
+#: was accepted and allocated until numpy's MemoryError.
+MAX_PARTICLES = 10**8
+#: Most kernel steps per resampled particle, and most levels per run (1e18 hung).
+MAX_MOVES = 10**7
 
 __all__ = ["BernoulliSpace", "GaussianSpace", "estimate_splitting"]
 
@@ -302,12 +307,12 @@ def estimate_splitting(
             "space must have methods sample(rng, n) and move(rng, x) (GaussianSpace, "
             f"BernoulliSpace or your own), got {type(space).__name__}"
         )
-    particles = check_int(particles, "particles", low=2)
+    particles = check_int(particles, "particles", low=2, high=MAX_PARTICLES)
     kill_fraction = check_real(
         kill_fraction, "kill_fraction", low=0.0, high=1.0, low_open=True, high_open=True
     )
-    moves = check_int(moves, "moves", low=1)
-    max_levels = check_int(max_levels, "max_levels", low=1)
+    moves = check_int(moves, "moves", low=1, high=MAX_MOVES)
+    max_levels = check_int(max_levels, "max_levels", low=1, high=MAX_MOVES)
     kill = max(1, min(particles - 1, int(kill_fraction * particles)))
     level = check_level(level)
     trials = engine.check_trials(trials)
