@@ -89,6 +89,15 @@ from gctheory.codes.isgc import (
     hybrid_support,
     max_disjoint_exhaustive,
 )
+from gctheory.codes.partial import (
+    PARTIAL_RULES,
+    PartialCyclicScheme,
+    PartialPlacement,
+    PartialRecovery,
+    PartialReplicationScheme,
+    estimate_partial,
+    scipy_sampler,
+)
 from gctheory.codes.product import (
     ProductGradientCode,
     product_code,
@@ -212,6 +221,13 @@ __all__ = [
     "hybrid_support",
     "hybrid_max_disjoint",
     "max_disjoint_exhaustive",
+    "PartialRecovery",
+    "PartialPlacement",
+    "PartialCyclicScheme",
+    "PartialReplicationScheme",
+    "PARTIAL_RULES",
+    "estimate_partial",
+    "scipy_sampler",
     "ProductGradientCode",
     "product_code",
     "row_balanced_mask_matrix",
