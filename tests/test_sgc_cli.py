@@ -54,3 +54,13 @@ def test_verify(capsys):
     assert (
         row["failures"] == 0 and row["patterns"] == 271 and "lambda" in row["outside_model_failure"]
     )
+
+
+def test_codes_verify_is_an_alias_of_sgc_verify(capsys):
+    args = ["sr-sgc", "--n", "3", "--B", "1", "--W", "2", "--lambda", "2", "--format", "json"]
+    assert main(["sgc", "verify", *args]) == 0
+    direct = json.loads(capsys.readouterr().out)
+    assert main(["codes", "verify", *args]) == 0
+    assert json.loads(capsys.readouterr().out) == direct
+    assert main(["codes", "verify", "sr-sgc", "--n", "3", "--W", "2", "--lambda", "2"]) == 2
+    assert "B must be an integer" in capsys.readouterr().err
