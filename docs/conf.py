@@ -81,7 +81,14 @@ PUBLIC_MODULES = [
 autosummary_generate = True
 autosummary_generate_overwrite = True
 autosummary_imported_members = True  # the public names are re-exported from private files
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options = {
+    "members": True,
+    "show-inheritance": True,
+    # a code's page shows the methods it inherits from GradientCode (decode, ...),
+    # but not those of Python's own bases (BaseException.with_traceback, ...)
+    "inherited-members": "object,BaseException,Exception,ValueError,Warning,UserWarning,"
+    "Generic,Protocol",
+}
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"  # numpydoc's Parameters sections already give the types
 autodoc_mock_imports = ["numba", "dask", "distributed", "sklearn"]  # optional extras
@@ -236,6 +243,7 @@ def _module_page(modname: str) -> str:
         _heading(f"``{modname}``"),
         f".. automodule:: {modname}",
         "   :no-members:",
+        "   :no-inherited-members:",  # (which would imply :members:)
         "",
         _heading("Public names", "-"),
         f".. currentmodule:: {modname}",
@@ -257,6 +265,7 @@ def _top_level_page() -> str:
         _heading("``gctheory``"),
         ".. automodule:: gctheory",
         "   :no-members:",
+        "   :no-inherited-members:",  # (which would imply :members:)
         "",
         ".. data:: gctheory.__version__",
         "",
