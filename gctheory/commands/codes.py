@@ -145,6 +145,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     )
     if args.format == "json":
         header = {
+            "title": title,
+            "parameters": json.loads(format_table([], "json"))["parameters"],
             "code": code.name,
             "n": code.n,
             "k": code.k,
@@ -157,7 +159,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             "decoding_cost_ops": code.decoding_cost(d=args.d).total,
             "d": args.d,
         }
-        header["sets"] = json.loads(format_table(rows, "json"))
+        header["sets"] = json.loads(format_table(rows, "json-rows"))
         print(json.dumps(header, indent=1))
     else:
         print(format_table(rows, args.format, title=title))

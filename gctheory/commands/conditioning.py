@@ -33,9 +33,7 @@ def _cmd_table1(args: argparse.Namespace) -> int:
 
     rows = table1(kappa=args.kappa, eps=args.eps, C=args.C, prefactor=args.prefactor)
     for r in rows:
-        r["match"] = (
-            "yes" if (r["s_kappa_ya"], r["s_kappa"]) == (r["paper_ya"], r["paper"]) else "NO"
-        )
+        r["match"] = (r["s_kappa_ya"], r["s_kappa"]) == (r["paper_ya"], r["paper"])
     cols = ["n", "s", "m", "s_kappa_ya", "paper_ya", "s_kappa", "paper", "match"]
     if any(r["note"] for r in rows):
         cols.append("note")

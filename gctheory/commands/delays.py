@@ -43,9 +43,16 @@ def _trace(args: argparse.Namespace, single: bool) -> Any:
     return tr
 
 
-def _print(rows: list[dict], fmt: str, text_cols: tuple[str, ...], title: str) -> None:
+def _print(
+    rows: list[dict],
+    fmt: str,
+    text_cols: tuple[str, ...],
+    title: str,
+    notes: list[str] | tuple[str, ...] = (),
+    optional: tuple[str, ...] = (),
+) -> None:
     cols = [c for c in text_cols if rows and c in rows[0]] if fmt == "text" else None
-    print(format_table(rows, fmt, columns=cols, title=title))
+    print(format_table(rows, fmt, columns=cols, title=title, notes=notes, optional=optional))
 
 
 def _cmd_summary(args: argparse.Namespace) -> int:
@@ -150,17 +157,16 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
         f"load model {res.load_model})"
     )
     cols = tuple(c.replace("empirical", args.reference) for c in _OPT_TEXT)
-    _print(rows, args.format, cols, title)
-    if args.format == "text":
-        r0 = rows[0]
-        if not math.isnan(r0["plausible_lo"]):
-            print(
-                f"'{args.reference}' cannot tell s = {r0['plausible_lo']}..{r0['plausible_hi']} "
-                f"from its optimum s = {r0[args.reference + '_s_opt']} (time within the "
-                f"{100 * res.level:g}% interval there)"
-            )
-        for k, v in res.notes.items():
-            print(f"note ({k}): {v}")
+    notes = []
+    r0 = rows[0]
+    if not math.isnan(r0["plausible_lo"]):
+        notes.append(
+            f"'{args.reference}' cannot tell s = {r0['plausible_lo']}..{r0['plausible_hi']} "
+            f"from its optimum s = {r0[args.reference + '_s_opt']} (time within the "
+            f"{100 * res.level:g}% interval there)"
+        )
+    notes += [f"note ({k}): {v}" for k, v in res.notes.items()]
+    _print(rows, args.format, cols, title, notes=notes, optional=("low", "high", "wait"))
     return 0
 
 
