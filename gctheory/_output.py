@@ -278,9 +278,10 @@ def _abbreviate(name: str, taken: set[str], room: int = 4) -> str:
     """A short unique label for a long one-word header: its first ``room`` letters if
     they fit, else the initials of its parts (``speedup_vs_wait_all`` -> ``svwa``)."""
     parts = [p for p in re.split(r"[_\-.]+", name) if p]
-    candidates = [name[:k] for k in range(room, 3, -1)]
+    candidates = []
     if len(parts) > 1:
-        candidates.append("".join(p[0] for p in parts))
+        candidates += ["".join(p[0] for p in parts)]
+    candidates += [name[:k] for k in range(room, 3, -1)]
     candidates += [name[:k] for k in range(4, len(name))]
     for c in candidates:
         if c not in taken:
@@ -336,7 +337,7 @@ def _grid(cols: list[str], cells: list[list[str]], width: int) -> list[str] | No
         bool(cells) and all(_is_number(row[i]) or row[i] == "" for row in cells) for i in range(n)
     ]
     headers = list(cols)
-    legend: list[str] = []
+    legend: list[tuple[int, str]] = []
 
     def total(ws: list[int]) -> int:
         return sum(ws) + gap * (n - 1)
@@ -367,7 +368,7 @@ def _grid(cols: list[str], cells: list[list[str]], width: int) -> list[str] | No
         short = _abbreviate(cols[i], taken, max(cell_floor[i], 4))
         taken.add(short)
         headers[i] = short
-        legend.append(f"{short} = {cols[i]}")
+        legend.append((i, f"{short}={cols[i]}"))
 
     def line_block(values: list[str]) -> list[str]:
         parts = [wrap(v, w) if len(v) > w else [v] for v, w in zip(values, widths)]
@@ -386,7 +387,7 @@ def _grid(cols: list[str], cells: list[list[str]], width: int) -> list[str] | No
     for row in cells:
         out += line_block(row)
     if legend:
-        out += wrap("columns: " + "; ".join(legend), width)
+        out += wrap("columns: " + ", ".join(t for _, t in sorted(legend)), width)
     return out
 
 

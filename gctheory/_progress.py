@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["Progress", "duration", "remaining"]
+__all__ = ["Progress", "Ticker", "duration", "remaining"]
 
 
 def duration(seconds: float) -> str:
@@ -116,3 +116,40 @@ class Progress:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+class Ticker:
+    """``label: 12s elapsed`` redrawn twice a second by a thread, for a step whose length
+    the command cannot divide (one library call): on a terminal only, erased at exit.
+    ``hint`` (e.g. ``--bootstrap 99 refits``) says what the time is spent on."""
+
+    def __init__(self, label: str, hint: str = "", stream: Any = None) -> None:
+        self.bar = Progress(1, label, stream)
+        self.hint = hint
+        self._stop: Any = None
+        self._thread: Any = None
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.5):
+            elapsed = time.monotonic() - self.bar.start
+            text = f"{self.bar.label}: {duration(elapsed)} elapsed"
+            if self.hint:
+                text += f" ({self.hint})"
+            self.bar.stream.write("\r" + text + "\033[K")
+            self.bar.stream.flush()
+            self.bar._shown = True
+
+    def __enter__(self) -> Ticker:
+        if self.bar.enabled:
+            import threading
+
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+        self.bar.close()

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from gctheory._output import add_format_argument, format_table
+from gctheory._progress import Ticker
 
 # text: short names for the main columns (md/csv/json keep every column, full names)
 _SUMMARY_TEXT = {
@@ -87,7 +88,9 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
     tr = _trace(args, single=True)
     x = tr.times(args.load)
-    fits = fit_laws(x, args.laws, bootstrap=args.bootstrap, rng=args.seed, level=args.level)
+    hint = f"{len(args.laws)} laws, {args.bootstrap} bootstrap refits each; --bootstrap 0 is quick"
+    with Ticker("delays fit", hint):
+        fits = fit_laws(x, args.laws, bootstrap=args.bootstrap, rng=args.seed, level=args.level)
     best = min((f.aic for f in fits if f.converged), default=math.nan)
     rows = []
     for f in fits:
@@ -129,12 +132,8 @@ def _code(text: str | None) -> tuple[int, int, int] | None:
     return parts  # type: ignore[return-value]
 
 
-def _cmd_optimum(args: argparse.Namespace) -> int:
-    from gctheory.delays import decision_table, scheme_times
-
-    tr = _trace(args, single=True)
-    laws = () if args.laws == [] else args.laws
-    res = scheme_times(
+def _scheme_times(args: argparse.Namespace, tr: Any, laws: Any, scheme_times: Any) -> Any:
+    return scheme_times(
         tr,
         args.scheme,
         args.n,
@@ -146,6 +145,15 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         rng=args.seed,
     )
+
+
+def _cmd_optimum(args: argparse.Namespace) -> int:
+    from gctheory.delays import decision_table, scheme_times
+
+    tr = _trace(args, single=True)
+    laws = () if args.laws == [] else args.laws
+    with Ticker("delays optimum", f"{args.bootstrap} bootstrap rounds"):
+        res = _scheme_times(args, tr, laws, scheme_times)
     if args.curve:
         rows = res.rows()
         _print(rows, args.format, tuple(rows[0]), f"gctheory delays optimum {args.scheme} curve")
