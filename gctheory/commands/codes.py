@@ -150,6 +150,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     )
     if args.format == "json":
         header = {
+            "title": title,
+            "parameters": json.loads(format_table([], "json"))["parameters"],
             "code": code.name,
             "n": code.n,
             "k": code.k,
@@ -162,7 +164,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             "decoding_cost_ops": code.decoding_cost(d=args.d).total,
             "d": args.d,
         }
-        header["sets"] = json.loads(format_table(rows, "json"))
+        header["sets"] = json.loads(format_table(rows, "json-rows"))
         print(json.dumps(header, indent=1))
     else:
         print(format_table(rows, args.format, title=title))
@@ -178,15 +180,17 @@ def _cmd_missing(args: argparse.Namespace) -> int:
 
 
 def _cmd_stability(args: argparse.Namespace) -> int:
+    from gctheory._progress import Ticker
     from gctheory.codes.stability import decoding_stability
 
-    pts = decoding_stability(
-        args.families,
-        args.n,
-        trials=args.trials,
-        worst_samples=args.worst_samples,
-        rng=args.seed,
-    )
+    with Ticker("codes stability", f"{len(args.families)} families x {len(args.n)} n"):
+        pts = decoding_stability(
+            args.families,
+            args.n,
+            trials=args.trials,
+            worst_samples=args.worst_samples,
+            rng=args.seed,
+        )
     title = (
         "relative decoding error ||g_hat - g|| / ||g|| (k = n, s = n/4; m = n/4 for Ye-Abbe and "
         "CommFR-GC, m = 1 for cyclic-MDS and Reed-Solomon); random: mean log10 error with "

@@ -20,7 +20,7 @@ from gctheory.codes.sequential import (
     verify_sequential,
 )
 from paper_checks import claim, register_source
-from paper_checks._framework import Outcome
+from paper_checks._framework.registry import Outcome
 
 PAPER = "krishnan2023"
 register_source(
