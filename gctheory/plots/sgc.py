@@ -44,7 +44,8 @@ def _quick_grid(scheme: str, n: int, rounds: int, rules: str) -> list[tuple]:
     return [p for p in full if p in keep]
 
 
-def _best_runtimes(D: np.ndarray, rules: str, quick: bool) -> list[dict]:
+def best_runtimes(D: np.ndarray, rules: str, quick: bool) -> list[dict]:
+    """Best runtime per scheme on ``D`` (workers, rounds): full grid, or the quick grid."""
     from gctheory.sgc import SCHEMES, run_scheme, search_runtimes
 
     if not quick:
@@ -81,7 +82,7 @@ def _runtime_lambda(outdir: Path, quick: bool) -> list[Path]:
     fig, ax = plt.subplots(figsize=(7.5, 4.0))
     x = np.arange(len(SCHEMES))
     for off, rules, color in ((-0.2, "paper", "tab:blue"), (0.2, "scripts", "tab:orange")):
-        best = {b["scheme"]: b for b in _best_runtimes(D, rules, quick)}
+        best = {b["scheme"]: b for b in best_runtimes(D, rules, quick)}
         vals = [best[s]["runtime"] for s in SCHEMES]
         ax.bar(x + off, vals, width=0.4, color=color, label=f"{rules} rules")
         for xi, s in zip(x, SCHEMES):
