@@ -214,7 +214,17 @@ class SequentialMaster:
     def __len__(self) -> int:
         return len(self.stragglers)
 
-    # subclasses: _assign(t), _record(t, labels, alive, sign), decodable(job), idle_round(t)
+    # subclasses: _assign(t), _record(labels, alive, sign), decodable(job)
+    def _assign(self, t: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _record(self, labels: np.ndarray, alive: np.ndarray, sign: int) -> None:
+        raise NotImplementedError
+
+    def decodable(self, job: int) -> bool:
+        """Whether ``job``'s gradient can be decoded from what arrived so far."""
+        raise NotImplementedError
+
     def assignment(self) -> np.ndarray:
         """Labels (n, slots) of round ``len(self)`` given what arrived before."""
         return self._assign(len(self))
@@ -271,6 +281,11 @@ class SequentialCode:
 
     name = "sequential"
     scheme_key = "model"
+    #: decoding delay in rounds, set by each scheme
+    T: int
+    #: task slots per worker and round (M-SGC), groups of the second part (M-SGC)
+    slots: int
+    groups: int
 
     def __init__(self, n: int, B: int, W: int, lam: int) -> None:
         check_sgc_params(n, B, W, lam, self.scheme_key)
@@ -289,6 +304,12 @@ class SequentialCode:
 
     def construction_load(self) -> Fraction:
         """Data a worker processes in a full round, counted from the construction itself."""
+        raise NotImplementedError
+
+    def _transmit(self, i: int, lab: tuple, partials: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def _decode(self, job: int, items: list) -> np.ndarray:
         raise NotImplementedError
 
 
