@@ -375,14 +375,14 @@ class SRSGC(SequentialCode):
         return _SRMaster(self, jobs, self.prefer)
 
     def construction_load(self) -> Fraction:
-        from gctheory.codes import cyclic_support
+        from gctheory.codes.tandon import cyclic_support
 
         sup = cyclic_support(self.n, self.s + 1)
         return Fraction(int(sup.sum(axis=1).max()), self.partitions)
 
     def _code(self) -> Any:
         if self._gc is None:
-            from gctheory.codes import CyclicMDSCode
+            from gctheory.codes.tandon import CyclicMDSCode
 
             self._gc = CyclicMDSCode(self.n, self.s, rng=0)
         return self._gc
@@ -495,7 +495,7 @@ class MSGC(SequentialCode):
 
     def _code(self) -> Any:
         if self._gc is None:
-            from gctheory.codes import CyclicMDSCode
+            from gctheory.codes.tandon import CyclicMDSCode
 
             self._gc = CyclicMDSCode(self.n, self.lam, rng=0)
         return self._gc
