@@ -15,6 +15,7 @@ from gctheory import (
     montecarlo as montecarlo,
     order_stats as order_stats,
     runtime as runtime,
+    sweeps as sweeps,
     tables as tables,
     tails as tails,
     tradeoff as tradeoff,
@@ -374,6 +375,18 @@ from gctheory.runtime import (
     zhang_metrics as zhang_metrics,
     zhang_worker_dist as zhang_worker_dist,
     ZhangMetrics as ZhangMetrics,
+)
+from gctheory.sweeps import (
+    ESTIMATORS as ESTIMATORS,
+    FORMAT as FORMAT,
+    collect as collect,
+    CollectSummary as CollectSummary,
+    combine as combine,
+    grid as grid,
+    Problem as Problem,
+    read_stats as read_stats,
+    Stat as Stat,
+    StatsFileError as StatsFileError,
 )
 from gctheory.tables import (
     GENERATOR_TABLE_GRID as GENERATOR_TABLE_GRID,
