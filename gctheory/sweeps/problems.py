@@ -85,8 +85,10 @@ def _quiet(func: Callable, *args: Any, **kwargs: Any) -> Any:
 
 # ------------------------------------------------------------------ LDPC block failure
 def _ldpc_build(p: dict) -> Any:
+    from gctheory._validate import check_probability
     from gctheory.ldpc import regular_ensemble
 
+    check_probability(p["eps"], "eps")
     return regular_ensemble(
         p["n"], p["dv"], p["dc"], rng=p["code_seed"], multi_edges=p["multi_edges"]
     ).tocsr()
