@@ -15,6 +15,7 @@ from gctheory import (
     montecarlo as montecarlo,
     order_stats as order_stats,
     runtime as runtime,
+    sweeps as sweeps,
     tables as tables,
     tails as tails,
     tradeoff as tradeoff,
@@ -41,6 +42,7 @@ from gctheory.codes import (
     check_sgc_params as check_sgc_params,
     circulant_graph as circulant_graph,
     circulant_spectrum as circulant_spectrum,
+    CodeIO as CodeIO,
     commfr_code as commfr_code,
     commfr_triple as commfr_triple,
     CommFRCode as CommFRCode,
@@ -65,6 +67,7 @@ from gctheory.codes import (
     estimate_partial as estimate_partial,
     expander_error_bound as expander_error_bound,
     ExpanderCode as ExpanderCode,
+    export_B as export_B,
     find_failure as find_failure,
     FractionalRepetitionCode as FractionalRepetitionCode,
     frc_expected_recovered as frc_expected_recovered,
@@ -84,6 +87,7 @@ from gctheory.codes import (
     ISGCDecoder as ISGCDecoder,
     ISGCResult as ISGCResult,
     join_chunks as join_chunks,
+    load_code as load_code,
     m_sgc_load as m_sgc_load,
     margulis_graph as margulis_graph,
     mask_matrix as mask_matrix,
@@ -112,6 +116,7 @@ from gctheory.codes import (
     rs_polynomials as rs_polynomials,
     rs_tolerance as rs_tolerance,
     RSDecodeResult as RSDecodeResult,
+    save_code as save_code,
     scipy_sampler as scipy_sampler,
     SequentialCode as SequentialCode,
     SequentialMaster as SequentialMaster,
@@ -273,6 +278,7 @@ from gctheory.ldpc import (
     raptor_parameters as raptor_parameters,
     raptor_residual_rate as raptor_residual_rate,
     RaptorParameters as RaptorParameters,
+    read_alist as read_alist,
     regular_ensemble as regular_ensemble,
     regular_map_threshold as regular_map_threshold,
     regular_scaling_parameters as regular_scaling_parameters,
@@ -284,6 +290,7 @@ from gctheory.ldpc import (
     Threshold as Threshold,
     waterfall as waterfall,
     WaterfallPoint as WaterfallPoint,
+    write_alist as write_alist,
 )
 from gctheory.load_bounds import (
     achieved_load_mc as achieved_load_mc,
@@ -381,6 +388,17 @@ from gctheory.runtime import (
     zhang_metrics as zhang_metrics,
     zhang_worker_dist as zhang_worker_dist,
     ZhangMetrics as ZhangMetrics,
+)
+from gctheory.sweeps import (
+    ESTIMATORS as ESTIMATORS,
+    FORMAT as FORMAT,
+    collect as collect,
+    CollectSummary as CollectSummary,
+    combine as combine,
+    Problem as Problem,
+    read_stats as read_stats,
+    Stat as Stat,
+    StatsFileError as StatsFileError,
 )
 from gctheory.tables import (
     GENERATOR_TABLE_GRID as GENERATOR_TABLE_GRID,

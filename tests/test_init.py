@@ -10,6 +10,10 @@ import pytest
 
 import gctheory
 
+# names too generic to stand alone at the top level (``gctheory.codes.load`` reads a saved
+# code, ``gctheory.sweeps.grid`` builds a problem grid): use them from their module
+NOT_AT_TOP_LEVEL = {"load", "grid"}
+
 
 def test_lazy_map_matches_every_module_all():
     owners: dict[str, list[str]] = {}
@@ -20,6 +24,8 @@ def test_lazy_map_matches_every_module_all():
     expected = {n: m[0] for n, m in owners.items() if len(m) == 1 and n not in gctheory._SUBMODULES}
     # names re-exported from above the analysis floors (plots), listed in the stub by hand
     expected["plot_tradeoff"] = "plots.tradeoff"
+    for name in NOT_AT_TOP_LEVEL:
+        expected.pop(name, None)
     assert gctheory._LAZY == expected
 
 
@@ -75,7 +81,11 @@ def render_stub() -> str:
     lines.append(")")
     for mod in sorted(gctheory._SUBMODULES):
         names = sorted(
-            (n for n, m in owners.items() if m == [mod] and n not in gctheory._SUBMODULES),
+            (
+                n
+                for n, m in owners.items()
+                if m == [mod] and n not in gctheory._SUBMODULES and n not in NOT_AT_TOP_LEVEL
+            ),
             key=lambda n: (not n.isupper(), n.lower() if not n.isupper() else n),
         )
         if names and not (mod == "tradeoff" and names == []):

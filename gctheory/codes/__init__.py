@@ -78,6 +78,13 @@ from gctheory.codes.expander import (
     margulis_graph,
     random_regular_graph,
 )
+from gctheory.codes.io import (
+    CodeIO,
+    export_B,
+    load,
+    load_code,
+    save_code,
+)
 from gctheory.codes.isgc import (
     ISGCCode,
     ISGCDecoder,
@@ -212,6 +219,11 @@ __all__ = [
     "graph_optimal_alpha",
     "graph_adversarial_bound",
     "glasgow_wootters_random_bound",
+    "CodeIO",
+    "export_B",
+    "load",
+    "load_code",
+    "save_code",
     "ISGCResult",
     "PartialDecodeResult",
     "ISGCCode",
