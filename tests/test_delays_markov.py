@@ -119,3 +119,17 @@ def test_bad_input():
     with pytest.raises(ValueError, match="B must lie"):
         BurstyModel(4, 4, 1)
     assert math.isfinite(GilbertElliott(0.2, 0.2).h)
+
+
+def test_markov_sampler_as_delay_spec():
+    from scipy import stats
+
+    from gctheory.delays import parse_delay
+    from gctheory.delays.markov import MarkovSampler
+
+    d = MemoryDelay(GilbertElliott(0.05, 0.3), stats.uniform(0, 1), stats.uniform(10, 1))
+    model = parse_delay(MarkovSampler(d))
+    rng = np.random.default_rng(5)
+    S = np.array([model.draw(rng, 400) > 5 for _ in range(60)]).astype(int)
+    f = fit_gilbert_elliott(S)
+    assert f.contains("p", 0.05) and f.contains("r", 0.3)

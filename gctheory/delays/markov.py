@@ -70,6 +70,7 @@ __all__ = [
     "fit_bursty",
     "iid_likelihood_ratio",
     "MemoryDelay",
+    "MarkovSampler",
     "memory_scheme_times",
     "min_rounds",
 ]
@@ -712,3 +713,43 @@ def memory_scheme_times(
     se = per_run.std(axis=0, ddof=1) / math.sqrt(trials)
     z = float(stats.norm.ppf(0.5 + level / 2))
     return {"mean": m, "low": m - z * se, "high": m + z * se, "std_total": tot.std(axis=0, ddof=1)}
+
+
+class MarkovSampler:
+    """A :class:`MemoryDelay` as a per-round sampler for :func:`gctheory.delays.parse_delay`
+    and the training simulator: each ``rvs(size=n)`` call is one round and advances each
+    worker's straggler chain by one step (chains start stationary at the first call, or
+    when ``n`` changes). ``DelayModel(MarkovSampler(...))`` then gives stragglers with
+    memory; keep the model's ``persist = 1`` (the chain carries the memory)."""
+
+    def __init__(self, delay: MemoryDelay) -> None:
+        if not isinstance(delay, MemoryDelay):
+            raise ValueError(f"delay must be a MemoryDelay, got {type(delay).__name__}")
+        self.delay = delay
+        self._state: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        return f"MarkovSampler({self.delay.chain!r})"
+
+    def support(self) -> tuple[float, float]:
+        lo = []
+        for law in (self.delay.fast, self.delay.slow):
+            lo.append(float(np.min(law)) if isinstance(law, np.ndarray) else float(law.support()[0]))
+        return min(lo), math.inf
+
+    def rvs(self, size: Any = None, random_state: Any = None) -> np.ndarray:
+        n = check_int(size, "size", low=1)
+        g = as_generator(random_state)
+        ch = self.delay.chain
+        P, e, pi = ch.transition, ch.emission, ch.stationary
+        if self._state is None or self._state.size != n:
+            self._state = np.minimum(np.searchsorted(np.cumsum(pi), g.random(n)), len(pi) - 1)
+        else:
+            cum = np.cumsum(P, axis=1)
+            u = g.random(n)
+            self._state = np.minimum((u[:, None] > cum[self._state]).sum(axis=1), len(pi) - 1)
+        slow = g.random(n) < e[self._state]
+        out = np.empty(n)
+        out[slow] = self.delay._draw(self.delay.slow, int(slow.sum()), g)
+        out[~slow] = self.delay._draw(self.delay.fast, int((~slow).sum()), g)
+        return out
