@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from gctheory.cli import main
 from gctheory.delays import make_trace, write_trace
 

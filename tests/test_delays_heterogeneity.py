@@ -34,7 +34,9 @@ def test_workers_differ_detects_and_controls():
     het = _trace(20, W, np.r_[np.ones(8), 1.6 * np.ones(8)], rng)
     d = workers_differ(het, 1.0)
     assert d.kruskal_p < 1e-6 and d.friedman_p < 1e-6 and d.anova_p < 1e-6
-    same = [workers_differ(_trace(20, W, np.ones(W), np.random.default_rng(s)), 1.0) for s in range(20)]
+    same = [
+        workers_differ(_trace(20, W, np.ones(W), np.random.default_rng(s)), 1.0) for s in range(20)
+    ]
     assert sum(x.kruskal_p < 0.05 for x in same) <= 4
     assert sum(x.anova_p < 0.05 for x in same) <= 4
 
@@ -43,7 +45,9 @@ def test_grouped_order_means_matches_exact():
     laws = [stats.lognorm(0.5, scale=1.0), stats.lognorm(0.3, loc=0.5, scale=1.5)]
     m = grouped_order_means(laws, [5, 7])
     for k in (1, 6, 12):
-        assert m[k - 1] == pytest.approx(expected_order_statistic([(laws[0], 5), (laws[1], 7)], k), rel=1e-5)
+        assert m[k - 1] == pytest.approx(
+            expected_order_statistic([(laws[0], 5), (laws[1], 7)], k), rel=1e-5
+        )
 
 
 def test_clusters_by_median():

@@ -141,7 +141,11 @@ def test_large_two_groups_is_fast_and_consistent():
 
 
 def test_monte_carlo_twin():
-    laws = [(stats.gamma(2.0, scale=0.5), 4), (stats.lognorm(0.8, scale=2.0), 3), (stats.expon(), 2)]
+    laws = [
+        (stats.gamma(2.0, scale=0.5), 4),
+        (stats.lognorm(0.8, scale=2.0), 3),
+        (stats.expon(), 2),
+    ]
     for k in (1, 5, 9):
         r = order_statistic_moments(laws, k)
         est = order_statistic_mc(laws, k, trials=40_000, rng=k)
@@ -163,7 +167,9 @@ def test_cdf():
     ]
     np.testing.assert_allclose(got, want, rtol=1e-13)
     d = stats.expon()
-    np.testing.assert_allclose(order_statistic_cdf([d] * 3, 2, t), order_statistic_cdf(d, 2, t, n=3))
+    np.testing.assert_allclose(
+        order_statistic_cdf([d] * 3, 2, t), order_statistic_cdf(d, 2, t, n=3)
+    )
 
 
 def test_infinite_mean_is_said():

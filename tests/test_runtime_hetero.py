@@ -10,7 +10,9 @@ from gctheory.runtime import scheme_time_mc, scheme_time_moments
 LAWS = [stats.expon(loc=1, scale=1)] * 6 + [stats.expon(loc=2, scale=3)] * 6
 
 
-@pytest.mark.parametrize(("scheme", "s"), [("cyclic-mds", 3), ("frc", 2), ("uncoded", 0), ("ignore-s", 4)])
+@pytest.mark.parametrize(
+    ("scheme", "s"), [("cyclic-mds", 3), ("frc", 2), ("uncoded", 0), ("ignore-s", 4)]
+)
 def test_matches_monte_carlo(scheme, s):
     m = scheme_time_moments(scheme, LAWS, 12, s)
     e = scheme_time_mc(scheme, LAWS, 12, s, trials=20_000, rng=7)

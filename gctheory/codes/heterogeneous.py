@@ -117,7 +117,9 @@ def stripe_support(loads: Any, k: int) -> np.ndarray:
         raise ValueError(f"loads must be integers in [1, k={k}] (one per worker), got {loads!r}")
     d = d.astype(int)
     if d.sum() % k:
-        raise ValueError(f"loads must add up to a multiple of k = {k} (s + 1 copies), got {d.sum()}")
+        raise ValueError(
+            f"loads must add up to a multiple of k = {k} (s + 1 copies), got {d.sum()}"
+        )
     S = np.zeros((d.size, k), dtype=bool)
     pos = 0
     for i, di in enumerate(d):

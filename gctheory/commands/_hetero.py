@@ -23,7 +23,9 @@ def _group(text: str) -> tuple[Any, int]:
 
     count, sep, spec = text.partition(":")
     if not sep:
-        raise ValueError(f"--group takes COUNT:SPEC, e.g. 128:shifted_exp(shift=1, mean=0.5); got {text!r}")
+        raise ValueError(
+            f"--group takes COUNT:SPEC, e.g. 128:shifted_exp(shift=1, mean=0.5); got {text!r}"
+        )
     try:
         c = int(count)
     except ValueError:
@@ -45,12 +47,16 @@ def _cmd_optimum_hetero(args: argparse.Namespace) -> int:
     if args.trace:
         return _optimum_trace(args)
     if not args.group:
-        raise ValueError("gctheory optimum hetero needs --group COUNT:SPEC (repeatable) or --trace PATH")
+        raise ValueError(
+            "gctheory optimum hetero needs --group COUNT:SPEC (repeatable) or --trace PATH"
+        )
     from gctheory.codes.heterogeneous import measured_split
     from gctheory.delays.heterogeneity import grouped_order_means
 
     if args.scheme not in _SINGLE_GROUP:
-        raise ValueError(f"--scheme must be one of {_SINGLE_GROUP} with --group, got {args.scheme!r}")
+        raise ValueError(
+            f"--scheme must be one of {_SINGLE_GROUP} with --group, got {args.scheme!r}"
+        )
     groups = [_group(g) for g in args.group]
     laws = [d for d, _ in groups]
     counts = [c for _, c in groups]
@@ -66,7 +72,12 @@ def _cmd_optimum_hetero(args: argparse.Namespace) -> int:
     split_s = set(svals[:: max(1, len(svals) // args.split_points)]) if args.split_points else set()
     for s in svals:
         wait = n if args.scheme == "uncoded" else n - s
-        load = {"uncoded": 1 / n, "ignore-s": 1 / n, "cyclic-mds": (s + 1) / n, "ye-abbe": (s + m) / n}[args.scheme]
+        load = {
+            "uncoded": 1 / n,
+            "ignore-s": 1 / n,
+            "cyclic-mds": (s + 1) / n,
+            "ye-abbe": (s + m) / n,
+        }[args.scheme]
         comm = args.tau / m if args.scheme == "ye-abbe" else args.tau
         r = {"s": s, "wait": wait, "load": load, "hetero": load * float(ex[wait - 1]) + comm}
         if s in split_s and args.scheme == "cyclic-mds":
@@ -216,7 +227,11 @@ def run_fit_per_worker(args: argparse.Namespace, tr: Any) -> int:
     rows = []
     for c in range(args.clusters):
         f = fit_law(M[:, lab == c].ravel(), law)
-        r = {"cluster": c, "workers": int((lab == c).sum()), "median": float(np.median(M[:, lab == c]))}
+        r = {
+            "cluster": c,
+            "workers": int((lab == c).sum()),
+            "median": float(np.median(M[:, lab == c])),
+        }
         r.update({"law": law, "params": f.row().get("params", ""), "converged": f.converged})
         rows.append(r)
     print(format_table(rows, args.format, title=f"{law} per cluster (clusters by median time)"))

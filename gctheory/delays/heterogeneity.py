@@ -101,8 +101,16 @@ def workers_differ(trace: Trace, load: float) -> WorkerDifference:
     an = stats.f_oneway(*[logs[:, j] for j in range(W)])
     med = np.median(M, axis=0)
     return WorkerDifference(
-        float(load), R, W, float(kw.statistic), float(kw.pvalue), float(fr.statistic),
-        float(fr.pvalue), float(an.statistic), float(an.pvalue), float(med.max() / med.min()),
+        float(load),
+        R,
+        W,
+        float(kw.statistic),
+        float(kw.pvalue),
+        float(fr.statistic),
+        float(fr.pvalue),
+        float(an.statistic),
+        float(an.pvalue),
+        float(med.max() / med.min()),
     )
 
 
@@ -162,6 +170,10 @@ def grouped_order_means(laws: list[Any], counts: list[int], points: int = 3000) 
         tail += c * integrate.quad(lambda t, d=d: float(d.sf(t)), tmax, np.inf, limit=200)[0]
     means[-1] += tail
     return means
+
+
+#: rounds per simulated stationary run of the Markov estimator (the campaigns' length)
+_RUN = 30
 
 
 def _mc_order_means(sampler, n: int, trials: int, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -229,7 +241,11 @@ def hetero_scheme_times(
     for i, plan in enumerate(plans):
         for ld, *_ in plan:
             serve[ld].append(i)
-    per: dict[str, dict[float, np.ndarray]] = {f"clusters-{law}": {}, "per-worker": {}, "markov": {}}
+    per: dict[str, dict[float, np.ndarray]] = {
+        f"clusters-{law}": {},
+        "per-worker": {},
+        "markov": {},
+    }
     se_max = {"per-worker": 0.0, "markov": 0.0}
     fits_info = []
     for ld in used:
@@ -259,11 +275,10 @@ def hetero_scheme_times(
         fits_info.append(
             f"load {ld:g}: p={fit.params['p']:.4g}, r={fit.params['r']:.4g} (threshold {thr:.4g} s)"
         )
-        rounds = 30
 
-        def mk(gen, size, md=md):
-            reps = math.ceil(size / rounds)
-            X = np.concatenate([md.draw_rounds(rounds, n, gen) for _ in range(reps)])
+        def mk(gen, size, md=md, run=_RUN):
+            reps = math.ceil(size / run)
+            X = np.concatenate([md.draw_rounds(run, n, gen) for _ in range(reps)])
             return X[:size]
 
         m, se = _mc_order_means(mk, n, trials, g)
@@ -273,11 +288,14 @@ def hetero_scheme_times(
     comm = np.array([base.tau * (1.0 / base.m if scheme == "ye-abbe" else 1.0)] * len(base.s))
     for k, v in per.items():
         times[k] = _combine(v, plans, serve) + comm
-    notes["per-worker"] = f"Monte Carlo, {trials} rounds per load; largest standard error {se_max['per-worker']:.3g} s"
+    notes["per-worker"] = (
+        f"Monte Carlo, {trials} rounds per load; largest standard error "
+        f"{se_max['per-worker']:.3g} s"
+    )
     notes["markov"] = (
-        f"Monte Carlo, {trials} rounds per load (runs of 30 rounds); largest standard error "
-        f"{se_max['markov']:.3g} s; Gilbert chain, straggler = time above the {quantile:g}-quantile "
-        "of the pooled times at that load; " + "; ".join(fits_info)
+        f"Monte Carlo, {trials} rounds per load (runs of {_RUN} rounds); largest standard "
+        f"error {se_max['markov']:.3g} s; Gilbert chain, straggler = time above the "
+        f"{quantile:g}-quantile of the pooled times at that load; " + "; ".join(fits_info)
     )
     notes[f"clusters-{law}"] = f"{clusters} clusters by median time, {law} fitted per cluster"
     return replace(base, times=times, notes=notes)

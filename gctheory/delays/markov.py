@@ -234,14 +234,18 @@ class Fritchman:
     stay_bad: float
 
     def __post_init__(self) -> None:
-        sg = tuple(_prob(v, f"stay_good[{i}]", open_high=True) for i, v in enumerate(self.stay_good))
+        sg = tuple(
+            _prob(v, f"stay_good[{i}]", open_high=True) for i, v in enumerate(self.stay_good)
+        )
         en = tuple(_prob(v, f"entry[{i}]") for i, v in enumerate(self.entry))
         if not sg or len(sg) != len(en):
             raise ValueError(
                 f"stay_good and entry must have the same length K >= 1, got {len(sg)} and {len(en)}"
             )
         if abs(sum(en) - 1) > 1e-9:
-            raise ValueError(f"entry must sum to 1 (where the chain goes on leaving bad), got {sum(en)}")
+            raise ValueError(
+                f"entry must sum to 1 (where the chain goes on leaving bad), got {sum(en)}"
+            )
         sb = _prob(self.stay_bad, "stay_bad", open_high=True)
         object.__setattr__(self, "stay_good", sg)
         object.__setattr__(self, "entry", en)
@@ -359,7 +363,12 @@ class MarkovFit:
 
     def rows(self) -> list[dict[str, Any]]:
         return [
-            {"parameter": k, "estimate": v, "low": self.intervals[k][0], "high": self.intervals[k][1]}
+            {
+                "parameter": k,
+                "estimate": v,
+                "low": self.intervals[k][0],
+                "high": self.intervals[k][1],
+            }
             for k, v in self.params.items()
         ]
 
@@ -422,7 +431,10 @@ def fit_gilbert_elliott(
 
     def ll(p_: float, r_: float) -> float:
         return (
-            n00 * math.log1p(-p_) + n01 * math.log(p_) + n10 * math.log(r_) + (n11 * math.log1p(-r_) if n11 else 0.0)
+            n00 * math.log1p(-p_)
+            + n01 * math.log(p_)
+            + n10 * math.log(r_)
+            + (n11 * math.log1p(-r_) if n11 else 0.0)
         )
 
     # the i.i.d. model on the same transitions (conditional on each worker's first round)
@@ -430,13 +442,22 @@ def fit_gilbert_elliott(
     ll0 = (n01 + n11) * math.log(q) + (n00 + n10) * math.log1p(-q)
     model = GilbertElliott(p, r)
     ip, ir = _wilson(n01, n00 + n01, z), _wilson(n10, n10 + n11, z)
-    params = {"p": p, "r": r, "straggler_rate": model.straggler_rate, "persistence": 1 - r, "h": model.h}
+    params = {
+        "p": p,
+        "r": r,
+        "straggler_rate": model.straggler_rate,
+        "persistence": 1 - r,
+        "h": model.h,
+    }
     ints = {
         "p": ip,
         "r": ir,
         "persistence": (1 - ir[1], 1 - ir[0]),
         "straggler_rate": (ip[0] / (ip[0] + ir[1]), ip[1] / (ip[1] + ir[0])),
-        "h": ((1 - params["straggler_rate"]) / max(ir[1], 1e-300), (1 - params["straggler_rate"]) / max(ir[0], 1e-300)),
+        "h": (
+            (1 - params["straggler_rate"]) / max(ir[1], 1e-300),
+            (1 - params["straggler_rate"]) / max(ir[0], 1e-300),
+        ),
     }
     return MarkovFit(model, params, ints, ll(p, r), ll0, 1, level, R, W, rule)
 
@@ -490,7 +511,11 @@ def _fit_hmm(S: np.ndarray, kind: str, K: int, level: float, rule: str) -> Marko
         for spread in (1.0, 3.0):
             th = np.r_[np.linspace(1.0, 1.0 + spread, K), 0.0, np.zeros(K - 1)]
             starts.append(th)
-        names = [f"stay_good[{i}]" for i in range(K)] + ["stay_bad"] + [f"entry_logit[{i}]" for i in range(1, K)]
+        names = (
+            [f"stay_good[{i}]" for i in range(K)]
+            + ["stay_bad"]
+            + [f"entry_logit[{i}]" for i in range(1, K)]
+        )
     best = None
     for th0 in starts:
         res = optimize.minimize(nll, th0, method="BFGS")
@@ -525,7 +550,9 @@ def _fit_hmm(S: np.ndarray, kind: str, K: int, level: float, rule: str) -> Marko
     params["persistence"] = model.persistence
     params["h"] = model.h
     df = theta.size - 1
-    return MarkovFit(model, params, ints, -float(best.fun), _iid_loglik(S), df, level, R, W, rule, notes)
+    return MarkovFit(
+        model, params, ints, -float(best.fun), _iid_loglik(S), df, level, R, W, rule, notes
+    )
 
 
 def _num_hessian(f, x: np.ndarray, eps: float = 1e-4) -> np.ndarray:
@@ -634,7 +661,9 @@ def fit_bursty(S: Any, W: int, *, target: float = 0.9) -> list[dict[str, Any]]:
     for B in range(1, W):
         lo, hi = 1, n
         if BurstyModel(B, W, n).conformity(S) < target:
-            out.append({"B": B, "W": W, "lam": None, "conformity": BurstyModel(B, W, n).conformity(S)})
+            out.append(
+                {"B": B, "W": W, "lam": None, "conformity": BurstyModel(B, W, n).conformity(S)}
+            )
             continue
         while lo < hi:
             mid = (lo + hi) // 2
@@ -734,7 +763,9 @@ class MarkovSampler:
     def support(self) -> tuple[float, float]:
         lo = []
         for law in (self.delay.fast, self.delay.slow):
-            lo.append(float(np.min(law)) if isinstance(law, np.ndarray) else float(law.support()[0]))
+            lo.append(
+                float(np.min(law)) if isinstance(law, np.ndarray) else float(law.support()[0])
+            )
         return min(lo), math.inf
 
     def rvs(self, size: Any = None, random_state: Any = None) -> np.ndarray:

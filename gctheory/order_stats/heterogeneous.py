@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special, stats
 
-from gctheory._validate import check_int, check_real
+from gctheory._validate import check_int
 from gctheory.order_stats._common import (
     MAX_WORKERS,
     OrderStatMoments,
@@ -195,7 +195,9 @@ class _Counts:
         for c in set(counts):
             j = np.arange(c + 1, dtype=float)
             self.j[c] = j
-            self.logc[c] = special.gammaln(c + 1) - special.gammaln(j + 1) - special.gammaln(c - j + 1)
+            self.logc[c] = (
+                special.gammaln(c + 1) - special.gammaln(j + 1) - special.gammaln(c - j + 1)
+            )
 
     def pmf(self, c: int, p: float) -> np.ndarray:
         if p <= 0.0 or p >= 1.0:
@@ -332,15 +334,23 @@ def _infinite_moment_reason(groups: Sequence[WorkerGroup], k: int) -> tuple[bool
         if left == 0 or math.isinf(total):
             break
     if total <= 1:
-        return True, True, (
-            f"the mean of the {k}-th fastest of these {n} workers is infinite: P(X_(k) > t) "
-            f"decays like t^-{total:.6g}, the sum of the n - k + 1 = {m} smallest tail indices "
-            "of the workers' laws, and it must exceed 1"
+        return (
+            True,
+            True,
+            (
+                f"the mean of the {k}-th fastest of these {n} workers is infinite: P(X_(k) > t) "
+                f"decays like t^-{total:.6g}, the sum of the n - k + 1 = {m} smallest tail indices "
+                "of the workers' laws, and it must exceed 1"
+            ),
         )
     if total <= 2:
-        return False, True, (
-            f"the variance of the {k}-th fastest of these {n} workers is infinite: the sum of "
-            f"the n - k + 1 = {m} smallest tail indices is {total:.6g} <= 2"
+        return (
+            False,
+            True,
+            (
+                f"the variance of the {k}-th fastest of these {n} workers is infinite: the sum of "
+                f"the n - k + 1 = {m} smallest tail indices is {total:.6g} <= 2"
+            ),
         )
     return False, False, ""
 
@@ -550,7 +560,8 @@ def _hetero_quad(groups: Sequence[WorkerGroup], k: int, n: int) -> OrderStatMome
         try:
             fa, fb = cdf(a) - q, cdf(b) - q
             if fa < 0 < fb:
-                breaks.append(optimize.brentq(lambda t: cdf(t) - q, a, b, xtol=1e-13, rtol=1e-10))
+                root = optimize.brentq(lambda t, q=q: cdf(t) - q, a, b, xtol=1e-13, rtol=1e-10)
+                breaks.append(root)
         except (ValueError, RuntimeError):
             continue
     center = breaks[len(breaks) // 2] if breaks else 0.5 * (a + b)

@@ -109,8 +109,10 @@ def _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments
 
 def _sample_hetero(groups, k: int, rng, size: int):
     x = np.concatenate(
-        [np.reshape(g.dist.rvs(size=(size, g.count), random_state=rng), (size, g.count))
-         for g in groups],
+        [
+            np.reshape(g.dist.rvs(size=(size, g.count), random_state=rng), (size, g.count))
+            for g in groups
+        ],
         axis=1,
     ).astype(float)
     return np.partition(x, k - 1, axis=1)[:, k - 1]

@@ -121,8 +121,8 @@ def expected_order_statistic(
     The time a master waits for the fastest ``k`` of ``n`` workers. See
     :func:`order_statistic_moments` for the parameters, the closed forms and
     the errors. ``dist`` may be a sequence of ``n`` per-worker laws (independent,
-    non-identical workers; ``n`` is then its length). Returns ``math.inf`` (with an :class:`InfiniteMomentWarning`
-    giving the reason) where the mean does not exist.
+    non-identical workers; ``n`` is then its length). Returns ``math.inf`` (with an
+    :class:`InfiniteMomentWarning` giving the reason) where the mean does not exist.
 
     Examples
     --------

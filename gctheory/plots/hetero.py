@@ -74,7 +74,9 @@ def lambda_figure(outdir: Path, quick: bool) -> list[Path]:
         ax.plot([s_opt], [t_opt], "o", color=color, ms=4)
         data[key] = t.tolist()
     if "rounds" in res.low:
-        ax.fill_between(res.s, res.low["rounds"], res.high["rounds"], color="gray", alpha=0.25, lw=0)
+        ax.fill_between(
+            res.s, res.low["rounds"], res.high["rounds"], color="gray", alpha=0.25, lw=0
+        )
         data["rounds_low"] = res.low["rounds"].tolist()
         data["rounds_high"] = res.high["rounds"].tolist()
     ax.set_xlabel("straggler tolerance s")
@@ -87,7 +89,7 @@ def lambda_figure(outdir: Path, quick: bool) -> list[Path]:
 
 @figure(
     "hetero-load-allocation",
-    description="measure-then-split loads per worker type and cyclic-MDS time with equal vs split loads",
+    description="measure-then-split loads per worker type; cyclic-MDS time, equal vs split loads",
 )
 def allocation_figure(outdir: Path, quick: bool) -> list[Path]:
     from scipy import stats
@@ -107,7 +109,9 @@ def allocation_figure(outdir: Path, quick: bool) -> list[Path]:
         d_slow.append(int(d[-1]))
         load_eq = (s + 1) / n
         equal.append(expected_order_statistic([_scaled(x, load_eq) for x in laws], n - s))
-        split.append(expected_order_statistic([_scaled(x, di / k) for x, di in zip(laws, d)], n - s))
+        split.append(
+            expected_order_statistic([_scaled(x, di / k) for x, di in zip(laws, d)], n - s)
+        )
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8.0, 3.4))
     a1.plot(svals, np.array(d_fast) / k, label="fast type (mean 1)")
     a1.plot(svals, np.array(d_slow) / k, label="slow type (mean 3)")
@@ -121,7 +125,13 @@ def allocation_figure(outdir: Path, quick: bool) -> list[Path]:
     a2.set_ylabel("expected iteration time")
     a2.legend(fontsize=7)
     fig.suptitle("12 fast + 12 slow shifted-exponential workers", fontsize=9)
-    data = {"s": svals, "partitions_fast": d_fast, "partitions_slow": d_slow, "equal": equal, "split": split}
+    data = {
+        "s": svals,
+        "partitions_fast": d_fast,
+        "partitions_slow": d_slow,
+        "equal": equal,
+        "split": split,
+    }
     return save_figure(fig, outdir, "hetero-load-allocation", data, digits=8)
 
 

@@ -56,9 +56,7 @@ def _per_worker(dists: Any, n: int) -> list[Any]:
     return out
 
 
-def hetero_scheme_time_moments(
-    layout: Any, dists: Any, *, tau: float = 0.0
-) -> OrderStatMoments:
+def hetero_scheme_time_moments(layout: Any, dists: Any, *, tau: float = 0.0) -> OrderStatMoments:
     """Mean and variance of the iteration time of ``layout`` (a
     :class:`~gctheory.runtime.SchemeLayout`) with per-worker laws ``dists`` (one per
     worker, or ``(law, count)`` pairs in worker order)."""

@@ -63,7 +63,10 @@ def _decodes(c: dict) -> Outcome:
     "gradient sum from every set of n - s survivors",
     paper_value="none (gctheory's construction)",
     judge=_decodes,
-    examples=[({"failures": 0, "sets": 10}, "reproduced"), ({"failures": 1, "sets": 10}, "differs")],
+    examples=[
+        ({"failures": 0, "sets": 10}, "reproduced"),
+        ({"failures": 1, "sets": 10}, "differs"),
+    ],
     kind="theorem",
 )
 def _code(quick: bool) -> dict:
@@ -71,7 +74,11 @@ def _code(quick: bool) -> dict:
     from gctheory.codes.heterogeneous import HeterogeneousGradientCode, measured_split
 
     fails = sets = 0
-    cases = [([1, 1, 2, 2, 4, 4], 12, 2), ([1, 3, 1, 3, 1, 3, 1], 7, 3), ([1, 2, 3, 4, 5, 6, 7, 8], 16, 2)]
+    cases = [
+        ([1, 1, 2, 2, 4, 4], 12, 2),
+        ([1, 3, 1, 3, 1, 3, 1], 7, 3),
+        ([1, 2, 3, 4, 5, 6, 7, 8], 16, 2),
+    ]
     for means, k, s in cases:
         code = HeterogeneousGradientCode(measured_split(means, k, s), k, s, rng=23)
         chk = verify_straggler_sets(code)
@@ -81,10 +88,18 @@ def _code(quick: bool) -> dict:
 
 
 def _recovers(c: dict) -> Outcome:
-    cmp = "interval coverage of (p, r) over 20 synthetic traces (>= 15) and i.i.d. rejections of 20 (<= 4)"
+    cmp = (
+        "interval coverage of (p, r) over 20 synthetic traces (>= 15) and i.i.d. "
+        "rejections of 20 (<= 4)"
+    )
     if c["covered"] >= 15 and c["iid rejected"] <= 4 and c["markov rejected"] == 20:
         return Outcome("reproduced", c, cmp, key={"covered": (c["covered"], 0.3)})
-    return Outcome("differs", c, cmp, cause=f"coverage {c['covered']}/20, iid rejections {c['iid rejected']}/20")
+    return Outcome(
+        "differs",
+        c,
+        cmp,
+        cause=f"coverage {c['covered']}/20, iid rejections {c['iid rejected']}/20",
+    )
 
 
 @claim(
