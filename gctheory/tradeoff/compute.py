@@ -84,6 +84,14 @@ def resolve_delay(delay: Any) -> tuple[Any, Any, str | None]:
     """
     if delay is None:
         return None, None, None
+    from gctheory.order_stats.heterogeneous import is_worker_sequence
+
+    if is_worker_sequence(delay):  # issue 23: one law per worker (or (law, count) pairs)
+        from gctheory.order_stats.heterogeneous import worker_groups
+
+        groups = worker_groups(delay, name="delay")
+        label = " + ".join(f"{g.count} x {_dist_label(g.dist)}" for g in groups)
+        return list(delay), None, f"per-worker: {label}"
     if hasattr(delay, "dist") and hasattr(delay, "rvs"):
         return delay, None, _dist_label(delay)
     from gctheory.delays import parse_delay
@@ -229,7 +237,11 @@ def tradeoff(
     if time_trials is not None:
         effort["time_trials"] = check_int(time_trials, "time_trials", low=2)
     dist, replay, delay_label = resolve_delay(delay)
-    if dist is not None:
+    if dist is not None and isinstance(dist, list):  # per-worker laws (issue 23)
+        from gctheory.order_stats.heterogeneous import worker_groups
+
+        worker_groups(dist, n, name="delay")  # one law per worker: the count must be n
+    elif dist is not None:
         from gctheory.order_stats import _check_dist  # the runtime functions' own check
 
         _check_dist(dist)
