@@ -78,6 +78,11 @@ from gctheory.codes.expander import (
     margulis_graph,
     random_regular_graph,
 )
+from gctheory.codes.heterogeneous import (
+    HeterogeneousGradientCode,
+    measured_split,
+    stripe_support,
+)
 from gctheory.codes.io import (
     CodeIO,
     export_B,
@@ -283,4 +288,7 @@ __all__ = [
     "check_sgc_params",
     "verify_sequential",
     "find_failure",
+    "measured_split",
+    "stripe_support",
+    "HeterogeneousGradientCode",
 ]
