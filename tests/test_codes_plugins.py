@@ -129,7 +129,7 @@ def test_gctheory_codes_lists_and_verifies_a_plugin_family(tinycode, capsys):
     assert main(["codes", "list", "--format", "csv"]) == 0
     out = capsys.readouterr().out
     assert "tiny-repetition,plug-in tinycode:TinyRepetitionCode,Repetition" in out
-    assert "tiny-spec,plug-in tinycode:SPEC,\"the same code" in out
+    assert 'tiny-spec,plug-in tinycode:SPEC,"the same code' in out
     assert "cyclic-mds,gctheory" in out
     assert main(["codes", "verify", "tiny-repetition", "--n", "6", "--s", "2"]) == 0
     out = capsys.readouterr().out
@@ -152,7 +152,8 @@ def test_a_plugin_family_is_a_training_scheme(tinycode, tmp_path, capsys):
     with pytest.raises(ValueError, match=r"\['wide'\] are not options of code family"):
         make_scheme("tiny-spec", 6, s=1, code_options={"wide": 2})
     assert main(["simulate", "--list", "--format", "csv"]) == 0
-    assert "tiny-spec,\"the same code, registered through a spec (plug-in" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert 'tiny-spec,"the same code, registered through a spec (plug-in' in listed
     argv = ["simulate", "--scheme", "tiny-repetition", "--n", "6", "--s", "1"]
     argv += ["--iterations", "3", "--out", str(tmp_path / "run"), "--format", "csv"]
     assert main(argv) == 0
