@@ -110,6 +110,13 @@ from gctheory.codes.partial import (
     estimate_partial,
     scipy_sampler,
 )
+from gctheory.codes.plugins import (
+    CodeFamily,
+    clear_plugin_cache,
+    code_families,
+    code_family,
+    plugin_families,
+)
 from gctheory.codes.product import (
     ProductGradientCode,
     product_code,
@@ -245,6 +252,11 @@ __all__ = [
     "PARTIAL_RULES",
     "estimate_partial",
     "scipy_sampler",
+    "CodeFamily",
+    "clear_plugin_cache",
+    "code_families",
+    "code_family",
+    "plugin_families",
     "ProductGradientCode",
     "product_code",
     "row_balanced_mask_matrix",
