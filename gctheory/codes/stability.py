@@ -189,6 +189,7 @@ def decoding_stability(
     level: float = 0.99,
     executor: Any = None,
     rng: Any = None,
+    progress: Any = None,
 ) -> list[StabilityPoint]:
     """Worst-case and random-set decoding error for each family and n.
 
@@ -202,6 +203,8 @@ def decoding_stability(
     exhaustive_limit : enumerate all C(n, s) sets when there are at most this many.
     level, executor : passed to :func:`gctheory.montecarlo.estimate_mean`.
     rng : seed (keyword-only); the code seeds and straggler sets derive from it.
+    progress : callable, optional; called as ``progress(done, total, "family n=N")``
+        before each (family, n) point and once at the end.
     """
     trials = check_positive_int("trials", trials, minimum=2)
     worst_samples = check_positive_int("worst_samples", worst_samples, minimum=0)
@@ -213,7 +216,10 @@ def decoding_stability(
         _params(n)
     root = np.random.SeedSequence(np.random.default_rng(rng).integers(2**63))
     out = []
-    for f, n in itertools.product(families, ns):
+    points = list(itertools.product(families, ns))
+    for i, (f, n) in enumerate(points):
+        if progress is not None:
+            progress(i, len(points), f"{f} n={n}")
         child = np.random.default_rng(root.spawn(1)[0])
         code_seed = int(child.integers(2**31))
         code = stability_code(f, n, code_seed)
@@ -236,6 +242,8 @@ def decoding_stability(
         sampler = functools.partial(_log10_error_sampler, f, n, code_seed)
         est = estimate_mean(sampler, trials, rng=child, level=level, executor=executor)
         out.append(StabilityPoint(f, n, s, code.m, worst_err, worst_kappa, exhaustive, est))
+    if progress is not None:
+        progress(len(points), len(points), "")
     return out
 
 
@@ -365,6 +373,7 @@ def compare_generators(
     time_limit: float = 10.0,
     exhaustive_limit: int = 200_000,
     rng: Any = 0,
+    progress: Any = None,
 ) -> list[GeneratorComparison]:
     """Every generator family as V in Ye-Abbe and as G in CommFR-GC, on the same footing.
 
@@ -385,6 +394,8 @@ def compare_generators(
     time_limit : seconds per worst-case search (the certified interval is
         reported when it runs out).
     rng : seed of the random families, the searches and the test gradients.
+    progress : callable, optional; called as ``progress(done, total, "scheme family")``
+        before each (scheme, family) pair and once at the end.
     """
     from gctheory._validate import as_generator, check_choice, check_int, check_real
     from gctheory.conditioning import empirical_s_kappa, max_condition
@@ -407,10 +418,13 @@ def compare_generators(
     root = as_generator(rng)
     seed = int(root.integers(2**31))
     out = []
+    total = len(_names(schemes, "schemes")) * len(fams)
     for scheme in schemes:
         K, N = (n - s, n) if scheme == "ye-abbe" else (m, m + s)
         t2 = _theorem2(scheme, n, s, m, kappa, eps)
         for fam in fams:
+            if progress is not None:
+                progress(len(out), total, f"{scheme} {fam}")
             b = generator_block(fam, N)
             gen = np.random.default_rng([seed, len(out)])
             if b * N > MAX_COLUMNS:
@@ -439,6 +453,8 @@ def compare_generators(
                     wc.method,
                 )
             )  # fmt: skip
+    if progress is not None:
+        progress(total, total, "")
     return out
 
 

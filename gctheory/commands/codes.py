@@ -204,16 +204,17 @@ def _cmd_missing(args: argparse.Namespace) -> int:
 
 
 def _cmd_stability(args: argparse.Namespace) -> int:
-    from gctheory._progress import Ticker
+    from gctheory._progress import Progress
     from gctheory.codes.stability import decoding_stability
 
-    with Ticker("codes stability", f"{len(args.families)} families x {len(args.n)} n"):
+    with Progress(len(args.families) * len(args.n), "codes stability") as bar:
         pts = decoding_stability(
             args.families,
             args.n,
             trials=args.trials,
             worst_samples=args.worst_samples,
             rng=args.seed,
+            progress=bar,
         )
     title = (
         "relative decoding error ||g_hat - g|| / ||g|| (k = n, s = n/4; m = n/4 for Ye-Abbe and "

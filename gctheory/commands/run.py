@@ -73,27 +73,36 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if is_worker_rank():  # ranks 1..n: serve the master, print nothing
             serve_worker()
             return 0
-    r = cl.run(
-        args.scheme.replace("-", "_"),
-        args.n,
-        args.s,
-        K=args.K,
-        m=args.m,
-        code_options=code_options,
-        workload=args.model,
-        engine=args.engine,
-        delay=args.delay,
-        iterations=args.iterations,
-        step_size=args.step_size,
-        rng=args.seed,
-        preempt=not args.no_preempt,
-        deadline=args.deadline,
-        on_error=args.on_error,
-        timeout=args.timeout,
-        eval_every=args.eval_every,
-        trace=args.trace,
-        progress=None if not args.quiet else False,
+    from gctheory._progress import Progress
+
+    # the CLI's one progress line (remaining time, erased at the end, off a terminal
+    # silent), driven by the run's per-iteration callback instead of its own bar
+    bar = Progress(
+        args.iterations, f"gctheory run {args.scheme}", enabled=False if args.quiet else None
     )
+    with bar:
+        r = cl.run(
+            args.scheme.replace("-", "_"),
+            args.n,
+            args.s,
+            K=args.K,
+            m=args.m,
+            code_options=code_options,
+            workload=args.model,
+            engine=args.engine,
+            delay=args.delay,
+            iterations=args.iterations,
+            step_size=args.step_size,
+            rng=args.seed,
+            preempt=not args.no_preempt,
+            deadline=args.deadline,
+            on_error=args.on_error,
+            timeout=args.timeout,
+            eval_every=args.eval_every,
+            trace=args.trace,
+            progress=False,
+            on_iteration=lambda t, engine: bar.update(t + 1),
+        )
     cmp = compare(r) if r.iterations >= 2 else None
     row = _summary(r, cmp)
     if args.format in ("json", "csv"):
