@@ -133,3 +133,26 @@ def test_rel_half_width_stop_reports_the_sequential_interval():
     plain = binomial_estimate(est.successes, est.trials, level=0.95)
     # stopping when the count is high for its length: the exact interval sits lower
     assert est.value == plain.value and est.low < plain.low and est.high < plain.high
+
+
+# --- the figure ----------------------------------------------------------------------
+
+
+def test_calibration_figure_is_registered_and_writes_its_data(tmp_path, monkeypatch):
+    import csv
+
+    from gctheory.plots import all_figures
+    from gctheory.plots import calibration as fig_mod
+
+    (maker,) = [f for f in all_figures() if f.name == "calibration_coverage"]
+    small = {k: STUDIES[k] for k in ("wilson", "delays-pareto-shape", "tradeoff-time")}
+    monkeypatch.setattr(fig_mod, "studies", lambda: small)
+    paths = maker.make(tmp_path, True)
+    assert sorted(p.suffix for p in paths) == [".csv", ".png", ".svg"]
+    with open(tmp_path / "calibration_coverage.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 3 * len(fig_mod.LEVELS)
+    assert {r["study"] for r in rows} == set(small)
+    for r in rows:
+        assert float(r["low"]) <= float(r["coverage"]) <= float(r["high"])
+        assert int(r["runs"]) == 40
