@@ -156,3 +156,21 @@ def test_calibration_figure_is_registered_and_writes_its_data(tmp_path, monkeypa
     for r in rows:
         assert float(r["low"]) <= float(r["coverage"]) <= float(r["high"])
         assert int(r["runs"]) == 40
+
+
+@pytest.mark.parametrize("interval", ["wilson", "clopper-pearson"])
+@pytest.mark.parametrize("r, events, size, n", [(0.5, None, 1, 300), (0.3, 8, 7, 700)])
+def test_sequential_design_matches_a_scan_of_every_boundary(interval, r, events, size, n):
+    from gctheory.montecarlo.sequential import design
+
+    stop = Stop(rel_half_width=r, events=events)
+
+    def met(k, m):
+        est = binomial_estimate(k, m, level=0.95, interval=interval)
+        return rule_met(stop, est, k) is not None
+
+    m_got, c_got = design(met, size, n)
+    ns = np.arange(size, n, size)
+    b = np.array([next((k for k in range(m + 1) if met(k, m)), m + 1) for m in ns])
+    keep = [i for i in range(len(b)) if b[i] <= ns[i] and all(b[i] < b[i + 1 :])]
+    assert m_got.tolist() == ns[keep].tolist() and c_got.tolist() == b[keep].tolist()
