@@ -1,6 +1,6 @@
 """Calibration: over many seeds, intervals contain the known truth at their stated level.
 
-The studies (estimator, case, exact truth) live in :mod:`gctheory.montecarlo.studies`:
+The studies (estimator, case, exact truth) live in :mod:`gctheory.calibration`:
 the engine's estimators, the proposals of ``gctheory.tails``, the fitted-law intervals of
 ``gctheory.delays`` and the atlas's Monte Carlo time. Each fails when its coverage is
 below the stated level beyond the coverage's own sampling error (the Clopper-Pearson
@@ -18,7 +18,7 @@ from scipy import stats
 from gctheory.montecarlo import Stop, binomial_estimate, sampling
 from gctheory.montecarlo.calibration import coverage_study
 from gctheory.montecarlo.stopping import rule_met
-from gctheory.montecarlo.studies import coverage_curve, studies
+from gctheory.calibration import coverage_curve, studies
 
 LEVEL = 0.95  # a lower level shows a shortfall with fewer seeds
 STUDIES = studies()

@@ -24,7 +24,8 @@ Modules (one concept each):
 - :mod:`~gctheory.montecarlo.stopping`: adaptive stopping rules (:class:`Stop`), and
   :mod:`~gctheory.montecarlo.sequential`: the exact interval of a run stopped by
   ``rel_half_width``;
-- :mod:`~gctheory.montecarlo.calibration` and :mod:`~gctheory.montecarlo.studies`:
+- :mod:`~gctheory.montecarlo.calibration` (and, above the domain packages whose
+  estimators it studies, :mod:`~gctheory.calibration`):
   coverage studies of every interval estimator on cases with exact truths;
 - :mod:`~gctheory.montecarlo.sampling`: crude Monte Carlo
   (:func:`estimate_probability`, :func:`estimate_mean`);

@@ -1,11 +1,11 @@
 """Figure: coverage of every interval estimator against its stated level (issue 30).
 
-Each point is one estimator of :mod:`gctheory.montecarlo.studies` at one stated level:
+Each point is one estimator of :mod:`gctheory.calibration` at one stated level:
 the fraction of seeds whose interval contained the exact truth, with that fraction's own
 99% Clopper-Pearson interval. A calibrated estimator sits on the diagonal (or above it,
 for a conservative one); a point whose bar lies below the diagonal covers less than it
 says. The figure computes nothing of its own: the coverages come from
-:func:`gctheory.montecarlo.studies.coverage_curve`.
+:func:`gctheory.calibration.coverage_curve`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gctheory.montecarlo.studies import coverage_curve, studies
+from gctheory.calibration import coverage_curve, studies
 from gctheory.plots import figure, plt, save_figure
 
 LEVELS = (0.8, 0.9, 0.95, 0.99)
