@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from gctheory.calibration import coverage_curve, studies
 from gctheory.montecarlo import Stop, binomial_estimate, sampling
 from gctheory.montecarlo.calibration import coverage_study
 from gctheory.montecarlo.stopping import rule_met
-from gctheory.calibration import coverage_curve, studies
 
 LEVEL = 0.95  # a lower level shows a shortfall with fewer seeds
 STUDIES = studies()
