@@ -12,6 +12,7 @@ import argparse
 import importlib
 import os
 import pkgutil
+import re
 import sys
 import time
 import traceback
@@ -365,6 +366,72 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
         pass
 
 
+def _leaf_parser(parser: argparse.ArgumentParser, args: argparse.Namespace):
+    """The (sub)parser of the command that was chosen (``delays fit``, ``optimum xu``...)."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            return parser
+        chosen = getattr(args, subs[0].dest, None) if subs[0].dest != argparse.SUPPRESS else None
+        if chosen not in subs[0].choices:
+            return parser
+        parser = subs[0].choices[chosen]
+
+
+def _given(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[str]:
+    """The destinations of the options written on the command line (defaults are not)."""
+    out = set()
+    for tok in argv:
+        if tok == "--":
+            break
+        if tok.startswith("-") and len(tok) > 1 and not tok[1:2].isdigit() and tok != "-":
+            action = parser._option_string_actions.get(tok.split("=", 1)[0])
+            if action is not None:
+                out.add(action.dest)
+    return out
+
+
+#: library parameter names that the CLI spells differently (checked in this order)
+_ALIASES = {
+    "t0": ("scale",),
+    "xi": ("shape",),
+    "mu": ("mean",),
+    "delta": ("shift",),
+    "N": ("n",),
+    "kappas": ("kappa",),
+    "eps": ("eps_min", "eps_max"),
+    "rng seed": ("seed",),
+    "rng": ("seed",),
+    "lambda": ("lam",),
+}
+_NAMED = re.compile(r"^(rng seed|[A-Za-z_]\w*)( in \w+)?(?=(?: \(.*?\))? must\b| \S+ is not\b)")
+
+
+def _option_error(msg: str, parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """A library's message that begins with its parameter's Python name (``n must lie in
+    [2, inf]``), rewritten to begin with the option the user typed (``--n must ...``)."""
+    m = _NAMED.match(msg)
+    if not m:
+        return msg
+    name = m.group(1)
+    options = {
+        a.dest: a.option_strings[0]
+        for a in parser._actions
+        if a.option_strings and a.help != argparse.SUPPRESS and a.dest != "help"
+    }
+    cands = [d for d in (name, *_ALIASES.get(name, ())) if d in options]
+    if not cands:
+        return msg
+    given = [d for d in cands if d in getattr(args, "_given", ())]
+    cands = given or cands
+    if len(cands) > 1:  # the one whose value the message quotes (``got -1``)
+        got = re.search(r"got (?:\w+=)?(\S+?)[,;)]?$", msg)
+        same = [d for d in cands if got and str(getattr(args, d, None)) in (got.group(1),)]
+        cands = same or cands
+    flag = " or ".join(options[d] for d in cands)
+    return flag + msg[m.end() :]
+
+
 def _parameters(args: argparse.Namespace) -> dict:
     """The options of the command line as given (for json and csv output)."""
     skip = {"func", "format"}
@@ -381,11 +448,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    leaf = _leaf_parser(parser, args)
+    args._given = _given(leaf, sys.argv[1:] if argv is None else list(argv))
     saved = warnings.showwarning
     if argv is None:  # the console script (not a caller's in-process main([...])): restored
         warnings.showwarning = _show_warning  # on the way out
     set_parameters(_parameters(args))
     try:
+        seed = getattr(args, "seed", None)
+        if isinstance(seed, int) and seed < 0:
+            raise ValueError(f"--seed must lie in [0, inf] (a non-negative integer), got {seed}")
         rc = int(args.func(args) or 0)
         sys.stdout.flush()
         return rc
@@ -395,7 +467,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except ValueError as exc:
-        print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)
+        print(
+            f"gctheory {args.command}: error: {_option_error(str(exc), leaf, args)}",
+            file=sys.stderr,
+        )
         return 2
     except OSError as exc:
         from gctheory.montecarlo.checkpoint import CheckpointDiskFullError

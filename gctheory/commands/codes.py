@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from gctheory._names import COMMFR_FAMILIES, STABILITY_FAMILIES
 from gctheory._output import add_format_argument, format_table
 from gctheory.commands._codes_approx import add_parser as add_approx_parser
-from gctheory.commands._common import _need
+from gctheory.commands._common import _need, unused_options
 
 if TYPE_CHECKING:  # the codes (scipy) load when a command runs, not to build the parser
     from gctheory.codes.base import GradientCode
@@ -53,6 +53,12 @@ def _family_options(family: str) -> tuple[str, ...]:
 
 def _check_args(args: argparse.Namespace) -> None:
     """Refuse options the family does not read and out-of-range counts, before any work."""
+    why = f"the sequential codes {', '.join(SEQUENTIAL)} read it, not {args.family!r}"
+    unused_options(
+        args,
+        {d: why for d in ("B", "W", "lam", "jobs", "negative_control")},
+        flags={"lam": "--lambda"},
+    )
     allowed = _family_options(args.family)
     unused = [f"--{o}" for o in _OPTIONAL if o not in allowed and getattr(args, o) is not None]
     if unused:

@@ -57,8 +57,11 @@ def _print(
 
 
 def _cmd_summary(args: argparse.Namespace) -> int:
+    from gctheory.commands._common import unused_options
     from gctheory.delays import summarize
 
+    if args.threshold is not None:
+        unused_options(args, {"factor": "--threshold gives the straggler threshold itself"})
     tr = _trace(args, single=False)
     res = summarize(tr, threshold=args.threshold, factor=args.factor, top=args.top, rng=args.seed)
     rows = [r.row() for r in res]
@@ -84,9 +87,14 @@ def _cmd_summary(args: argparse.Namespace) -> int:
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
+    from gctheory.commands._common import unused_options
     from gctheory.delays import fit_laws
 
     tr = _trace(args, single=True)
+    if not getattr(args, "per_worker", False):
+        unused_options(args, {d: "read with --per-worker" for d in ("clusters", "quantile")})
+        if args.bootstrap == 0:
+            unused_options(args, {"seed": "it seeds the bootstrap refits; --bootstrap is 0"})
     if getattr(args, "per_worker", False):  # issue 23
         from gctheory.commands._hetero import run_fit_per_worker
 
@@ -162,8 +170,15 @@ def _scheme_times(
 
 
 def _cmd_optimum(args: argparse.Namespace) -> int:
+    from gctheory.commands._common import unused_options
     from gctheory.delays import decision_table, scheme_times
 
+    if args.scheme != "ye-abbe":
+        unused_options(args, {"m": "the communication saving of --scheme ye-abbe"})
+    if args.scheme != "commfr-gc":
+        unused_options(args, {"code": "the code of --scheme commfr-gc"})
+    if args.bootstrap == 0:
+        unused_options(args, {"seed": "it seeds the bootstrap over rounds; --bootstrap is 0"})
     tr = _trace(args, single=True)
     laws = () if args.laws == [] else args.laws
     with Progress(1, "delays optimum") as bar:

@@ -55,11 +55,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 0
     if args.scheme is None:
         raise ValueError(f"--scheme is required; valid schemes: {', '.join(cl.SUPPORTED_SCHEMES)}")
+    for dest, low in (("K", 1), ("eval_every", 0)):
+        v = getattr(args, dest)
+        if v is not None and v < low:
+            raise ValueError(f"--{dest.replace('_', '-')} must be an integer >= {low}, got {v}")
     code_options: dict[str, Any] = {}
     for item in args.code_option or []:
         key, eq, val = item.partition("=")
         if not eq:
             raise ValueError(f"--code-option takes KEY=VALUE, got {item!r}")
+        words = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+        if val.lower() in words:  # a flag gets a bool: the string "no" would read as true
+            code_options[key] = words[val.lower()]
+            continue
         try:
             code_options[key] = int(val)
         except ValueError:
