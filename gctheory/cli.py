@@ -134,8 +134,17 @@ def _run_claims_with_progress(claims, quick: bool, log: bool = False):
     return results
 
 
-# measured on the reference machine (docs/cli.md: 2 shared cores of an x86-64 server)
-_CHECK_ALL_MINUTES = {"quick": 2, "full": 12}
+# CPU seconds of every claim, measured with /usr/bin/time on 2 shared AMD EPYC (x86-64)
+# cores: `gctheory check` 41 s (3 min 05 s of wall time with ~10 other jobs running),
+# `gctheory check --full` 238 s (15 min wall on the same busy machine; 1.0 GB at most).
+# The claims run one after another on one core: on an idle machine wall ~ CPU.
+_CHECK_ALL_SECONDS = {"quick": 41, "full": 238}
+
+
+def _check_all_time(mode: str) -> str:
+    from gctheory._progress import duration
+
+    return f"about {duration(_CHECK_ALL_SECONDS[mode])} of CPU"
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -160,12 +169,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
         if quick:
             slow = sum(c.slow for c in claims)
             what = (
-                f"{len(claims)} claims in quick mode, about {_CHECK_ALL_MINUTES['quick']} min "
-                f"({slow} slow claims skipped; --full runs every claim in full mode, about "
-                f"{_CHECK_ALL_MINUTES['full']} min)"
+                f"{len(claims)} claims in quick mode, {_check_all_time('quick')} "
+                f"({slow} slow claims skipped; --full runs every claim in full mode, "
+                f"{_check_all_time('full')})"
             )
         else:
-            what = f"{len(claims)} claims in full mode, about {_CHECK_ALL_MINUTES['full']} min"
+            what = f"{len(claims)} claims in full mode, {_check_all_time('full')}"
         _log(
             f"gctheory check: every paper, {what}; one paper: gctheory check PAPER "
             "(gctheory check --list names them)"
@@ -301,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--full",
         action="store_true",
-        help=f"every claim in full mode (every paper: about {_CHECK_ALL_MINUTES['full']} min)",
+        help=f"every claim in full mode (every paper: {_check_all_time('full')})",
     )
     p.add_argument("--list", action="store_true", help="list the papers and sources and exit")
     add_format_argument(p)
