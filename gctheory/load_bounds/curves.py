@@ -41,14 +41,15 @@ __all__ = ["all_bounds", "load_curves", "AchievedLoad", "achieved_load_mc"]
 
 def all_bounds(
     n: int, s: int, eps: float = 0.01, target: float = 0.01
-) -> list[tuple[str, LoadBound, Fraction | None]]:
+) -> list[tuple[str, LoadBound, Fraction | float]]:
     """Every bound and achievable load for ``(n, s)``, without warnings.
 
     Returns ``(label, bound, frc_failure)`` triples, where ``frc_failure`` is
-    the exact d-FRC failure probability at the bound's integer load (what a
-    user would get by building the FRC with that many partitions per worker),
-    or None where that is not meaningful. Regime problems are in each
-    bound's ``notes``.
+    the d-FRC failure probability at the bound's integer load (what a user
+    would get by building the FRC with that many partitions per worker): an
+    exact Fraction, or a float where the exact sum is too costly (as
+    :func:`group_failure_probability`). Regime problems are in each bound's
+    ``notes``.
     """
     n, s = _check_ns(n, s)
     eps, target = float(_check_eps(eps)), float(_check_target(target))

@@ -54,8 +54,9 @@ __all__ = [
 ]
 
 
-def single_column_lower_bound(n: int, s: int, d: int) -> Fraction:
-    """``C(n - d, s - d) / C(n, s)``, the left side of eq. (26) of Wang et al. 2019 (exact).
+def single_column_lower_bound(n: int, s: int, d: int) -> Fraction | float:
+    """``C(n - d, s - d) / C(n, s)``, the left side of eq. (26) of Wang et al. 2019 (exact;
+    a ``float`` from log-gammas when ``d > 10**4``).
 
     The probability that a column with support ``d`` is all-zero in ``A_S``.
     A code with load ``d`` (at most ``d`` non-zeros per row) has a column with
@@ -81,15 +82,16 @@ def single_column_lower_bound(n: int, s: int, d: int) -> Fraction:
         return float(mpmath.exp(log_p))
 
 
-def union_lower_bound(n: int, s: int, d: int) -> Fraction:
+def union_lower_bound(n: int, s: int, d: int) -> Fraction | float:
     """Eq. (24) of Wang et al. 2019: P(one of ``t = floor(n/d^2)`` disjoint columns is all-zero).
 
     By Lemma 2 every ``A`` in ``U_n^d`` has ``t`` columns with pairwise
     disjoint supports of size ``d``; by Lemma 1 (and eq. (23)) every code of
     load ``d`` fails with probability at least this exact inclusion-exclusion
     sum ``sum_k (-1)^{k+1} C(t,k) C(n - kd, s - kd) / C(n, s)``. A finite-n
-    bound, exact; it inherits Lemma 1, whose column step is asserted rather
-    than proved in the paper.
+    bound, exact (a ``float`` beyond the exact budget, as
+    :func:`group_failure_probability`); it inherits Lemma 1, whose column step is
+    asserted rather than proved in the paper.
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
@@ -135,8 +137,11 @@ def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction
     return pmf
 
 
-def zero_column_tail_lower_bound(n: int, s: int, d: int, c: float) -> Fraction:
-    """Exact ``P(Y > c)`` for ``t = floor(n/d^2)`` disjoint columns of support ``d``.
+def zero_column_tail_lower_bound(
+    n: int, s: int, d: int, c: float | Fraction
+) -> Fraction | float:
+    """Exact ``P(Y > c)`` for ``t = floor(n/d^2)`` disjoint columns of support ``d`` (a
+    ``float`` beyond the exact budget, as :func:`group_failure_probability`).
 
     ``err(A_S)`` is at least the number of all-zero columns of ``A_S``, so by
     Lemmas 1-2 every code of load ``d`` has ``P[err(A_S) > c] >= P(Y > c)``
@@ -282,7 +287,7 @@ def disjoint_support_columns(A: Any) -> np.ndarray:
     return np.array(sorted(chosen), dtype=np.int64)
 
 
-def matrix_union_lower_bound(A: Any, s: int) -> Fraction:
+def matrix_union_lower_bound(A: Any, s: int) -> Fraction | float:
     """Exact lower bound on ``P(err(A_S) > 0)`` for a given coding matrix ``A`` (eq. (23)).
 
     Rows are workers; ``s`` uniformly random rows straggle. The columns of
