@@ -7,6 +7,7 @@ import csv
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -63,8 +64,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from gctheory import training as tr
 
     if args.list:
-        rows = [{"scheme": k, "description": v} for k, v in tr.SCHEMES.items()]
-        print(format_table(rows, args.format))
+        schemes = [{"scheme": k, "description": v} for k, v in tr.SCHEMES.items()]
+        print(format_table(schemes, args.format))
         return 0
     if args.scheme is None:
         raise ValueError(f"--scheme is required; valid schemes: {', '.join(tr.SCHEMES)}")
@@ -136,7 +137,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     png = out.with_suffix(".png")
     fig.savefig(png, dpi=120, bbox_inches="tight")
     plt.close(fig)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "trial": j,
             "iterations": r.iterations,
