@@ -115,7 +115,7 @@ def _haar_stiefel(rng: np.random.Generator, size: int, q: int, p: int) -> np.nda
     return Q * sign[:, None, :]
 
 
-def _factor(M: np.ndarray) -> np.ndarray:
+def _factor(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Bartlett factors (positive diagonal) of a stack of p x q matrices, p <= q."""
     Q, R = np.linalg.qr(np.swapaxes(M, -1, -2))
     L = np.swapaxes(R, -1, -2)
