@@ -408,3 +408,13 @@ def test_cli_simulate_writes_nothing_into_the_current_folder(tmp_path, monkeypat
     m = re.search(r"wrote (\S+\.csv) and (\S+\.png)", out.err)
     assert m and Path(m[1]).is_file() and Path(m[2]).is_file()
     shutil.rmtree(Path(m[1]).parent)
+
+
+def test_paired_metric_refuses_an_unknown_metric_or_a_missing_target():
+    from gctheory.training.studies import estimate_paired_metric
+
+    a = dict(scheme="gd", n=4, iterations=3)
+    with pytest.raises(ValueError, match="metric must be one of"):
+        estimate_paired_metric("final_los", 2, a, a, rng=1)
+    with pytest.raises(ValueError, match="needs target_loss"):
+        estimate_paired_metric("time_to_target", 2, a, a, rng=1)
