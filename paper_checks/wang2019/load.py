@@ -418,48 +418,58 @@ def _thm3_power(quick: bool) -> dict:
     }
 
 
-_FAR = 0.5  # 'far below': at most half the worst-case load
-
-
 def _judge_fig2(c: dict) -> Outcome:
-    big = c["max load/(s+1) over s >= 3"]
-    key = {"max ratio, s >= 3": (big[0], 1e-9), "max ratio, all s": (c["max load/(s+1)"][0], 1e-9)}
+    # The caption ("information-theoretical lower bound of existing worst-case gradient coding
+    # and proposed eps-approximate gradient coding when n = 1000") and its text (Section 3.1:
+    # "provides a quantitative comparison") name no measure of "far": what the figure states
+    # is the ordering, the proposed bounds below the worst-case s + 1 at every s. That is
+    # judged (strictly below, at every s); the size of the gap is reported, not judged (the
+    # asymptotic "O(log n) against Theta(n)" is thm3-*'s claim).
+    top, at = c["max load/(s+1)"]
+    key = {"max ratio, all s": (top, 1e-9), "s at max ratio": (at, 0)}
     cmp = (
-        "integer loads of eq. (13) and eq. (52) (eps = 0.01) against s + 1 at n = 1000, "
+        "integer loads of eq. (13) and eq. (52) (eps = 0.01) against the worst-case s + 1 at "
+        "n = 1000, "
         + ("every s" if c["s step"] == 1 else f"every {c['s step']}th s (quick mode)")
-        + f"; 'far below' = at most {_FAR} of the "
-        "worst-case load (a saving of at least half), required where s + 1 >= 4: below that "
-        "the loads are 1-3 and half of s + 1 would leave no redundancy at all. Largest ratio "
-        f"over all s: {c['max load/(s+1)'][0]:.3f} at s = {c['max load/(s+1)'][1]}"
+        + f"; judged: load < s + 1 at every s (largest ratio {top:.3f} at s = {at}). Reported, "
+        f"not judged: ratio at s = 100 (s proportional to n) {c['ratio at s = 100']:.3f}; "
+        f"eq. (13)'s real value falls to <= 1 (the trivial load) from s = "
+        f"{c['first s where eq. (13) <= 1 after its peak']} on, where the asymptotic bound says "
+        "nothing"
     )
-    if big[0] <= _FAR:
-        return Outcome(
-            "reproduced", c, cmp + f"; over s >= 3: {big[0]:.3f} at s = {big[1]}", key=key
-        )
+    if top < 1:
+        return Outcome("reproduced", c, cmp, key=key)
     return Outcome(
-        "differs",
-        c,
-        cmp,
-        f"the bound reaches {big[0]:.3f} of s + 1 at s = {big[1]}",
-        key=key,
+        "differs", c, cmp, f"the bound reaches {top:.3f} of s + 1 at s = {at}", key=key
     )
 
 
 @claim(
     paper=PAPER,
     id="fig2-n1000-below-worst-case",
-    where="Figure 2",
-    statement="n = 1000: the eps-approximate lower bounds lie far below the worst-case s + 1 "
-    "for every s (figure regenerated as wang2019_fig2_load_bounds)",
+    where="Figure 2 and Section 3.1 (the sentence before it)",
+    statement="n = 1000: the eps-approximate lower bounds (13) and (52) lie below the worst-case "
+    "load s + 1 at every s (the caption names no measure of 'far'; figure regenerated as "
+    "wang2019_fig2_load_bounds)",
     paper_value="Figure 2",
     judge=_judge_fig2,
     examples=[
         (
-            {"max load/(s+1) over s >= 3": (0.5, 3), "max load/(s+1)": (0.667, 2), "s step": 1},
+            {
+                "max load/(s+1)": (0.667, 2),
+                "ratio at s = 100": 0.03,
+                "first s where eq. (13) <= 1 after its peak": 800,
+                "s step": 1,
+            },
             "reproduced",
         ),
         (
-            {"max load/(s+1) over s >= 3": (0.75, 3), "max load/(s+1)": (0.75, 3), "s step": 1},
+            {
+                "max load/(s+1)": (1.0, 1),
+                "ratio at s = 100": 0.03,
+                "first s where eq. (13) <= 1 after its peak": 800,
+                "s step": 1,
+            },
             "differs",
         ),
     ],  # fmt: skip
@@ -469,18 +479,21 @@ def _fig2(quick: bool) -> dict:
     n = 1000
     step = 37 if quick else 1
     ratios = []
+    exact = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", lb.LoadBoundRegimeWarning)
-        for s in sorted(set(range(1, n, step)) | {1, 2, 3}):
-            for b in (
-                lb.exact_recovery_lower_bound(n, s),
-                lb.approximate_recovery_lower_bound(n, s, 0.01, "proof"),
-            ):
+        for s in sorted(set(range(1, n, step)) | {1, 2, 3, 100}):
+            e = lb.exact_recovery_lower_bound(n, s)
+            exact[s] = e.value
+            for b in (e, lb.approximate_recovery_lower_bound(n, s, 0.01, "proof")):
                 ratios.append((b.load / (s + 1), s))
+    peak = max(exact, key=exact.get)
+    low = [s for s in exact if s > peak and exact[s] <= 1]
     return {
         "s step": step,
         "max load/(s+1)": max(ratios),
-        "max load/(s+1) over s >= 3": max(r for r in ratios if r[1] >= 3),
+        "ratio at s = 100": max(r for r, s in ratios if s == 100),
+        "first s where eq. (13) <= 1 after its peak": min(low) if low else None,
     }
 
 
