@@ -57,7 +57,8 @@ def _judge_glag_best(c: dict) -> Outcome:
     cmp = (
         f"mean over {c['trials']} seeded runs (95% CI) of the simulated time and the "
         f"communication (downloads + uploads) to reach {c['target']}; reproduced iff G-LAG's "
-        "interval lies below every other scheme's, for both metrics and both distributions; "
+        "interval lies below every other scheme's, for both metrics and both "
+        "distributions; "
         "differs if some scheme's interval lies below G-LAG's"
     )
     key = {"against": (len(against), 0), "unresolved": (len(unresolved), 0)}
@@ -471,8 +472,10 @@ def _judge_remark2(c: dict) -> Outcome:
             cmp,
             f"with G = 1 rule (17) still compares the single group with its own past (M = 1) "
             f"and skips it at {g1['iterations skipped']} of {g1['iterations']} iterations, "
-            "reusing its stale gradient, so LAGC with one group is a lazy GC, not GC; it is GC "
-            "only when every group is selected (xi = 0; the remark's second condition is lost "
+            "reusing its stale gradient, so LAGC with one group is a lazy GC, not GC; it "
+            "is GC "
+            "only when every group is selected (xi = 0; the remark's second condition is "
+            "lost "
             "from our copy). LAGC with G = n is LAG",
             key=key,
         )
@@ -484,7 +487,8 @@ def _judge_remark2(c: dict) -> Outcome:
     id="remark2-lagc-generalises",
     where="Section IV, Remark 2 (and Remark 1)",
     statement="LAGC generalises both LAG and GC: with G = 1 group LAGC reduces to GC, with "
-    "G = n groups to LAG (and LAG as described, eq. (14), equals the original LAG, eq. (15))",
+    "G = n groups to LAG (and LAG as described, eq. (14), equals the original LAG, eq. "
+    "(15))",
     paper_value="LAGC(G=1) = GC, LAGC(G=n) = LAG",
     judge=_judge_remark2,
     examples=[
