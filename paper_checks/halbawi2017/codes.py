@@ -21,6 +21,7 @@ from gctheory.codes.reed_solomon import (
 )
 from gctheory.runtime import halbawi_optimal_f
 from paper_checks import Outcome, claim
+from paper_checks._framework.blas import single_threaded
 from paper_checks.halbawi2017.runtime import N_CG_FIG3, T0, XI
 
 PAPER = "halbawi2017"
@@ -329,9 +330,12 @@ def _judge_alg3_time(c: dict) -> Outcome:
 
 @claim(
     paper=PAPER,
-    id="alg3-quadratic-time",
-    where="Section 1.2 (contribution 2), Section 4, Algorithm 3",
-    statement="each decoding vector is computed in O(f^2) time (vs O(f^3) for a generic solve)",
+    id="internal-alg3-quadratic-time",
+    where="internal check of gctheory, standing in for Section 1.2 (contribution 2), Section 4, "
+    "Algorithm 3",
+    statement="gctheory's implementation of Algorithm 3 (rs_decoding_vector) reads the inverse "
+    "table f (f - 1) times: operation-count exponent 2 (a check of gctheory's code, not of "
+    "the paper)",
     paper_value=2,
     judge=_judge_alg3_time,
     examples=[
@@ -365,3 +369,95 @@ def _alg3_time(quick: bool) -> dict:
         reads.append(int(_CountingTable.reads))
     slope = float(np.polyfit(np.log(fs), np.log(reads), 1)[0])
     return {"f": fs, "n": n, "table look-ups": reads, "fitted exponent": slope}
+
+
+# The paper's comparison (Section 4): Algorithm 3 in O(f^2) "compared to previous works [18]
+# where the decoding time is usually O(f^3)". Timed, both decoders solving the same system
+# G_F^T a = e_1 (eq. (12)): Algorithm 3, and the generic solve [18] uses (LAPACK LU).
+_F3_FS = (125, 250, 500, 1000)
+_F3_GAP = 0.5  # the exponents must differ by at least half of the stated 1
+
+
+def _judge_f3(c: dict) -> Outcome:
+    a, g = c["time exponent, Algorithm 3"], c["time exponent, generic solve"]
+    ratio = c["generic / Algorithm 3 time, per f"]
+    fs = list(ratio)
+    grows = ratio[fs[-1]] > ratio[fs[0]]
+    ok = g - a >= _F3_GAP and grows and ratio[fs[-1]] > 1
+    cmp = (
+        f"wall time (best of {c['repeats']}, one BLAS thread) to compute one decoding vector at "
+        f"n = {c['n']}, f = {fs[0]}..{fs[-1]}: log-log exponent {a:.2f} for Algorithm 3, "
+        f"{g:.2f} for the generic solve of [18]; generic/Algorithm 3 time "
+        + ", ".join(f"{r:.1f} (f = {f})" for f, r in ratio.items())
+        + f"; reproduced iff the exponents differ by >= {_F3_GAP} and the ratio grows with f "
+        "(timings vary by machine: the exponent gap is pinned loosely)"
+    )
+    key = {"exponent gap": (g - a, 0.5)}
+    if ok:
+        return Outcome("reproduced", c, cmp, key=key)
+    return Outcome(
+        "differs",
+        c,
+        cmp,
+        f"Algorithm 3's time does not grow one power of f slower than the generic solve's "
+        f"(exponents {a:.2f} and {g:.2f})",
+        key=key,
+    )
+
+
+def _f3_example(a: float, g: float, r: tuple) -> dict:
+    return {
+        "n": 2000,
+        "repeats": 5,
+        "time exponent, Algorithm 3": a,
+        "time exponent, generic solve": g,
+        "generic / Algorithm 3 time, per f": dict(zip(_F3_FS, r)),
+    }
+
+
+@claim(
+    paper=PAPER,
+    id="alg3-quadratic-time",
+    where="Section 1.2 (contribution 2), Section 4, Algorithm 3",
+    statement="each decoding vector is computed in O(f^2) time, an improvement over the O(f^3) "
+    "decoding of previous works [18] (timed against a generic solve of the same system)",
+    paper_value="O(f^2) vs O(f^3)",
+    judge=_judge_f3,
+    examples=[
+        (_f3_example(2.1, 3.1, (1.2, 1.3, 2.6, 10.3)), "reproduced"),
+        (_f3_example(2.9, 3.0, (1.2, 1.1, 1.2, 1.1)), "differs"),
+    ],
+)
+@single_threaded
+def _f3(quick: bool) -> dict:
+    import time
+
+    n, repeats = 2000, 3 if quick else 5
+    table = rs_inverse_table(n)
+    rng = np.random.default_rng(4)
+    alpha = np.exp(2j * np.pi / n)
+    ta, tg = [], []
+
+    def best(fn) -> float:
+        out = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+        return min(out)
+
+    for f in _F3_FS:
+        F = np.sort(rng.permutation(n)[:f])
+        GT = (alpha ** np.outer(F, np.arange(f))).T  # G_F^T, eq. (12)
+        e1 = np.zeros(f, complex)
+        e1[0] = 1
+        ta.append(best(lambda F=F: rs_decoding_vector(F, n, table=table)))
+        tg.append(best(lambda GT=GT, e1=e1: np.linalg.solve(GT, e1)))
+    lf = np.log(_F3_FS)
+    return {
+        "n": n,
+        "repeats": repeats,
+        "time exponent, Algorithm 3": float(np.polyfit(lf, np.log(ta), 1)[0]),
+        "time exponent, generic solve": float(np.polyfit(lf, np.log(tg), 1)[0]),
+        "generic / Algorithm 3 time, per f": {f: b / a for f, a, b in zip(_F3_FS, ta, tg)},
+    }

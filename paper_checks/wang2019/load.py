@@ -439,9 +439,7 @@ def _judge_fig2(c: dict) -> Outcome:
     )
     if top < 1:
         return Outcome("reproduced", c, cmp, key=key)
-    return Outcome(
-        "differs", c, cmp, f"the bound reaches {top:.3f} of s + 1 at s = {at}", key=key
-    )
+    return Outcome("differs", c, cmp, f"the bound reaches {top:.3f} of s + 1 at s = {at}", key=key)
 
 
 @claim(

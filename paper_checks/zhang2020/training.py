@@ -620,10 +620,10 @@ def _judge_remark3(c: dict) -> Outcome:
 
 @claim(
     paper=PAPER,
-    id="remark3-glag-all-selected-is-ggd",
-    where="Section IV, Remark 3",
-    statement="with G <= r no coding is needed (the fastest worker of each selected group "
-    "suffices), and selecting all groups at all times G-LAG reduces to G-GD",
+    id="internal-remark3-glag-all-selected-is-ggd",
+    where="internal check of gctheory, standing in for Section IV, Remark 3",
+    statement="gctheory's simulator: G-LAG with rule (17) at xi = 0 (every group selected) runs "
+    "exactly as G-GD (a check of gctheory's implementation, not of the paper)",
     paper_value="G-LAG = G-GD",
     judge=_judge_remark3,
     examples=[
