@@ -19,6 +19,11 @@ def _fmt(x: Any) -> str:
     return str(x).replace("\n", " ")
 
 
+def _value(v: Any) -> Any:
+    """A ledger key's number without its tolerance."""
+    return v[0] if isinstance(v, tuple) else v
+
+
 def _verdict_counts(results: list[ClaimResult]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for r in results:
@@ -65,15 +70,16 @@ def _theorem_table(results: list[ClaimResult]) -> list[str]:
     lines = [
         "## Theorems verified over their parameter range",
         "",
-        "| claim | where | instances | smallest slack | verdict | counterexample |",
-        "|---|---|---|---|---|---|",
+        "| claim | where | instances | undecided | smallest slack | verdict | counterexample |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         o = r.outcome
         inst = "" if o is None or o.instances is None else f"{o.instances:,}"
         slack = "" if o is None or o.slack is None else _fmt(float(o.slack))
         cex = "" if o is None or o.counterexample is None else _fmt(o.counterexample)
-        cells = [r.claim.key, r.claim.where, inst, slack, f"**{r.verdict}**", cex]
+        und = "" if o is None or "undecided" not in o.key else _fmt(_value(o.key["undecided"]))
+        cells = [r.claim.key, r.claim.where, inst, und, slack, f"**{r.verdict}**", cex]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return lines + [""]
 
