@@ -66,8 +66,10 @@ def search(
     ``grid points`` and ``refined points`` (evaluated), ``outside hypothesis``,
     ``undecided`` (in the hypothesis, not decided by a Monte Carlo interval),
     ``smallest slack`` (over verified points) with ``at`` (its point and
-    detail), ``counterexample count`` and ``counterexamples`` (the first
-    ``keep``, the most violated first).
+    detail) and ``slack precision`` (from a dict detail's ``"slack precision"``: the
+    absolute error of a Monte Carlo slack, which the ledger pins it at; else None),
+    ``counterexample count`` and ``counterexamples`` (the first ``keep``, the most
+    violated first).
     """
     seen: dict[Hashable, tuple[bool | None, float | None, Any]] = {}
 
@@ -103,7 +105,12 @@ def search(
     if finite:
         p, v = min(finite, key=lambda pv: pv[1][1])
         slack, at = float(v[1]), {"point": p, "detail": v[2]}
+    # a slack carrying an error (a Monte Carlo estimate) says how large in its detail
+    precision = None
+    if at is not None and isinstance(at["detail"], dict):
+        precision = at["detail"].get("slack precision")
     return {
+        "slack precision": precision,
         "instances": len(ok),
         "grid points": n_grid,
         "refined points": len(seen) - n_grid,
@@ -142,7 +149,11 @@ def theorem_judge(
             "undecided": (und, 0.0),
         }
         if slack is not None:
-            key["smallest slack"] = (slack, slack_rtol, slack_atol)
+            prec = c.get("slack precision")
+            # pinned at the precision of its computation: a Monte Carlo slack at its interval
+            key["smallest slack"] = (
+                (slack, slack_rtol, slack_atol) if prec is None else (slack, 0.0, float(prec))
+            )
         where = "" if c["at"] is None else f" at {c['at']['point']}"
         outside = c.get("outside hypothesis", 0)
         counts = f"{outside} point(s) outside the hypothesis not counted, {und} undecided"

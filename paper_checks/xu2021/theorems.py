@@ -455,10 +455,14 @@ def verify_bound(which: str, quick: bool, *, bound=None, trials: int | None = No
 def summarise_bound_rows(rows: list[dict], trials: int) -> dict:
     cex = next((r for r in rows if r["LHS low"] > r["bound"]), None)
     undecided = [r for r in rows if r["LHS low"] <= r["bound"] < r["LHS high"]]
-    smallest = min(r["slack"] for r in rows)
+    worst = min(rows, key=lambda r: r["slack"])
+    smallest = worst["slack"]
     return {
         "instances": len(rows),
         "smallest slack": smallest,
+        # the slack carries the Monte Carlo error of its upper limit: the interval's width
+        # relative to the bound, at the point of smallest slack (the ledger pins it at that)
+        "slack precision": (worst["LHS high"] - worst["LHS low"]) / worst["bound"],
         "counterexample": None if cex is None else _describe(cex),
         "inconclusive": len(undecided),
         "rows": [_brief(r) for r in rows],
