@@ -33,6 +33,11 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
             "kadhe2019:table1-n60-s8-m2",
         ),
     ),
+    "kadhe2019:table1-row-60-13-12": (
+        "Table I's row (60, 13, 12) is out of the table's pattern: its printed thresholds fit no "
+        "C common to the other rows, and it breaks its block's s <= m regime (s = 13 > m = 12)",
+        ("kadhe2019:table1-n60-s13-m12", "kadhe2019:sec4b-table1-regimes"),
+    ),
     "kadhe2019:remark3-4249": (
         "Remark 3's 4249 stragglers per group: the threshold gives 4294 (transposed digits), "
         "and neither count is 'w.h.p.' at n = 10,000",

@@ -629,3 +629,66 @@ def _thm2_brc(quick: bool) -> dict:
         "per eps": rows,
         "decoding": decoding,
     }
+
+
+def _judge_log_n(c: dict) -> Outcome:
+    rows = c["per delta"]
+    ok = all(
+        abs(r["(13)/ln n"][-1] - r["1/ln(1/delta)"]) < abs(r["(13)/ln n"][0] - r["1/ln(1/delta)"])
+        and abs(r["(14)/ln n"][-1] - r["1/ln(1/delta)"])
+        < abs(r["(14)/ln n"][0] - r["1/ln(1/delta)"])
+        and min(r["(13)/ln n"]) > 0
+        for r in rows.values()
+    )
+    cmp = (
+        f"s = delta n, n = {c['n']}: d*(s, 0) lies between Theorem 3's lower bound (13) and "
+        "Theorem 4's achievable FRC load (14); both over ln n, against 1/ln(1/delta): "
+        + "; ".join(
+            f"delta = {d}: (13)/ln n {', '.join(f'{x:.3f}' for x in r['(13)/ln n'])}; (14)/ln n "
+            f"{', '.join(f'{x:.3f}' for x in r['(14)/ln n'])}; 1/ln(1/delta) "
+            f"{r['1/ln(1/delta)']:.3f}"
+            for d, r in rows.items()
+        )
+        + "; reproduced iff both ratios approach 1/ln(1/delta) as n grows (d* = Theta(log n))"
+    )
+    key = {f"delta={d} (14)/ln n at the largest n": (r["(14)/ln n"][-1], 1e-9)
+           for d, r in rows.items()}  # fmt: skip
+    if ok:
+        return Outcome("reproduced", c, cmp, key=key)
+    return Outcome("differs", c, cmp, "a ratio does not settle toward 1/ln(1/delta)", key=key)
+
+
+def _log_n_example(last: float) -> dict:
+    return {
+        "n": (1000, 10**12),
+        "per delta": {
+            0.1: {"(13)/ln n": (0.30, 0.36), "(14)/ln n": (0.58, last), "1/ln(1/delta)": 0.434}
+        },
+    }
+
+
+@claim(
+    paper=PAPER,
+    id="sec3.1-proportional-s-log-n",
+    where="Section 3.1, after Theorem 3",
+    statement="if the number of stragglers s is proportional to n, the minimum computation "
+    "load d*(s, 0) = O(log n) (while the worst-case one is Theta(n))",
+    paper_value="O(log n)",
+    judge=_judge_log_n,
+    examples=[(_log_n_example(0.47), "reproduced"), (_log_n_example(0.9), "differs")],
+)
+@single_threaded
+def _log_n(quick: bool) -> dict:
+    ns = (10**3, 10**6, 10**9, 10**12) if quick else tuple(10**e for e in range(3, 16))
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", lb.LoadBoundRegimeWarning)
+        for delta in (0.1, 0.2):
+            r13, r14 = [], []
+            for n in ns:
+                s = round(delta * n)
+                r13.append(lb.exact_recovery_lower_bound(n, s).value / math.log(n))
+                r14.append(lb.frc_load(n, s).load / math.log(n))
+            out[delta] = {"(13)/ln n": tuple(r13), "(14)/ln n": tuple(r14),
+                          "1/ln(1/delta)": 1 / math.log(1 / delta)}  # fmt: skip
+    return {"n": (ns[0], ns[-1]), "per delta": out}

@@ -750,3 +750,98 @@ def _eq19(quick: bool) -> dict:
     if (m := _missing()) is not None:
         return m
     return verify_eq19((0.1,) if quick else (0.1, 0.01, 0.001), 150 if quick else 400)
+
+
+# ---------------------------------------------------------------------------
+# Section V-A, the sentence after eq. (25)
+
+
+def _judge_smoothness_selection(c: dict) -> Outcome:
+    if c.get("missing"):
+        return _not_checkable(c)
+    rho, p = c["Spearman rho (L_m, selections)"], c["two-sided p"]
+    cmp = (
+        f"LAG (rule (13), xi = 0.1, D = 10), n = {c['n']} workers with local smoothness "
+        f"constants {c['L_m (smallest..largest)']} (non-IID(1) digits with per-class feature "
+        f"scales), {c['iterations']} iterations, {c['trials']} seeds: selections per worker "
+        f"(mean over seeds, in order of L_m) {c['selections, in order of L_m']}; Spearman rho "
+        f"between L_m and the selections {rho:+.3f} (p = {p:.2g}); reproduced iff rho < 0 "
+        "at p < 0.05, differs iff rho > 0 at p < 0.05. Rule (13) selects a worker when "
+        "L_m^2 |theta_hat_m - theta|^2 exceeds the same right-hand side for all: a larger "
+        "L_m can only make it true sooner"
+    )
+    key = {"Spearman rho": (rho, 0.05, 0.02)}
+    if p < 0.05 and rho < 0:
+        return Outcome("reproduced", c, cmp, key=key)
+    if p < 0.05 and rho > 0:
+        return Outcome(
+            "differs",
+            c,
+            cmp,
+            f"the opposite holds: a larger smoothness constant makes a worker selected MORE "
+            f"often (rho = {rho:+.3f}): the worker with the largest L_m is selected "
+            f"{c['selections, in order of L_m'][-1]:.0f} times, the smallest "
+            f"{c['selections, in order of L_m'][0]:.0f}",
+            key=key,
+        )
+    return Outcome(
+        "not checkable", c, cmp, f"no significant trend (rho = {rho:+.3f}, p = {p:.2g})", key=key
+    )
+
+
+def _sel_example(rho: float, p: float) -> dict:
+    return {
+        "n": 10,
+        "iterations": 600,
+        "trials": 2,
+        "L_m (smallest..largest)": "0.01..3",
+        "selections, in order of L_m": (60.0, 600.0),
+        "Spearman rho (L_m, selections)": rho,
+        "two-sided p": p,
+    }
+
+
+@claim(
+    paper=PAPER,
+    id="sec5a-larger-smoothness-selected-less",
+    where="Section V-A, the sentence after eq. (25)",
+    statement="a larger smoothness constant, and hence a less sensitive gradient, causes a "
+    "worker to be selected less frequently (by LAG's rule)",
+    paper_value="larger L_m -> selected less often",
+    judge=_judge_smoothness_selection,
+    examples=[
+        (_sel_example(-0.9, 0.001), "reproduced"),
+        (_sel_example(0.95, 1e-5), "differs"),
+        (_sel_example(0.1, 0.8), "not checkable"),
+        ({"missing": "no scikit-learn"}, "not checkable"),
+    ],
+)
+def _smoothness_selection(quick: bool) -> dict:
+    if (m := _missing()) is not None:
+        return m
+    from scipy import stats
+
+    from gctheory.training import smoothness
+    from gctheory.training.models import SoftmaxRegression, partition_indices
+
+    data = heterogeneous_digits()
+    n = 10
+    trials, its = (1, 600) if quick else (3, 1500)
+    lag = runs(trials, rng=2020, scheme="lag", n=n, data=data, partition=1, iterations=its,
+               delay="exp(1)")  # fmt: skip
+    sel = np.mean([r.selected for r in lag], axis=0)
+    # worker m holds partition m: non-IID(1) with n = 10 gives it class m (its samples only)
+    parts = partition_indices(data.classes, n, classes_per_part=1, rng=0)
+    L = np.array([smoothness(SoftmaxRegression(1e-3), data.X[p], len(data.y), 1 / n)
+                  for p in parts])  # fmt: skip
+    res = stats.spearmanr(L, sel)
+    order = np.argsort(L)
+    return {
+        "n": n,
+        "iterations": its,
+        "trials": trials,
+        "L_m (smallest..largest)": f"{L.min():.3g}..{L.max():.3g}",
+        "selections, in order of L_m": tuple(float(x) for x in sel[order]),
+        "Spearman rho (L_m, selections)": float(res.statistic),
+        "two-sided p": float(res.pvalue),
+    }
