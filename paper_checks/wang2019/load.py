@@ -13,6 +13,7 @@ import math
 import warnings
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 from gctheory import load_bounds as lb
@@ -692,3 +693,65 @@ def _log_n(quick: bool) -> dict:
             out[delta] = {"(13)/ln n": tuple(r13), "(14)/ln n": tuple(r14),
                           "1/ln(1/delta)": 1 / math.log(1 / delta)}  # fmt: skip
     return {"n": (ns[0], ns[-1]), "per delta": out}
+
+
+def _judge_51(c: dict) -> Outcome:
+    gap, worst = c["(2c + 4) - sup E, simplified"], c["min over the grid of (2c + 4) - sup E"]
+    cmp = (
+        "sympy: from (50)'s contradiction, c > E - 2 sqrt(E) (E = E[Y(I_d*)] >= 0), i.e. "
+        f"sqrt(E) < 1 + sqrt(1 + c), so E < sup E = {c['sup E']}; (2c + 4) - sup E simplifies "
+        f"to {gap}; on c in [0, 1e6] (grid of {c['grid']}) its minimum is {worst:.3g}"
+    )
+    key = {"min gap on the grid": (worst, 1e-9, 1e-12)}
+    if c["gap is a square"] and worst >= 0:
+        return Outcome("reproduced", c, cmp, key=key)
+    return Outcome("differs", c, cmp, f"2c + 4 does not bound sup E (gap {worst:.3g} < 0)", key=key)
+
+
+@claim(
+    paper=PAPER,
+    id="appE-51-step",
+    where="Appendix E, eq. (51) (from the condition after (50))",
+    statement="c > E[Y(I_d*)] - 2 E^0.5[Y(I_d*)] implies E[Y(I_d*)] < 2c + 4",
+    paper_value="E < 2c + 4",
+    judge=_judge_51,
+    examples=[
+        (
+            {
+                "sup E": "c + 2 sqrt(c + 1) + 2",
+                "(2c + 4) - sup E, simplified": "(sqrt(c + 1) - 1)**2",
+                "gap is a square": True,
+                "grid": 200,
+                "min over the grid of (2c + 4) - sup E": 0.0,
+            },
+            "reproduced",
+        ),
+        (
+            {
+                "sup E": "4 c + 4",
+                "(2c + 4) - sup E, simplified": "-2 c",
+                "gap is a square": False,
+                "grid": 200,
+                "min over the grid of (2c + 4) - sup E": -2e6,
+            },
+            "differs",
+        ),
+    ],  # fmt: skip
+)
+def _eq51(quick: bool) -> dict:
+    c, u = sp.symbols("c u", nonnegative=True)
+    # E - 2 sqrt(E) < c with u = sqrt(E) >= 0: u^2 - 2u - c < 0, i.e. u < 1 + sqrt(1 + c)
+    roots = sp.solve(sp.Eq(u**2 - 2 * u - c, 0), u)
+    top = max(roots, key=lambda r: float(r.subs(c, 1)))
+    sup = sp.expand(top**2)
+    gap = sp.factor(sp.simplify(2 * c + 4 - sup))
+    square = sp.simplify(gap - (sp.sqrt(c + 1) - 1) ** 2) == 0
+    grid = np.concatenate([[0.0], np.geomspace(1e-6, 1e6, 199)])
+    f = sp.lambdify(c, 2 * c + 4 - sup, "numpy")
+    return {
+        "sup E": str(sup),
+        "(2c + 4) - sup E, simplified": str(gap),
+        "gap is a square": bool(square),
+        "grid": len(grid),
+        "min over the grid of (2c + 4) - sup E": float(np.min(f(grid))),
+    }
