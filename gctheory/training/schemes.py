@@ -512,6 +512,7 @@ class Grouped(Scheme):
         self.stale_g: np.ndarray | None = None
         self.history: list[float] = []
         self.prev_w: np.ndarray | None = None
+        self.selected_count = np.zeros(self.groups, dtype=np.int64)
 
     def step(self, it: Iteration) -> Step:
         G, w = it.G, it.w
@@ -531,6 +532,7 @@ class Grouped(Scheme):
             sel = np.ones(groups, bool)
         T = self.finish_times(it.X)
         wait, comm, comp, ops = 0.0, 0, 0.0, 0
+        self.selected_count += sel
         for g in np.flatnonzero(sel):
             slots = slice(g * ng, (g + 1) * ng)
             Tg = T[slots]
