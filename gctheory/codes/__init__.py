@@ -71,6 +71,7 @@ from gctheory.codes.expander import (
     circulant_graph,
     circulant_spectrum,
     expander_error_bound,
+    expander_worst_case_lower_bound,
     glasgow_wootters_random_bound,
     graph_adversarial_bound,
     graph_optimal_alpha,
@@ -109,6 +110,13 @@ from gctheory.codes.partial import (
     PartialReplicationScheme,
     estimate_partial,
     scipy_sampler,
+)
+from gctheory.codes.plugins import (
+    CodeFamily,
+    clear_plugin_cache,
+    code_families,
+    code_family,
+    plugin_families,
 )
 from gctheory.codes.product import (
     ProductGradientCode,
@@ -220,6 +228,7 @@ __all__ = [
     "circulant_spectrum",
     "ExpanderCode",
     "expander_error_bound",
+    "expander_worst_case_lower_bound",
     "GraphAssignmentCode",
     "graph_optimal_alpha",
     "graph_adversarial_bound",
@@ -245,6 +254,11 @@ __all__ = [
     "PARTIAL_RULES",
     "estimate_partial",
     "scipy_sampler",
+    "CodeFamily",
+    "clear_plugin_cache",
+    "code_families",
+    "code_family",
+    "plugin_families",
     "ProductGradientCode",
     "product_code",
     "row_balanced_mask_matrix",

@@ -15,7 +15,8 @@ archive holding
 
 ``load_code(path)`` (also ``gctheory.codes.load``) checks the format, refuses
 a newer version and a fingerprint that does not match (an edited or corrupted
-file), imports the class only from ``gctheory`` itself, and restores the state
+file), imports the class only from ``gctheory`` itself or an installed code
+plug-in (:mod:`gctheory.codes.plugins`), and restores the state
 without running the constructor, so the loaded code is bit-for-bit the saved
 one (decoding results identical). No pickle is read or written.
 
@@ -40,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from gctheory.codes._entry_points import plugin_modules
 
 __all__ = ["CodeIO", "export_B", "load", "load_code", "save_code"]
 
@@ -95,8 +98,12 @@ def _class_name(cls: type, name: str) -> str:
 
 
 def _trusted(module: str, name: str) -> str:
-    if not module.startswith(_TRUSTED):
-        raise ValueError(f"cannot save or load {name!r}: {module} is not a module of gctheory")
+    # gctheory's modules, and those of an installed plug-in (gctheory.codes.plugins)
+    if not module.startswith(_TRUSTED) and module.split(".")[0] not in plugin_modules():
+        raise ValueError(
+            f"cannot save or load {name!r}: {module} is not a module of gctheory or of an "
+            "installed code plug-in (entry point group gctheory.codes)"
+        )
     return module
 
 
@@ -108,7 +115,9 @@ def _resolve(spec: str, where: str) -> Any:
         for part in qualname.split("."):
             obj = getattr(obj, part)
     except (ImportError, AttributeError):
-        raise ValueError(f"{where}: class {spec} does not exist in this gctheory") from None
+        raise ValueError(
+            f"{where}: class {spec} does not exist in this gctheory or its plug-ins"
+        ) from None
     return obj
 
 

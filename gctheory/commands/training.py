@@ -64,7 +64,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from gctheory import training as tr
 
     if args.list:
+        from gctheory.codes.plugins import plugin_families
+
         schemes = [{"scheme": k, "description": v} for k, v in tr.SCHEMES.items()]
+        schemes += [{"scheme": k, "description": f"{f.description} (plug-in {f.source})"}
+                    for k, f in plugin_families().items()]  # fmt: skip
         print(format_table(schemes, args.format))
         return 0
     if args.scheme is None:

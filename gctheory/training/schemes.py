@@ -517,6 +517,7 @@ class Grouped(Scheme):
         self.stale_g: np.ndarray | None = None
         self.history: list[float] = []
         self.prev_w: np.ndarray | None = None
+        self.selected_count = np.zeros(self.groups, dtype=np.int64)
 
     def step(self, it: Iteration) -> Step:
         G, w = it.G, it.w
@@ -536,6 +537,7 @@ class Grouped(Scheme):
             sel = np.ones(groups, bool)
         T = self.finish_times(it.X)
         wait, comm, comp, ops = 0.0, 0, 0.0, 0
+        self.selected_count += sel
         for g in np.flatnonzero(sel):
             slots = slice(g * ng, (g + 1) * ng)
             Tg = T[slots]
@@ -602,8 +604,13 @@ SCHEMES: dict[str, str] = {
 def _canon(scheme: str) -> str:
     name = _ALIASES.get(str(scheme).lower(), str(scheme).lower())
     if name not in SCHEMES:
+        from gctheory.codes.plugins import plugin_families  # third-party codes (entry points)
+
+        if name in plugin_families():
+            return name
         raise ValueError(
             f"unknown scheme {scheme!r}; valid schemes: {', '.join(SCHEMES)} "
+            f"(code plug-ins: {', '.join(plugin_families()) or 'none installed'}) "
             f"(aliases: {', '.join(f'{a}={b}' for a, b in _ALIASES.items())})"
         )
     return name

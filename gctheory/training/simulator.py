@@ -61,6 +61,10 @@ class TrainingRun:
         Relative loads of the workers.
     w : ndarray
         The final model.
+    selected : ndarray (groups,) or None
+        For the lazily aggregated schemes of Zhang & Simeone 2020 (LAG, G-LAG, LAGC,
+        G-GD, GC as ``Grouped``): how many iterations each group (each worker, for LAG)
+        was selected by rule (13)/(17); None for the other schemes.
     """
 
     scheme: str
@@ -75,6 +79,7 @@ class TrainingRun:
     w: np.ndarray = field(repr=False)
     draws: np.ndarray | None = field(default=None, repr=False)
     stats: dict[str, np.ndarray] | None = field(default=None, repr=False)
+    selected: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def iterations(self) -> int:
@@ -372,6 +377,7 @@ def _simulate(
         w=w,
         draws=np.array(draws) if record_draws else None,
         stats={key: np.array(v) for key, v in stats.items()} if record_stats else None,
+        selected=getattr(sch, "selected_count", None),
     )
 
 

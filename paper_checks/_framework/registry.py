@@ -301,12 +301,19 @@ class ClaimResult:
             "key": _jsonable(dict(o.key)) if o else {},
             "error": self.error,
             "skipped": self.skipped,
+            "finding": _finding(self.claim.key, self.verdict),
         }
         if o is not None and self.claim.kind == "theorem":
             out["instances"] = o.instances
             out["slack"] = _jsonable(o.slack)
             out["counterexample"] = _jsonable(o.counterexample)
         return out
+
+
+def _finding(key: str, verdict: str) -> str | None:
+    from paper_checks._framework.findings import finding_of  # above this module
+
+    return finding_of(key, verdict)
 
 
 def _jsonable(x: Any) -> Any:
