@@ -119,7 +119,7 @@ def tail_index(dist: Any) -> float:
     """
     _check_law(dist)
     name = getattr(getattr(dist, "dist", None), "name", "")
-    shapes = dist.dist._parse_args(*dist.args, **dist.kwds)[0] if name else ()
+    shapes: tuple[Any, ...] = dist.dist._parse_args(*dist.args, **dist.kwds)[0] if name else ()
     if name == "pareto":
         return float(shapes[0])
     if name == "body_tail":

@@ -27,7 +27,7 @@ import io
 import pickle
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -78,7 +78,10 @@ def _dtype(code: Any, align: Any = False, copy: Any = False) -> _DTypeSpec:
 def _scalar(spec: Any, data: Any = None) -> Any:
     if not isinstance(spec, _DTypeSpec) or not isinstance(data, bytes):
         raise pickle.UnpicklingError("refused a numpy scalar that is not numeric data")
-    order = spec.order if spec.order in "<>" else "="
+    # the state admitted only "<", ">", "|" (no byte order) and "=" (native)
+    order: Literal["<", ">", "="] = (
+        "<" if spec.order == "<" else (">" if spec.order == ">" else "=")
+    )
     dt = np.dtype(spec.code).newbyteorder(order)
     if len(data) != dt.itemsize:
         raise pickle.UnpicklingError(

@@ -103,7 +103,7 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
         raise ValueError(f"path: {str(p)!r} is not a readable trace CSV ({exc})") from None
     tcol = next((c for c in TIME_COLUMNS if c in header), None)
     missing = [c for c in _REQUIRED if c not in header] + ([] if tcol else ["time"])
-    if missing:
+    if missing or tcol is None:
         raise ValueError(
             f"{p}: missing column(s) {missing}; a trace CSV needs round, worker, load and "
             f"time (or duration_s); the header has {header}"
