@@ -284,7 +284,7 @@ class Coded(Scheme):
 
         if isinstance(code, FractionalRepetitionCode) and code.k == code.n:
             self.groups_need = (code.s + 1, 1)
-        elif type(code) is CommFRCode:
+        elif type(code) is CommFRCode and code.delta is not None:  # (always, but LDPC's)
             self.groups_need = (code.N, code.N - code.delta + 1)
 
     def step(self, it: Iteration) -> Step:
