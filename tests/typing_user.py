@@ -1,8 +1,8 @@
 """A downstream user's script, as mypy sees it (type-checked by tests/test_typing.py).
 
 Not collected by pytest (no ``test_`` prefix) and never run there: it only has to
-type-check. ``reveal_type`` sits under ``TYPE_CHECKING``, so the file also imports
-and runs on Python 3.10, where ``reveal_type`` is not a builtin.
+type-check. ``reveal_type`` sits under ``TYPE_CHECKING``, so the file also runs on
+Python 3.10, whose ``typing`` has no ``reveal_type``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ import gctheory.tradeoff
 from gctheory.codes import CommFRCode, DecodeResult, FractionalRepetitionCode
 from gctheory.montecarlo import Estimate
 
+if TYPE_CHECKING:  # a builtin for mypy, and in typing only from Python 3.11
+    from typing_extensions import reveal_type
+
 
 def failure_rate(trials: int) -> Estimate:
     """P(a fair coin shows heads), estimated as a user would write it."""
@@ -26,6 +29,10 @@ def failure_rate(trials: int) -> Estimate:
     return gctheory.estimate_probability(heads, trials, rng=1)
 
 
+def condition(result: DecodeResult) -> float:
+    return result.condition_number
+
+
 def main() -> None:
     G = np.array([[1.0, 0.0, 1.0, 1.0], [0.0, 1.0, 1.0, 2.0]])
     code = CommFRCode(8, 4, G)
@@ -33,7 +40,7 @@ def main() -> None:
     survivors = list(range(code.n - code.s))
     partials = np.ones((code.k, 3))
     result = code.decode_detail(survivors, code.encode(partials)[survivors])
-    kappa: float = result.condition_number
+    kappa = condition(result)
     frc = FractionalRepetitionCode(4, 1)
 
     est = failure_rate(1000)
