@@ -382,3 +382,17 @@ def test_cyclic_shift_fast_path_equals_direct_products(n, k, w):
                 )
     B = rs_encoding_matrix(n, k, w)
     np.testing.assert_allclose(B, direct, rtol=1e-12 * n, atol=0)
+
+
+def test_decode_many_goes_through_the_rs_decoder():
+    """decode_many passes rtol/check to decode; RS.decode used to refuse them (TypeError)."""
+    import numpy as np
+
+    from gctheory.codes.reed_solomon import ReedSolomonCode
+
+    code = ReedSolomonCode(6, 6, 3)
+    P = np.arange(12.0).reshape(6, 2)
+    Y = code.encode(P)
+    sets = np.array([[0, 1, 2, 3], [1, 2, 3, 4]])
+    out = code.decode_many(sets, Y)
+    np.testing.assert_allclose(out, np.tile(P.sum(axis=0), (2, 1)), rtol=1e-9, atol=1e-9)

@@ -391,6 +391,8 @@ class ReedSolomonCode(GradientCode):
     ``docs/codes_rs_approx.md``).
     """
 
+    s: int  # an exact code: s = floor(w n / k) - 1
+
     name = "Reed-Solomon (Halbawi et al. 2017)"
 
     def __init__(self, n: int, k: int, w: int) -> None:
@@ -486,10 +488,14 @@ class ReedSolomonCode(GradientCode):
         received: np.ndarray,
         d: int | None = None,
         *,
+        rtol: float = 1e-6,
+        check: bool = True,
         real: bool = True,
     ) -> np.ndarray:
         """The gradient sum (real part for ``real=True``); see :meth:`decode_detail`."""
-        return self.decode_detail(survivors, received, d, real=real).gradient
+        return self.decode_detail(
+            survivors, received, d, rtol=rtol, check=check, real=real
+        ).gradient
 
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """Algorithm 3: ``f (f - 1)`` look-up multiplications, then ``f d`` to combine.
