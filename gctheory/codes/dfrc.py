@@ -84,8 +84,8 @@ def _group_sum_select(
     disjoint surviving intervals inside ``[0, b)``.
     """
     ends: list[list[int]] = [[] for _ in range(k + 1)]
-    for i in np.flatnonzero(alive):
-        ends[int(hi[i])].append(int(i))
+    for j in np.flatnonzero(alive):
+        ends[int(hi[j])].append(int(j))
     best = np.zeros(k + 1, dtype=np.int64)
     choice = np.full(k + 1, -1, dtype=np.int64)  # -1: partition b-1 left uncovered
     for b in range(1, k + 1):
