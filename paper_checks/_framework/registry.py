@@ -284,7 +284,7 @@ class ClaimResult:
         assert self.outcome is not None
         return self.outcome.verdict
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, finding_of: Callable[[str, str], str | None] | None = None) -> dict[str, Any]:
         # no timings: a second run of an unchanged checkout must write the same file
         o = self.outcome
         out = {
@@ -301,19 +301,14 @@ class ClaimResult:
             "key": _jsonable(dict(o.key)) if o else {},
             "error": self.error,
             "skipped": self.skipped,
-            "finding": _finding(self.claim.key, self.verdict),
+            # which finding (root cause) a differing claim counts toward: the report knows
+            "finding": finding_of(self.claim.key, self.verdict) if finding_of else None,
         }
         if o is not None and self.claim.kind == "theorem":
             out["instances"] = o.instances
             out["slack"] = _jsonable(o.slack)
             out["counterexample"] = _jsonable(o.counterexample)
         return out
-
-
-def _finding(key: str, verdict: str) -> str | None:
-    from paper_checks._framework.findings import finding_of  # above this module
-
-    return finding_of(key, verdict)
 
 
 def _jsonable(x: Any) -> Any:

@@ -223,7 +223,9 @@ def write_report(
     md.write_text(render_markdown(results, quick=quick))
     js.write_text(
         json.dumps(
-            {"quick": quick, "claims": [r.to_json() for r in results]}, indent=1, sort_keys=False
+            {"quick": quick, "claims": [r.to_json(finding_of) for r in results]},
+            indent=1,
+            sort_keys=False,
         )
         + "\n"
     )
