@@ -70,6 +70,8 @@ class _ApproximateCode(GradientCode):
 
     s = None
     m = 1
+    #: n x k: row i is worker i's weights on the k partitions (0/1 for most codes); set by each code
+    A: np.ndarray
 
     @property
     def encoding_matrix(self) -> np.ndarray:
