@@ -25,20 +25,27 @@ STUDIES = studies()
 
 #: Studies whose coverage is below the stated level, measured: not fixed yet.
 KNOWN_BELOW: dict[str, str] = {}
-# Fixed: "delays-weibull-shape", the Wald interval of the Weibull shape with the shift
-# profiled out, covered 273/300 at 95% (n = 100 times of 0.5 + 2 Weibull(1.5)), every miss
-# with the truth above it (the shape's estimate with a free shift is biased low). The
-# profile-likelihood interval (gctheory.delays._mle._weibull_shape_ci) covers 283/300.
 
+#: Below the stated level on the slow study's 1000 seeds only (measured): not fixed yet.
+KNOWN_BELOW_SLOW = {
+    # The Wald interval of the Weibull shape (shift profiled out) covered 273/300 at 95%
+    # (n = 100 times of 0.5 + 2 Weibull(1.5)), every miss with the truth above it: the
+    # shape's estimate with a free shift is biased low. The profile-likelihood interval
+    # (gctheory.delays._mle._weibull_shape_ci) covers 283/300 but 929/1000 (55 misses with
+    # the truth above, 16 below): better, still short. The likelihood ratio at n = 100 is
+    # not yet chi2(1) here (the shift is a nonregular parameter for shape < 2); a
+    # parametric-bootstrap calibration of its cut is the next step.
+    "delays-weibull-shape": "profile interval of the Weibull shape: 929/1000 at 95%",
+}
 
-#: Studies that were below the stated level and were fixed (checked on 300 seeds).
+#: Studies that were below the stated level and are checked on 300 seeds (the fast test).
 WAS_BELOW = {"delays-weibull-shape"}
 
 
-def _params(names):
+def _params(names, known=KNOWN_BELOW):
     return [
-        pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_BELOW[n], strict=True))
-        if n in KNOWN_BELOW
+        pytest.param(n, marks=pytest.mark.xfail(reason=known[n], strict=True))
+        if n in known
         else n
         for n in names
     ]
@@ -53,7 +60,7 @@ def test_coverage_fast(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", _params(STUDIES))
+@pytest.mark.parametrize("name", _params(STUDIES, {**KNOWN_BELOW, **KNOWN_BELOW_SLOW}))
 def test_coverage_slow(name):
     cov = STUDIES[name].coverage(range(1000), LEVEL)
     assert not cov.below_level, f"{name}: {cov}"

@@ -377,7 +377,8 @@ def _weibull_shape_ci(x: np.ndarray, k_hat: float, ll_hat: float, level: float) 
     Why not Wald: with a free shift the shape's estimate is biased low at moderate n and
     its likelihood is skewed (longer to the right); the symmetric Wald interval missed the
     truth 27 times in 300 at 95% (n = 100 times of 0.5 + 2 Weibull(1.5)), always with the
-    truth above it. This interval: 283/300 (see ``gctheory.calibration``).
+    truth above it. This interval: 283/300 (see ``gctheory.calibration``), but 929/1000
+    on 1000 seeds (55 misses above, 16 below): better than Wald, still short of 95%.
     """
     ll_hat = max(ll_hat, _weibull_profile(x, k_hat))
     cut = ll_hat - 0.5 * float(stats.chi2.ppf(level, 1))
