@@ -44,9 +44,7 @@ WAS_BELOW = {"delays-weibull-shape"}
 
 def _params(names, known=KNOWN_BELOW):
     return [
-        pytest.param(n, marks=pytest.mark.xfail(reason=known[n], strict=True))
-        if n in known
-        else n
+        pytest.param(n, marks=pytest.mark.xfail(reason=known[n], strict=True)) if n in known else n
         for n in names
     ]
 
