@@ -197,11 +197,11 @@ def plot_cond_vs_n(*, ax: Any = None, quick: bool = True) -> Drawing:
     rec = _Recorder(ax.figure)
     for nodes, col in zip(VANDERMONDE_NODES, ("C3", "C2", "C4")):
         ax.semilogy(ns, curves[nodes], "-", color=col, label=NODE_LABEL[nodes] + " (mpmath)")
-        ax.semilogy(ns, f64[nodes], ".", color=col, ms=3, gid="caption:dots: float64 values")
+        ax.semilogy(ns, f64[nodes], ".", color=col, ms=3, label="_caption:dots: float64 values")
     ax.semilogy(ns, gmed, "C0-", label=f"Gaussian V: median of {seeds}")
     ax.semilogy(ns, gmax, "C0:", label=f"Gaussian V: max of {seeds}")
-    ax.axhline(FLOAT64_RELIABLE_LIMIT, color="grey", ls="--", lw=1, gid="caption:1e10: float64")
-    ax.axhline(1 / np.finfo(float).eps, color="k", ls="--", lw=1, gid="caption:1/eps: no digit")
+    ax.axhline(FLOAT64_RELIABLE_LIMIT, color="grey", ls="--", lw=1, label="_caption:1e10: float64")
+    ax.axhline(1 / np.finfo(float).eps, color="k", ls="--", lw=1, label="_caption:1/eps: no digit")
     ax.text(ns[-1], FLOAT64_RELIABLE_LIMIT / 8, "1e10: float64 keeps < 6 digits", fontsize=7,
             ha="right")  # fmt: skip
     ax.text(ns[-1], 1 / np.finfo(float).eps / 8, "1/eps: no digit left", fontsize=7, ha="right")
@@ -386,7 +386,7 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
 
     for ax in axes:
         ax.plot(ns_bound, [n // 4 for n in ns_bound], ":", color="grey", label="s = floor(n/4)")
-        ax.axhline(0, color="grey", lw=0.6, gid="caption:(-1: even the full matrix")
+        ax.axhline(0, color="grey", lw=0.6, label="_caption:(-1: even the full matrix")
         ax.set_xlabel("n (workers); s = floor(n/4) stragglers")
         ax.grid(alpha=0.3)
         _legend(ax, fontsize=7, loc="upper left")

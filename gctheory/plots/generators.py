@@ -99,7 +99,7 @@ def plot_stability_generators(
             lo = np.array([r[col["worst_low"]] for r in pts])
             hi = np.array([min(r[col["worst_high"]], top) for r in pts])
             off = (GENERATOR_FAMILIES.index(fam) - 4) * 0.25  # side by side at each n
-            ax_k.vlines(n + off, lo, hi, color=color, lw=2, gid="caption:Bars: certified")
+            ax_k.vlines(n + off, lo, hi, color=color, lw=2, label="_caption:Bars: certified")
             ax_k.semilogy(n + off, lo, marker=marker, color=color, ms=4, ls="-", lw=0.8,
                           label=fam)  # fmt: skip
             sk = [r[col["s_kappa"]] for r in pts]

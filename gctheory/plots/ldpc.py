@@ -303,7 +303,7 @@ def plot_density_evolution(
     ax1.set_title("density evolution, (3,6) ensemble")
     ax1.legend(fontsize=8)
     ax1.grid(alpha=0.3)
-    ax2.axhline(0, color="k", lw=0.8, gid="caption:the curve touches 0")
+    ax2.axhline(0, color="k", lw=0.8, label="_caption:the curve touches 0")
     ax2.plot([th.x], [0], "k*", ms=9, label=f"critical x* = {th.x:.4f}")
     ax2.set_xlabel("x")
     ax2.set_ylabel("eps lambda(1 - rho(1 - x)) - x")
@@ -350,7 +350,7 @@ def plot_raptor_condition54(
         data["eps"] += [e] * xs.size
         data["x"] += [float(v) for v in xs]
         data["margin"] += [float(v) for v in mg]
-    ax.axhline(0, color="k", lw=0.8, gid="caption:positive on")
+    ax.axhline(0, color="k", lw=0.8, label="_caption:positive on")
     ax.set_xlabel("recovered fraction x")
     ax.set_ylabel("(1 - x) - exp(-c Omega'(x))")
     ax.set_title("Theorem 6, condition (54): positive on [0, 1 - eps] (dotted)")

@@ -103,7 +103,7 @@ def _panel_load(ax: Any, axf: Any, table: Any, schemes: Sequence[str], faded: se
                 ls=":",
                 lw=lw,
                 zorder=2,
-                gid="caption:dotted: outside the theorem's regime",
+                label="_caption:dotted: outside the theorem's regime",
             )
     for name in schemes:
         rows = [r for r in _main_rows(table, name) if _finite(r["load"])]
@@ -155,7 +155,7 @@ def _panel_load(ax: Any, axf: Any, table: Any, schemes: Sequence[str], faded: se
     ax.tick_params(labelbottom=False)
     eps = table.parameters.get("eps")
     if eps:
-        axf.axhline(eps, color="0.3", lw=0.8, ls="--", gid="caption:ε = ")
+        axf.axhline(eps, color="0.3", lw=0.8, ls="--", label="_caption:ε = ")
         axf.text(n - 1, eps, f" ε = {eps:g}", va="bottom", ha="right", fontsize=7)
     axf.set_yscale("log")
     axf.set_ylim(_FLOOR / 2, 1.5)
@@ -262,7 +262,7 @@ def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
                 color=colour,
                 lw=1,
                 alpha=0.6 * a,
-                gid="caption:filled: certified empirical low end, hollow: high end",
+                label="_caption:filled: certified empirical low end, hollow: high end",
             )
             ax.plot(
                 x,
@@ -288,7 +288,7 @@ def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
             )
     for fam in fams:
         handles += ax.plot([], [], ls="none", marker=fam_marker[fam], color="0.3", label=fam)
-    ax.axhline(-1, color="0.8", lw=0.6, gid="caption:−1: even cond(G) > κ")
+    ax.axhline(-1, color="0.8", lw=0.6, label="_caption:−1: even cond(G) > κ")
     ax.text(n - 1, -1, "−1: even cond(G) > κ", fontsize=7, va="bottom", ha="right", color="0.4")
     ax.set_xlim(-1, n)
     ax.set_xlabel("stragglers s the code is built for")

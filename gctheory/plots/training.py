@@ -290,7 +290,7 @@ def _wang_loss(outdir: Path, quick: bool) -> list[Path]:
     for ax, f in zip(axes[0], fracs, strict=True):
         curves = r["curves"][f]
         plot_loss_curves(curves, ax=ax, logy=True, legend=False)
-        ax.axhline(r["gap_target"], color="grey", ls=":", lw=1, gid="caption:(dotted)")
+        ax.axhline(r["gap_target"], color="grey", ls=":", lw=1, label="_caption:(dotted)")
         ax.set_title(f"{round(100 * f)}% stragglers (s = {round(f * 30)} of n = 30)", fontsize=10)
         part = _long(curves, ("time", "mean", "low", "high"), {"fraction": f})
         for k, v in part.items():
