@@ -299,7 +299,7 @@ def _wang_loss(outdir: Path, quick: bool) -> list[Path]:
     axes[0, 0].legend(fontsize=8)
     fig.suptitle(
         f"Wang et al. 2019, Fig. 4 analogue: runs stop at gap {r['gap_target']} "
-        f"(dotted), mean and 95% band over {r['config']['trials']} seeds",
+        f"(dotted),\nmean and 95% band over {r['config']['trials']} seeds",
         fontsize=10,
     )
     return save_figure(fig, outdir, "training-wang2019-loss-vs-time", data)
@@ -324,9 +324,9 @@ def _halbawi_loss(outdir: Path, quick: bool) -> list[Path]:
     ax.set_title(
         f"Halbawi et al. 2017, Sec. 6 analogue: n = 40 (paper: 80), Pareto(0.001, 1.1), "
         f"{cfg['trials']} seeds\n"
-        "n = 40 because at n = 80 the RS decoder fails its 1e-6 residual check in double "
-        "precision\ntime = load x Pareto draw: RS's clock is 7x, MDS's ~24x that of uncoded at "
-        "the same f (same seeds)",
+        "n = 40 because at n = 80 the RS decoder fails its 1e-6 residual check\n"
+        "in double precision; time = load x Pareto draw: RS's clock is 7x,\n"
+        "MDS's ~24x that of uncoded at the same f (same seeds)",
         fontsize=9,
     )
     ax.legend(fontsize=8)
