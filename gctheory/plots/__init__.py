@@ -79,7 +79,7 @@ class Drawing:
     figure: Any
     axes: dict[str, Any]
     artists: list[Any] = field(default_factory=list)
-    data: dict[str, list[Any]] | None = None
+    data: dict[str, Any] | None = None
 
     @property
     def ax(self) -> Any:
@@ -103,7 +103,7 @@ class _Recorder:
         self.fig = fig
         self.before = {id(a) for obj in (fig, *fig.axes) for a in _artists_of(obj)}
 
-    def done(self, axes: dict[str, Any], data: dict[str, list[Any]] | None = None) -> Drawing:
+    def done(self, axes: dict[str, Any], data: dict[str, Any] | None = None) -> Drawing:
         new = [
             a
             for obj in (*axes.values(), self.fig)
