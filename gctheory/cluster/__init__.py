@@ -26,10 +26,10 @@ References
 
 from __future__ import annotations
 
+from gctheory.cluster.base import ENGINES, STATUSES, Engine, Event
 from gctheory.cluster.compare import Comparison, compare
-from gctheory.cluster.engines import ENGINES, DaskEngine, Engine, Event, LocalEngine, make_engine
+from gctheory.cluster.engines import DaskEngine, LocalEngine, make_engine
 from gctheory.cluster.master import (
-    STATUSES,
     ClusterError,
     ClusterRun,
     WorkerLostWarning,

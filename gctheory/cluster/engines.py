@@ -14,72 +14,15 @@ import multiprocessing as mp
 import pickle
 import queue
 import time
-from dataclasses import dataclass
 from multiprocessing.connection import wait as _wait
 from typing import Any
 
 import numpy as np
 
+from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.worker import OracleError, WorkerState, worker_main
 
 __all__ = ["Event", "Engine", "LocalEngine", "DaskEngine", "ENGINES", "make_engine"]
-
-ENGINES = {
-    "local": "worker processes on this machine (multiprocessing; the default)",
-    "dask": "a Dask distributed cluster: 'dask' (a LocalCluster) or 'dask=tcp://HOST:PORT'",
-    "mpi": "MPI ranks under mpiexec (mpi4py): rank 0 is the master, ranks 1..n the workers",
-}
-
-
-@dataclass
-class Event:
-    """Something a worker reported.
-
-    ``kind`` is ``"result"`` (``message``, ``compute_s``, ``slept_s``,
-    ``nbytes``: the size of what crossed the wire), ``"error"`` (``error``: an
-    :class:`OracleError`) or ``"dead"`` (``error``: why). ``at`` is the
-    master's ``time.perf_counter()`` when it saw the event.
-    """
-
-    kind: str
-    worker: int
-    t: int
-    at: float
-    message: np.ndarray | None = None
-    compute_s: float = float("nan")
-    slept_s: float = float("nan")
-    nbytes: int = 0
-    error: Any = None
-
-
-class Engine:
-    """Base class of the engines (see the module docstring)."""
-
-    name = "engine"
-    #: most workers the engine can run (None: no limit)
-    max_workers: int | None = None
-
-    def start(self, states: list[WorkerState]) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
-        """Send a task; return the bytes sent. Never waits for the worker."""
-        raise NotImplementedError  # pragma: no cover
-
-    def poll(self, timeout: float | None) -> list[Event]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def close(self) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def describe(self) -> str:
-        return self.name
-
-    def __enter__(self) -> Engine:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 class LocalEngine(Engine):

@@ -28,15 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from gctheory.cluster.engines import Engine, make_engine
+from gctheory.cluster.base import DEAD, ERROR, LATE, NEVER, STATUSES, UNUSED, USED, Engine
+from gctheory.cluster.engines import make_engine
 from gctheory.cluster.rules import Rule, build_scheme
 from gctheory.cluster.workloads import make_workload
 
 __all__ = ["ClusterRun", "ClusterError", "WorkerLostWarning", "run", "STATUSES"]
 
-#: what became of each worker's task in an iteration (the trace's ``status`` column)
-STATUSES = ("never", "used", "unused", "late", "error", "dead")
-_NEVER, _USED, _UNUSED, _LATE, _ERROR, _DEAD = range(6)
+_NEVER, _USED, _UNUSED, _LATE, _ERROR, _DEAD = NEVER, USED, UNUSED, LATE, ERROR, DEAD
 
 
 class WorkerLostWarning(UserWarning):

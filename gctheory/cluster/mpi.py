@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory.cluster.engines import Engine, Event
+from gctheory.cluster.base import Engine, Event
 from gctheory.cluster.worker import OracleError, WorkerState, _single_thread
 
 __all__ = ["MPIEngine", "serve_worker", "is_worker_rank"]
