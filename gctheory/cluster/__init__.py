@@ -29,13 +29,9 @@ from __future__ import annotations
 from gctheory.cluster.base import ENGINES, STATUSES, Engine, Event
 from gctheory.cluster.compare import Comparison, compare
 from gctheory.cluster.engines import DaskEngine, LocalEngine, make_engine
-from gctheory.cluster.master import (
-    ClusterError,
-    ClusterRun,
-    WorkerLostWarning,
-    run,
-)
+from gctheory.cluster.master import run
 from gctheory.cluster.replay import Replay, replay
+from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import SUPPORTED_SCHEMES, Rule, build_scheme
 from gctheory.cluster.trace import load_run, run_trace, save_run
 from gctheory.cluster.worker import OracleError, WorkerState

@@ -72,6 +72,10 @@ class Engine:
     def describe(self) -> str:
         return self.name
 
+    def where(self, worker: int) -> str:
+        """Where ``worker`` runs, for messages (a process id, an MPI rank, a Dask address)."""
+        return f"worker {worker}"
+
     def __enter__(self) -> Engine:
         return self
 

@@ -171,6 +171,9 @@ class LocalEngine(Engine):
     def describe(self) -> str:
         return f"local ({self.context}, {len(self.pids)} processes)"
 
+    def where(self, worker: int) -> str:
+        return f"process {self.pids[worker]}" if worker < len(self.pids) else f"worker {worker}"
+
 
 # ---------------------------------------------------------------------------
 # Dask
@@ -206,6 +209,19 @@ class DaskEngine(Engine):
         naming the address.
     processes : bool
         For the LocalCluster: worker processes instead of threads.
+    n_workers : int, optional
+        For the LocalCluster: Dask workers to start (default one, with a
+        thread per gradient-coding worker; ``n_workers=n`` gives each
+        gradient-coding worker its own Dask worker, so closing one loses one).
+
+    Notes
+    -----
+    Worker ``i``'s state is scattered to the Dask worker ``i mod W`` (``W``
+    the Dask workers present at start) and its tasks are pinned there
+    (``workers=[address]``, ``allow_other_workers=False``): the data moves
+    once. When that Dask worker is closed or lost, its scattered states are
+    lost with it: the engine reports each gradient-coding worker it held as
+    dead (naming the Dask address), and the master goes on without them.
 
     Notes
     -----
@@ -222,6 +238,7 @@ class DaskEngine(Engine):
         client: Any = None,
         timeout: float = 10.0,
         processes: bool = False,
+        n_workers: int | None = None,
     ) -> None:
         try:
             import distributed  # noqa: F401
@@ -230,6 +247,11 @@ class DaskEngine(Engine):
                 'the dask engine needs dask.distributed: pip install "gctheory[dask]"'
             ) from exc
         self.address, self.timeout, self.processes = address, float(timeout), bool(processes)
+        if n_workers is not None and (not isinstance(n_workers, int) or n_workers < 1):
+            raise ValueError(f"n_workers must be a positive int or None, got {n_workers!r}")
+        self.n_workers = n_workers
+        self._where: list[str] = []
+        self._dead: set[int] = set()
         self._client, self._own = client, client is None
         self._cluster: Any = None
         self._states: list[Any] = []
@@ -242,9 +264,10 @@ class DaskEngine(Engine):
         if self._client is not None:
             return self._client
         if self.address is None:
+            nw = self.n_workers or (1 if not self.processes else min(n, 2))
             self._cluster = LocalCluster(
-                n_workers=1 if not self.processes else min(n, 2),
-                threads_per_worker=n if not self.processes else -(-n // 2),
+                n_workers=nw,
+                threads_per_worker=-(-n // nw),
                 processes=self.processes,
                 dashboard_address=None,
             )
@@ -262,12 +285,21 @@ class DaskEngine(Engine):
 
     def start(self, states: list[WorkerState]) -> None:
         client = self._connect(len(states))
-        self._states = [client.scatter(st, hash=False) for st in states]
+        addrs = sorted(client.scheduler_info()["workers"])
+        if not addrs:
+            raise TimeoutError(f"the Dask cluster {self.describe()} has no workers")
+        self._where = [addrs[i % len(addrs)] for i in range(len(states))]
+        self._states = [
+            client.scatter(st, workers=[a], hash=False) for st, a in zip(states, self._where)
+        ]
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
+        if worker in self._dead:
+            return 0
         fut = self._client.submit(
-            _dask_task, self._states[worker], t, params, float(delay), pure=False
-        )
+            _dask_task, self._states[worker], t, params, float(delay), pure=False,
+            workers=[self._where[worker]], allow_other_workers=False,
+        )  # fmt: skip
         self._futures[(worker, t)] = fut
         q = self._q
         fut.add_done_callback(lambda f, i=worker, tt=t: q.put((i, tt, f, time.perf_counter())))
@@ -287,12 +319,13 @@ class DaskEngine(Engine):
                 break
         for i, t, fut, at in items:
             self._futures.pop((i, t), None)
-            if fut.status == "cancelled":
-                continue
             try:
                 msg = fut.result()
             except Exception as exc:  # a lost worker, a killed task
-                events.append(Event("dead", i, t, at, error=f"{type(exc).__name__}: {exc}"))
+                if i not in self._dead:
+                    self._dead.add(i)
+                    why = f"Dask worker {self._where[i]} lost: {type(exc).__name__}: {exc}"
+                    events.append(Event("dead", i, t, at, error=why))
                 continue
             if msg[0] == "result":
                 _, tt, y, comp, slept = msg
@@ -315,6 +348,9 @@ class DaskEngine(Engine):
 
     def describe(self) -> str:
         return f"dask ({self.address or 'LocalCluster'})"
+
+    def where(self, worker: int) -> str:
+        return f"Dask worker {self._where[worker]}" if self._where else f"worker {worker}"
 
 
 def make_engine(engine: Any) -> Engine:
