@@ -31,7 +31,7 @@ FORMAT = "gctheory.cluster.checkpoint/1"
 
 #: configuration keys that must match between a checkpoint and the run resuming it
 _MUST_MATCH = ("scheme", "n", "s", "K", "m", "seed", "code_options", "workload", "step_size",
-               "delay", "preempt")  # fmt: skip
+               "delay", "delay_options", "preempt")  # fmt: skip
 
 
 def save_checkpoint(path: Any, state: dict[str, Any]) -> Path:

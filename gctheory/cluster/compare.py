@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-__all__ = ["Comparison", "compare", "predicted_wait"]
+__all__ = ["Comparison", "compare", "predicted_wait", "law_mean", "sweep"]
 
 #: :mod:`gctheory.runtime` names of the schemes it models
 _RUNTIME_NAMES = {"gd": "uncoded", "ignore": "ignore-s", "cyclic_mds": "cyclic-mds",
@@ -69,6 +69,10 @@ class Comparison:
         return dict(self.__dict__)
 
 
+def dm_is_trace(spec: Any) -> bool:
+    return isinstance(spec, str) and spec.startswith("trace:")
+
+
 def _runtime_law(dist: Any, n: int) -> Any:
     """runtime's ``X`` is the time to process the whole dataset: ``n`` times the simulator's."""
     shapes, loc, scale = dist.dist._parse_args(*dist.args, **dist.kwds)
@@ -79,13 +83,28 @@ def predicted_wait(
     run: Any, delay: Any = None, *, trials: int = 20_000, rng: Any = 0
 ) -> tuple[float, float, str]:
     """Expected wait under ``delay`` (default: the run's law): (mean, standard error, method)."""
+    return _predicted(run.config, run.n, delay, trials, rng)
+
+
+def law_mean(scheme: str, n: int, delay: Any, *, s: int | None = None, K: int | None = None,
+             seed: int = 0, trials: int = 20_000, **delay_options: Any) -> float:  # fmt: skip
+    """Expected wait of ``scheme`` on ``n`` workers under ``delay`` alone (no overheads):
+    the predicted curve of :func:`sweep` and the figure, without a run."""
+    cfg = {"scheme": scheme, "s": s, "K": K, "m": 1, "code_options": {}, "seed": seed,
+           "delay": delay, "delay_options": delay_options}  # fmt: skip
+    return _predicted(cfg, n, None, trials, 0)[0]
+
+
+def _predicted(cfg: dict, n: int, delay: Any, trials: int, rng: Any) -> tuple[float, float, str]:
     from gctheory.cluster.rules import Rule, build_scheme
     from gctheory.delays import parse_delay
 
-    cfg = run.config
-    dm = parse_delay(cfg["delay"] if delay is None else delay)
+    opts = cfg.get("delay_options") or {}
+    if dm_is_trace(cfg["delay"] if delay is None else delay):
+        opts = {"comm_time": opts.get("comm_time", 0.0)}  # a trace carries its own structure
+    dm = parse_delay(cfg["delay"] if delay is None else delay, **opts)
     sch = build_scheme(
-        cfg["scheme"], run.n, s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
+        cfg["scheme"], n, s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
         code_options=cfg.get("code_options"), seed=int(cfg["seed"]),
     )  # fmt: skip
     rule = Rule(sch)
@@ -101,12 +120,10 @@ def predicted_wait(
     ):
         from gctheory.runtime import scheme_time_moments
 
-        s = run.n - rule.need
+        s = n - rule.need
         m = int(cfg.get("m", 1))
         try:
-            mom = scheme_time_moments(
-                name, _runtime_law(dm.dist, run.n), run.n, s, m, tau=dm.comm_time
-            )
+            mom = scheme_time_moments(name, _runtime_law(dm.dist, n), n, s, m, tau=dm.comm_time)
             if rule.groups is None or name == "frc":
                 return float(mom.mean), 0.0, "gctheory.runtime (exact)"
         except ValueError:
@@ -118,7 +135,7 @@ def predicted_wait(
         if dm.replay is not None:
             X = dm.replay.per_unit_times(j, sch.loads, gen)
         elif j % dm.persist == 0 or X is None:
-            X = dm.draw(gen, run.n)
+            X = dm.draw(gen, n)
         waits[j] = rule.wait_time(sch.finish_times(X))
     return float(waits.mean()), float(waits.std(ddof=1) / math.sqrt(trials)), "monte carlo"
 
@@ -163,3 +180,53 @@ def compare(run: Any, delay: Any = None, *, level: float = 0.99, rng: Any = 0) -
         mean, mean - z_lv * se_meas, mean + z_lv * se_meas, pred, pred - z_lv * se_pred,
         pred + z_lv * se_pred, law, method, over, float(z), p, p >= 1 - level, level, label,
     )  # fmt: skip
+
+
+def sweep(
+    cases: Any,
+    *,
+    n: int = 8,
+    delay: Any = "shifted_exp(0.02, 0.02)",
+    iterations: int = 30,
+    engine: str = "local",
+    workload: Any = "quadratic",
+    rng: int = 0,
+    level: float = 0.99,
+    **delay_options: Any,
+) -> list[dict[str, Any]]:
+    """Run each case for real and hold it against the prediction: one row per case.
+
+    Parameters
+    ----------
+    cases : sequence of dict
+        Keyword arguments of :func:`gctheory.cluster.run` per case, at least
+        ``scheme`` (e.g. ``{"scheme": "cyclic_mds", "s": 2}``).
+    n, delay, iterations, engine, workload, rng, **delay_options
+        Shared by every case (``delay_options``: ``n_slow``, ``slowdown``...).
+    level : float
+        Confidence level of the intervals and of the agreement test.
+
+    Returns
+    -------
+    list of dict
+        ``scheme``, ``s``, ``engine``, ``need``, the :class:`Comparison`'s
+        fields, ``iterations``, ``decode_ms`` and ``wall_s`` per case.
+    """
+    from gctheory.cluster.engines import DaskEngine
+    from gctheory.cluster.master import run as run_
+
+    rows = []
+    for case in cases:
+        case = dict(case)
+        if "scheme" not in case:
+            raise ValueError(f"every case needs a 'scheme', got {case!r}")
+        eng = DaskEngine() if engine == "dask" else engine
+        r = run_(n=n, delay=delay, iterations=iterations, engine=eng, workload=workload,
+                 rng=rng, eval_every=0, **delay_options, **case)  # fmt: skip
+        c = compare(r, level=level)
+        s = case.get("s", n - case["K"] if case.get("K") is not None else 0)
+        row = {"scheme": r.scheme, "s": s, "engine": r.engine.split()[0], "need": r.need}
+        row.update(c.row(), iterations=r.iterations, wall_s=r.wall_time)
+        row["decode_ms"] = 1e3 * float(np.mean(r.decode_time))
+        rows.append(row)
+    return rows

@@ -22,7 +22,15 @@ import numpy as np
 from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.worker import OracleError, WorkerState, worker_main
 
-__all__ = ["Event", "Engine", "LocalEngine", "DaskEngine", "ENGINES", "make_engine"]
+__all__ = [
+    "Event",
+    "Engine",
+    "LocalEngine",
+    "DaskEngine",
+    "ENGINES",
+    "make_engine",
+    "can_start_processes",
+]
 
 
 class LocalEngine(Engine):
@@ -351,6 +359,35 @@ class DaskEngine(Engine):
 
     def where(self, worker: int) -> str:
         return f"Dask worker {self._where[worker]}" if self._where else f"worker {worker}"
+
+
+def _idle(conn: Any) -> None:  # pragma: no cover - runs in the child
+    conn.send("up")
+    conn.close()
+
+
+def can_start_processes(timeout: float = 60.0) -> tuple[bool, str]:
+    """Whether this machine lets the local engine start a worker process: ``(ok, why not)``.
+
+    Starts one process the way :class:`LocalEngine` does (``forkserver``)
+    and waits for it to answer; a sandbox without process creation, pipes or
+    semaphores gives ``(False, reason)``. Figures and claims that need real
+    runs call this first and write nothing when it fails.
+    """
+    try:
+        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else None)
+        parent, child = ctx.Pipe()
+        p = ctx.Process(target=_idle, args=(child,), daemon=True)
+        p.start()
+        child.close()
+        ok = parent.poll(timeout) and parent.recv() == "up"
+        p.join(timeout=5.0)
+        parent.close()
+    except (OSError, ImportError, RuntimeError, ValueError) as exc:
+        return False, f"cannot start a worker process ({type(exc).__name__}: {exc})"
+    if not ok:
+        return False, f"a worker process did not answer within {timeout:g} s"
+    return True, ""
 
 
 def make_engine(engine: Any) -> Engine:

@@ -231,6 +231,12 @@ def run(
         "seed": seed,
         "step_size": alpha,
         "delay": getattr(dm, "label", str(delay)),
+        "delay_options": {
+            "persist": dm.persist,
+            "n_slow": dm.n_slow,
+            "slowdown": float(dm.slowdown),
+            "comm_time": float(dm.comm_time),
+        },
         "preempt": bool(preempt),
     }
 
