@@ -87,11 +87,12 @@ def predicted_wait(
 
 
 def law_mean(scheme: str, n: int, delay: Any, *, s: int | None = None, K: int | None = None,
-             seed: int = 0, trials: int = 20_000, **delay_options: Any) -> float:  # fmt: skip
+             code_options: dict | None = None, seed: int = 0, trials: int = 20_000,
+             **delay_options: Any) -> float:  # fmt: skip
     """Expected wait of ``scheme`` on ``n`` workers under ``delay`` alone (no overheads):
     the predicted curve of :func:`sweep` and the figure, without a run."""
-    cfg = {"scheme": scheme, "s": s, "K": K, "m": 1, "code_options": {}, "seed": seed,
-           "delay": delay, "delay_options": delay_options}  # fmt: skip
+    cfg = {"scheme": scheme, "s": s, "K": K, "m": 1, "code_options": code_options or {},
+           "seed": seed, "delay": delay, "delay_options": delay_options}  # fmt: skip
     return _predicted(cfg, n, None, trials, 0)[0]
 
 
