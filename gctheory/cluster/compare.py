@@ -96,7 +96,10 @@ def law_mean(scheme: str, n: int, delay: Any, *, s: int | None = None, K: int | 
     return _predicted(cfg, n, None, trials, 0)[0]
 
 
-def _predicted(cfg: dict, n: int, delay: Any, trials: int, rng: Any) -> tuple[float, float, str]:
+def _predicted(
+    cfg: dict, n: int, delay: Any, trials: int, rng: Any, extra: np.ndarray | None = None
+) -> tuple[float, float, str]:
+    """Expected wait of the rule; with ``extra``, each finish time plus a draw from ``extra``."""
     from gctheory.cluster.rules import Rule, build_scheme
     from gctheory.delays import parse_delay
 
@@ -112,7 +115,8 @@ def _predicted(cfg: dict, n: int, delay: Any, trials: int, rng: Any) -> tuple[fl
     name = _RUNTIME_NAMES.get(sch.name)
     uniform = bool(np.all(sch.loads == sch.loads[0]))
     if (
-        name is not None
+        extra is None
+        and name is not None
         and dm.replay is None
         and dm.n_slow == 0
         and dm.persist == 1
@@ -137,11 +141,22 @@ def _predicted(cfg: dict, n: int, delay: Any, trials: int, rng: Any) -> tuple[fl
             X = dm.replay.per_unit_times(j, sch.loads, gen)
         elif j % dm.persist == 0 or X is None:
             X = dm.draw(gen, n)
-        waits[j] = rule.wait_time(sch.finish_times(X))
+        Tf = sch.finish_times(X)
+        if extra is not None:
+            Tf = Tf + extra[gen.integers(extra.size, size=n)]
+        waits[j] = rule.wait_time(Tf)
     return float(waits.mean()), float(waits.std(ddof=1) / math.sqrt(trials)), "monte carlo"
 
 
-def compare(run: Any, delay: Any = None, *, level: float = 0.99, rng: Any = 0) -> Comparison:
+def compare(
+    run: Any,
+    delay: Any = None,
+    *,
+    level: float = 0.99,
+    rng: Any = 0,
+    overhead: str = "fixed",
+    trials: int = 20_000,
+) -> Comparison:
     """Hold ``run``'s mean iteration time against the prediction for ``delay``.
 
     Parameters
@@ -153,9 +168,22 @@ def compare(run: Any, delay: Any = None, *, level: float = 0.99, rng: Any = 0) -
     level : float
         Confidence level of the intervals; ``agrees`` when the z-test does not
         reject at ``1 - level``.
+    overhead : {"fixed", "resampled"}
+        ``"fixed"``: the prediction is the law's expected wait (exact where
+        :mod:`gctheory.runtime` models the scheme) plus the mean measured
+        overhead. ``"resampled"``: a Monte Carlo of the rule on the law's
+        draws with each worker's response lengthened by an overhead drawn
+        from the run's measured ones (response minus injected delay), plus the
+        mean decoding time: on a busy machine the overheads vary, and the
+        order statistic of ``X_i + O_i`` exceeds that of ``X_i`` plus the mean
+        of ``O`` (a max of jittered times is later than the jitter's mean).
+    trials : int
+        Monte Carlo trials where one is needed.
     """
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    if overhead not in ("fixed", "resampled"):
+        raise ValueError(f"overhead must be 'fixed' or 'resampled', got {overhead!r}")
     x = np.asarray(run.iteration_time, float)
     T = len(x)
     if T < 2:
@@ -163,14 +191,20 @@ def compare(run: Any, delay: Any = None, *, level: float = 0.99, rng: Any = 0) -
     z_lv = float(stats.norm.ppf(0.5 + level / 2))
     se_meas = float(np.std(x, ddof=1)) / math.sqrt(T)
     mean = float(x.mean())
-    law, se_law, method = predicted_wait(run, delay, rng=rng)
     o = np.asarray(run.overhead, float)
     o = o[np.isfinite(o)]
     over_w = float(o.mean()) if o.size else 0.0
     se_w = float(o.std(ddof=1) / math.sqrt(o.size)) if o.size > 1 else 0.0
     dec = np.asarray(run.decode_time, float)
-    over = over_w + float(dec.mean())
-    se_over = math.hypot(se_w, float(dec.std(ddof=1)) / math.sqrt(T))
+    se_dec = float(dec.std(ddof=1)) / math.sqrt(T)
+    if overhead == "resampled" and o.size:
+        law, se_law, method = _predicted(run.config, run.n, delay, trials, rng, extra=o)
+        law, over, se_over = law - over_w, over_w + float(dec.mean()), math.hypot(se_w, se_dec)
+        method += " (overheads resampled)"
+    else:
+        law, se_law, method = _predicted(run.config, run.n, delay, trials, rng)
+        over = over_w + float(dec.mean())
+        se_over = math.hypot(se_w, se_dec)
     pred = law + over
     se_pred = math.hypot(se_law, se_over)
     se = math.hypot(se_meas, se_pred)
@@ -193,6 +227,7 @@ def sweep(
     workload: Any = "quadratic",
     rng: int = 0,
     level: float = 0.99,
+    overhead: str = "fixed",
     **delay_options: Any,
 ) -> list[dict[str, Any]]:
     """Run each case for real and hold it against the prediction: one row per case.
@@ -202,6 +237,8 @@ def sweep(
     cases : sequence of dict
         Keyword arguments of :func:`gctheory.cluster.run` per case, at least
         ``scheme`` (e.g. ``{"scheme": "cyclic_mds", "s": 2}``).
+    overhead : {"fixed", "resampled"}
+        How :func:`compare` adds the measured overheads.
     n, delay, iterations, engine, workload, rng, **delay_options
         Shared by every case (``delay_options``: ``n_slow``, ``slowdown``...).
     level : float
@@ -216,6 +253,8 @@ def sweep(
     from gctheory.cluster.engines import DaskEngine
     from gctheory.cluster.master import run as run_
 
+    if overhead not in ("fixed", "resampled"):
+        raise ValueError(f"overhead must be 'fixed' or 'resampled', got {overhead!r}")
     rows = []
     for case in cases:
         case = dict(case)
@@ -224,7 +263,7 @@ def sweep(
         eng = DaskEngine() if engine == "dask" else engine
         r = run_(n=n, delay=delay, iterations=iterations, engine=eng, workload=workload,
                  rng=rng, eval_every=0, **delay_options, **case)  # fmt: skip
-        c = compare(r, level=level)
+        c = compare(r, level=level, overhead=overhead)
         s = case.get("s", n - case["K"] if case.get("K") is not None else 0)
         row = {"scheme": r.scheme, "s": s, "engine": r.engine.split()[0], "need": r.need}
         row.update(c.row(), iterations=r.iterations, wall_s=r.wall_time)
