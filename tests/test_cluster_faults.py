@@ -93,6 +93,7 @@ def _close_dask_worker_holding(eng: cl.DaskEngine, worker: int) -> None:
     eng._client.sync(dw.close)
 
 
+@pytest.mark.filterwarnings("ignore::ResourceWarning")  # sockets of the lost Dask worker
 def test_dask_worker_closed_mid_run_exact_code_goes_on():
     pytest.importorskip("distributed")
     eng = cl.DaskEngine(n_workers=4)
@@ -109,6 +110,7 @@ def test_dask_worker_closed_mid_run_exact_code_goes_on():
     _full_steps(r, 6)
 
 
+@pytest.mark.filterwarnings("ignore::ResourceWarning")  # sockets of the lost Dask worker
 def test_dask_worker_closed_with_s_0_is_refused_naming_it():
     pytest.importorskip("distributed")
     eng = cl.DaskEngine(n_workers=3)

@@ -250,7 +250,7 @@ def run(
     finish = np.full((T, n), np.nan)
     status = np.zeros((T, n), dtype=np.int8)
     bytes_down, bytes_up = np.zeros(T), np.zeros(T)
-    it_time, wait_t, dec_t = np.zeros(T), np.zeros(T), np.zeros(T)
+    it_time, wait_t, dec_t, cpu_t = np.zeros(T), np.zeros(T), np.zeros(T), np.zeros(T)
     survivors: list[tuple[int, ...]] = []
     history = [w.copy()]
     metrics: dict[str, list[float]] = {}
@@ -268,7 +268,7 @@ def run(
         metric_its.append(t)
 
     def partial(done: int) -> ClusterRun:
-        return _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, survivors,
+        return _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors,
                        injected, finish, start_at, status, bytes_down, bytes_up, measured_len,
                        metrics, metric_its, dead, config, done, t_run)  # fmt: skip
 
@@ -278,7 +278,8 @@ def run(
             "injected": injected[:done], "start_at": start_at[:done], "finish": finish[:done],
             "status": status[:done], "bytes_down": bytes_down[:done],
             "bytes_up": bytes_up[:done], "it_time": it_time[:done], "wait_t": wait_t[:done],
-            "dec_t": dec_t[:done], "survivors": survivors, "metrics": metrics,
+            "dec_t": dec_t[:done], "cpu_t": cpu_t[:done], "survivors": survivors,
+            "metrics": metrics,
             "metric_its": metric_its, "dead": dead, "measured_len": measured_len,
             "rng_state": delay_rng.bit_generator.state, "X": X,
             "elapsed": time.perf_counter() - t_run,
@@ -293,9 +294,10 @@ def run(
                 f"the checkpoint {str(checkpoint)!r} is at iteration {t0}, past "
                 f"iterations={T}; ask for iterations >= {t0}"
             )
-        for arr, key in ((injected, "injected"), (start_at, "start_at"), (finish, "finish"),
-                         (status, "status"), (bytes_down, "bytes_down"), (bytes_up, "bytes_up"),
-                         (it_time, "it_time"), (wait_t, "wait_t"), (dec_t, "dec_t")):  # fmt: skip
+        arrays = {"injected": injected, "start_at": start_at, "finish": finish, "status": status,
+                  "bytes_down": bytes_down, "bytes_up": bytes_up, "it_time": it_time,
+                  "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t}  # fmt: skip
+        for key, arr in arrays.items():
             arr[:t0] = st[key]
         w = np.array(st["params"], copy=True)
         history = [np.array(h) for h in st["history"]]
@@ -317,7 +319,7 @@ def run(
                 X = dm.draw(delay_rng, n)
             inj = np.asarray(sch.finish_times(X), float)
             injected[t] = inj
-            start = time.perf_counter()
+            start, cpu0 = time.perf_counter(), time.process_time()
             start_at[t] = start - t_run
             for i in range(n):
                 if i in dead:
@@ -401,6 +403,7 @@ def run(
                 status[t, i] = _USED
             survivors.append(Ss)
             it_time[t], wait_t[t], dec_t[t] = end - start, decided - start, end - decided
+            cpu_t[t] = time.process_time() - cpu0
             history.append(w.copy())
             done = t + 1
             if eval_every and done % eval_every == 0 or done == T:
@@ -427,7 +430,7 @@ def run(
     return res
 
 
-def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, survivors, injected,
+def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors, injected,
             finish, start_at, status, bytes_down, bytes_up, measured_len, metrics, metric_its,
             dead, config, done, t_run) -> ClusterRun:  # fmt: skip
     T = done
@@ -444,6 +447,7 @@ def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, survivor
         iteration_time=it_time[:T].copy(),
         wait_time=wait_t[:T].copy(),
         decode_time=dec_t[:T].copy(),
+        master_cpu=cpu_t[:T].copy(),
         survivors=list(survivors[:T]),
         injected=injected[:T].copy(),
         response=resp,

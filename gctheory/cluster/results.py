@@ -45,6 +45,11 @@ class ClusterRun:
         Seconds from sending the parameters to the updated parameters.
     wait_time, decode_time : ndarray (T,)
         Of which waiting for the survivors, and decoding plus the update.
+    master_cpu : ndarray (T,)
+        CPU seconds of the master process per iteration (``time.process_time``:
+        encoding and sending, the waiting loop's bookkeeping, decoding; a
+        blocked wait costs none). With an in-process Dask cluster it includes
+        the scheduler's and the threads' work.
     survivors : list of tuple
         The survivor set used each iteration (sorted).
     injected, response : ndarray (T, n)
@@ -77,6 +82,7 @@ class ClusterRun:
     iteration_time: np.ndarray = field(repr=False)
     wait_time: np.ndarray = field(repr=False)
     decode_time: np.ndarray = field(repr=False)
+    master_cpu: np.ndarray = field(repr=False)
     survivors: list = field(repr=False)
     injected: np.ndarray = field(repr=False)
     response: np.ndarray = field(repr=False)
