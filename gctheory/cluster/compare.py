@@ -6,8 +6,9 @@ where :mod:`gctheory.runtime` models the scheme: uncoded, ignore-s, cyclic
 MDS, FRC, Ye-Abbe; otherwise a Monte Carlo of the same rule on draws of the
 same delay model) plus the fixed overheads *measured* in the run: a worker's
 response minus its injected delay (sending the parameters, the gradient
-computation, the transfer back), averaged over every result that arrived, and
-the master's decoding and update. The test: is the measured mean inside the
+computation, the transfer back), averaged over the survivors' results (those
+stamped while the master waited for them), and the master's decoding and
+update. The test: is the measured mean inside the
 prediction's interval, a z-test of their difference with both standard errors.
 """
 
@@ -19,6 +20,8 @@ from typing import Any
 
 import numpy as np
 from scipy import stats
+
+from gctheory.cluster.base import USED
 
 __all__ = ["Comparison", "compare", "predicted_wait", "law_mean", "sweep"]
 
@@ -192,7 +195,10 @@ def compare(
     se_meas = float(np.std(x, ddof=1)) / math.sqrt(T)
     mean = float(x.mean())
     o = np.asarray(run.overhead, float)
-    o = o[np.isfinite(o)]
+    # the survivors' overheads only: their arrival is stamped while the master waits for
+    # them; an unused or late result is stamped when the master next polls (after its
+    # decoding, or in the next iteration), which would inflate the overhead
+    o = o[(np.asarray(run.status) == USED) & np.isfinite(o)]
     over_w = float(o.mean()) if o.size else 0.0
     se_w = float(o.std(ddof=1) / math.sqrt(o.size)) if o.size > 1 else 0.0
     dec = np.asarray(run.decode_time, float)
