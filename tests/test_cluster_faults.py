@@ -203,3 +203,16 @@ def test_mpi_run_replays_bit_for_bit(tmp_path):
     row = json.loads(out.stdout)[0]
     assert row["engine"].startswith("mpi") and row["iterations"] == 5
     assert np.array_equal(cl.replay(path).params, np.load(saved))
+
+
+def test_cli_resume_needs_a_checkpoint_and_saves_params(tmp_path, capsys):
+    from gctheory.cli import main
+
+    assert main(["run", "--scheme", "gd", "--n", "2", "--resume", "--quiet"]) == 2
+    assert "resume=True needs checkpoint=PATH" in capsys.readouterr().err
+    ckpt, saved = tmp_path / "c.ckpt", tmp_path / "w.npy"
+    args = ["run", "--scheme", "gd", "--n", "2", "--iterations", "3", "--quiet", "--format",
+            "json", "--checkpoint", str(ckpt), "--resume", "--save-params", str(saved)]  # fmt: skip
+    assert main(args) == 0
+    assert load_checkpoint(ckpt)["done"] == 3
+    assert np.array_equal(np.load(saved), load_checkpoint(ckpt)["params"])
