@@ -11,9 +11,12 @@ then judges the computed numbers:
   same rule, plus the overheads measured in the run) within the intervals.
   Each case has its own seed, so the cases do not share one draw of the
   injected delays. The verdict is a statistical test on this machine's real
-  timing (level 0.999 per run): a heavily loaded machine can flip it (a
-  full-mode run on 2 cores shared with 7 other jobs measured cyclic-MDS
-  s = 2 at 68.0 ms against 59.6 predicted, p = 0.001).
+  timing (level 0.999 per run, one run of five allowed outside: the mean of
+  the skewed iteration times has heavier tails than the normal interval at
+  these lengths; over 200 seeds, the injected draws alone put 1-1.5% of the
+  means beyond it). A heavily loaded machine can still flip it (a full-mode
+  run on 2 cores shared with 7 other jobs measured cyclic-MDS s = 2 at
+  68.0 ms against 59.6 predicted, p = 0.001).
 * ``tandon2017:coded-beats-uncoded-under-stragglers``: with two of eight
   workers slowed eightfold each iteration (Tandon et al.'s experiments delay
   stragglers artificially), cyclic-MDS with s = 2 has a lower measured mean
@@ -56,6 +59,10 @@ LAW = "shifted_exp(0.005, 0.01)"  # seconds per partition: sleep-dominated
 STRAGGLERS = {"delay": "shifted_exp(0.01, 0.002)", "n_slow": 2, "slowdown": 8.0}
 LEVEL = 0.999  # agreement test per run (several runs: a wide level per run)
 APART = 0.95  # intervals of the qualitative comparisons
+#: runs allowed outside their interval: with 80-200 iterations the mean of the skewed
+#: iteration times has heavier tails than the normal interval assumes (over 200 seeds of
+#: the injected draws alone, 1-1.5% fell beyond the 0.999 interval, not 0.1%)
+SPARE = 1
 
 
 @functools.lru_cache(maxsize=2)
@@ -67,7 +74,7 @@ def _runs(quick: bool) -> dict[str, Any]:
     ok, why = can_start_processes()
     if not ok:
         return {"ok": False, "why": why}
-    T = 25 if quick else 80
+    T = 25 if quick else 200
     law_cases = [
         {"scheme": "gd"},
         {"scheme": "cyclic_mds", "s": 2},
@@ -111,13 +118,15 @@ def _unavailable(c: dict, comparison: str) -> Outcome:
 def _judge_agreement(c: dict) -> Outcome:
     cmp = (
         f"each run's measured mean iteration time against the prediction (law + measured "
-        f"overheads), two-sided z-test at level {LEVEL}"
+        f"overheads), two-sided z-test at level {LEVEL}; at most {SPARE} of the runs may "
+        "fall outside (the means of skewed iteration times have heavier tails than the "
+        "normal approximation at these lengths)"
     )
     if not c["ok"]:
         return _unavailable(c, cmp)
     bad = [r for r in c["runs"] if not r["agrees"]]
     key = {"runs agreeing": (c["agreeing"], 0), "runs": (len(c["runs"]), 0)}
-    if not bad:
+    if len(bad) <= SPARE:
         return Outcome("reproduced", c, cmp, key=key)
     return Outcome(
         "differs", c, cmp, key=key, cause=f"measured outside the prediction's interval: {bad}"
@@ -148,12 +157,20 @@ _EX_RUN = {
     f"({LAW} per partition), the measured mean iteration time of uncoded GD, cyclic-MDS "
     "(s = 1, 2), FRC (s = 1) and d-FRC (d = 2, K = 4) agrees with the expected time at which "
     "the master's rule is met (gctheory.runtime exact, or a Monte Carlo of the same rule) "
-    "plus the overheads measured in the run",
+    "plus the overheads measured in the run (all runs but at most one inside the 0.999 "
+    "interval)",
     paper_value="none (gctheory's prediction held against gctheory's measurement)",
     judge=_judge_agreement,
     examples=[
         ({"ok": True, "runs": [_EX_RUN], "agreeing": 1}, "reproduced"),
-        ({"ok": True, "runs": [{**_EX_RUN, "agrees": False, "p": 1e-6}], "agreeing": 0}, "differs"),
+        (
+            {"ok": True, "runs": [{**_EX_RUN, "agrees": False}, _EX_RUN], "agreeing": 1},
+            "reproduced",
+        ),
+        (
+            {"ok": True, "runs": [{**_EX_RUN, "agrees": False, "p": 1e-6}] * 2, "agreeing": 0},
+            "differs",
+        ),
         ({"ok": False, "why": "cannot start a worker process"}, "not checkable"),
     ],
 )
