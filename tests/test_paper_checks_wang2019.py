@@ -93,3 +93,11 @@ def test_submultiplicative_step_flags_a_smaller_norm():
     assert fro["counterexample count"] == 0  # ||g||_F >= ||g||_2: holds a fortiori
     broken = search(lambda p: submultiplicative_evaluate(p, "mean gradient"), grid)
     assert broken["counterexample count"] > 0
+
+
+def test_appD_step_f_breaks_with_a_smaller_cut():
+    """Step (f)'s bound needs k = n^0.6; with k = n^0.2 the first dropped term exceeds it."""
+    from paper_checks.wang2019.proofs import stepf_evaluate
+
+    assert stepf_evaluate((10**6, 0.1))[0] is True
+    assert stepf_evaluate((10**6, 0.1), k_exp=0.2)[0] is False
