@@ -385,12 +385,14 @@ def run(
                             f"{ev.error}; treated as a straggler", WorkerLostWarning, stacklevel=2
                         )
                     elif et == t:
+                        message = ev.message
+                        assert message is not None, "a result event (neither dead nor error)"
                         finish[t, i] = ev.at - t_run
                         arrived.append(i)
-                        msgs[i] = ev.message
+                        msgs[i] = message
                         status[t, i] = _UNUSED
                         bytes_up[t] += ev.nbytes
-                        measured_len = ev.message.size
+                        measured_len = message.size
                     elif 0 <= et < t:  # a late result: recorded, dropped
                         finish[et, i] = ev.at - t_run
                         status[et, i] = _LATE

@@ -165,10 +165,12 @@ class Rule:
 
     def decodable(self, survivors: Sequence[int]) -> bool:
         """Peeling recovers from ``survivors`` every batch all ``n`` workers would (cached)."""
+        code = self.code
+        assert code is not None, "only a peeling rule (which has its code) asks"
         key = tuple(sorted(int(i) for i in survivors))
         hit = self._peels.get(key)
         if hit is None:
-            hit = bool(key) and int(self.code.recovered_batches(key).sum()) >= self.target
+            hit = bool(key) and int(code.recovered_batches(key).sum()) >= self.target
             if len(self._peels) > 4096:
                 self._peels.clear()
             self._peels[key] = hit
