@@ -69,6 +69,7 @@ from gctheory.codes import (
     estimate_mean_error as estimate_mean_error,
     estimate_partial as estimate_partial,
     expander_error_bound as expander_error_bound,
+    expander_worst_case_lower_bound as expander_worst_case_lower_bound,
     ExpanderCode as ExpanderCode,
     export_B as export_B,
     find_failure as find_failure,
