@@ -33,6 +33,7 @@ from gctheory.codes import (
     CommFRLDPCCode as CommFRLDPCCode,
     CyclicMDSCode as CyclicMDSCode,
     DecodeResult as DecodeResult,
+    DecodingPrecisionWarning as DecodingPrecisionWarning,
     DecodingCost as DecodingCost,
     DFractionalRepetitionCode as DFractionalRepetitionCode,
     ExpanderCode as ExpanderCode,

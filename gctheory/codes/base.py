@@ -93,6 +93,17 @@ from gctheory.codes._linalg import (
     split_chunks,
     target_matrix,
 )
+from gctheory.codes._precision import (
+    DecodingPrecisionWarning,
+    abs_max,
+    act,
+    amplification,
+    check_noise_options,
+    input_precision,
+    noise_bound,
+    quick_check,
+    received_scale,
+)
 from gctheory.codes._survivors import (
     _EPS,
     _survivors_mask,
@@ -102,6 +113,7 @@ from gctheory.codes._survivors import (
 
 __all__ = [
     "DecodeResult",
+    "DecodingPrecisionWarning",
     "DecodingCost",
     "GradientCode",
     "check_positive_int",
@@ -173,6 +185,13 @@ class DecodeResult:
     survivors : tuple of int
     exact : bool
         ``residual <= rtol`` (the survivors decode exactly up to rounding).
+    noise_bound : float
+        Bound on the relative forward error ``max|g_hat - g| / max|g_hat|`` that the
+        precision of ``received`` (its dtype's eps, or the ``noise`` given) can cause
+        through the decoding coefficients: ``noise * max_u ||A[:, u]||_1 * max|received|
+        / max|g_hat|`` (see ``gctheory.codes._precision``). ``decode`` warns
+        (:class:`DecodingPrecisionWarning`) or refuses when it exceeds ``rtol``.
+        NaN when not computed.
     """
 
     gradient: np.ndarray = field(repr=False)
@@ -181,6 +200,7 @@ class DecodeResult:
     residual: float
     survivors: tuple[int, ...] = field(repr=False)
     exact: bool
+    noise_bound: float = math.nan
 
     def error_bound(self, scale: float, size: int) -> float:
         """Forward-error tolerance ``10 * size * kappa * eps * scale`` for tests and checks.
@@ -192,6 +212,15 @@ class DecodeResult:
         """
         kappa = self.condition_number if math.isfinite(self.condition_number) else 1 / _EPS
         return 10.0 * size * kappa * _EPS * scale
+
+
+def _show_list(T: np.ndarray, most: int = 12) -> str:
+    """A survivor list for a message, truncated past ``most`` entries."""
+    items = sorted(T.tolist())
+    if len(items) <= most:
+        return str(items)
+    head = ", ".join(str(i) for i in items[:most])
+    return f"[{head}, ... ({len(items)} in all)]"
 
 
 # ---------------------------------------------------------------- interface
@@ -278,7 +307,9 @@ class GradientCode(GenericDecoding):
             )
         if not (np.issubdtype(P.dtype, np.number)):
             raise ValueError(f"partials must be numeric, got dtype {P.dtype}")
-        return P.astype(np.result_type(P.dtype, float), copy=False)
+        P = P.astype(np.result_type(P.dtype, float), copy=False)
+        received_scale(P, "partials")  # NaN or inf would spread to every worker silently
+        return P
 
     # -- decoding
     #: Most survivor sets whose decoding coefficients are kept (see :meth:`clear_decode_cache`).
@@ -319,7 +350,7 @@ class GradientCode(GenericDecoding):
     def _refuse(self, T: np.ndarray, res: float, rtol: float, kappa: float | None) -> None:
         cond = f" (condition number {kappa:.3g})" if kappa is not None else ""
         raise ValueError(
-            f"survivors {sorted(T.tolist())} cannot decode the gradient sum: the decoding "
+            f"survivors {_show_list(T)} cannot decode the gradient sum: the decoding "
             f"equations have relative residual {res:.3g} > rtol={rtol:g}{cond}; "
             f"{type(self).__name__} guarantees decoding only from any n - s = "
             f"{self.n - self.s} survivors"
@@ -334,6 +365,8 @@ class GradientCode(GenericDecoding):
         rtol: float = 1e-6,
         check: bool = True,
         condition: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> DecodeResult:
         """Decode and report conditioning and residual (see :class:`DecodeResult`).
 
@@ -355,9 +388,19 @@ class GradientCode(GenericDecoding):
         condition : bool
             Compute the condition number of the solved system (an SVD, the
             dominant cost of a decode); False reports ``nan``.
+        noise : float, optional
+            Relative precision of the entries of ``received`` (default: the unit
+            roundoff of its dtype, 1.2e-7 for float32, 2.2e-16 for float64).
+        on_noise : {"warn", "raise", "ignore"}
+            What to do when the forward-error bound ``noise_bound`` (see
+            :class:`DecodeResult`) exceeds ``rtol``: warn with
+            :class:`DecodingPrecisionWarning` (default), raise ``ValueError``, or
+            nothing. The bound is reported in the result either way.
         """
+        noise = check_noise_options(noise, on_noise)
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
         Y = self._check_received(T, received, d)
+        ymax = received_scale(Y)
         if condition:
             A, res, kappa = self._coefficients_and_condition(T)
         else:
@@ -367,6 +410,10 @@ class GradientCode(GenericDecoding):
         if check and self.exact and not ok:
             self._refuse(T, res, rtol, kappa if condition else None)
         chunks = A.T @ Y
+        bound = noise_bound(
+            amplification(A), ymax, abs_max(chunks), input_precision(Y.dtype, noise)
+        )
+        act(bound, rtol, on_noise, lambda: f"decoding from survivors {_show_list(T)}")
         return DecodeResult(
             gradient=_join_chunks(chunks, d),
             coefficients=A,
@@ -374,6 +421,7 @@ class GradientCode(GenericDecoding):
             residual=res,
             survivors=tuple(int(t) for t in T),
             exact=bool(ok),
+            noise_bound=bound,
         )
 
     def decode(
@@ -384,21 +432,33 @@ class GradientCode(GenericDecoding):
         *,
         rtol: float = 1e-6,
         check: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> np.ndarray:
         """The gradient sum (d,) from the survivors' transmissions (see the module contract).
 
         The correctness check stays on: the relative residual of the decoding
         equations (O(size of the system)) must be <= ``rtol`` for an exact
-        code, else ``ValueError``. No condition number is computed (ask
-        :meth:`decode_detail`). Coefficients of repeated survivor sets come
-        from a cache.
+        code, else ``ValueError``. So does the precision check: the forward
+        error the precision of ``received`` (or ``noise``) can cause through the
+        decoding coefficients must be <= ``rtol``, else a
+        :class:`DecodingPrecisionWarning` (``on_noise="raise"``: ``ValueError``;
+        see :meth:`decode_detail`). Non-finite ``received`` is refused. No
+        condition number is computed (ask :meth:`decode_detail`). Coefficients
+        of repeated survivor sets come from a cache.
         """
+        if noise is not None or on_noise != "warn":
+            noise = check_noise_options(noise, on_noise)
         T, alive = _survivors_mask(survivors, self.n, self.min_survivors if check else 1)
         Y = self._check_received(T, received, d)
         A, res = self._cached_coefficients(T, alive)
         if check and self.s is not None and res > rtol:
             self._refuse(T, res, rtol, None)
-        return _join_chunks(A.T @ Y, d)
+        chunks = A.T @ Y
+        quick_check(
+            A, Y, chunks, noise, rtol, on_noise, lambda: f"decoding from survivors {_show_list(T)}"
+        )
+        return _join_chunks(chunks, d)
 
     # -- cost model
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:

@@ -1,0 +1,101 @@
+"""Regression tests of issue 30 (the third hostile probe), library side.
+
+Each test failed on main before its fix (bcd2acc); the item it pins is in its name.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from gctheory.codes import (
+    CyclicMDSCode,
+    DecodingPrecisionWarning,
+    ReedSolomonCode,
+    YeAbbeCode,
+)
+
+
+def _float32_case(code, seed=0):
+    rng = np.random.default_rng(seed)
+    P = rng.standard_normal((code.k, 4))
+    Y = code.encode(P)
+    surv = np.sort(rng.choice(code.n, code.min_survivors, replace=False))
+    return P, Y, surv
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: YeAbbeCode(30, 8, 1), lambda: CyclicMDSCode(30, 8, rng=1)]
+)
+def test_s1_decode_bounds_the_amplified_input_precision(make):
+    code = make()
+    P, Y, surv = _float32_case(code)
+    y32 = Y[surv].astype(np.float32)
+    truth = P.sum(0)
+    with pytest.warns(DecodingPrecisionWarning, match="forward error of up to"):
+        g = code.decode(surv, y32, 4)
+    err = np.abs(g - truth).max() / np.abs(g).max()
+    with pytest.warns(DecodingPrecisionWarning):
+        res = code.decode_detail(surv, y32, 4)
+    # the bound is reported and bounds the error actually made
+    assert res.noise_bound > 1e-6 and err <= res.noise_bound
+    with pytest.raises(ValueError, match="forward error"):
+        code.decode(surv, y32, 4, on_noise="raise")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code.decode(surv, y32, 4, on_noise="ignore")
+        # float64 input: the same decoding stays quiet and its bound is at rounding size
+        res64 = code.decode_detail(surv, Y[surv], 4)
+    assert res64.noise_bound < 1e-6
+    assert np.abs(res64.gradient - truth).max() / np.abs(truth).max() <= res64.noise_bound
+    # a stated noise level replaces the dtype's eps
+    with pytest.warns(DecodingPrecisionWarning):
+        code.decode(surv, Y[surv], 4, noise=1e-3)
+
+
+def test_s1_decode_many_warns_once_and_reports_bounds():
+    code = CyclicMDSCode(30, 8, rng=1)
+    P, Y, surv = _float32_case(code)
+    sets = np.stack([surv, np.sort(np.random.default_rng(3).choice(30, 22, replace=False))])
+    with pytest.warns(DecodingPrecisionWarning, match="survivor sets") as rec:
+        out, bounds = code.decode_many(sets, Y.astype(np.float32), 4, return_bounds=True)
+    assert len(rec) == 1 and bounds.shape == (2,) and np.all(bounds > 1e-6)
+    err = np.abs(out - P.sum(0)).max(axis=1) / np.abs(out).max(axis=1)
+    assert np.all(err <= bounds)
+    with pytest.raises(ValueError, match="forward error"):
+        code.decode_many(sets, Y.astype(np.float32), 4, on_noise="raise")
+    with pytest.raises(ValueError, match="on_noise"):
+        code.decode(surv, Y[surv], on_noise="loud")
+    with pytest.raises(ValueError, match="noise"):
+        code.decode(surv, Y[surv], noise=-1.0)
+
+
+def test_b1_reed_solomon_decode_many_works():
+    code = ReedSolomonCode(8, 8, 2)
+    P = np.random.default_rng(1).standard_normal((8, 3))
+    Y = code.encode(P)
+    sets = [list(range(code.f)), list(range(1, code.f + 1))]
+    out = code.decode_many(sets, Y)
+    np.testing.assert_allclose(out, np.tile(P.sum(0), (2, 1)), atol=1e-10)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_b14_non_finite_input_is_refused_by_the_decoders(bad):
+    code = CyclicMDSCode(10, 3, rng=1)
+    P = np.ones((code.k, 2))
+    Y = code.encode(P)
+    Y[0, 0] = bad
+    with pytest.raises(ValueError, match="received must hold finite"):
+        code.decode(np.arange(10), Y)
+    with pytest.raises(ValueError, match="received must hold finite"):
+        code.decode_detail(np.arange(10), Y)
+    with pytest.raises(ValueError, match="received must hold finite"):
+        code.decode_many(np.arange(10)[None], Y)
+    P[1, 1] = bad
+    with pytest.raises(ValueError, match="partials must hold finite"):
+        code.encode(P)
+    with pytest.raises(ValueError, match="received must be a numeric"):
+        code.decode(np.arange(10), Y.astype(object))
