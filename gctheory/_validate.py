@@ -143,14 +143,17 @@ def check_array(
     complex_ok: bool = False,
     finite: bool = True,
     min_size: int = 1,
+    bools: bool = True,
 ) -> np.ndarray:
     """``value`` as a numeric (float, or complex if ``complex_ok``) array.
 
     Refuses what numpy cannot read as numbers (strings, ``None``, ragged lists,
-    dictionaries), the wrong number of dimensions, fewer than ``min_size`` entries
-    and (with ``finite``) NaN or infinite entries. Boolean arrays read as 0/1.
+    dictionaries, object arrays), the wrong number of dimensions, fewer than
+    ``min_size`` entries and (with ``finite``) NaN or infinite entries. Boolean
+    arrays read as 0/1 (a placement, a mask) unless ``bools=False`` (numbers are
+    expected); a lone boolean (``True``) is never read as a number.
     """
-    if isinstance(value, (str, bytes, dict, set)) or value is None:
+    if isinstance(value, (str, bytes, dict, set, bool, np.bool_)) or value is None:
         raise ValueError(f"{name} must be a numeric array, got {_show(value)}")
     try:
         arr = np.asarray(value)
@@ -160,6 +163,8 @@ def check_array(
         raise ValueError(f"{name} must be a real array, got a complex one")
     if arr.dtype.kind not in "biufc":  # strings, objects
         raise ValueError(f"{name} must be a numeric array, got {_show(value)} (dtype {arr.dtype})")
+    if arr.dtype.kind == "b" and not bools:
+        raise ValueError(f"{name} must hold numbers, got booleans (True is not 1 here)")
     dims = (ndim,) if isinstance(ndim, int) else ndim
     if dims is not None and arr.ndim not in dims:
         want = " or ".join(str(d) for d in dims)

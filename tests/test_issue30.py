@@ -99,3 +99,45 @@ def test_b14_non_finite_input_is_refused_by_the_decoders(bad):
         code.encode(P)
     with pytest.raises(ValueError, match="received must be a numeric"):
         code.decode(np.arange(10), Y.astype(object))
+
+
+def test_s2_scaling_law_keeps_tiny_block_erasure_probabilities():
+    import mpmath
+
+    from gctheory import ldpc
+
+    params = ldpc.scaling_parameters({3: 1.0}, {6: 1.0})
+    for n, eps in [(10**6, 0.42), (10**6, 0.425), (10**4, 0.41)]:
+        got = ldpc.scaling_law_block_erasure(n, {3: 1}, {6: 1}, eps)
+        with mpmath.workdps(150):  # 1 - prod(1 - 3.5e-63) needs > 63 digits
+            ok = mpmath.mpf(1)
+            for p in params.points:
+                z = (
+                    mpmath.sqrt(n)
+                    * (
+                        mpmath.mpf(p.eps)
+                        - mpmath.mpf(p.beta) * mpmath.mpf(n) ** (-mpmath.mpf(2) / 3)
+                        - mpmath.mpf(eps)
+                    )
+                    / mpmath.mpf(p.alpha)
+                )
+                ok *= 1 - mpmath.ncdf(-z)
+            want = float(1 - ok)
+        assert want > 0 and abs(got - want) <= 1e-9 * want, (n, eps, got, want)
+    assert ldpc.scaling_law_block_erasure(10**6, {3: 1}, {6: 1}, 0.42) > 3e-63
+
+
+@pytest.mark.parametrize("call", ["error_floor", "scaling_law_block_erasure"])
+def test_b16_a_boolean_is_no_erasure_probability(call):
+    from gctheory import ldpc
+
+    f = {
+        "error_floor": lambda e: ldpc.error_floor(1000, 3, 6, e),
+        "scaling_law_block_erasure": lambda e: ldpc.scaling_law_block_erasure(
+            1000, {3: 1}, {6: 1}, e
+        ),
+    }[call]
+    for bad in (True, False, np.array([True, False])):
+        with pytest.raises(ValueError, match="eps"):
+            f(bad)
+    f(0.3)
