@@ -141,3 +141,14 @@ def test_b16_a_boolean_is_no_erasure_probability(call):
         with pytest.raises(ValueError, match="eps"):
             f(bad)
     f(0.3)
+
+
+def test_s7_bibd_error_refuses_parameters_of_no_design():
+    from fractions import Fraction
+
+    from gctheory import codes
+
+    for bad in [(7, 7, 3, 0, 2), (7, 8, 3, 1, 2), (9, 12, 4, 2, 2)]:
+        with pytest.raises(ValueError, match="no BIBD"):
+            codes.bibd_error(*bad)
+    assert codes.bibd_error(7, 7, 3, 1, 2) == Fraction(4, 7)  # the Fano plane
