@@ -152,3 +152,11 @@ def test_s7_bibd_error_refuses_parameters_of_no_design():
         with pytest.raises(ValueError, match="no BIBD"):
             codes.bibd_error(*bad)
     assert codes.bibd_error(7, 7, 3, 1, 2) == Fraction(4, 7)  # the Fano plane
+
+
+@pytest.mark.parametrize("scheme", ["nonexistent", "", None, 1])
+def test_s8_s_kappa_guarantee_refuses_unknown_schemes(scheme):
+    from gctheory import tradeoff
+
+    with pytest.raises(ValueError, match=r"scheme must be one of \['ye-abbe', 'commfr-gc'\]"):
+        tradeoff.s_kappa_guarantee(scheme, "gaussian", 60, 8, 2, 1000.0, 1e-3)
