@@ -24,6 +24,7 @@ __all__ = [
     "check_array",
     "check_choice",
     "check_int",
+    "check_law_parameters",
     "check_memory",
     "check_path",
     "check_probability",
@@ -175,6 +176,38 @@ def check_array(
     if finite and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must hold finite numbers, got NaN or infinite entries")
     return arr
+
+
+def check_law_parameters(dist: Any, name: str = "dist") -> Any:
+    """Refuse a frozen ``scipy.stats`` law whose parameters are NaN, infinite or outside
+    the family's domain (scipy then answers NaN everywhere, silently). Objects that are
+    not frozen scipy laws pass unchanged (their own methods are the contract)."""
+    inner = getattr(dist, "dist", None)
+    parse = getattr(inner, "_parse_args", None)
+    if parse is None:
+        return dist
+    try:
+        shapes, loc, scale = parse(*getattr(dist, "args", ()), **getattr(dist, "kwds", {}))
+    except TypeError as exc:
+        raise ValueError(f"{name} has parameters its family does not take ({exc})") from None
+    family = getattr(inner, "name", type(inner).__name__)
+    for label, v in [*((f"shape {i}", s) for i, s in enumerate(shapes)), ("loc", loc)] + [
+        ("scale", scale)
+    ]:
+        arr = np.asarray(v)
+        if arr.dtype.kind not in "iuf" or not np.all(np.isfinite(arr)):
+            raise ValueError(
+                f"{name} ({family}) must have finite numeric parameters, got {label} = {_show(v)}"
+            )
+    if not np.all(np.asarray(scale) > 0):
+        raise ValueError(f"{name} ({family}) must have scale > 0, got {_show(scale)}")
+    argcheck = getattr(inner, "_argcheck", None)
+    if argcheck is not None and shapes and not np.all(argcheck(*shapes)):
+        raise ValueError(
+            f"{name} ({family}) has shape parameters outside the family's domain: "
+            f"{_show(tuple(shapes))}"
+        )
+    return dist
 
 
 def check_path(value: Any, name: str, *, exists: bool = True, what: str = "file") -> str:

@@ -160,3 +160,40 @@ def test_s8_s_kappa_guarantee_refuses_unknown_schemes(scheme):
 
     with pytest.raises(ValueError, match=r"scheme must be one of \['ye-abbe', 'commfr-gc'\]"):
         tradeoff.s_kappa_guarantee(scheme, "gaussian", 60, 8, 2, 1000.0, 1e-3)
+
+
+def test_s9_laws_with_non_finite_parameters_are_refused():
+    from scipy import stats
+
+    from gctheory import delays
+
+    x = np.random.default_rng(0).exponential(size=50)
+    for law in (stats.expon(scale=math.nan), stats.expon(loc=math.inf), stats.pareto(-1.0)):
+        for f in (delays.ks_statistic, delays.ad_statistic):
+            with pytest.raises(ValueError, match="dist"):
+                f(x, law)
+    for law in (stats.pareto(math.nan), stats.pareto(math.inf)):
+        with pytest.raises(ValueError, match="dist"):
+            delays.tail_index(law)
+    assert delays.tail_index(stats.pareto(2.5)) == 2.5
+
+
+def test_b17_infinite_entries_are_refused():
+    from scipy import stats
+
+    from gctheory import conditioning, delays
+
+    with pytest.raises(ValueError, match="M must hold finite"):
+        conditioning.condition_numbers(np.array([[1.0, np.inf], [0.0, 1.0]]))
+    with pytest.raises(ValueError, match="x must hold finite"):
+        delays.ks_statistic(np.array([1.0, np.inf, 2.0]), stats.expon())
+    with pytest.raises(ValueError, match="M must hold finite"):
+        delays.persistence(np.array([[1.0, np.inf], [2.0, 1.0], [1.0, 3.0]]), 0.5)
+
+
+def test_b12_condition_number_mp_refuses_empty_and_nan():
+    from gctheory import conditioning
+
+    for bad in (np.zeros((0, 0)), np.array([[np.nan, 1.0], [1.0, 1.0]])):
+        with pytest.raises(ValueError, match="M"):
+            conditioning.condition_number_mp(bad)
