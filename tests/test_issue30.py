@@ -197,3 +197,30 @@ def test_b12_condition_number_mp_refuses_empty_and_nan():
     for bad in (np.zeros((0, 0)), np.array([[np.nan, 1.0], [1.0, 1.0]])):
         with pytest.raises(ValueError, match="M"):
             conditioning.condition_number_mp(bad)
+
+
+@pytest.mark.parametrize("kw", [{"grid": 1}, {"grid": True}, {"grid": 10**18}, {"x_max": 0}])
+def test_s10_condition_54_refuses_grids_too_small_to_check(kw):
+    from gctheory import ldpc
+
+    p = ldpc.raptor_degree_distribution(0.1)
+    args = {"x_max": 0.9, **kw}
+    with pytest.raises(ValueError, match="grid|x_max"):
+        ldpc.check_condition_54(p, 1.2, args.pop("x_max"), **args)
+
+
+class _Reduce:
+    """Pickles as ``func(*args)`` (how a hostile file names a callable)."""
+
+    def __init__(self, func, args):
+        self.func, self.args = func, args
+
+    def __reduce__(self):
+        return self.func, self.args
+
+
+def _shared(depth):
+    a = "x"
+    for _ in range(depth):
+        a = [a, a]  # 2^depth leaves through shared references: a few bytes each level
+    return a
