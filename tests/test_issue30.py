@@ -224,3 +224,60 @@ def _shared(depth):
     for _ in range(depth):
         a = [a, a]  # 2^depth leaves through shared references: a few bytes each level
     return a
+
+
+@pytest.mark.parametrize("where", ["call", "state"])
+def test_b2_refusing_a_hostile_dtype_never_reprs_it_whole(where):
+    import pickle
+    import time
+
+    from gctheory.delays.profiles import safe_loads
+
+    nested = _shared(60)
+    if where == "call":
+        data = pickle.dumps(_Reduce(np.dtype, (nested,)), protocol=2)
+    else:  # numpy.dtype('f8') with a BUILD state of 2^60 nodes
+        data = pickle.dumps(_Reduce(np.dtype, ("f8",)), protocol=2)
+        body = pickle.dumps(nested, protocol=2)[2:-1]  # the list, without PROTO and STOP
+        data = data[:-1] + body + pickle.BUILD + pickle.STOP
+    assert len(data) < 1000
+    t = time.process_time()
+    with pytest.raises(ValueError, match="refused"):
+        safe_loads(data)
+    assert time.process_time() - t < 1.0
+
+
+def test_b3_a_profile_of_shared_references_is_refused_before_it_is_built(tmp_path):
+    import pickle
+    import time
+
+    from gctheory.delays import read_profile_pickle
+    from gctheory.delays.profiles import safe_loads
+
+    res = {"worker_id": 1, "started": 0.0, "finished": 1.0}
+    rd = {"round": 0, "started": 0.0, "finished": 1.0, "results": [res] * 3000}
+    data = pickle.dumps([rd] * 3000, protocol=4)  # 9e6 rows in 12 KB
+    assert len(data) < 13_000
+    path = tmp_path / "w4-n3000-l0_500-b2-cx-Canada.pkl"
+    path.write_bytes(data)
+    t = time.process_time()
+    with pytest.raises(ValueError, match="shared references"):
+        read_profile_pickle(path)
+    assert time.process_time() - t < 1.0
+    loop = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="inside itself"):
+        safe_loads(pickle.dumps(loop))
+    # a plain profile of distinct rounds still reads
+    rounds = [
+        {
+            "round": j,
+            "started": 0.0,
+            "finished": 2.0,
+            "results": [dict(res, worker_id=w) for w in range(4)],
+        }
+        for j in range(3)
+    ]
+    ok = tmp_path / "w4-n3-l0_500-b2-cx-Canada.pkl"
+    ok.write_bytes(pickle.dumps(rounds))
+    assert len(read_profile_pickle(ok).time) == 12
