@@ -281,3 +281,28 @@ def test_b3_a_profile_of_shared_references_is_refused_before_it_is_built(tmp_pat
     ok = tmp_path / "w4-n3-l0_500-b2-cx-Canada.pkl"
     ok.write_bytes(pickle.dumps(rounds))
     assert len(read_profile_pickle(ok).time) == 12
+
+
+def test_b7_dfrc_closed_forms_answer_at_a_million_workers():
+    import time
+    from fractions import Fraction
+
+    from gctheory import codes, load_bounds
+
+    t = time.process_time()
+    p = codes.dfrc_failure_probability(10**6, 2, 10**5)
+    assert p == load_bounds.frc_failure_probability(10**6, 10**5, 2)
+    rec = codes.frc_expected_recovered(10**6, 1, 5 * 10**5)
+    assert time.process_time() - t < 5.0
+    # e^(s+1) / n^(s+1): 10**6 (1 - (5e5 / 1e6) (499999 / 999999))
+    assert rec == 10**6 * (1 - Fraction(5 * 10**5 * 499_999, 10**6 * 999_999))
+    # small cases: the exact inclusion-exclusion of the docstring
+    import math
+
+    for n, d, s in [(12, 3, 5), (100, 4, 37), (20, 10, 15)]:
+        blocks = n // d
+        want = sum(
+            (-1) ** (j + 1) * Fraction(math.comb(blocks, j) * math.comb(n - j * d, s - j * d))
+            for j in range(1, min(blocks, s // d) + 1)
+        ) / math.comb(n, s)
+        assert codes.dfrc_failure_probability(n, d, s) == want
