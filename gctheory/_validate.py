@@ -276,7 +276,7 @@ def check_memory(nbytes: float, name: str, what: str) -> None:
 
 def _bytes(n: float) -> str:
     if n >= 2**100:
-        return f"about 2^{int(n).bit_length() - 1} bytes"
+        return f"2^{int(n).bit_length() - 1} bytes"
     if n >= 2**30:
         return f"{n / 2**30:.3g} GiB"
     return f"{n / 2**20:.3g} MiB"

@@ -342,3 +342,12 @@ _HUGE = 10**18
         ("tails.block_failure_is(np.eye(3, 6, dtype=int), 0.1, 10, pilot=H, rng=1)", "pilot"),
     ],
 )
+def test_b9_b10_counts_of_1e18_are_refused_at_once(call, name):
+    import time
+
+    from gctheory import conditioning, ldpc, load_bounds, tails, training  # noqa: F401
+
+    t = time.process_time()
+    with pytest.raises(ValueError, match=rf"^{name}\b|\b{name} must"):
+        eval(call, {**globals(), **locals(), "H": _HUGE})
+    assert time.process_time() - t < 2.0

@@ -222,6 +222,8 @@ def raptor_code_matrix(n: int, b: int, p: Distribution, *, rng: Any = None) -> s
     K = n // b
     if max(p) > K:
         raise ValueError(f"p has degree {max(p)} > K = n/b = {K} batches")
+    # n rows of up to max(p) batch indices and their temporaries (n = 10**18: B10)
+    check_memory(n * max(p) * 40, "n", f"the {n}-row coding matrix")
     rng = as_generator(rng)
     degs = np.array(list(p))
     probs = np.array([float(v) for v in p.values()])
@@ -245,6 +247,7 @@ def _theorem6_setup(n: Any, s: Any, eps: Any) -> tuple[int, int, RaptorParameter
     """Validate ``(n, s, eps)`` for Theorem 6's code: ``1 <= s < n``, ``b | n``; parameters, P_w."""
     n = check_int(n, "n", low=2)
     s = check_int(s, "s", low=1, high=n - 1)
+    check_memory(n * 64, "n", f"a code of n = {n} workers per trial")  # n = 10**18: B10
     prm = raptor_parameters(eps, s / n)
     if n % prm.b:
         raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")
