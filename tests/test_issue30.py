@@ -351,3 +351,11 @@ def test_b9_b10_counts_of_1e18_are_refused_at_once(call, name):
     with pytest.raises(ValueError, match=rf"^{name}\b|\b{name} must"):
         eval(call, {**globals(), **locals(), "H": _HUGE})
     assert time.process_time() - t < 2.0
+
+
+def test_b11_expander_bound_does_not_overflow():
+    from gctheory import codes
+
+    assert codes.expander_error_bound(10, 0, 3, 1e300) == 0.0
+    assert codes.expander_error_bound(10, 2, 3, 1e300) == math.inf  # 1e600: beyond floats
+    assert codes.expander_error_bound(10, 2, 3, 2.0) == (2 / 3) ** 2 * 10 * 2 / 8
