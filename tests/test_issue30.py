@@ -359,3 +359,26 @@ def test_b11_expander_bound_does_not_overflow():
     assert codes.expander_error_bound(10, 0, 3, 1e300) == 0.0
     assert codes.expander_error_bound(10, 2, 3, 1e300) == math.inf  # 1e600: beyond floats
     assert codes.expander_error_bound(10, 2, 3, 2.0) == (2 / 3) ** 2 * 10 * 2 / 8
+
+
+def test_b13_conditional_tail_probability_takes_one_factor_and_refuses_others():
+    from gctheory import tails
+
+    L = np.array([[1.0, 0.0], [0.5, 0.7]])
+    one = tails.conditional_tail_probability(L, 3.0, 4)
+    assert np.ndim(one) == 0 and one == tails.conditional_tail_probability(L[None], 3.0, 4)[0]
+    for bad in (np.ones((4, 5, 5)), -np.eye(3)):
+        with pytest.raises(ValueError, match="L must hold Bartlett factors"):
+            tails.conditional_tail_probability(bad, 2.0, 6)
+
+
+@pytest.mark.parametrize(
+    "A",
+    [
+        np.array([["a", "b"], ["c", "d"]]),
+        np.array([[1, 0], [0, 1]], dtype=object),
+        np.array([[1j, 0], [0, 1]]),
+        np.array([[np.nan, 0], [0, 1]]),
+    ],
+    ids=["str", "object", "complex", "nan"],
+)
