@@ -382,3 +382,10 @@ def test_b13_conditional_tail_probability_takes_one_factor_and_refuses_others():
     ],
     ids=["str", "object", "complex", "nan"],
 )
+def test_b15_support_bounds_refuse_non_real_arrays(A):
+    from gctheory import load_bounds
+
+    with pytest.raises(ValueError, match="A must"):
+        load_bounds.disjoint_support_columns(A)
+    with pytest.raises(ValueError, match="A must"):
+        load_bounds.matrix_union_lower_bound(A, 1)
