@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gctheory import __version__
-from gctheory._output import add_format_argument, format_table
+from gctheory._output import add_format_argument, format_table, set_parameters
 
 __all__ = ["main", "build_parser"]
 
@@ -57,9 +57,8 @@ def _run_figures(outdir: Path, quick: bool, names: Sequence[str] | None = None) 
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
-    from paper_checks import all_claims, run_claims
-    from paper_checks._framework import write_report
-    from paper_checks._ledger import (
+    from paper_checks import all_claims
+    from paper_checks._framework.ledger import (
         LEDGER_PATH,
         compare_ledger,
         format_diffs,
@@ -67,6 +66,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         updated_ledger,
         write_ledger,
     )
+    from paper_checks._framework.report import write_report
 
     if args.outdir is None:
         # a quick run never overwrites the committed full-run outputs of a checkout
@@ -86,7 +86,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     ledger = load_ledger(ledger_path)
     claims = all_claims(args.paper)
     _log(f"running {len(claims)} claims ({'quick' if args.quick else 'full'} mode)")
-    results = run_claims(claims, quick=args.quick, progress=_log)
+    results = _run_claims_with_progress(claims, args.quick, log=True)
     md, js = write_report(results, outdir / "paper_checks", quick=args.quick, stem=stem)
     failed_figs = 0
     if not args.no_figures:
@@ -114,11 +114,62 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     return rc
 
 
-def _cmd_check(args: argparse.Namespace) -> int:
-    from paper_checks import all_claims, run_claims
-    from paper_checks._framework import _fmt
+def _run_claims_with_progress(claims, quick: bool, log: bool = False):
+    """``run_claims`` one claim at a time, with a progress line on a terminal (and, with
+    ``log``, one line per claim on stderr, as ``reproduce`` always printed)."""
+    from gctheory._progress import Progress
+    from paper_checks import run_claims
 
-    results = run_claims(all_claims(args.paper), quick=args.quick)
+    results = []
+    with Progress(len(claims), "check") as bar:
+        for i, c in enumerate(claims):
+            bar.update(i, c.key)
+            (res,) = run_claims([c], quick=quick)
+            results.append(res)
+            if log:
+                bar.close()
+                _log(f"{c.key}: {res.verdict} ({res.seconds:.1f}s)")
+        bar.update(len(claims))
+    return results
+
+
+# measured on the reference machine (docs/cli.md: 2 shared cores of an x86-64 server)
+_CHECK_ALL_MINUTES = {"quick": 2, "full": 12}
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from paper_checks import all_claims
+    from paper_checks._framework.report import _fmt
+
+    if args.list:
+        claims = all_claims()
+        counts: dict[str, list[int]] = {}
+        for c in claims:
+            counts.setdefault(c.paper, [0, 0])
+            counts[c.paper][0] += 1
+            counts[c.paper][1] += int(c.slow)
+        rows = [{"paper": k, "claims": v[0], "slow": v[1]} for k, v in counts.items()]
+        print(format_table(rows, args.format, title="papers and sources with claims"))
+        return 0
+    if args.full and args.quick:
+        raise ValueError("give --quick or --full, not both")
+    quick = args.quick or (args.paper is None and not args.full)
+    claims = all_claims(args.paper)
+    if args.paper is None:
+        if quick:
+            slow = sum(c.slow for c in claims)
+            what = (
+                f"{len(claims)} claims in quick mode, about {_CHECK_ALL_MINUTES['quick']} min "
+                f"({slow} slow claims skipped; --full runs every claim in full mode, about "
+                f"{_CHECK_ALL_MINUTES['full']} min)"
+            )
+        else:
+            what = f"{len(claims)} claims in full mode, about {_CHECK_ALL_MINUTES['full']} min"
+        _log(
+            f"gctheory check: every paper, {what}; one paper: gctheory check PAPER "
+            "(gctheory check --list names them)"
+        )
+    results = _run_claims_with_progress(claims, quick)
     rows = []
     for r in results:
         o = r.outcome
@@ -132,7 +183,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 "cause": (o.cause if o else (r.skipped or r.error.strip().splitlines()[-1])),
             }
         )
-    print(format_table(rows, args.format))
+    title = f"claims of {args.paper or 'every paper'} ({'quick' if quick else 'full'} mode)"
+    print(format_table(rows, args.format, title=title, optional=("where", "paper")))
     return 1 if any(r.verdict == "error" for r in results) else 0
 
 
@@ -147,6 +199,51 @@ def _cmd_figures(args: argparse.Namespace) -> int:
         print(format_table(rows, args.format))
         return 0
     return 1 if _run_figures(Path(args.outdir), args.quick, args.names) else 0
+
+
+class _CheckParser(argparse.ArgumentParser):
+    """The ``check`` parser: its help ends with the seed papers (imported on demand)."""
+
+    def format_help(self) -> str:
+        from paper_checks._framework.registry import PAPERS
+
+        self.epilog = (
+            "papers: "
+            + "; ".join(f"{k} ({v.split(',')[0]} et al.)" for k, v in PAPERS.items())
+            + ". Other sources: gctheory check --list."
+        )
+        return super().format_help()
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that shows every option's default: appended as ``(default: X)`` unless the
+    help text already says it (``default`` in it) or there is none to show."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text.lower() or action.default in (None, False, argparse.SUPPRESS):
+            return text
+        if not action.option_strings and action.nargs not in ("?", "*"):
+            return text
+        d = action.default
+        shown = " ".join(map(str, d)) if isinstance(d, (list, tuple)) else str(d)
+        return f"{text} (default: {shown.replace('%', '%%')})"
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return "\n".join(
+            textwrap.fill(p, width, initial_indent=indent, subsequent_indent=indent)
+            for p in text.splitlines()
+        )
+
+
+def _set_formatter(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = HelpFormatter
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in set(action.choices.values()):
+                _set_formatter(sub)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -187,9 +284,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_reproduce)
 
-    p = sub.add_parser("check", help="run one paper's claims and print a table")
-    p.add_argument("paper", nargs="?", help="paper (default: all)")
-    p.add_argument("--quick", action="store_true", help="fewer trials, skip slow claims")
+    p = sub.add_parser(
+        "check",
+        help="run one paper's claims and print a table",
+        description="Recompute the claims of one paper (or of every paper: quick mode unless "
+        "--full) and print each claim's verdict.",
+    )
+    p.__class__ = _CheckParser  # its help lists the papers, read only when asked
+    p.add_argument("paper", nargs="?", help="paper or source (default: every one; see --list)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="fewer trials, skip slow claims (the default when no paper is named)",
+    )
+    p.add_argument(
+        "--full",
+        action="store_true",
+        help=f"every claim in full mode (every paper: about {_CHECK_ALL_MINUTES['full']} min)",
+    )
+    p.add_argument("--list", action="store_true", help="list the papers and sources and exit")
     add_format_argument(p)
     p.set_defaults(func=_cmd_check)
 
@@ -206,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     for mod in pkgutil.iter_modules(commands.__path__):
         if not mod.name.startswith("_"):
             importlib.import_module(f"gctheory.commands.{mod.name}").register(sub)
+    _set_formatter(parser)
     return parser
 
 
@@ -241,14 +355,36 @@ def _pin_threads(argv: Sequence[str]) -> None:
         threadpool_limits(1)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """``gctheory: warning: ...``: one line, without the interpreter's source line."""
+    stream = sys.stderr if file is None else file
+    kind = "" if category in (UserWarning, RuntimeWarning) else f" ({category.__name__})"
+    try:
+        stream.write(f"gctheory: warning{kind}: {message}\n")
+    except (OSError, ValueError):  # pragma: no cover - stderr closed
+        pass
+
+
+def _parameters(args: argparse.Namespace) -> dict:
+    """The options of the command line as given (for json and csv output)."""
+    skip = {"func", "format"}
+    return {k: v for k, v in vars(args).items() if k not in skip and not k.startswith("_")}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gctheory`` console script."""
+    import warnings
+
     _pin_threads(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    saved = warnings.showwarning
+    if argv is None:  # the console script (not a caller's in-process main([...])): restored
+        warnings.showwarning = _show_warning  # on the way out
+    set_parameters(_parameters(args))
     try:
         rc = int(args.func(args) or 0)
         sys.stdout.flush()
@@ -264,6 +400,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        warnings.showwarning = saved
+        set_parameters(None)
 
 
 if __name__ == "__main__":  # pragma: no cover

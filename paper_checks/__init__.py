@@ -11,21 +11,22 @@ them, returns an :class:`Outcome` with a verdict:
   convention), as found by the check;
 - ``not checkable``: the paper does not give what is needed (``cause`` says what).
 
-Claims live in ``paper_checks/<paper>.py`` and ``paper_checks/<paper>_<topic>.py``
-(one file per topic, so independent work never edits one file); each file
-registers its claims with the :func:`claim` decorator. ``gctheory reproduce``
+Claims live in one package per paper, ``paper_checks/<paper>/<topic>.py`` (one
+file per topic, so independent work never edits one file); each file registers
+its claims with the :func:`claim` decorator. The framework (registry, runner,
+report, ledger, inventory, shared judges) is ``paper_checks/_framework/``. ``gctheory reproduce``
 imports them all, runs them, writes ``paper_checks/REPORT.md`` and
 ``REPORT.json``, and compares the verdicts with the committed ledger
-(``paper_checks/ledger.json``, see :mod:`paper_checks._ledger`): any
+(``paper_checks/ledger.json``, see :mod:`paper_checks._framework.ledger`): any
 difference fails the run. ``paper_checks/inventory/<paper>.json`` lists every
 claim a reading of each paper finds and the claims that check it
-(:mod:`paper_checks._inventory`).
+(:mod:`paper_checks._framework.inventory`).
 
 A claim of a paper outside the five seeds registers its source first with
 :func:`register_source`; such claims are reported under their own heading.
 """
 
-from paper_checks._framework import (
+from paper_checks._framework.registry import (
     OTHER_SOURCES,
     PAPERS,
     VERDICTS,
@@ -37,9 +38,9 @@ from paper_checks._framework import (
     claim,
     close_verdict,
     register_source,
-    render_markdown,
     run_claims,
 )
+from paper_checks._framework.report import render_markdown
 
 __all__ = [
     "OTHER_SOURCES",

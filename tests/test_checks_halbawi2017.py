@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paper_checks import halbawi2017_theorems as th
+from paper_checks.halbawi2017 import theorems as th
 
 
 def test_eq2_holds_and_flags_a_shifted_bound():

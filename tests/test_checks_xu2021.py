@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from paper_checks import xu2021_runtime as rt
-from paper_checks import xu2021_theorems as th
+from paper_checks.xu2021 import runtime as rt
+from paper_checks.xu2021 import theorems as th
 
 
 def test_lemma1_holds_tightly_and_a_bound_without_delta_is_flagged():

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from paper_checks import zhang2020_codes as codes
-from paper_checks import zhang2020_runtime as rt
+from paper_checks.zhang2020 import codes as codes
+from paper_checks.zhang2020 import runtime as rt
 
 
 def test_eqs21_22_hold_and_a_wrong_formula_is_flagged():
@@ -35,7 +35,7 @@ def test_rank_of_intervals():
 
 def test_eq19_flags_a_too_fast_rate():
     pytest.importorskip("sklearn")  # the digits data, not a project module
-    from paper_checks import zhang2020_training as tr
+    from paper_checks.zhang2020 import training as tr
 
     assert tr.verify_eq19((0.1,), 60)["counterexample"] is None
     # a rate ten times faster than (1 - mu/L) is not what GD achieves

@@ -13,7 +13,8 @@ from gctheory import __version__
 from gctheory._output import format_table
 from gctheory.cli import build_parser, main
 from paper_checks import Outcome, close_verdict
-from paper_checks._framework import Claim, render_markdown, run_claims, write_report
+from paper_checks._framework.registry import Claim, run_claims
+from paper_checks._framework.report import render_markdown, write_report
 
 
 def test_version(capsys):
@@ -49,8 +50,9 @@ def test_format_table(fmt):
     ]
     out = format_table(rows, fmt)
     if fmt == "json":
-        data = json.loads(out)
-        assert data[0]["n"] == 12 and data[1]["value"] == "inf"
+        data = json.loads(out)["rows"]  # issue 29: an object; non-finite as null + reason
+        assert data[0]["n"] == 12 and data[1]["value"] is None
+        assert data[1]["reason"] == "value: inf" and data[0]["reason"] is None
     elif fmt == "csv":
         assert out.splitlines()[0] == "n,value,name" and "0.123457" in out
     elif fmt == "md":
@@ -243,8 +245,8 @@ def test_json_gives_numbers_as_numbers():
     from fractions import Fraction
 
     rows = [{"a": Fraction(1, 4), "b": [1, 2.5], "c": float("nan"), "d": (3,)}]
-    data = json.loads(format_table(rows, "json"))[0]
-    assert data == {"a": 0.25, "b": [1, 2.5], "c": "nan", "d": [3]}
+    data = json.loads(format_table(rows, "json-rows"))[0]
+    assert data == {"a": 0.25, "b": [1, 2.5], "c": None, "d": [3], "reason": "c: nan"}
 
 
 @pytest.mark.parametrize("flag", ["--version", "--help"])

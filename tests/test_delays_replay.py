@@ -97,11 +97,11 @@ def _csv(tmp_path):
 def test_cli_delays_summary_fit_scaling_optimum(tmp_path, capsys):
     p = str(_csv(tmp_path))
     assert main(["delays", "summary", p, "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     assert [r["load"] for r in rows] == [0.0, 0.5, 1.0] and rows[0]["rounds"] == 6
     argv = ["delays", "fit", p, "--load", "0.5", "--laws", "shifted_exp,lognormal"]
     assert main([*argv, "--bootstrap", "9", "--format", "csv"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    out = [x for x in capsys.readouterr().out.splitlines() if not x.startswith("#")]
     assert out[0].startswith("law,n,converged") and len(out) == 3
     assert main(["delays", "scaling", p, "--format", "md"]) == 0
     assert "| p | load | measured |" in capsys.readouterr().out
@@ -110,7 +110,7 @@ def test_cli_delays_summary_fit_scaling_optimum(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "empirical" in text and "rounds" in text and "lognormal" in text
     assert main([*argv, "--bootstrap", "0", "--curve", "--format", "json"]) == 0
-    curve = json.loads(capsys.readouterr().out)
+    curve = json.loads(capsys.readouterr().out)["rows"]
     assert [r["s"] for r in curve] == list(range(8))
 
 

@@ -29,7 +29,7 @@ def test_stub_names_every_submodule_and_nothing_else():
     here = Path(gctheory.__file__).parent
     packages = {p.name for p in here.iterdir() if (p / "__init__.py").exists()}
     modules = {p.stem for p in here.glob("*.py") if not p.stem.startswith("_")}
-    public = (packages | modules) - {"cli", "commands", "plots", "cluster"}
+    public = (packages | modules) - {"cli", "commands", "plots", "cluster", "sgc"}
     assert set(gctheory._SUBMODULES) == public
 
 
@@ -54,3 +54,45 @@ def test_import_is_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def render_stub() -> str:
+    """The stub ``gctheory/__init__.pyi`` as the modules' ``__all__`` make it.
+
+    ``python tests/test_init.py`` rewrites the stub after a module gains or loses a name.
+    """
+    from pathlib import Path
+
+    text = (Path(gctheory.__file__).with_name("__init__.pyi")).read_text(encoding="utf-8")
+    head = text[: text.index("from gctheory import (")]
+    tail = text[text.index("# the atlas' plot") :]
+    owners: dict[str, list[str]] = {}
+    for mod in gctheory._SUBMODULES:
+        for name in importlib.import_module(f"gctheory.{mod}").__all__:
+            owners.setdefault(name, []).append(mod)
+    lines = [head + "from gctheory import ("]
+    lines += [f"    {m} as {m}," for m in sorted(gctheory._SUBMODULES)]
+    lines.append(")")
+    for mod in sorted(gctheory._SUBMODULES):
+        names = sorted(
+            (n for n, m in owners.items() if m == [mod] and n not in gctheory._SUBMODULES),
+            key=lambda n: (not n.isupper(), n.lower() if not n.isupper() else n),
+        )
+        if names and not (mod == "tradeoff" and names == []):
+            lines.append(f"from gctheory.{mod} import (")
+            lines += [f"    {n} as {n}," for n in names if n != "plot_tradeoff"]
+            lines.append(")")
+    return "\n".join(lines) + "\n\n" + tail
+
+
+def test_stub_is_current():
+    from pathlib import Path
+
+    stub = (Path(gctheory.__file__).with_name("__init__.pyi")).read_text(encoding="utf-8")
+    assert stub == render_stub(), "run `python tests/test_init.py` to rewrite the stub"
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    Path(gctheory.__file__).with_name("__init__.pyi").write_text(render_stub(), encoding="utf-8")

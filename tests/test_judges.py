@@ -11,7 +11,7 @@ import pytest
 
 import paper_checks
 from paper_checks import Outcome
-from paper_checks._framework import claim
+from paper_checks._framework.registry import claim
 
 CLAIMS = paper_checks.all_claims()
 JUDGED = [c for c in CLAIMS if c.judge is not None]
@@ -76,7 +76,7 @@ def test_check_is_judge_of_compute():
     def compute(quick):
         return {"x": 2 + 2}
 
-    from paper_checks._framework import _REGISTRY
+    from paper_checks._framework.registry import _REGISTRY
 
     c = _REGISTRY.pop("kadhe2019:t-split")
     assert c.compute is compute and c.judge is judge
@@ -94,7 +94,7 @@ def test_every_claim_of_the_paper_has_a_judge(paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_inventory_and_registry_agree(paper):
-    from paper_checks._inventory import load_inventory
+    from paper_checks._framework.inventory import load_inventory
 
     inv = load_inventory(paper)
     registered = {c.id for c in CLAIMS if c.paper == paper}
@@ -107,7 +107,7 @@ def test_inventory_and_registry_agree(paper):
 def test_inventory_reads_every_topic_file(tmp_path):
     import json
 
-    from paper_checks._inventory import load_inventory
+    from paper_checks._framework.inventory import load_inventory
 
     e = {"where": "Sec. 1", "statement": "s", "claims": ["a"]}
     (tmp_path / "xu2021.json").write_text(json.dumps([e]))

@@ -577,13 +577,13 @@ def test_cli_threshold_and_waterfall(capsys, tmp_path):
     f = tmp_path / "ens.json"
     f.write_text('{"lam": {"2": 0.5, "20": 0.5}, "rho": {"6": 1}}')
     assert main(["threshold", "--file", str(f), "--format", "json"]) == 0
-    eps_json = json.loads(capsys.readouterr().out)[0]["eps*"]  # a JSON number, not a string
+    eps_json = json.loads(capsys.readouterr().out)["rows"][0]["eps*"]  # a JSON number, not a string
     assert eps_json == pytest.approx(0.4, abs=1e-12)  # stability 1/(0.5*5), closed form
     assert main(["threshold", "--lam", "3:0.5", "--rho", "6:1"]) == 2  # bad input -> exit 2
     assert "sum to 1" in capsys.readouterr().err
     argv = ["waterfall", "--n", "200", "--eps", "0.3", "0.5", "--trials", "20", "--format", "csv"]
     assert main(argv) == 0
-    lines = capsys.readouterr().out.strip().splitlines()
+    lines = [x for x in capsys.readouterr().out.strip().splitlines() if not x.startswith("#")]
     assert len(lines) == 3 and lines[0].startswith("n,eps")
 
 
@@ -643,7 +643,7 @@ def test_cli_threshold_json_numbers(capsys):
     from gctheory.cli import main
 
     assert main(["threshold", "--dv", "3", "--dc", "6", "--n", "100", "--format", "json"]) == 0
-    row = json.loads(capsys.readouterr().out)[0]
+    row = json.loads(capsys.readouterr().out)["rows"][0]
     for col in ("eps*", "critical x", "eps* x n (n=100)", "design rate"):
         assert isinstance(row[col], float), (col, row[col])
     assert abs(row["eps*"] - 0.42943981441949183716) < 1e-13  # mpmath 50 digits (above)
@@ -689,7 +689,7 @@ def test_cli_map_finite_length_and_predict(capsys):
     from gctheory.cli import main
 
     assert main(["threshold", "--map", "--format", "json"]) == 0
-    row = json.loads(capsys.readouterr().out)[0]
+    row = json.loads(capsys.readouterr().out)["rows"][0]
     assert row["eps_MAP (Maxwell)"] == pytest.approx(ldpc.regular_map_threshold(3, 6).eps)
     assert row["eps*"] < row["eps_MAP (Maxwell)"] < row["capacity 1-R"]
     argv = ["finite-length", "--dv", "3", "--dc", "6", "--n", "60", "--eps", "0.3", "0.4"]
@@ -697,11 +697,11 @@ def test_cli_map_finite_length_and_predict(capsys):
         assert main([*argv, "--format", fmt]) == 0
         assert "0.4" in capsys.readouterr().out
     assert main([*argv, "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     prof = ldpc.erasure_profile(60, 3, 6)
     assert rows[1]["block erasure"] == pytest.approx(prof.block_erasure(0.4), rel=1e-12)
     assert main(["finite-length", "--n", "60", "--erasures", "20", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)[0]["P(fail | t)"] == pytest.approx(
+    assert json.loads(capsys.readouterr().out)["rows"][0]["P(fail | t)"] == pytest.approx(
         prof.block_given_erasures(20), rel=1e-12
     )
     assert main(["finite-length", "--n", "100000"]) == 2  # refused at once, alternatives named
@@ -709,7 +709,7 @@ def test_cli_map_finite_length_and_predict(capsys):
     assert main(["finite-length", "--n", "60", "--eps", "1.5"]) == 2
     argv = ["waterfall", "--n", "120", "--eps", "0.4", "--trials", "50", "--ensemble", "keep"]
     assert main([*argv, "--predict", "--format", "json"]) == 0
-    row = json.loads(capsys.readouterr().out)[0]
+    row = json.loads(capsys.readouterr().out)["rows"][0]
     assert row["exact (config. model)"] == pytest.approx(
         ldpc.erasure_profile(120, 3, 6).block_erasure(0.4), rel=1e-12
     )

@@ -6,14 +6,14 @@ import json
 
 from gctheory.cli import main
 from paper_checks import Outcome
-from paper_checks._framework import Claim, run_claims
-from paper_checks._ledger import (
+from paper_checks._framework.ledger import (
     LEDGER_PATH,
     compare_ledger,
     format_diffs,
     load_ledger,
     updated_ledger,
 )
+from paper_checks._framework.registry import Claim, run_claims
 
 
 def _claims(value):

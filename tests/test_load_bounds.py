@@ -547,7 +547,7 @@ def test_cli_load_and_grid(capsys):
     from gctheory.cli import main
 
     assert main(["load", "--n", "100", "--s", "10", "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     by = {r["bound"]: r for r in rows}
     assert by["worst case (Tandon / Ye-Abbe m=1)"]["load"] == 11  # s + 1
     assert by["exact whp, Thm 3 eq. (13)"]["load"] == 2
@@ -556,7 +556,7 @@ def test_cli_load_and_grid(capsys):
         float(lb.frc_failure_probability(100, 10, 2))
     )
     assert main(["load-grid", "--n", "60", "--delta", "0.1", "0.5", "--format", "csv"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    out = [x for x in capsys.readouterr().out.splitlines() if not x.startswith("#")]
     assert len(out) == 3 and out[1].startswith("60,6,7")  # n, s = 0.1 n, worst case s + 1
     assert main(["load", "--n", "10", "--s", "10"]) == 2
     assert "s must be smaller than n" in capsys.readouterr().err
@@ -641,9 +641,10 @@ def test_cli_load_mc_rows(capsys):
 
     argv = ["load", "--n", "40", "--s", "4", "--eps", "0.1", "--target", "0.05", "--format", "json"]
     assert main(argv) == 0
-    assert not [r for r in json.loads(capsys.readouterr().out) if r["kind"] == "achieved (MC)"]
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert not [r for r in rows if r["kind"] == "achieved (MC)"]
     assert main([*argv, "--mc", "200", "--seed", "3"]) == 0
-    mc = [r for r in json.loads(capsys.readouterr().out) if r["kind"] == "achieved (MC)"]
+    mc = [r for r in json.loads(capsys.readouterr().out)["rows"] if r["kind"] == "achieved (MC)"]
     assert [r["bound"].split(" ")[0] for r in mc] == ["BRC", "Bernoulli"]
     floor = lb.min_load_lower_bound(40, 4, 0.05, 0.1).load  # a valid finite-n lower bound
     for r in mc:
@@ -730,7 +731,7 @@ def test_cli_load_at_a_hundred_thousand_workers(capsys):
     t = time.perf_counter()
     assert main(["load", "--n", "100000", "--s", "10000", "--format", "json"]) == 0
     assert time.perf_counter() - t < 60  # was over 60 s with no output
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     assert all(isinstance(r["d"], float) for r in rows)  # numbers as numbers, not ">= 2.046"
     assert {r["rel"] for r in rows} <= {">=", ">", "="}
 

@@ -65,7 +65,7 @@ def test_mean_is_bit_identical_on_a_pool():
 
 
 def test_infinite_mean_sampler_warns():
-    with pytest.warns(UnreliableEstimateWarning, match="tail-index estimate .* < 1"):
+    with pytest.warns(UnreliableEstimateWarning, match="<= 1, so the mean may be infinite"):
         est = estimate_mean(functools.partial(ev.pareto, shape=0.5), 20_000, rng=3)
     assert est.diagnostics.tail_index < 1
 

@@ -30,3 +30,21 @@ def test_python_dash_m_gctheory():
         [sys.executable, "-m", "gctheory", "--version"], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == f"gctheory {gctheory.__version__}"
+
+
+def test_the_installed_package_is_tested_when_ci_says_so():
+    # CI installs the built wheel and sets GCTHEORY_EXPECT_INSTALLED=1: the tests must then
+    # import that wheel, not the checkout beside them (pytest's --import-mode=append)
+    import os
+
+    if os.environ.get("GCTHEORY_EXPECT_INSTALLED") != "1":
+        pytest.skip("GCTHEORY_EXPECT_INSTALLED is not set (a development install)")
+    import paper_checks
+
+    for module in (gctheory, paper_checks):
+        assert ROOT not in Path(module.__file__).resolve().parents, module.__file__
+
+
+def test_readme_installs_the_wheel_of_this_version():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"dist/gctheory-{gctheory.__version__}-py3-none-any.whl" in readme

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import paper_checks.glasgow2021_optimal_decoding as gw
-import paper_checks.kadhe2019bibd_designs as kb
+import paper_checks.glasgow2021.optimal_decoding as gw
+import paper_checks.kadhe2019bibd.designs as kb
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ from gctheory import ldpc
 from gctheory.codes.commfr import commfr_code
 from gctheory.codes.ye_abbe import YeAbbeCode
 from gctheory.conditioning import kappa_condition
-from paper_checks._range_search import search
-from paper_checks.kadhe2019_codes import _worst_commfr_pattern, decode_blocks
-from paper_checks.kadhe2019_ldpc import _right_regular
-from paper_checks.kadhe2019_theorems import (
+from paper_checks._framework.range_search import search
+from paper_checks.kadhe2019.codes import _worst_commfr_pattern, decode_blocks
+from paper_checks.kadhe2019.ldpc import _right_regular
+from paper_checks.kadhe2019.theorems import (
     eq8_evaluate,
     lemma1_bound,
     lemma1_evaluate,

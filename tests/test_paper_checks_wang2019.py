@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 from gctheory import load_bounds as lb
-from paper_checks.wang2019_ldpc import c54_evaluate, thm6_evaluate
-from paper_checks.wang2019_theorems import (
+from paper_checks.wang2019.ldpc import c54_evaluate, thm6_evaluate
+from paper_checks.wang2019.theorems import (
     _max_disjoint,
     _projective_plane,
     lemma1_evaluate,

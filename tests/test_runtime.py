@@ -360,22 +360,29 @@ def test_cli_orderstat_and_optimum(capsys):
 
     from gctheory.cli import main
 
-    args = "orderstat --dist pareto --t0 0.001 --xi 1.1 --n 80 --k 68 80 --format json"
+    args = "orderstat --dist pareto --scale 0.001 --shape 1.1 --n 80 --k 68 80 --format json"
     assert main(args.split()) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     d = stats.pareto(1.1, scale=0.001)
     assert rows[0]["mean"] == pytest.approx(expected_order_statistic(d, 68, 80), rel=1e-12)
-    assert rows[1]["std"] == "inf"  # infinite variance reported as such
+    assert rows[1]["std"] is None and "std: inf" in rows[1]["reason"]  # infinite variance
     assert main("optimum halbawi --n 80 --target-f 33 --format json".split()) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     assert rows[0]["f_opt"] == _f_opt_reference(80) == 68  # exact optimum of eq. (17), offline
     for cmd in ("optimum xu --c 2", "optimum zhang --format csv", "optimum scheme --n 12"):
         assert main(cmd.split()) == 0
     capsys.readouterr()
     assert main("orderstat --n 80 --k 81".split()) == 2
     assert "k must lie in [1, 80]" in capsys.readouterr().err
+    assert main("orderstat --n 8 --shape -1".split()) == 2
+    assert "--shape must be a positive number" in capsys.readouterr().err
+    # issue 29: the old spelling is accepted for a release, with a deprecation message
     assert main("orderstat --n 8 --xi -1".split()) == 2
-    assert "xi must be > 0" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--xi is deprecated" in err and "--shape must be a positive number" in err
+    # issue 30: an option of the other law is refused, not ignored (it exited 0)
+    assert main("orderstat --n 8 --dist pareto --mean -1".split()) == 2
+    assert "--mean is not used here" in capsys.readouterr().err
 
 
 def test_xu_expected_time_refuses_a_negative_shift():
@@ -522,12 +529,12 @@ def test_cli_xu_and_halbawi_give_numbers_in_json(capsys):
     from gctheory.cli import main
 
     assert main(["optimum", "xu", "--format", "json"]) == 0
-    rows = {r["quantity"]: r["value"] for r in json.loads(capsys.readouterr().out)}
+    rows = {r["quantity"]: r["value"] for r in json.loads(capsys.readouterr().out)["rows"]}
     assert isinstance(rows["eq. (23) K/N low"], float)
     assert isinstance(rows["eq. (23) K min"], int)
     assert isinstance(rows["exact (19)-(20) K set"], list)
     assert main(["optimum", "halbawi", "--target-f", "68", "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     assert all(isinstance(r["c_m_low"], (float, type(None))) for r in rows)
 
 

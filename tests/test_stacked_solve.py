@@ -152,3 +152,39 @@ def test_decode_many_never_reads_a_stragglers_row(backend, junk):
         ):
             with pytest.raises(ValueError, match="received must hold finite numbers"):
                 call()
+
+
+def test_kernel_loads_from_numba_cache_in_a_fresh_process(tmp_path):
+    # issue 27: the kernel was a closure, whose cache index never matched, so every process
+    # compiled it again (4.7 s) and wrote another cache file; module-level, a second
+    # process loads the first one's compiled code and writes nothing
+    pytest.importorskip("numba")
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np\n"
+        "from gctheory.codes import CyclicMDSCode\n"
+        "c = CyclicMDSCode(12, 3, rng=1)\n"
+        "rng = np.random.default_rng(0)\n"
+        "sets = [np.sort(rng.choice(12, 9, replace=False)) for _ in range(8)]\n"
+        "c.decode_many(sets, c.encode(rng.normal(size=(12, 2))), backend='numba')\n"
+        "from gctheory.codes._stacked_kernel import gather_solve_kernel as k\n"
+        "print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def run() -> tuple[list[int], set[str]]:
+        out = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        files = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
+        return [int(v) for v in out.stdout.split()], files
+
+    (hits1, misses1), files1 = run()
+    (hits2, misses2), files2 = run()
+    assert (hits1, misses1) == (0, 1)  # the first process compiles and writes the cache
+    assert files1
+    assert (hits2, misses2) == (1, 0)  # the second loads it
+    assert files2 == files1  # and writes no new cache file

@@ -99,10 +99,10 @@ def test_table1_bad_input():
 
 def test_cli_table1_json(capsys):
     assert main(["table1", "--format", "json", "--C", "7"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["rows"]
     # 11 of 12 rows match at C = 7: every row but (60, 13, 12), as the independent eq. (7) scan
     # shows in test_table1_c7_reproduces_all_but_the_copied_row
-    assert len(rows) == 12 and sum(r["match"] == "yes" for r in rows) == 11
+    assert len(rows) == 12 and sum(r["match"] is True for r in rows) == 11
 
 
 def test_cli_skappa_and_bad_input(capsys):

@@ -539,7 +539,7 @@ def test_cli_writes_the_three_files_and_lists_non_dominated(tmp_path, capsys):
     assert rc == 0
     for ext in ("png", "svg", "csv"):
         assert (tmp_path / f"atlas.{ext}").stat().st_size > 0
-    assert "Non-dominated schemes at s = 3" in text and "cyclic-mds" in text
+    assert "Schemes not dominated at s = 3" in text and "cyclic-mds" in text
     header = (tmp_path / "atlas.csv").read_text().splitlines()[0].split(",")
     assert header == list(TRADEOFF_COLUMNS)
     rc = main(

@@ -403,7 +403,7 @@ def test_cli_simulate_writes_nothing_into_the_current_folder(tmp_path, monkeypat
     argv = ["simulate", "--scheme", "gd", "--n", "4", "--iterations", "3", "--format", "json"]
     assert main(argv) == 0
     out = capsys.readouterr()
-    assert json.loads(out.out)[0]["iterations"] == 3  # stdout stays a clean JSON table
+    assert json.loads(out.out)["rows"][0]["iterations"] == 3  # stdout stays a clean JSON table
     assert list(tmp_path.iterdir()) == []
     m = re.search(r"wrote (\S+\.csv) and (\S+\.png)", out.err)
     assert m and Path(m[1]).is_file() and Path(m[2]).is_file()

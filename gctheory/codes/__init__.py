@@ -90,6 +90,15 @@ from gctheory.codes.isgc import (
     hybrid_support,
     max_disjoint_exhaustive,
 )
+from gctheory.codes.partial import (
+    PARTIAL_RULES,
+    PartialCyclicScheme,
+    PartialPlacement,
+    PartialRecovery,
+    PartialReplicationScheme,
+    estimate_partial,
+    scipy_sampler,
+)
 from gctheory.codes.product import (
     ProductGradientCode,
     product_code,
@@ -105,6 +114,20 @@ from gctheory.codes.reed_solomon import (
     rs_inverse_table,
     rs_polynomials,
     rs_tolerance,
+)
+from gctheory.codes.sequential import (
+    MSGC,
+    SRSGC,
+    BurstyStragglerModel,
+    SequentialCode,
+    SequentialMaster,
+    SequentialVerification,
+    check_sgc_params,
+    find_failure,
+    m_sgc_load,
+    sr_sgc_load,
+    sr_sgc_s,
+    verify_sequential,
 )
 from gctheory.codes.stability import (
     COMPARE_SCHEMES,
@@ -200,6 +223,13 @@ __all__ = [
     "hybrid_support",
     "hybrid_max_disjoint",
     "max_disjoint_exhaustive",
+    "PartialRecovery",
+    "PartialPlacement",
+    "PartialCyclicScheme",
+    "PartialReplicationScheme",
+    "PARTIAL_RULES",
+    "estimate_partial",
+    "scipy_sampler",
     "ProductGradientCode",
     "product_code",
     "row_balanced_mask_matrix",
@@ -231,4 +261,16 @@ __all__ = [
     "YeAbbeCode",
     "ye_abbe_coefficients",
     "ye_abbe_decoding_cost",
+    "BurstyStragglerModel",
+    "SequentialCode",
+    "SequentialMaster",
+    "SRSGC",
+    "MSGC",
+    "SequentialVerification",
+    "sr_sgc_s",
+    "sr_sgc_load",
+    "m_sgc_load",
+    "check_sgc_params",
+    "verify_sequential",
+    "find_failure",
 ]

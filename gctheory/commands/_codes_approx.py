@@ -273,14 +273,8 @@ def _cmd_approx(args: argparse.Namespace) -> int:
         f"{level}); reference: {bound_note}"
     )
     if args.format == "json":
-        out = {
-            "code": code.name,
-            "n": code.n,
-            "k": code.k,
-            "load": code.load,
-            "reference": bound_note,
-            "rows": json.loads(format_table(rows, "json")),
-        }
+        out = json.loads(format_table(rows, "json", title=title))
+        out.update(code=code.name, n=code.n, k=code.k, load=code.load, reference=bound_note)
         print(json.dumps(out, indent=1))
     else:
         print(format_table(rows, args.format, title=title))

@@ -18,6 +18,7 @@ from gctheory.commands._common import _need
 if TYPE_CHECKING:  # the codes (scipy) load when a command runs, not to build the parser
     from gctheory.codes.base import GradientCode
 
+SEQUENTIAL = ("sr-sgc", "m-sgc")  # sequential codes: verified by gctheory.commands.sgc
 CLI_FAMILIES = (
     "fractional-repetition",
     "cyclic-mds",
@@ -112,6 +113,10 @@ def _build(args: argparse.Namespace) -> GradientCode:
 def _cmd_verify(args: argparse.Namespace) -> int:
     from gctheory.codes.base import verify_straggler_sets
 
+    if args.family in SEQUENTIAL:  # a thin alias of `gctheory sgc verify`
+        from gctheory.commands.sgc import _cmd_verify as sgc_verify
+
+        return sgc_verify(argparse.Namespace(**vars(args), scheme=args.family))
     _check_args(args)
     code = _build(args)
     rows = []
@@ -145,6 +150,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     )
     if args.format == "json":
         header = {
+            "title": title,
+            "parameters": json.loads(format_table([], "json"))["parameters"],
             "code": code.name,
             "n": code.n,
             "k": code.k,
@@ -157,7 +164,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             "decoding_cost_ops": code.decoding_cost(d=args.d).total,
             "d": args.d,
         }
-        header["sets"] = json.loads(format_table(rows, "json"))
+        header["sets"] = json.loads(format_table(rows, "json-rows"))
         print(json.dumps(header, indent=1))
     else:
         print(format_table(rows, args.format, title=title))
@@ -173,15 +180,17 @@ def _cmd_missing(args: argparse.Namespace) -> int:
 
 
 def _cmd_stability(args: argparse.Namespace) -> int:
+    from gctheory._progress import Ticker
     from gctheory.codes.stability import decoding_stability
 
-    pts = decoding_stability(
-        args.families,
-        args.n,
-        trials=args.trials,
-        worst_samples=args.worst_samples,
-        rng=args.seed,
-    )
+    with Ticker("codes stability", f"{len(args.families)} families x {len(args.n)} n"):
+        pts = decoding_stability(
+            args.families,
+            args.n,
+            trials=args.trials,
+            worst_samples=args.worst_samples,
+            rng=args.seed,
+        )
     title = (
         "relative decoding error ||g_hat - g|| / ||g|| (k = n, s = n/4; m = n/4 for Ye-Abbe and "
         "CommFR-GC, m = 1 for cyclic-MDS and Reed-Solomon); random: mean log10 error with "
@@ -206,7 +215,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "n/a, empty in csv, null in json)."
         ),
     )
-    v.add_argument("family", choices=CLI_FAMILIES)
+    v.add_argument("family", choices=(*CLI_FAMILIES, *SEQUENTIAL))
+    v.add_argument("--B", type=int, help="burst length (sr-sgc, m-sgc; as `gctheory sgc verify`)")
+    v.add_argument("--W", type=int, help="window (sr-sgc, m-sgc)")
+    v.add_argument("--lambda", dest="lam", type=int, help="stragglers a window (sr-sgc, m-sgc)")
+    v.add_argument("--jobs", type=int, default=3, help="jobs (sr-sgc, m-sgc; default 3)")
+    v.add_argument("--negative-control", action="store_true", help="(sr-sgc, m-sgc) see sgc")
     v.add_argument("--n", type=int, required=True, help="workers")
     v.add_argument("--s", type=int, help="stragglers (Tandon, Ye-Abbe)")
     v.add_argument("--m", type=int, help="communication saving (Ye-Abbe; default 1)")

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import argparse
 
-from gctheory._names import C_CHEN_DONGARRA, PREFACTORS, VANDERMONDE_NODES
+from gctheory._names import C_CHEN_DONGARRA, GENERATOR_FAMILIES, PREFACTORS, VANDERMONDE_NODES
 from gctheory._output import add_format_argument, format_table
+from gctheory.commands._common import renamed_choice
+
+# maxcond's old names: Vandermonde on these nodes, now named as in the registry
+_OLD_GENERATOR_NAMES = {v: "vandermonde-" + v.replace("_", "-") for v in VANDERMONDE_NODES}
 
 
 def _bound_args(p: argparse.ArgumentParser, kappa: float = 1000, eps: float = 1e-3) -> None:
@@ -33,9 +37,7 @@ def _cmd_table1(args: argparse.Namespace) -> int:
 
     rows = table1(kappa=args.kappa, eps=args.eps, C=args.C, prefactor=args.prefactor)
     for r in rows:
-        r["match"] = (
-            "yes" if (r["s_kappa_ya"], r["s_kappa"]) == (r["paper_ya"], r["paper"]) else "NO"
-        )
+        r["match"] = (r["s_kappa_ya"], r["s_kappa"]) == (r["paper_ya"], r["paper"])
     cols = ["n", "s", "m", "s_kappa_ya", "paper_ya", "s_kappa", "paper", "match"]
     if any(r["note"] for r in rows):
         cols.append("note")
@@ -56,8 +58,20 @@ def _cmd_skappa(args: argparse.Namespace) -> int:
         raise ValueError(f"--s must be >= 0 (stragglers), got {args.s}")
     if args.n is not None and args.s >= args.n:
         raise ValueError(f"--s must be < --n (a worker must survive), got s={args.s}, n={args.n}")
-    if args.m is not None and args.m < 0:
-        raise ValueError(f"--m must be >= 0, got {args.m}")
+    if args.m is not None and args.m < 2:
+        raise ValueError(
+            f"--m must be >= 2, got {args.m}: CommFR-GC's [m+s, m] code has K = m rows and "
+            "Theorem 2 (Lemma 1) needs K >= 2"
+        )
+    if args.n is not None and args.n - args.s < 2:
+        raise ValueError(
+            f"--n - --s must be >= 2, got n={args.n}, s={args.s}: Ye-Abbe's [n, n-s] code has "
+            "K = n - s rows and Theorem 2 (Lemma 1) needs K >= 2"
+        )
+    if not args.kappa >= 1:
+        raise ValueError(f"--kappa must be >= 1 (a condition number), got {args.kappa}")
+    if not 0 < args.eps < 1:
+        raise ValueError(f"--eps must lie in (0, 1), got {args.eps}")
     if args.n is not None:
         schemes.append(("Ye-Abbe", args.n, args.n - args.s))
     if args.m is not None:
@@ -85,12 +99,17 @@ def _cmd_skappa(args: argparse.Namespace) -> int:
 
 def _cmd_maxcond(args: argparse.Namespace) -> int:
     from gctheory.conditioning import empirical_s_kappa, max_condition
-    from gctheory.generators import gaussian_generator, vandermonde_generator
+    from gctheory.generators import generator, generator_block
 
-    if args.generator == "gaussian":
-        G = gaussian_generator(args.K, args.N, rng=args.seed)
-    else:
-        G = vandermonde_generator(args.K, args.N, nodes=args.generator)
+    block = generator_block(args.generator, args.N)
+    if block != 1:
+        raise ValueError(
+            f"--generator {args.generator} gives blocks of {block} columns per worker; "
+            "maxcond takes the families with one column per worker"
+        )
+    if not 1 <= args.K <= args.N:
+        raise ValueError(f"--K must lie in [1, --N], got K={args.K}, N={args.N}")
+    G = generator(args.generator, args.K, args.N, rng=args.seed)
     rows = []
     if args.t is None:
         args.t = args.N - 1
@@ -148,7 +167,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--N", type=int, required=True, help="code length (columns of the generator)")
     p.add_argument("--t", type=int, help="surviving columns (default N - 1)")
     p.add_argument("--kappa", type=float, help="if given, compute the empirical s_kappa instead")
-    p.add_argument("--generator", choices=("gaussian",) + VANDERMONDE_NODES, default="gaussian")
+    p.add_argument(
+        "--generator",
+        type=renamed_choice(_OLD_GENERATOR_NAMES, "--generator"),
+        choices=GENERATOR_FAMILIES,
+        default="gaussian",
+        metavar="FAMILY",
+        help="generator family of gctheory.generators (one column per worker): "
+        + ", ".join(f for f in GENERATOR_FAMILIES if "embedding" not in f),
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the Gaussian generator, sampling")
     p.add_argument(
         "--exhaustive-limit",

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from gctheory._output import add_format_argument, format_table
+from gctheory._progress import Ticker
 
 # text: short names for the main columns (md/csv/json keep every column, full names)
 _SUMMARY_TEXT = {
@@ -43,9 +44,16 @@ def _trace(args: argparse.Namespace, single: bool) -> Any:
     return tr
 
 
-def _print(rows: list[dict], fmt: str, text_cols: tuple[str, ...], title: str) -> None:
+def _print(
+    rows: list[dict],
+    fmt: str,
+    text_cols: tuple[str, ...],
+    title: str,
+    notes: list[str] | tuple[str, ...] = (),
+    optional: tuple[str, ...] = (),
+) -> None:
     cols = [c for c in text_cols if rows and c in rows[0]] if fmt == "text" else None
-    print(format_table(rows, fmt, columns=cols, title=title))
+    print(format_table(rows, fmt, columns=cols, title=title, notes=notes, optional=optional))
 
 
 def _cmd_summary(args: argparse.Namespace) -> int:
@@ -80,7 +88,9 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
     tr = _trace(args, single=True)
     x = tr.times(args.load)
-    fits = fit_laws(x, args.laws, bootstrap=args.bootstrap, rng=args.seed, level=args.level)
+    hint = f"{len(args.laws)} laws, {args.bootstrap} bootstrap refits each; --bootstrap 0 is quick"
+    with Ticker("delays fit", hint):
+        fits = fit_laws(x, args.laws, bootstrap=args.bootstrap, rng=args.seed, level=args.level)
     best = min((f.aic for f in fits if f.converged), default=math.nan)
     rows = []
     for f in fits:
@@ -122,12 +132,8 @@ def _code(text: str | None) -> tuple[int, int, int] | None:
     return parts  # type: ignore[return-value]
 
 
-def _cmd_optimum(args: argparse.Namespace) -> int:
-    from gctheory.delays import decision_table, scheme_times
-
-    tr = _trace(args, single=True)
-    laws = () if args.laws == [] else args.laws
-    res = scheme_times(
+def _scheme_times(args: argparse.Namespace, tr: Any, laws: Any, scheme_times: Any) -> Any:
+    return scheme_times(
         tr,
         args.scheme,
         args.n,
@@ -139,6 +145,15 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         rng=args.seed,
     )
+
+
+def _cmd_optimum(args: argparse.Namespace) -> int:
+    from gctheory.delays import decision_table, scheme_times
+
+    tr = _trace(args, single=True)
+    laws = () if args.laws == [] else args.laws
+    with Ticker("delays optimum", f"{args.bootstrap} bootstrap rounds"):
+        res = _scheme_times(args, tr, laws, scheme_times)
     if args.curve:
         rows = res.rows()
         _print(rows, args.format, tuple(rows[0]), f"gctheory delays optimum {args.scheme} curve")
@@ -150,17 +165,16 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
         f"load model {res.load_model})"
     )
     cols = tuple(c.replace("empirical", args.reference) for c in _OPT_TEXT)
-    _print(rows, args.format, cols, title)
-    if args.format == "text":
-        r0 = rows[0]
-        if not math.isnan(r0["plausible_lo"]):
-            print(
-                f"'{args.reference}' cannot tell s = {r0['plausible_lo']}..{r0['plausible_hi']} "
-                f"from its optimum s = {r0[args.reference + '_s_opt']} (time within the "
-                f"{100 * res.level:g}% interval there)"
-            )
-        for k, v in res.notes.items():
-            print(f"note ({k}): {v}")
+    notes = []
+    r0 = rows[0]
+    if not math.isnan(r0["plausible_lo"]):
+        notes.append(
+            f"'{args.reference}' cannot tell s = {r0['plausible_lo']}..{r0['plausible_hi']} "
+            f"from its optimum s = {r0[args.reference + '_s_opt']} (time within the "
+            f"{100 * res.level:g}% interval there)"
+        )
+    notes += [f"note ({k}): {v}" for k, v in res.notes.items()]
+    _print(rows, args.format, cols, title, notes=notes, optional=("low", "high", "wait"))
     return 0
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from gctheory._output import add_format_argument, format_table
+from gctheory._output import Interval, add_format_argument, format_table
 
 __all__ = ["register"]
 
@@ -168,10 +168,9 @@ def _waterfall(args: argparse.Namespace) -> int:
             "n": p.n,
             "eps": round(p.eps, 6),
             "P(fail)": p.failure.value,
-            "fail low": p.failure.low,
-            "fail high": p.failure.high,
+            "P(fail) CI": Interval(p.failure.low, p.failure.high),
             "residual": p.residual.value,
-            "residual CLT CI": f"[{p.residual.low:.4g}, {p.residual.high:.4g}]",
+            "residual CLT CI": Interval(p.residual.low, p.residual.high),
             "DE residual (n=inf)": de_fixed_point({args.dv: 1}, {args.dc: 1}, p.eps)[1],
         }
         if args.predict:
@@ -196,7 +195,8 @@ def _waterfall(args: argparse.Namespace) -> int:
             "prediction = 1 - (1 - law)(1 - floor); exact = Di et al. recursion (configuration "
             "model, shown for --ensemble keep and small n)"
         )
-    print(format_table(rows, args.format, title=title))
+    optional = ("DE residual (n=inf)", "exact (config. model)", "residual CLT CI")
+    print(format_table(rows, args.format, title=title, optional=optional))
     return 0
 
 

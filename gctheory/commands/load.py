@@ -23,7 +23,7 @@ def _handler(args: argparse.Namespace) -> int:
                 "d": b.value,
                 "load": b.load,
                 "FRC P(fail) at load": float(p),
-                "asymptotic": "yes" if b.asymptotic else "no",
+                "asymptotic": bool(b.asymptotic),
                 "source": b.source,
                 "notes": "; ".join(n.split(":")[0] for n in b.notes),
             }
@@ -38,7 +38,7 @@ def _handler(args: argparse.Namespace) -> int:
                 "d": float(par.average_load),
                 "load": par.max_load,
                 "FRC P(fail) at load": None,
-                "asymptotic": "yes",
+                "asymptotic": True,
                 "source": "Wang et al. 2019, Theorem 6, eq. (17)",
                 "notes": "load column is the maximum b(D+1)"
                 + ("" if par.condition_53 else "; eq. (53) fails"),
@@ -50,7 +50,7 @@ def _handler(args: argparse.Namespace) -> int:
         f"Computation load for n={args.n}, s={args.s} (eps={args.eps:g}, "
         f"target failure probability {args.target:g})"
     )
-    print(format_table(rows, args.format, title=title))
+    print(format_table(rows, args.format, title=title, optional=("source", "kind")))
     return 0
 
 
@@ -76,7 +76,7 @@ def _mc_rows(args: argparse.Namespace) -> list[dict]:
             "d": None,
             "load": None,
             "FRC P(fail) at load": None,
-            "asymptotic": "no",
+            "asymptotic": False,
             "source": "Monte Carlo: gctheory.load_bounds.achieved_load_mc",
             "notes": "",
         }

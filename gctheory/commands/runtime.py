@@ -8,8 +8,12 @@ import math
 
 from gctheory._names import RUNTIME_SCHEMES as SCHEMES
 from gctheory._names import ZHANG_SCHEMES
-from gctheory._output import add_format_argument, format_table
+from gctheory._output import Interval, add_format_argument, format_table
 from gctheory._validate import check_int
+from gctheory.commands._common import add_renamed, unused_options
+
+_PARETO = {"scale": 0.001, "shape": 1.1}  # Halbawi et al. 2017, Section 6
+_EXPON = {"mean": 1.0, "shift": 0.0}
 
 
 def _dist_args(p: argparse.ArgumentParser) -> None:
@@ -17,26 +21,38 @@ def _dist_args(p: argparse.ArgumentParser) -> None:
         "--dist",
         choices=("pareto", "exponential"),
         default="pareto",
-        help="worker time: pareto (CDF 1-(t0/t)^xi) or shifted exponential delta + Exp(mean mu)",
+        help="worker time: pareto (CDF 1-(scale/t)^shape) or shifted exponential shift + Exp(mean)",
     )
-    p.add_argument("--t0", type=float, default=0.001, help="Pareto scale (default 0.001)")
-    p.add_argument("--xi", type=float, default=1.1, help="Pareto shape (default 1.1)")
-    p.add_argument("--mu", type=float, default=1.0, help="exponential mean (default 1)")
-    p.add_argument("--delta", type=float, default=0.0, help="exponential shift (default 0)")
+    p.add_argument("--scale", type=float, help="Pareto scale t0 (default 0.001)")
+    p.add_argument("--shape", type=float, help="Pareto shape xi (default 1.1)")
+    p.add_argument("--mean", type=float, help="exponential mean mu (default 1)")
+    p.add_argument("--shift", type=float, help="exponential shift delta (default 0)")
+    add_renamed(p, "--t0", "--scale", type=float)
+    add_renamed(p, "--xi", "--shape", type=float)
+    add_renamed(p, "--mu", "--mean", type=float)
+    add_renamed(p, "--delta", "--shift", type=float)
 
 
 def _make_dist(args: argparse.Namespace):
+    """The worker-time law of ``--dist``; options of the other law are refused, every
+    option given is checked, and the unset ones take their defaults (set on ``args``)."""
     from scipy import stats
 
+    mine, other = (_PARETO, _EXPON) if args.dist == "pareto" else (_EXPON, _PARETO)
+    unused_options(args, {k: f"--dist {args.dist} reads {', '.join('--' + m for m in mine)}"
+                          for k in other})  # fmt: skip
+    for k, v in mine.items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
+    for k in ("scale", "shape", "mean"):
+        v = getattr(args, k, None)
+        if v is not None and not (math.isfinite(v) and v > 0):
+            raise ValueError(f"--{k} must be a positive number, got {v}")
+    if args.shift is not None and not (math.isfinite(args.shift) and args.shift >= 0):
+        raise ValueError(f"--shift must be a number >= 0, got {args.shift}")
     if args.dist == "pareto":
-        if not args.xi > 0:
-            raise ValueError(f"--xi must be > 0, got {args.xi}")
-        if not args.t0 > 0:
-            raise ValueError(f"--t0 must be positive, got {args.t0}")
-        return stats.pareto(args.xi, scale=args.t0)
-    if not args.mu > 0:
-        raise ValueError(f"--mu must be positive, got {args.mu}")
-    return stats.expon(loc=args.delta, scale=args.mu)
+        return stats.pareto(args.shape, scale=args.scale)
+    return stats.expon(loc=args.shift, scale=args.mean)
 
 
 def _cmd_orderstat(args: argparse.Namespace) -> int:
@@ -65,26 +81,26 @@ def _cmd_orderstat(args: argparse.Namespace) -> int:
         if args.dist == "pareto":
             alpha = 1 - k / args.n
             if alpha > 0:
-                a = halbawi_proposition1_error(args.t0, args.xi, alpha, args.n, f=k)
+                a = halbawi_proposition1_error(args.scale, args.shape, alpha, args.n, f=k)
                 row["prop1_limit"] = a.approx
                 row["prop1_rel_err"] = a.rel_error if math.isfinite(a.exact) else None
         else:
-            a = xu_log_approx_error(args.delta, args.mu, k, args.n)
+            a = xu_log_approx_error(args.shift, args.mean, k, args.n)
             row["log_approx"] = a.approx
             row["log_rel_err"] = a.rel_error
         if args.mc:
             if math.isfinite(m.variance):
                 e = order_statistic_mc(dist, k, args.n, args.mc, rng=args.seed)
-                row["mc_mean"], row["mc_low"], row["mc_high"] = e.value, e.low, e.high
+                row["mc_mean"], row["mc_interval"] = e.value, Interval(e.low, e.high)
             else:
                 row["mc_mean"] = None
         row["note"] = m.reason or ""
         rows.append(row)
     cols = list(dict.fromkeys(c for r in rows for c in r))
     desc = (
-        f"Pareto(t0={args.t0:g}, xi={args.xi:g})"
+        f"Pareto(scale={args.scale:g}, shape={args.shape:g})"
         if args.dist == "pareto"
-        else f"{args.delta:g} + Exp(mean {args.mu:g})"
+        else f"{args.shift:g} + Exp(mean {args.mean:g})"
     )
     title = f"E[X_(k:n)] for X ~ {desc}" + (
         " (MC skipped where variance is infinite)" if args.mc else ""
@@ -102,13 +118,13 @@ def _cmd_halbawi(args: argparse.Namespace) -> int:
     rows = []
     for dec in ("none", "rs", "generic"):
         o = halbawi_optimal_f(
-            args.n, t0=args.t0, xi=args.xi, n_cg=args.n_cg, c_m=args.c_m, decoding=dec
+            args.n, t0=args.scale, xi=args.shape, n_cg=args.n_cg, c_m=args.c_m, decoding=dec
         )
         rows.append(
             {"decoding": dec, "f_opt": o.f, "alpha": o.alpha, "T_f": o.time, "c_m": args.c_m}
         )
     try:
-        a = halbawi_alpha_star(args.t0, args.xi, args.n_cg)
+        a = halbawi_alpha_star(args.scale, args.shape, args.n_cg)
         rows.append(
             {"decoding": "eq. (22) alpha*", "f_opt": halbawi_f(a, args.n), "alpha": a, "T_f": None}
         )
@@ -117,7 +133,7 @@ def _cmd_halbawi(args: argparse.Namespace) -> int:
     if args.target_f:
         for dec in ("rs", "generic"):
             rng_ = halbawi_cm_range(
-                args.target_f, args.n, t0=args.t0, xi=args.xi, n_cg=args.n_cg, decoding=dec
+                args.target_f, args.n, t0=args.scale, xi=args.shape, n_cg=args.n_cg, decoding=dec
             )
             rows.append(
                 {
@@ -128,8 +144,8 @@ def _cmd_halbawi(args: argparse.Namespace) -> int:
                 }
             )
     title = (
-        f"Halbawi et al. 2017 eq. (17): n={args.n}, t0={args.t0:g}, xi={args.xi:g}, "
-        f"N c_g={args.n_cg:g}"
+        f"Halbawi et al. 2017 eq. (17): n={args.n}, scale t0={args.scale:g}, "
+        f"shape xi={args.shape:g}, N c_g={args.n_cg:g}"
     )
     print(
         format_table(
@@ -171,6 +187,14 @@ def _cmd_zhang(args: argparse.Namespace) -> int:
     n = check_int(args.n, "--n", low=1)
     check_int(args.r, "--r", low=1, high=n)
     check_int(args.groups, "--groups", low=1, high=n)
+    if args.dist != "pareto":
+        unused_options(args, {"shape": "--shape is the Pareto shape: --dist pareto"})
+    elif args.shape is None:
+        args.shape = 2.0
+    if args.shape is not None and not (math.isfinite(args.shape) and args.shape > 0):
+        raise ValueError(f"--shape must be a positive number, got {args.shape}")
+    if not 0 <= args.rho <= 1:
+        raise ValueError(f"--rho must lie in [0, 1], got {args.rho}")
     rows = []
     for scheme in ZHANG_SCHEMES:
         try:
@@ -178,7 +202,7 @@ def _cmd_zhang(args: argparse.Namespace) -> int:
                 scheme,
                 args.n,
                 1 if scheme in ("GD", "LAG") else args.r,
-                model=args.model,
+                model=args.dist,
                 shape=args.shape,
                 rho=args.rho,
                 groups=args.groups,
@@ -196,12 +220,12 @@ def _cmd_zhang(args: argparse.Namespace) -> int:
         )
     for scheme in ("GC", "G-GD", "G-LAG"):
         r, times = zhang_best_redundancy(
-            scheme, args.n, model=args.model, shape=args.shape, rho=args.rho
+            scheme, args.n, model=args.dist, shape=args.shape, rho=args.rho
         )
         rows.append({"scheme": f"{scheme} best r", "time": times[r], "note": f"r={r}"})
     title = (
-        f"Zhang et al. 2020 per iteration: n={args.n}, r={args.r}, {args.model}"
-        + (f" shape={args.shape:g}" if args.model == "pareto" else "")
+        f"Zhang et al. 2020 per iteration: n={args.n}, r={args.r}, {args.dist}"
+        + (f" shape={args.shape:g}" if args.dist == "pareto" else "")
         + f", rho={args.rho:g}"
     )
     cols = ["scheme", "time", "communication", "computation", "note"]
@@ -212,9 +236,9 @@ def _cmd_zhang(args: argparse.Namespace) -> int:
 def _cmd_xu(args: argparse.Namespace) -> int:
     from gctheory.runtime import xu_feasible_interval, xu_feasible_k_exact, xu_optimal_p
 
-    lo, hi = xu_feasible_interval(args.N, args.s, args.lam)
-    ks = xu_feasible_k_exact(args.N, args.s, args.lam, delta=args.delta, mu=args.mu, tau=args.tau)
-    k_lo, k_hi = math.ceil(lo * args.N), math.floor(hi * args.N)
+    lo, hi = xu_feasible_interval(args.n, args.s, args.lam)
+    ks = xu_feasible_k_exact(args.n, args.s, args.lam, delta=args.shift, mu=args.mean, tau=args.tau)
+    k_lo, k_hi = math.ceil(lo * args.n), math.floor(hi * args.n)
     rows = [
         {"quantity": "eq. (23) K/N low", "value": lo},
         {"quantity": "eq. (23) K/N high", "value": hi},
@@ -231,7 +255,7 @@ def _cmd_xu(args: argparse.Namespace) -> int:
         format_table(
             rows,
             args.format,
-            title=f"Xu et al. 2021, N={args.N}, s={args.s:g}, lambda={args.lam:g}",
+            title=f"Xu et al. 2021, n={args.n}, s={args.s:g}, lambda={args.lam:g}",
         )
     )
     return 0
@@ -267,8 +291,10 @@ def register(subparsers) -> None:
     o.set_defaults(func=_cmd_optimum_without_model)
     h = osub.add_parser("halbawi", help="optimal f under eq. (17) of Halbawi et al. 2017")
     h.add_argument("--n", type=int, default=80, help="number of workers (default 80)")
-    h.add_argument("--t0", type=float, default=0.001, help="Pareto scale t0 (default 0.001)")
-    h.add_argument("--xi", type=float, default=1.1, help="Pareto shape xi (default 1.1)")
+    h.add_argument("--scale", type=float, default=0.001, help="Pareto scale t0 (default 0.001)")
+    h.add_argument("--shape", type=float, default=1.1, help="Pareto shape xi (default 1.1)")
+    add_renamed(h, "--t0", "--scale", type=float)
+    add_renamed(h, "--xi", "--shape", type=float)
     h.add_argument("--n-cg", type=float, default=0.035, help="N c_g (default 0.035)")
     h.add_argument("--c-m", type=float, default=0.0, help="time per decoding FLOP (default 0)")
     h.add_argument("--target-f", type=int, help="report the c_m range making this f optimal")
@@ -287,15 +313,22 @@ def register(subparsers) -> None:
     z = osub.add_parser("zhang", help="GD/GC/LAG/G-GD/G-LAG/LAGC per-iteration metrics")
     z.add_argument("--n", type=int, default=24, help="number of workers (default 24)")
     z.add_argument("--r", type=int, default=2, help="storage redundancy")
-    z.add_argument("--model", choices=("exponential", "pareto"), default="exponential")
-    z.add_argument("--shape", type=float, default=2.0, help="Pareto shape")
+    z.add_argument(
+        "--dist",
+        choices=("exponential", "pareto"),
+        default="exponential",
+        help="worker-time law (default exponential)",
+    )
+    z.add_argument("--shape", type=float, help="Pareto shape (--dist pareto only; default 2)")
+    add_renamed(z, "--model", "--dist", choices=("exponential", "pareto"))
     z.add_argument("--rho", type=float, default=0.5, help="fraction selected by the lazy rule")
     z.add_argument("--groups", type=int, default=6, help="LAGC number of groups")
     add_format_argument(z)
     z.set_defaults(func=_cmd_zhang)
 
     x = osub.add_parser("xu", help="feasible K (eq. (23)) and optimal p (eq. (25)) of Xu et al.")
-    x.add_argument("--N", type=int, default=10, help="number of workers (default 10)")
+    x.add_argument("--n", type=int, default=10, help="number of workers N (default 10)")
+    add_renamed(x, "--N", "--n", type=int)
     x.add_argument(
         "--s", type=float, default=2.0, help="slack s of constraint (20): mu_N / s <= mu_K + tau"
     )
@@ -305,8 +338,10 @@ def register(subparsers) -> None:
         default=0.5,
         help="lambda of constraint (19): mu_K <= (1 + lambda) E[X] (default 0.5)",
     )
-    x.add_argument("--mu", type=float, default=1.0, help="exponential mean of X (default 1)")
-    x.add_argument("--delta", type=float, default=0.0, help="shift Delta of X (default 0)")
+    x.add_argument("--mean", type=float, default=1.0, help="exponential mean mu of X (default 1)")
+    x.add_argument("--shift", type=float, default=0.0, help="shift Delta of X (default 0)")
+    add_renamed(x, "--mu", "--mean", type=float)
+    add_renamed(x, "--delta", "--shift", type=float)
     x.add_argument("--tau", type=float, default=0.0, help="communication latency (default 0)")
     x.add_argument("--c", type=float, help="right-hand side of eq. (25)")
     add_format_argument(x)

@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from gctheory._names import COMPARE_SCHEMES, GENERATOR_FAMILIES
 from gctheory._output import add_format_argument, format_table
+from gctheory._progress import Ticker
 
 
 def _families(text: str | None) -> tuple[str, ...] | None:
@@ -19,10 +21,8 @@ def _families(text: str | None) -> tuple[str, ...] | None:
     return names
 
 
-def _cmd_compare(args: argparse.Namespace) -> int:
-    from gctheory.codes.stability import compare_generators, recommend
-
-    rows = compare_generators(
+def _compare(args: argparse.Namespace, compare_generators: Any) -> Any:
+    return compare_generators(
         args.n,
         args.s,
         args.m,
@@ -33,6 +33,14 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         rng=args.seed,
     )
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from gctheory.codes.stability import compare_generators, recommend
+
+    hint = f"up to {args.time_limit:g} s per family and scheme (--time-limit)"
+    with Ticker("stability compare", hint):
+        rows = _compare(args, compare_generators)
     best = recommend(rows)
     title = f"generators at n={args.n}, s={args.s}, m={args.m}, kappa={args.kappa:g}: " + "; ".join(
         f"{k}: use {v.family if v else 'none certified'}" for k, v in best.items()
@@ -51,9 +59,11 @@ def _cmd_table(args: argparse.Namespace) -> int:
     nsm = None
     if args.n is not None:
         nsm = [(n, s, args.m) for n in args.n for s in args.s]
-    rows = generator_table(
-        nsm, args.kappa, families=_families(args.families), time_limit=args.time_limit
-    )
+    hint = f"up to {args.time_limit:g} s per worst case (--time-limit)"
+    with Ticker("stability table", hint):
+        rows = generator_table(
+            nsm, args.kappa, families=_families(args.families), time_limit=args.time_limit
+        )
     print(format_table(rows, args.format, title="for this n, s, m and kappa, use this generator"))
     return 0
 

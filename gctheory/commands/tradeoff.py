@@ -6,12 +6,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import math
 import sys
-import time
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from gctheory._output import FORMATS, format_table
+from gctheory._output import FORMATS, Interval, _json_value, format_table, wrap
+from gctheory._progress import Progress
 
 __all__ = ["register"]
 
@@ -36,88 +39,106 @@ class _NotATerminal(io.TextIOBase):
         return False
 
 
-class _Bar:
-    """One line on a terminal: steps done, the current step, elapsed time."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self.enabled = stream.isatty()
-        self.start = time.monotonic()
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int, label: str) -> None:
-        now = time.monotonic()
-        if not self.enabled or (now - self.last < 0.1 and done < total):
-            return
-        self.last = now
-        width = 30
-        fill = int(width * done / total)
-        line = (
-            f"\rtradeoff [{'#' * fill}{'-' * (width - fill)}] {done}/{total} "
-            f"{now - self.start:5.1f}s {label[:40]:<40}"
-        )
-        self.stream.write(line)
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
+def _time(r: dict[str, Any]) -> float | None:
+    return r.get("time")
 
 
-def _fmt_time(r: dict[str, Any]) -> str | None:
-    t = r.get("time")
-    if t is None:
+def _time_mc(r: dict[str, Any]) -> Interval | None:
+    if r.get("time_mc") is None:
         return None
-    if not math.isfinite(t):
-        return "inf"
-    if r.get("time_mc") is not None:
-        return f"{t:.4g} (MC {r['time_low']:.4g}..{r['time_high']:.4g})"
-    return f"{t:.4g}"
+    return Interval(r["time_low"], r["time_high"])
 
 
-def _fmt_failure(r: dict[str, Any]) -> str | None:
-    f = r.get("failure")
-    if f is None:
+def _failure_interval(r: dict[str, Any]) -> Interval | None:
+    if r.get("failure_low") is None or r["failure_low"] == r["failure_high"]:
         return None
-    if r.get("failure_low") is not None and r["failure_low"] != r["failure_high"]:
-        return f"{f:.3g} [{r['failure_low']:.3g}, {r['failure_high']:.3g}]"
-    return f"{f:.3g}"
+    return Interval(r["failure_low"], r["failure_high"])
+
+
+def _missing_axes(r: dict[str, Any], axes: list[str]) -> list[str]:
+    """The axes on which ``r`` has no value (None or NaN): it cannot be compared there."""
+    from gctheory.tradeoff import TRADEOFF_AXES
+
+    out = []
+    for a in axes:
+        v = r.get(TRADEOFF_AXES[a][0])
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            out.append(a)
+    return out
 
 
 def summary_rows(table: Any) -> list[dict[str, Any]]:
-    """The non-dominated schemes with what each costs: per scheme, its non-dominated rows
-    at the operating point ``s`` (or, if none, its non-dominated row nearest to it)."""
+    """Per scheme, the rows worth reading at the operating point ``s``, and why each is shown.
+
+    ``standing`` is ``non-dominated`` (no row is at least as good on every axis and better
+    on one, and the row has a value on every axis), or ``incomparable`` (no row dominates
+    it, but a value it lacks, e.g. an s_kappa nobody can compute for a code that always
+    fails, keeps it from being compared: it is not called non-dominated). ``why`` says
+    whether the row is at ``s`` or is the scheme's nearest such point (none at ``s``).
+    Schemes every row of which is dominated are left out (listed under the table).
+    """
     s0 = table.parameters["s"]
+    axes = [a for a in str(table.parameters.get("axes", "")).split(",") if a]
     out = []
     for name in table.schemes():
         rows = [
             r
             for r in table.rows
-            if r["scheme"] == name and not r["dominated"] and r["generator"] in (None, "gaussian")
+            if r["scheme"] == name
+            and r["dominated"] is False
+            and r["generator"] in (None, "gaussian")
         ]
         if not rows:
             continue
+        full = [r for r in rows if not _missing_axes(r, axes)]
+        standing = "non-dominated" if full else "incomparable"
+        rows = full or rows
         here = [r for r in rows if r["s"] == s0]
-        if not here:
+        if here:
+            why = f"at s = {s0}"
+        else:
             best = min(abs(r["s"] - s0) for r in rows)
             here = [r for r in rows if abs(r["s"] - s0) == best][:1]
+            why = f"nearest (none at s = {s0})"
         for r in sorted(here, key=lambda r: r["m"]):
+            missing = _missing_axes(r, axes)
+            note = f"no value for {', '.join(missing)}" if missing else ""
+            if r.get("failure") is not None and r["failure"] >= 1:
+                note = "always fails" + (f"; {note}" if note else "")
             out.append(
                 {
                     "scheme": name,
+                    "standing": standing,
                     "s": r["s"],
                     "m": r["m"],
                     "load": r["load"],
                     "comm": r["communication"],
-                    "exact": "yes" if r["exact"] else "no",
-                    "P(fail)": _fmt_failure(r),
+                    "exact": bool(r["exact"]),
+                    "P(fail)": r.get("failure"),
+                    "P(fail) CI": _failure_interval(r),
                     "s_kappa": r["stable_s"],
-                    "time": _fmt_time(r),
-                    "covered": "yes" if r["covered"] else "no",
+                    "time": _time(r),
+                    "time MC CI": _time_mc(r),
+                    "covered": bool(r["covered"]),
+                    "why shown": why,
+                    "note": note,
                 }
             )
     return out
+
+
+def _out_path(text: str | None) -> tuple[Path, bool]:
+    """``--out``: a stem (``runs/atlas`` -> runs/atlas.png ...) or an existing folder
+    (``/tmp`` -> /tmp/atlas.png ...); none: a new temporary folder. Returns the stem and
+    whether it is temporary."""
+    if text is None:
+        return Path(tempfile.mkdtemp(prefix="gctheory-tradeoff-")) / "atlas", True
+    out = Path(text).expanduser()
+    if out.is_dir() or text.endswith(("/", "\\")):
+        out = out / "atlas"
+    if out.suffix.lower() in (".png", ".svg", ".csv"):
+        out = out.with_suffix("")
+    return out, False
 
 
 def _handler(args: argparse.Namespace) -> int:
@@ -128,7 +149,8 @@ def _handler(args: argparse.Namespace) -> int:
     use_file_backend()
 
     delay = None if args.delay.strip().lower() == "none" else args.delay
-    bar = _Bar(sys.stderr)
+    out, temporary = _out_path(args.out)
+    bar = Progress(1, "tradeoff")
     try:
         with contextlib.redirect_stderr(_NotATerminal(sys.stderr)):
             table = tradeoff(
@@ -151,34 +173,47 @@ def _handler(args: argparse.Namespace) -> int:
             )
     finally:
         bar.close()
-    paths = save_atlas(table, args.out, dpi=100 if args.quick else 130)
-    if args.format == "json":
-        print(table.to_json())
+    paths = save_atlas(table, out, dpi=100 if args.quick else 130)
+    wrote = "wrote " + ", ".join(str(x) for x in paths)
+    if temporary:
+        wrote += " (a new temporary folder: --out PATH writes PATH.png, PATH.svg, PATH.csv)"
+    p = table.parameters
+    if args.format in ("json", "json-rows"):
+        print(table.to_json(rows_only=args.format == "json-rows"))
     elif args.format == "csv":
-        print(paths[2].read_text().rstrip("\n"))
+        head = "".join(f"# {k} = {json.dumps(_json_value(v))}\n" for k, v in p.items())
+        print(head + paths[2].read_text().rstrip("\n"))
     else:
-        p = table.parameters
         title = (
-            f"Non-dominated schemes at s = {p['s']} (n = {p['n']}; axes: {p['axes']}; "
+            f"Schemes not dominated at s = {p['s']} (n = {p['n']}; axes: {p['axes']}; "
             f"eps = {p['eps']:g}, error = {p['error']:g}"
             + (f", kappa = {p['kappa']:g}" if p["kappa"] else "")
             + (f", delay {p['delay']}" if p["delay"] else "")
-            + ")"
+            + "); the operating point of panel (b)"
         )
-        print(format_table(summary_rows(table), args.format, title=title))
+        print(
+            format_table(
+                summary_rows(table),
+                args.format,
+                title=title,
+                optional=("P(fail) CI", "time MC CI", "covered", "comm"),
+            )
+        )
         dom = table.dominated_schemes()
+        lines = []
         if dom:
-            print("\ndominated (drawn faded):")
+            lines += ["", "dominated (drawn faded):"]
             for name in dom:
                 by = next(r["dominated_by"] for r in table.rows if r["scheme"] == name)
-                print(f"  {name}: e.g. by {by}")
+                lines += wrap(f"{name}: e.g. by {by}", indent="  ")
         if table.notes:
-            print("\nnotes:")
+            lines += ["", "notes:"]
             for note in table.notes:
-                print(f"  - {note}")
-        print("\nwrote " + ", ".join(str(x) for x in paths))
-    if args.format == "json" or args.format == "csv":
-        print("wrote " + ", ".join(str(x) for x in paths), file=sys.stderr)
+                w = wrap(note, indent="    ")
+                lines += ["  - " + w[0][4:], *w[1:]]
+        print("\n".join(lines + [""] + wrap(wrote)))
+    if args.format != "text" and args.format != "md":
+        print(wrote, file=sys.stderr)
     return 0
 
 
@@ -270,11 +305,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--time-trials", type=int, default=None, help="Monte Carlo iterations per time point"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
-    p.add_argument("--out", default="atlas", help="output path without extension (default ./atlas)")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="where the atlas goes: PATH writes PATH.png, PATH.svg and PATH.csv; an existing "
+        "folder DIR writes DIR/atlas.*; default: a new temporary folder, named in the output "
+        "(never the current folder)",
+    )
     p.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
-        help="text/md: the non-dominated schemes; csv/json: the whole table",
+        help="text/md: the schemes not dominated, and why each row is shown; csv, json "
+        "(an object: title, parameters, notes, rows) or json-rows: the whole table",
     )
     p.set_defaults(func=_handler)

@@ -184,6 +184,20 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+#: Deepest nesting of brackets a checkpoint line may have (its own lines nest 4 deep);
+#: deeper lines are refused before json.loads, which would raise RecursionError.
+MAX_DEPTH = 16
+
+
+def _max_depth(line: str) -> int:
+    """Deepest bracket nesting of a JSON line (brackets inside strings count too: an upper
+    bound, and checkpoint strings hold none)."""
+    opens = np.frombuffer(line.encode("utf-8", "replace"), dtype=np.uint8)
+    step = (opens == ord("[")).astype(np.int64) + (opens == ord("{"))
+    step -= (opens == ord("]")).astype(np.int64) + (opens == ord("}"))
+    return int(np.max(np.cumsum(step), initial=0))
+
+
 def check_path(path: Any) -> Path:
     """Refuse, before any work, a checkpoint path that cannot be written."""
     if not isinstance(path, (str, os.PathLike)):
@@ -198,6 +212,11 @@ def check_path(path: Any) -> Path:
         )
     if not os.access(parent, os.W_OK):
         raise ValueError(f"checkpoint {str(p)!r}: its folder {str(parent)!r} is not writable")
+    if p.exists() and not p.resolve().is_file():
+        raise ValueError(
+            f"checkpoint {str(p)!r} is not a regular file (a device, a pipe or a link to one): "
+            "a checkpoint must be a regular file"
+        )
     if p.exists() and not os.access(p, os.R_OK | os.W_OK):
         raise ValueError(f"checkpoint {str(p)!r} exists but is not readable and writable")
     return p
@@ -261,10 +280,17 @@ class Checkpoint:
                 fh.truncate(len(raw) - len(torn.encode("utf-8")))
 
     def _json(self, line_no: int, line: str) -> Any:
+        depth = _max_depth(line)
+        if depth > MAX_DEPTH:
+            raise self._fail(
+                line_no, f"nested {depth} levels deep; a checkpoint line nests at most {MAX_DEPTH}"
+            )
         try:
             return json.loads(line)
         except json.JSONDecodeError as exc:
             raise self._fail(line_no, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except RecursionError:
+            raise self._fail(line_no, "nested too deeply to be a checkpoint line") from None
 
     def _check_header(self, line: str) -> None:
         obj = self._json(1, line)

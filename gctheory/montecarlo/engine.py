@@ -18,7 +18,6 @@ no workers behind.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import math
 import numbers
 import os
 import pickle
@@ -224,10 +223,11 @@ class Progress:
         width = 30
         bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
         elapsed = now - self.start
-        eta = elapsed / frac - elapsed if frac > 0 else math.inf
+        # never "eta   infs": no estimate until a first chunk is done
+        eta = f"{elapsed / frac - elapsed:5.1f}s" if frac > 0 else "estimating"
         sys.stderr.write(
             f"\r{self.label} [{bar}] {100 * frac:5.1f}% {self.count}/{self.total} "
-            f"elapsed {elapsed:5.1f}s eta {eta:5.1f}s"
+            f"elapsed {elapsed:5.1f}s eta {eta}"
         )
         sys.stderr.flush()
 

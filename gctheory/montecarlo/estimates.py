@@ -67,6 +67,11 @@ class Diagnostics:
         Hill's estimate of the tail index of ``|x|`` (means, from the 100
         largest values, when there are at least 2,000 samples): below 2 the
         variance is infinite, below 1 the mean itself.
+    tail_index_low : float
+        Its one-sided 99% lower confidence limit (``k a / alpha`` is Gamma(k)
+        for a Pareto tail, ``k = 99``); the heavy-tail warnings read this
+        limit: at or below 2 the CLT interval is unreliable, at or below 1 the
+        mean may be infinite.
     weight_mean : float
         Importance sampling: the mean of every likelihood ratio drawn, which is
         1 in expectation for an exactly normalised proposal.
@@ -81,6 +86,7 @@ class Diagnostics:
     ess: float | None = None
     max_share: float | None = None
     tail_index: float | None = None
+    tail_index_low: float | None = None
     weight_mean: float | None = None
     weight_mean_interval: tuple[float, float] | None = None
     weight_ess: float | None = None
@@ -88,7 +94,14 @@ class Diagnostics:
 
     def __repr__(self) -> str:
         parts = []
-        for name in ("ess", "max_share", "tail_index", "weight_mean", "weight_ess"):
+        for name in (
+            "ess",
+            "max_share",
+            "tail_index",
+            "tail_index_low",
+            "weight_mean",
+            "weight_ess",
+        ):
             v = getattr(self, name)
             if v is not None:
                 parts.append(f"{name}={v:.4g}")
@@ -212,19 +225,43 @@ def _wilson_interval(successes: int, trials: int, level: float) -> tuple[float, 
     return low, high
 
 
+#: From this many successes and failures on, beta quantiles come from a Cornish-Fisher
+#: expansion (scipy's betaincinv loses accuracy when both parameters are large: 0.35 sd
+#: off at 1e14 of 1e15, nan at 1e16 of 1e17).
+BETA_CF_MIN = 10**6
+
+
+def beta_quantile(a: float, b: float, q: float) -> float:
+    """The ``q``-quantile of Beta(``a``, ``b``), accurate at any size of ``a`` and ``b``.
+
+    Below :data:`BETA_CF_MIN` for ``min(a, b)``, scipy's ``betaincinv``
+    (accurate there, also when the other parameter is 1e17). From it on, the
+    Cornish-Fisher expansion to the order of the excess kurtosis,
+    ``mu + sd (z + g1 (z^2 - 1)/6 + g2 (z^3 - 3z)/24 - g1^2 (2z^3 - 5z)/36)``,
+    whose remainder is ``O(min(a, b)^(-3/2))`` standard deviations: against an
+    mpmath quadrature of the beta density it is within 1e-7 sd at every size
+    checked (1e6 to 1e17; tests/test_montecarlo_issue30.py).
+    """
+    if min(a, b) < BETA_CF_MIN:
+        return float(special.betaincinv(a, b, q))
+    z = float(special.ndtri(q))
+    n = a + b
+    mu = a / n
+    sd = math.sqrt((a / n) * (b / n) / (n + 1))
+    g1 = 2 * (b - a) * math.sqrt(n + 1) / ((n + 2) * math.sqrt(a * b))
+    g2 = 6 * ((a - b) ** 2 * (n + 1) - a * b * (n + 2)) / (a * b * (n + 2) * (n + 3))
+    w = z + (z * z - 1) * g1 / 6 + (z**3 - 3 * z) * g2 / 24 - (2 * z**3 - 5 * z) * g1 * g1 / 36
+    return min(1.0, max(0.0, mu + sd * w))
+
+
 def _clopper_pearson_interval(successes: int, trials: int, level: float) -> tuple[float, float]:
-    """Exact Clopper-Pearson interval [2] from beta quantiles."""
+    """Exact Clopper-Pearson interval [2] from beta quantiles (:func:`beta_quantile`)."""
     alpha = 1.0 - level
-    # beta quantiles (scipy.special.betaincinv: no import of scipy.stats, which is slow)
-    low = (
-        0.0
-        if successes == 0
-        else float(special.betaincinv(successes, trials - successes + 1, alpha / 2))
-    )
+    low = 0.0 if successes == 0 else beta_quantile(successes, trials - successes + 1, alpha / 2)
     high = (
         1.0
         if successes == trials
-        else float(special.betaincinv(successes + 1, trials - successes, 1 - alpha / 2))
+        else beta_quantile(successes + 1, trials - successes, 1 - alpha / 2)
     )
     return low, high
 

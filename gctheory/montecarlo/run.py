@@ -22,7 +22,7 @@ from gctheory.montecarlo import engine
 from gctheory.montecarlo.estimates import Estimate, PrecisionNotReachedWarning
 from gctheory.montecarlo.stopping import Stop, rule_met
 
-_BYTES_PER_OUTCOME = {"probability": 1, "mean": 8, "weighted": 16}
+_BYTES_PER_OUTCOME = {"probability": 1, "mean": 8, "splitting": 8, "weighted": 16}
 
 
 def drive(

@@ -24,6 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from scipy import special
+
 from gctheory._validate import check_int, check_real
 from gctheory.montecarlo.estimates import Estimate, min_rel_half_width
 
@@ -131,3 +134,88 @@ def rule_met(stop: Stop, est: Estimate, events: int | None) -> str | None:
     if stop.events is not None and events is not None and events >= stop.events:
         return "events"
     return None
+
+
+# ---------------------------------------------------------------------------
+# the estimate of a run stopped by its count of events (inverse binomial sampling)
+
+
+def _log_binom_pmf(s: np.ndarray, n: int, p: float) -> np.ndarray:
+    out = special.gammaln(n + 1) - special.gammaln(s + 1) - special.gammaln(n - s + 1)
+    return out + special.xlogy(s, p) + special.xlog1py(n - s, -p)
+
+
+def _below(e: int, last: int, m: int, kstar: int, p: float) -> float:
+    """``P_p(S_m < e, S_(m+last) <= kstar)`` for Bernoulli(p) partial sums ``S``."""
+    s = np.arange(0, min(e - 1, m) + 1, dtype=float)
+    k = kstar - s
+    rest = special.bdtr(np.clip(k, 0, max(last - 1, 0)), last, p)  # P(Bin(last) <= k)
+    rest = np.where(k < 0, 0.0, np.where(k >= last, 1.0, rest))
+    return float(np.sum(np.exp(_log_binom_pmf(s, m, p)) * rest)) if m else float(rest[0])
+
+
+def _root(f, target: float) -> float:
+    """The p in (0, 1) where the decreasing f(p) crosses target (bisection in log p)."""
+    lo, hi = -745.0, 0.0  # log p
+    if f(math.exp(hi)) >= target:
+        return 1.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if f(math.exp(mid)) >= target:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-13:
+            break
+    return math.exp(0.5 * (lo + hi))
+
+
+def _log_hypergeom_cdf(k: int, n: int, good: int, draws: int) -> float:
+    """log P(X <= k), X hypergeometric: ``draws`` of ``n`` items of which ``good`` are good."""
+    s = np.arange(max(0, draws - (n - good)), min(k, good, draws) + 1, dtype=float)
+    if s.size == 0:
+        return -math.inf
+    g = special.gammaln
+    terms = (
+        g(good + 1) - g(s + 1) - g(good - s + 1)
+        + g(n - good + 1) - g(draws - s + 1) - g(n - good - draws + s + 1)
+        - (g(n + 1) - g(draws + 1) - g(n - draws + 1))
+    )  # fmt: skip
+    top = float(np.max(terms))
+    return top + math.log(float(np.sum(np.exp(terms - top))))
+
+
+def events_estimate(count: int, n: int, last: int, events: int, level: float) -> tuple:
+    """Unbiased value and exact interval of a run stopped by ``Stop(events=e)``.
+
+    The run stops at the first chunk boundary where the count reaches ``e``
+    (or at its budget). Its last chunk has ``last`` outcomes, so before it,
+    ``m = n - last`` outcomes held fewer than ``e`` events -- which, the counts
+    being non-decreasing, is the whole stopping constraint. The value is the
+    Rao-Blackwell estimate ``P(first outcome is an event | n, count,
+    S_m < e) = (count/n) H(e-2; n-1, count-1, m-1) / H(e-1; n, count, m)``
+    (``H`` hypergeometric CDFs), exactly unbiased; with one outcome per chunk
+    it is the classical ``(e - 1)/(n - 1)`` of inverse binomial sampling
+    (Haldane 1945), and with one chunk the plain ``count/n``. The interval
+    is exact (coverage >= level) in the stagewise ordering of group sequential
+    designs (Jennison and Turnbull 2000, ch. 8): with
+    ``F(p; k) = P_p(S_m < e, S_n <= k)``, the limits solve
+    ``F(low; count - 1) = 1 - alpha/2`` and ``F(high; count) = alpha/2``;
+    with one chunk they are Clopper-Pearson's.
+    """
+    alpha = 1.0 - level
+    m = n - last
+    low = (
+        0.0 if count == 0 else _root(lambda p: _below(events, last, m, count - 1, p), 1 - alpha / 2)
+    )
+    high = _root(lambda p: _below(events, last, m, count, p), alpha / 2)
+    if m == 0 or count < events:
+        value = count / n
+    elif events < 2:
+        value = 0.0  # no event may precede the last chunk's: P(first is one | ...) = 0
+    else:
+        log_ratio = _log_hypergeom_cdf(events - 2, n - 1, count - 1, m - 1) - _log_hypergeom_cdf(
+            events - 1, n, count, m
+        )
+        value = count / n * math.exp(log_ratio)
+    return value, min(low, value), max(high, value)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import special
 
 from gctheory.montecarlo.estimates import (
     Diagnostics,
@@ -46,6 +47,9 @@ from gctheory.montecarlo.estimates import (
 TOP_K = 100
 #: The tail index is estimated only from this many samples on (k / n <= 5%).
 TAIL_MIN_SAMPLES = 2000
+#: One-sided confidence of the lower limit of the tail index that the heavy-tail
+#: warnings read.
+TAIL_CONFIDENCE = 0.99
 #: Below this many effective samples an importance-sampling estimate is flagged.
 MIN_ESS = 30.0
 #: z of the check that the likelihood ratios average to 1.
@@ -118,6 +122,47 @@ def hill_tail_index(top: tuple[float, ...]) -> float | None:
     return math.inf if h <= 0 else 1.0 / h
 
 
+def tail_index_lower(alpha: float, confidence: float = TAIL_CONFIDENCE) -> float:
+    """One-sided lower confidence limit of the tail index behind Hill's estimate ``alpha``.
+
+    For a Pareto tail of index ``a`` above the ``(k+1)``-th largest value, the
+    ``k`` log-excesses are independent Exp(``a``), so ``k a / alpha`` is
+    Gamma(``k``, 1) [2]: ``a >= alpha * G_(1-c) / k`` with confidence ``c``,
+    ``G_(1-c)`` the Gamma(``k``) quantile (``k = 99``, ``c = 0.99``: 0.78 alpha).
+    """
+    k = TOP_K - 1
+    return alpha * float(special.gammaincinv(k, 1.0 - confidence)) / k
+
+
+def tail_messages(alpha: float | None, n: int) -> list[str]:
+    """The heavy-tail warnings for Hill's estimate ``alpha`` from ``n`` samples.
+
+    The rule reads the lower confidence limit of the tail index
+    (:func:`tail_index_lower`), not the estimate itself: the tail may be as
+    heavy as the limit. At or below 1 the mean may be infinite; at or below 2
+    the variance may be, and the CLT interval is unreliable. Normal and
+    exponential samples stay far above 2 (their Hill index grows with ``n``).
+    """
+    if alpha is None or not math.isfinite(alpha):
+        return []
+    low = tail_index_lower(alpha)
+    where = (
+        f"Hill's tail-index estimate from the {TOP_K} largest |x| of {n} samples is "
+        f"{alpha:.3g}, its {100 * TAIL_CONFIDENCE:g}% lower confidence limit {low:.3g}"
+    )
+    if low <= 1.0:
+        return [
+            f"heavy tail: {where} <= 1, so the mean may be infinite and the CLT interval is "
+            "meaningless"
+        ]
+    if low <= 2.0:
+        return [
+            f"heavy tail: {where} <= 2, so the variance may be infinite and the CLT interval "
+            "is unreliable (it may exclude the mean)"
+        ]
+    return []
+
+
 def mean_estimate(m: Moments, level: float, *, method: str = "clt", warn: bool = True) -> Estimate:
     """The CLT estimate of a mean from its merged moments, with heavy-tail diagnostics."""
     n = m.n
@@ -127,17 +172,14 @@ def mean_estimate(m: Moments, level: float, *, method: str = "clt", warn: bool =
     worst = max((m.hi - m.mean) ** 2, (m.lo - m.mean) ** 2)
     share = worst / m.m2 if m.m2 > 0 else 0.0
     alpha = hill_tail_index(m.top) if n >= TAIL_MIN_SAMPLES else None
-    messages = []
-    if alpha is not None and alpha < 1.0:
-        messages.append(
-            f"heavy tail: Hill's tail-index estimate from the {TOP_K} largest |x| of {n} "
-            f"samples is {alpha:.3g} < 1, so the mean may be infinite and the CLT interval "
-            "is meaningless"
-        )
+    messages = tail_messages(alpha, n)
     if warn:
         for msg in messages:
             warnings.warn(msg, UnreliableEstimateWarning, stacklevel=5)
-    diag = Diagnostics(max_share=share, tail_index=alpha, messages=tuple(messages))
+    alpha_low = tail_index_lower(alpha) if alpha is not None and math.isfinite(alpha) else None
+    diag = Diagnostics(
+        max_share=share, tail_index=alpha, tail_index_low=alpha_low, messages=tuple(messages)
+    )
     return Estimate(
         value=m.mean,
         low=m.mean - half,
@@ -148,6 +190,37 @@ def mean_estimate(m: Moments, level: float, *, method: str = "clt", warn: bool =
         method=method,
         diagnostics=diag,
     )
+
+
+# ---------------------------------------------------------------------------
+# splitting runs: moments of the runs and of their logarithms
+
+
+@dataclass(frozen=True)
+class RunMoments:
+    """Summary of independent run estimates: their :class:`Moments`, how many were 0,
+    and the mean and sum of squared deviations of the logarithms of the others."""
+
+    raw: Moments
+    zeros: int
+    log_mean: float
+    log_m2: float
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> RunMoments:
+        pos = x[x > 0]
+        log_mean, log_m2 = _moments_of(np.log(pos)) if pos.size else (0.0, 0.0)
+        return cls(Moments.of(x), int(x.size - pos.size), log_mean, log_m2)
+
+    def merge(self, o: RunMoments) -> RunMoments:
+        na, nb = self.raw.n - self.zeros, o.raw.n - o.zeros
+        if na == 0 or nb == 0:
+            log_mean, log_m2 = (o.log_mean, o.log_m2) if na == 0 else (self.log_mean, self.log_m2)
+        else:
+            _, log_mean, log_m2 = _merge_moments(
+                na, self.log_mean, self.log_m2, nb, o.log_mean, o.log_m2
+            )
+        return RunMoments(self.raw.merge(o.raw), self.zeros + o.zeros, log_mean, log_m2)
 
 
 # ---------------------------------------------------------------------------
@@ -299,6 +372,13 @@ def encode(kind: str, s: Any) -> Any:
     """JSON-ready form of a chunk summary of ``kind``."""
     if kind == "probability":
         return int(s)
+    if kind == "splitting":
+        return {
+            "raw": encode("mean", s.raw),
+            "zeros": s.zeros,
+            "log_mean": _hex(s.log_mean),
+            "log_m2": _hex(s.log_m2),
+        }
     if kind == "mean":
         top = base64.b64encode(np.asarray(s.top, dtype="<f8").tobytes()).decode("ascii")
         return {
@@ -333,6 +413,15 @@ def decode(kind: str, obj: Any, size: int) -> Any:
         if not 0 <= obj <= size:
             raise FieldError("r", f"must lie in [0, {size}] (the chunk's size), got {obj}")
         return obj
+    if kind == "splitting":
+        o = _keys(obj, {"raw", "zeros", "log_mean", "log_m2"}, "r")
+        raw = decode("mean", o["raw"], size)
+        zeros = _int_field(o, "zeros", 0, size)
+        if raw.lo < 0:
+            raise FieldError("lo", f"a run's estimate must be >= 0, got {raw.lo}")
+        if (zeros > 0) != (raw.lo == 0):
+            raise FieldError("zeros", f"{zeros} runs at 0 disagrees with the smallest run {raw.lo}")
+        return RunMoments(raw, zeros, _unhex(o, "log_mean"), _unhex(o, "log_m2", low=0.0))
     if kind == "mean":
         o = _keys(obj, _MOMENT_KEYS, "r")
         n = _int_field(o, "n", size, size)

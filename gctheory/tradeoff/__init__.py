@@ -28,6 +28,7 @@ certified empirical ``s_kappa`` intervals per generator family), ``compute``
 
 from __future__ import annotations
 
+import inspect
 import sys
 import types
 import warnings
@@ -91,3 +92,7 @@ class _CallableModule(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _CallableModule
+# inspect.signature(gctheory.tradeoff) and help() give the function's real signature,
+# not the (*args, **kwargs) of __call__
+__signature__ = inspect.signature(tradeoff)
+__doc__ = f"{__doc__}\nCalling the package: ``tradeoff{__signature__}``\n\n{tradeoff.__doc__}"

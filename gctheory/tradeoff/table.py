@@ -81,8 +81,19 @@ def _json_cell(v: Any) -> Any:
     if hasattr(v, "item") and callable(v.item):
         v = v.item()
     if isinstance(v, float) and not math.isfinite(v):
-        return str(v)
+        return None
     return v
+
+
+def _json_rows(rows: Iterable[Mapping[str, Any]], cols: Sequence[str]) -> list[dict[str, Any]]:
+    """Rows as JSON: a non-finite number becomes null and the row's ``reason`` names it."""
+    out = []
+    for r in rows:
+        row = {c: _json_cell(r[c]) for c in cols}
+        why = [f"{c}: {r[c]}" for c in cols if isinstance(r[c], float) and not math.isfinite(r[c])]
+        row["reason"] = "; ".join(why) or None
+        out.append(row)
+    return out
 
 
 @dataclass(frozen=True)
@@ -149,15 +160,22 @@ class TradeoffTable:
                 w.writerow([_csv_cell(r[c]) for c in TRADEOFF_COLUMNS])
         return path
 
-    def to_json(self, columns: Sequence[str] | None = None) -> str:
-        """The table as a JSON object: parameters, notes and rows (non-finite numbers as text)."""
+    def to_json(self, columns: Sequence[str] | None = None, *, rows_only: bool = False) -> str:
+        """The table as a JSON object: ``title``, ``parameters``, ``notes`` and ``rows``
+        (``rows_only``: the bare list of rows). Numbers stay numbers and booleans booleans;
+        a non-finite number is ``null`` and the row's ``reason`` says what it was
+        (``time: inf``), so the output is strict JSON."""
         cols = list(TRADEOFF_COLUMNS if columns is None else columns)
+        rows = _json_rows(self.rows, cols)
+        if rows_only:
+            return json.dumps(rows, indent=1, default=str, allow_nan=False)
         payload = {
+            "title": f"tradeoff atlas for n = {self.parameters.get('n')}",
             "parameters": {k: _json_cell(v) for k, v in self.parameters.items()},
             "notes": list(self.notes),
-            "rows": [{c: _json_cell(r[c]) for c in cols} for r in self.rows],
+            "rows": rows,
         }
-        return json.dumps(payload, indent=1, default=str)
+        return json.dumps(payload, indent=1, default=str, allow_nan=False)
 
     @staticmethod
     def from_rows(

@@ -18,7 +18,10 @@ LGC-SGD with partial work and linear scaling [5]; the gradient codes of
 Reed-Solomon [3], d-FRC, BRC, BGC [2], expander codes on random regular or
 Margulis graphs [7], graph assignment codes with optimal decoding [8], BIBD
 codes [9], stochastic gradient coding [10], IS-GC), built with their options
-by :mod:`gctheory.training.codes`; LAG, G-GD, G-LAG and LAGC [4].
+by :mod:`gctheory.training.codes`; LAG, G-GD, G-LAG and LAGC [4]; the
+sequential codes SR-SGC and M-SGC [11] (``sr_sgc``, ``m_sgc``; code_options
+``B``, ``W``, ``lam``, ``mu``): job t's exact gradient enters the optimiser at
+round t + T, rounds last as in :mod:`gctheory.sgc.runtime`.
 
 Layout (arrows one way, top to bottom): :mod:`~gctheory.training.studies`
 (the papers' comparisons, imported on demand) uses
@@ -53,6 +56,8 @@ References
    mitigating adversarial stragglers", ISIT 2019.
 .. [10] Bitar, Wootters, El Rouayheb, "Stochastic gradient coding for straggler
    mitigation in distributed learning", IEEE J. Sel. Areas Inf. Theory, 2020.
+.. [11] Krishnan, Ebrahimi, Khisti, "Sequential gradient coding for straggler
+   mitigation", ICLR 2023.
 """
 
 from __future__ import annotations

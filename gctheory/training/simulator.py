@@ -266,6 +266,8 @@ def _simulate(
     if dm.n_slow > n:
         raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
     sch = make_scheme(scheme, n, rng=rng, **scheme_options)
+    if hasattr(sch, "set_horizon"):  # sequential codes size their master by the rounds
+        sch.set_horizon(iterations)
     if sch.k > n_samples:
         raise ValueError(
             f"scheme {sch.name!r} cuts the data into k={sch.k} partitions, more than the "

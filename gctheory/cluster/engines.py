@@ -1,0 +1,394 @@
+"""Engines: where the workers run. Local processes, Dask distributed, (MPI in ``mpi.py``).
+
+An engine starts ``n`` workers, ships each its :class:`~gctheory.cluster.worker.WorkerState`
+once, sends a task (iteration ``t``, the parameters, the injected delay) to a
+worker without waiting, and reports what came back through :meth:`Engine.poll`
+as :class:`Event` objects: a result, an oracle error, or a dead worker. The
+master (:mod:`gctheory.cluster.master`) never blocks on one worker: it polls
+all of them with a timeout.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import pickle
+import queue
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import wait as _wait
+from typing import Any
+
+import numpy as np
+
+from gctheory.cluster.worker import OracleError, WorkerState, worker_main
+
+__all__ = ["Event", "Engine", "LocalEngine", "DaskEngine", "ENGINES", "make_engine"]
+
+ENGINES = {
+    "local": "worker processes on this machine (multiprocessing; the default)",
+    "dask": "a Dask distributed cluster: 'dask' (a LocalCluster) or 'dask=tcp://HOST:PORT'",
+    "mpi": "MPI ranks under mpiexec (mpi4py): rank 0 is the master, ranks 1..n the workers",
+}
+
+
+@dataclass
+class Event:
+    """Something a worker reported.
+
+    ``kind`` is ``"result"`` (``message``, ``compute_s``, ``slept_s``,
+    ``nbytes``: the size of what crossed the wire), ``"error"`` (``error``: an
+    :class:`OracleError`) or ``"dead"`` (``error``: why). ``at`` is the
+    master's ``time.perf_counter()`` when it saw the event.
+    """
+
+    kind: str
+    worker: int
+    t: int
+    at: float
+    message: np.ndarray | None = None
+    compute_s: float = float("nan")
+    slept_s: float = float("nan")
+    nbytes: int = 0
+    error: Any = None
+
+
+class Engine:
+    """Base class of the engines (see the module docstring)."""
+
+    name = "engine"
+    #: most workers the engine can run (None: no limit)
+    max_workers: int | None = None
+
+    def start(self, states: list[WorkerState]) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
+        """Send a task; return the bytes sent. Never waits for the worker."""
+        raise NotImplementedError  # pragma: no cover
+
+    def poll(self, timeout: float | None) -> list[Event]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.name
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class LocalEngine(Engine):
+    """Worker processes on this machine, one pipe each.
+
+    Parameters
+    ----------
+    context : {"forkserver", "spawn", "fork"}
+        The multiprocessing start method (default ``forkserver``: the workers
+        fork from a server that imported gctheory once; safe with threads).
+    start_timeout : float
+        Seconds to wait for every worker to report ready.
+
+    Attributes
+    ----------
+    pids : list of int
+        Process ids of the workers (to kill one in a fault test).
+    """
+
+    name = "local"
+
+    def __init__(self, context: str = "forkserver", start_timeout: float = 120.0) -> None:
+        if context not in mp.get_all_start_methods():
+            raise ValueError(
+                f"context must be one of {mp.get_all_start_methods()}, got {context!r}"
+            )
+        self.context, self.start_timeout = context, float(start_timeout)
+        self.procs: list[Any] = []
+        self.conns: list[Any] = []
+        self.pids: list[int] = []
+        self._dead: set[int] = set()
+        self._pending_dead: list[int] = []
+
+    def start(self, states: list[WorkerState]) -> None:
+        ctx = mp.get_context(self.context)
+        if self.context == "forkserver":
+            ctx.set_forkserver_preload(["gctheory.cluster.worker", "gctheory.training"])
+        for st in states:
+            parent, child = ctx.Pipe(duplex=True)
+            p = ctx.Process(target=worker_main, args=(child, st.index), daemon=True)
+            p.start()
+            child.close()
+            self.procs.append(p)
+            self.conns.append(parent)
+        for i, (conn, st) in enumerate(zip(self.conns, states)):
+            try:
+                conn.send(st)
+            except (BrokenPipeError, OSError):
+                code = self.procs[i].exitcode
+                self.close()
+                raise RuntimeError(
+                    f"local worker {i} exited while starting (exit code {code}); with the "
+                    f"{self.context!r} start method a script must start the run under "
+                    "`if __name__ == '__main__':` (multiprocessing re-imports the main module)"
+                ) from None
+        deadline = time.monotonic() + self.start_timeout
+        self.pids = [0] * len(states)
+        for i, conn in enumerate(self.conns):
+            left = deadline - time.monotonic()
+            if left <= 0 or not conn.poll(left):
+                self.close()
+                raise TimeoutError(
+                    f"local worker {i} did not start within {self.start_timeout:g} s"
+                )
+            _, idx, pid = conn.recv()
+            self.pids[i] = pid
+
+    def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
+        if worker in self._dead:
+            return 0
+        data = pickle.dumps(("task", t, params, float(delay), bool(preempt)), protocol=5)
+        try:
+            self.conns[worker].send_bytes(data)
+        except (BrokenPipeError, OSError):
+            self._dead.add(worker)
+            self._pending_dead.append(worker)
+            return 0
+        return len(data)
+
+    def poll(self, timeout: float | None) -> list[Event]:
+        events: list[Event] = []
+        pend, self._pending_dead = list(self._pending_dead), []
+        for i in pend:
+            events.append(Event("dead", i, -1, time.perf_counter(), error="its pipe broke"))
+        if events:
+            return events
+        live = [i for i in range(len(self.conns)) if i not in self._dead]
+        if not live:
+            time.sleep(timeout or 0)
+            return events
+        objs = {self.conns[i]: i for i in live}
+        sentinels = {self.procs[i].sentinel: i for i in live}
+        ready = _wait(list(objs) + list(sentinels), timeout)
+        now = time.perf_counter()
+        died = []
+        for obj in ready:
+            if obj in objs:
+                i = objs[obj]
+                try:
+                    data = obj.recv_bytes()
+                except (EOFError, OSError):
+                    died.append(i)
+                    continue
+                events.append(self._event(i, data, now))
+            else:
+                died.append(sentinels[obj])
+        for i in sorted(set(died)):
+            if i in self._dead:
+                continue
+            conn = self.conns[i]
+            try:  # whatever it sent before dying still counts
+                while conn.poll():
+                    events.append(self._event(i, conn.recv_bytes(), now))
+            except (EOFError, OSError):
+                pass
+            self._dead.add(i)
+            code = self.procs[i].exitcode
+            why = f"process {self.pids[i]} exited (exit code {code})"
+            events.append(Event("dead", i, -1, now, error=why))
+        return events
+
+    @staticmethod
+    def _event(i: int, data: bytes, now: float) -> Event:
+        msg = pickle.loads(data)
+        if msg[0] == "result":
+            _, t, y, comp, slept = msg
+            return Event("result", i, t, now, y, comp, slept, len(data))
+        _, t, exc = msg
+        return Event("error", i, t, now, error=exc)
+
+    def close(self) -> None:
+        for conn in self.conns:
+            try:
+                conn.send(("stop",))
+            except (BrokenPipeError, OSError):
+                pass
+        for p in self.procs:
+            p.join(timeout=2.0)
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=2.0)
+        for conn in self.conns:
+            conn.close()
+        self.procs, self.conns = [], []
+
+    def describe(self) -> str:
+        return f"local ({self.context}, {len(self.pids)} processes)"
+
+
+# ---------------------------------------------------------------------------
+# Dask
+
+
+def _dask_task(state: WorkerState, t: int, params: np.ndarray, delay: float) -> tuple:
+    """One worker's iteration on a Dask worker: the message, then the injected wait."""
+    t0 = time.perf_counter()
+    try:
+        y = state.message(params, t)
+    except OracleError as exc:
+        return ("error", t, exc)
+    comp = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    if delay > 0:
+        time.sleep(delay)
+    return ("result", t, y, comp, time.perf_counter() - t1)
+
+
+class DaskEngine(Engine):
+    """Workers as tasks on a Dask distributed cluster; each worker's data scattered once.
+
+    Parameters
+    ----------
+    address : str or None
+        A scheduler address (``"tcp://host:8786"``); None starts a
+        ``LocalCluster`` (threads, ``processes=False``, one thread per worker:
+        the injected waits sleep concurrently).
+    client : dask.distributed.Client, optional
+        An existing client (then ``address`` is ignored and the client is not closed).
+    timeout : float
+        Seconds to reach the scheduler; an unreachable one is a ``TimeoutError``
+        naming the address.
+    processes : bool
+        For the LocalCluster: worker processes instead of threads.
+
+    Notes
+    -----
+    A task already running cannot be interrupted: a late worker's sleep runs
+    out, its result is recorded as late and dropped (``preempt`` has no effect).
+    """
+
+    name = "dask"
+
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        client: Any = None,
+        timeout: float = 10.0,
+        processes: bool = False,
+    ) -> None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError as exc:  # pragma: no cover - optional extra
+            raise ImportError(
+                'the dask engine needs dask.distributed: pip install "gctheory[dask]"'
+            ) from exc
+        self.address, self.timeout, self.processes = address, float(timeout), bool(processes)
+        self._client, self._own = client, client is None
+        self._cluster: Any = None
+        self._states: list[Any] = []
+        self._q: queue.Queue = queue.Queue()
+        self._futures: dict[tuple[int, int], Any] = {}
+
+    def _connect(self, n: int) -> Any:
+        from distributed import Client, LocalCluster
+
+        if self._client is not None:
+            return self._client
+        if self.address is None:
+            self._cluster = LocalCluster(
+                n_workers=1 if not self.processes else min(n, 2),
+                threads_per_worker=n if not self.processes else -(-n // 2),
+                processes=self.processes,
+                dashboard_address=None,
+            )
+            self._client = Client(self._cluster)
+        else:
+            try:
+                self._client = Client(self.address, timeout=self.timeout)
+            except (OSError, TimeoutError) as exc:
+                raise TimeoutError(
+                    f"cannot reach the Dask scheduler at {self.address!r} within "
+                    f"{self.timeout:g} s ({type(exc).__name__}: {exc}); start one with "
+                    "`dask scheduler` and workers with `dask worker ADDRESS`"
+                ) from None
+        return self._client
+
+    def start(self, states: list[WorkerState]) -> None:
+        client = self._connect(len(states))
+        self._states = [client.scatter(st, hash=False) for st in states]
+
+    def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
+        fut = self._client.submit(
+            _dask_task, self._states[worker], t, params, float(delay), pure=False
+        )
+        self._futures[(worker, t)] = fut
+        q = self._q
+        fut.add_done_callback(lambda f, i=worker, tt=t: q.put((i, tt, f, time.perf_counter())))
+        return len(pickle.dumps((t, params, float(delay)), protocol=5))
+
+    def poll(self, timeout: float | None) -> list[Event]:
+        events: list[Event] = []
+        try:
+            item = self._q.get(timeout=timeout)
+        except queue.Empty:
+            return events
+        items = [item]
+        while True:
+            try:
+                items.append(self._q.get_nowait())
+            except queue.Empty:
+                break
+        for i, t, fut, at in items:
+            self._futures.pop((i, t), None)
+            if fut.status == "cancelled":
+                continue
+            try:
+                msg = fut.result()
+            except Exception as exc:  # a lost worker, a killed task
+                events.append(Event("dead", i, t, at, error=f"{type(exc).__name__}: {exc}"))
+                continue
+            if msg[0] == "result":
+                _, tt, y, comp, slept = msg
+                events.append(Event("result", i, tt, at, y, comp, slept, y.nbytes))
+            else:
+                events.append(Event("error", i, msg[1], at, error=msg[2]))
+        return events
+
+    def close(self) -> None:
+        if self._client is None:
+            return
+        for f in list(self._futures.values()):
+            f.cancel()
+        self._futures.clear()
+        if self._own:
+            self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+        self._client = self._cluster = None
+
+    def describe(self) -> str:
+        return f"dask ({self.address or 'LocalCluster'})"
+
+
+def make_engine(engine: Any) -> Engine:
+    """An :class:`Engine` from ``"local"``, ``"dask"``, ``"dask=ADDRESS"``, ``"mpi"``, or as is."""
+    if isinstance(engine, Engine):
+        return engine
+    if isinstance(engine, str):
+        name, _, arg = engine.partition("=")
+        if name == "local" and not arg:
+            return LocalEngine()
+        if name == "dask":
+            return DaskEngine(arg or None)
+        if name == "mpi" and not arg:
+            from gctheory.cluster.mpi import MPIEngine
+
+            return MPIEngine()
+    raise ValueError(
+        f"unknown engine {engine!r}; valid engines: "
+        + "; ".join(f"{k}: {v}" for k, v in ENGINES.items())
+    )

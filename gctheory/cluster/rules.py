@@ -1,0 +1,179 @@
+"""The master's decision rule for a scheme: whom to wait for, and how to decode.
+
+The scheme itself is the simulator's (:func:`gctheory.training.make_scheme`):
+the same placement, the same code, the same waiting count, the same
+``finish_times`` for injected delays. A simulated and a real run of a scheme
+share this definition; only the clock differs. The rule is:
+
+* uncoded GD (``gd``): wait for all ``n``; the gradient is the sum.
+* ignore stragglers (``ignore``, K-SGD): the fastest ``K``; ``(n/K)`` times their sum.
+* exact gradient codes (cyclic MDS, FRC, Ye-Abbe, CommFR, Reed-Solomon): the
+  fastest ``n - s`` (Tandon et al. 2017, Section 2: the master waits for any
+  ``n - s`` workers and decodes), or earlier where the code's groups already
+  decode (FRC: one worker per group, Tandon et al. 2017, Section 3.1; CommFR:
+  ``N - delta + 1`` per group, Kadhe et al. 2019, Theorem 1); decoded by the
+  code's own decoder.
+* approximate codes (d-FRC, BRC, BGC, expander, graph assignment, BIBD, SGC,
+  IS-GC): the fastest ``wait_for`` (or whoever arrived by a deadline), decoded
+  by the code's (optimal or peeling) decoder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gctheory.cluster.worker import WorkerState
+
+__all__ = ["SUPPORTED_SCHEMES", "Rule", "build_scheme"]
+
+#: stateful server rules the real-run master does not implement (yet)
+_UNSUPPORTED = ("lgc", "asysg", "lag", "ggd", "glag", "lagc")
+
+
+def _schemes() -> dict[str, str]:
+    from gctheory.training import SCHEMES
+
+    return {k: v for k, v in SCHEMES.items() if k not in _UNSUPPORTED}
+
+
+SUPPORTED_SCHEMES = tuple(_schemes())
+"""Schemes :func:`gctheory.cluster.run` runs: uncoded, ignore-stragglers and every gradient code."""
+
+
+def build_scheme(
+    scheme: str,
+    n: int,
+    *,
+    s: int | None = None,
+    K: int | None = None,
+    m: int = 1,
+    code_options: dict[str, Any] | None = None,
+    seed: int = 0,
+) -> Any:
+    """The simulator's scheme (:func:`gctheory.training.make_scheme`), checked for a real run.
+
+    Raises ValueError naming the valid schemes for an unknown one or one the
+    real-run master does not implement.
+    """
+    from gctheory.training import _canon, make_scheme
+
+    name = _canon(str(scheme).replace("-", "_"))
+    if name in _UNSUPPORTED:
+        raise ValueError(
+            f"scheme {scheme!r} keeps server state across iterations (stale or lazily selected "
+            f"gradients) and is simulated only (gctheory simulate); schemes that run for real: "
+            f"{', '.join(SUPPORTED_SCHEMES)}"
+        )
+    opts: dict[str, Any] = {"code_options": dict(code_options or {})}
+    if m != 1:
+        opts["m"] = m
+    code_rng = np.random.default_rng(np.random.SeedSequence(int(seed)).spawn(2)[1])
+    return make_scheme(name, n, K=K, s=s, rng=code_rng, **opts)
+
+
+class Rule:
+    """Whom the master waits for and how it decodes, for one scheme object.
+
+    Attributes
+    ----------
+    kind : {"all", "count", "exact", "approximate"}
+    need : int
+        Survivors the rule waits for (``n``, ``K``, ``n - s`` or ``wait_for``).
+    exact : bool
+        The decoded gradient equals the full gradient (up to rounding).
+    """
+
+    def __init__(self, sch: Any) -> None:
+        self.sch, self.n, self.k = sch, sch.n, sch.k
+        self.code = getattr(sch, "code", None)
+        self.scale = float(getattr(sch, "scale", 1.0))
+        self.groups = None
+        self.m = 1 if self.code is None else int(self.code.m)
+        if type(sch).__name__ == "WaitAll":
+            self.kind, self.need, self.exact = "all", sch.n, True
+        elif type(sch).__name__ == "IgnoreStragglers":
+            self.kind, self.need, self.exact = "count", sch.K, False
+            self.scale = sch.n / sch.K
+        elif self.code is not None and self.code.s is not None:
+            self.kind, self.need, self.exact = "exact", sch.n - self.code.s, True
+            self.groups = getattr(sch, "groups_need", None)
+        elif self.code is not None:
+            self.kind, self.need, self.exact = "approximate", int(sch.f), False
+        else:  # pragma: no cover - guarded by build_scheme
+            raise ValueError(f"scheme {sch.name!r} has no real-run rule")
+
+    # ------------------------------------------------------------------ workers
+    def states(self, workload: Any) -> list[WorkerState]:
+        """Each worker's :class:`WorkerState`: its partitions and encoding coefficients."""
+        support = np.asarray(self.sch.support, bool)
+        E = None if self.code is None else np.asarray(self.code.encoding_matrix)
+        out = []
+        for i in range(self.n):
+            parts = tuple(int(j) for j in np.flatnonzero(support[i]))
+            if E is None:
+                coef = np.ones((len(parts), 1))
+            else:
+                coef = np.array([[E[j * self.m + u, i] for u in range(self.m)] for j in parts])
+                if not np.iscomplexobj(coef) or not np.any(coef.imag):
+                    coef = coef.real.astype(float)
+                coef = coef.reshape(len(parts), self.m)
+            held = workload.restrict(parts) if hasattr(workload, "restrict") else workload
+            out.append(WorkerState(i, parts, coef, self.m, held))
+        return out
+
+    # ------------------------------------------------------------------ waiting
+    def survivors(self, arrived: Sequence[int], closed: bool = False) -> tuple[int, ...] | None:
+        """The survivor set to decode from, given arrivals in order; None: keep waiting.
+
+        ``closed``: no more arrivals will count (a deadline passed, or every
+        live worker has answered); approximate rules then decode from what
+        arrived, exact ones still need their set.
+        """
+        a = list(arrived)
+        if self.groups is not None and a:  # the earliest prefix every group decodes from
+            size, need = self.groups
+            cnt = np.zeros(self.n // size, dtype=np.int64)
+            for pos, i in enumerate(a[: self.need]):
+                cnt[i // size] += 1
+                if cnt.min() >= need:
+                    return tuple(a[: pos + 1])
+        if len(a) >= self.need:
+            return tuple(a[: self.need])
+        if closed and a and not self.exact:
+            return tuple(a)
+        return None
+
+    def feasible(self, arrived: Sequence[int], live: int) -> bool:
+        """Can the rule still be met with ``live`` workers yet to answer?"""
+        return len(arrived) + live >= self.need or (self.groups is not None and live > 0)
+
+    def wait_time(self, T: np.ndarray) -> float:
+        """When the rule is met for finishing times ``T`` (the simulator's clock)."""
+        T = np.asarray(T, float)
+        kth = float(np.sort(T)[self.need - 1])
+        if self.groups is not None:
+            size, need = self.groups
+            kth = min(kth, float(np.sort(T.reshape(-1, size), axis=1)[:, need - 1].max()))
+        return kth
+
+    # ----------------------------------------------------------------- decoding
+    def decode(self, S: Sequence[int], Y: np.ndarray, d: int) -> np.ndarray:
+        """The gradient estimate from survivors ``S`` (sorted) and their messages ``Y``."""
+        if self.code is None:
+            return np.sum(Y, axis=0) * self.scale if self.scale != 1.0 else np.sum(Y, axis=0)
+        full = self.exact and len(S) >= self.need
+        res = self.code.decode_detail(S, Y, d, check=full, condition=False)
+        if self.exact and not res.exact:
+            raise ValueError(
+                f"survivors {list(S)} do not decode {self.sch.name} exactly "
+                f"(residual {res.residual:.3g})"
+            )
+        g = res.gradient.real
+        return g * self.scale if self.scale != 1.0 else g
+
+    def message_length(self, d: int) -> int:
+        """Numbers per message the code promises: ``ceil(d/m)``."""
+        return -(-d // self.m)

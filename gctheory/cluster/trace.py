@@ -1,0 +1,126 @@
+"""A real run as a :class:`gctheory.delays.Trace`: one row per worker per iteration.
+
+Columns of :func:`gctheory.delays.read_trace`'s format: ``round`` (the
+iteration), ``worker``, ``load`` (the worker's share of the data, as in the
+AWS Lambda traces) and ``time`` (seconds from the master sending the
+parameters to the result reaching it). Optional columns: ``profile`` (one
+campaign: scheme, n, engine), ``status`` (one of
+:data:`gctheory.cluster.STATUSES`: ``used`` in the survivor set, ``unused``
+on time but not needed, ``late`` after the master moved on, ``never`` (no
+result: cancelled by the next iteration, or the run ended), ``error``,
+``dead``), ``start`` and ``finish`` (seconds since the run started, ``finish``
+nan when never), ``injected`` (the injected delay), ``decode_s`` and
+``iteration_s`` of the iteration. A row that never finished has ``time`` equal
+to how long it was observed (a lower bound): select ``--where status=used``
+(or ``late``) in ``gctheory delays`` to read only completed times.
+
+A ``.json`` sidecar next to the CSV keeps the run's configuration (scheme,
+seed, step size, workload), which :func:`gctheory.cluster.replay` needs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["run_trace", "save_run", "load_run", "sidecar_path", "survivors_from_trace"]
+
+
+def run_trace(run: Any) -> Any:
+    """The :class:`gctheory.delays.Trace` of a :class:`~gctheory.cluster.ClusterRun`."""
+    from gctheory.cluster.master import STATUSES
+    from gctheory.delays import make_trace
+
+    T, n = run.status.shape
+    rnd = np.repeat(np.arange(T), n)
+    wk = np.tile(np.arange(n), T)
+    load = np.tile(run.loads, T)
+    start = np.repeat(_starts(run), n)
+    fin = (start + run.response.ravel()).astype(float)
+    # never-finished rows: observed until the next iteration started (or the run ended)
+    ends = np.append(_starts(run)[1:], _starts(run)[-1] + run.iteration_time[-1] if T else 0.0)
+    observed = np.repeat(ends, n) - start
+    time = np.where(np.isnan(run.response.ravel()), observed, run.response.ravel())
+    time = np.maximum(time, 0.0)
+    status = np.array([STATUSES[s] for s in run.status.ravel()])
+    return make_trace(
+        rnd,
+        wk,
+        load,
+        time,
+        source=f"gctheory run {run.scheme}",
+        profile=np.full(T * n, f"{run.scheme}-n{run.n}-{run.engine.split()[0]}"),
+        status=status,
+        start=start,
+        finish=fin,
+        injected=run.injected.ravel(),
+        decode_s=np.repeat(run.decode_time, n),
+        iteration_s=np.repeat(run.iteration_time, n),
+    )
+
+
+def _starts(run: Any) -> np.ndarray:
+    st = run.config.get("_starts")
+    if st is not None:
+        return np.asarray(st, float)
+    return np.concatenate([[0.0], np.cumsum(run.iteration_time)[:-1]])
+
+
+def sidecar_path(path: Any) -> Path:
+    """``run.csv`` -> ``run.csv.json``: where the configuration of a trace is kept."""
+    p = Path(path)
+    return p.with_name(p.name + ".json")
+
+
+def save_run(run: Any, path: Any) -> Path:
+    """Write ``run``'s trace CSV at ``path`` and its configuration at :func:`sidecar_path`."""
+    from gctheory.delays import write_trace
+
+    p = write_trace(run.trace(), path)
+    cfg = {k: v for k, v in run.config.items() if not k.startswith("_")}
+    cfg["survivors"] = [list(S) for S in run.survivors]
+    sidecar_path(p).write_text(json.dumps(cfg, indent=1, default=_json_default) + "\n")
+    return p
+
+
+def _json_default(v: Any) -> Any:
+    if hasattr(v, "item"):
+        return v.item()
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    return str(v)
+
+
+def load_run(path: Any) -> tuple[Any, dict[str, Any]]:
+    """The trace at ``path`` and its configuration (from the sidecar, or the rows alone).
+
+    Raises ValueError when the sidecar is missing and the trace has no
+    ``status`` column (it is not a run of :func:`gctheory.cluster.run`).
+    """
+    from gctheory.delays import read_trace
+
+    tr = read_trace(path)
+    side = sidecar_path(path)
+    if not side.is_file():
+        raise ValueError(
+            f"{str(side)!r} (the configuration of the run: scheme, seed, step size, workload) "
+            f"does not exist; replay needs the sidecar written by gctheory.cluster.run(..., "
+            f"trace={str(path)!r})"
+        )
+    cfg = json.loads(side.read_text())
+    if "status" not in tr.columns:
+        raise ValueError(f"{path}: no 'status' column; not a trace of gctheory.cluster.run")
+    return tr, cfg
+
+
+def survivors_from_trace(tr: Any) -> list[tuple[int, ...]]:
+    """The survivor set of each iteration (rows with ``status == 'used'``)."""
+    used = tr.columns["status"].astype(str) == "used"
+    T = int(tr.round.max()) + 1
+    out: list[list[int]] = [[] for _ in range(T)]
+    for r, w in zip(tr.round[used], tr.worker[used]):
+        out[int(r)].append(int(w))
+    return [tuple(sorted(S)) for S in out]

@@ -1,0 +1,154 @@
+"""One worker: its partitions, its coded message, and the loop of a local worker process.
+
+A worker ``i`` of a gradient code holds the partitions ``j`` with
+``support[i, j]`` and transmits ``y_i = sum_{j,u} E[j m + u, i] g_j^(u)``
+(the module contract of :mod:`gctheory.codes.base`: ``g_j^(u)`` is chunk
+``u`` of partition ``j``'s gradient zero-padded to ``m r``, ``r = ceil(d/m)``),
+i.e. column ``i`` of ``code.encode(G)`` computed from its own partitions only.
+Uncoded schemes are the special case ``E = I``. :class:`WorkerState` is what a
+worker is shipped once; :meth:`WorkerState.message` is the only computation of
+an iteration, and :func:`gctheory.cluster.replay` calls the same method, so a
+replayed run computes the same bits.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["WorkerState", "OracleError", "worker_main"]
+
+
+class OracleError(RuntimeError):
+    """A worker's gradient oracle raised: names the worker and the partition."""
+
+    def __init__(self, worker: int, partition: int, iteration: int, detail: str) -> None:
+        self.worker, self.partition, self.iteration, self.detail = (
+            worker,
+            partition,
+            iteration,
+            detail,
+        )
+        super().__init__(
+            f"worker {worker} failed on partition {partition} at iteration {iteration}: {detail}"
+        )
+
+    def __reduce__(self) -> tuple:
+        return (OracleError, (self.worker, self.partition, self.iteration, self.detail))
+
+
+@dataclass
+class WorkerState:
+    """Everything worker ``index`` keeps for the whole run (shipped once).
+
+    Attributes
+    ----------
+    index : int
+        The worker's index ``i``.
+    partitions : tuple of int
+        The partitions it holds (``support[i]``).
+    coef : ndarray (len(partitions), m)
+        ``E[j m + u, i]`` for its partitions ``j`` and chunks ``u``.
+    m : int
+        Communication saving: the message is ``ceil(d/m)`` numbers long.
+    workload : GradientOracle
+        The oracle, restricted to ``partitions`` where it can be.
+    """
+
+    index: int
+    partitions: tuple[int, ...]
+    coef: np.ndarray
+    m: int
+    workload: Any
+
+    def message(self, params: np.ndarray, t: int = -1) -> np.ndarray:
+        """The coded message of this worker at ``params`` (``ceil(d/m)`` numbers).
+
+        Raises :class:`OracleError` naming the worker and partition when the
+        oracle raises.
+        """
+        d = params.shape[0]
+        m = self.m
+        r = -(-d // m)
+        acc = np.zeros(r, dtype=np.result_type(self.coef.dtype, params.dtype, float))
+        for idx, j in enumerate(self.partitions):
+            try:
+                g = np.asarray(self.workload.partial_gradient(params, j))
+            except Exception as exc:  # the user's oracle: report where, whatever it raised
+                detail = f"{type(exc).__name__}: {exc}"
+                raise OracleError(self.index, j, t, detail) from exc
+            if g.shape != (d,):
+                raise OracleError(
+                    self.index, j, t, f"partial_gradient returned shape {g.shape}, expected ({d},)"
+                )
+            if m == 1:
+                acc += self.coef[idx, 0] * g
+            else:
+                padded = np.zeros(m * r, dtype=g.dtype)
+                padded[:d] = g
+                acc += padded.reshape(m, r).T @ self.coef[idx]
+        return acc
+
+
+def _single_thread() -> None:
+    """Pin BLAS to one thread (the numbers must not depend on a thread split)."""
+    try:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1)
+    except ImportError:  # pragma: no cover - optional
+        pass
+
+
+def worker_main(conn: Any, index: int) -> None:
+    """Loop of a local worker process (see :class:`gctheory.cluster.LocalEngine`).
+
+    Receives its :class:`WorkerState` once, then tasks ``("task", t, params,
+    delay, preempt)``; computes the message, waits ``delay`` seconds (the
+    injected straggling, on top of the natural time), and sends
+    ``("result", t, message, compute_s, slept_s)``. A newer task waiting in the
+    pipe supersedes an older one not yet started; with ``preempt`` a task
+    arriving during the injected wait cancels the current one (the master has
+    moved on: every iteration starts afresh, the model of the theory).
+    Oracle errors are sent as ``("error", t, OracleError)``; ``("stop",)`` ends.
+    """
+    _single_thread()
+    try:
+        state: WorkerState = conn.recv()
+        conn.send(("ready", index, os.getpid()))
+        task = conn.recv()
+        while True:
+            while task[0] == "task" and conn.poll():  # a newer task supersedes this one
+                task = conn.recv()
+            if task[0] != "task":
+                return
+            _, t, params, delay, preempt = task
+            t0 = time.perf_counter()
+            try:
+                y = state.message(params, t)
+            except OracleError as exc:
+                conn.send(("error", t, exc))
+                task = conn.recv()
+                continue
+            except Exception as exc:  # pragma: no cover - a bug, not the oracle
+                conn.send(("error", t, OracleError(index, -1, t, traceback.format_exc())))
+                del exc
+                task = conn.recv()
+                continue
+            compute = time.perf_counter() - t0
+            t1 = time.perf_counter()
+            if preempt:
+                if delay > 0 and conn.poll(delay):
+                    task = conn.recv()  # cancelled: the master sent the next iteration
+                    continue
+            elif delay > 0:
+                time.sleep(delay)
+            conn.send(("result", t, y, compute, time.perf_counter() - t1))
+            task = conn.recv()
+    except (EOFError, OSError, KeyboardInterrupt):
+        return

@@ -1,0 +1,186 @@
+"""Closed-form moments of order statistics: exponential, shifted exponential, Pareto.
+
+* exponential and shifted exponential: Renyi's representation, harmonic sums
+  ``H_n - H_{n-k}`` ([2]_ eq. (21), [3]_ eq. (21)), kept at full double precision
+  for every ``n`` (:func:`harmonic_difference`);
+* Pareto: Vannman's gamma ratio ([1]_ Appendix 8.4, [2]_ eq. (22)), with
+  log-gamma differences that keep full precision at large ``n`` and an mpmath
+  fallback where the float path would cancel.
+
+References
+----------
+.. [1] W. Halbawi, N. Azizan-Ruhi, F. Salehi, B. Hassibi, "Improving
+   distributed gradient descent using Reed-Solomon codes", 2017 (halbawi2017).
+.. [2] J. Zhang and O. Simeone, "LAGC: Lazily aggregated gradient coding
+   for straggler-tolerant and communication-efficient distributed learning",
+   2020 (zhang2020).
+.. [3] J. Xu, S.-L. Huang, L. Song, T. Lan, "Live gradient compensation for evading
+   stragglers in distributed learning", 2021 (xu2021).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath as mp
+
+from gctheory._validate import check_int
+from gctheory.order_stats._common import OrderStatMoments, _exp_checked
+
+__all__ = [
+    "harmonic_difference",
+]
+
+
+def harmonic_difference(n: int, k: int, power: int = 1) -> float:
+    """``sum_{j=n-k+1}^{n} j**(-power)``, i.e. ``H_n - H_{n-k}`` for ``power=1``.
+
+    ``math.fsum`` of the terms for ``k <= 10**5`` terms all below ``2**53``;
+    otherwise the polygamma difference ``(-1)^p (psi^(p-1)(n+1) - psi^(p-1)(n-k+1))
+    / (p-1)!`` in mpmath, with enough digits for the cancellation between the two
+    (about ``log10(n)`` digits are lost when ``k << n``), so the result keeps full
+    double precision for every ``n``.
+    """
+    n = check_int(n, "n", low=0)
+    k = check_int(k, "k", low=0, high=n)
+    power = check_int(power, "power", low=1, high=1000)
+    if k == 0:
+        return 0.0
+    if k <= 100_000 and n < 2**53:
+        return math.fsum(math.pow(float(j), -power) for j in range(n - k + 1, n + 1))
+    m = n - k + 1
+    # digits lost: the polygamma values are ~ m^(1-p) (or log n), the difference ~ k m^(-p)
+    lost = max(0, math.ceil(math.log10(n + 1) - math.log10(k))) + 2 * math.ceil(math.log10(n + 1))
+    with mp.workdps(30 + lost):
+        if power == 1:
+            v = mp.psi(0, n + 1) - mp.psi(0, m)
+        else:
+            v = (mp.psi(power - 1, m) - mp.psi(power - 1, n + 1)) * (-1) ** power
+            v = v / mp.factorial(power - 1)
+        return float(v)
+
+
+def _exponential_moments(delta: float, mu: float, k: int, n: int) -> OrderStatMoments:
+    # Renyi: X_(k:n) = delta + mu * sum_{j=n-k+1}^{n} E_j / j, E_j i.i.d. Exp(1).
+    mean = delta + mu * harmonic_difference(n, k, 1)
+    var = mu * mu * harmonic_difference(n, k, 2)
+    return OrderStatMoments(mean, var, "closed-exponential")
+
+
+# Stirling series of log Gamma: B_{2j} / (2j (2j - 1)), j = 1..8 (enough for x >= 10)
+_STIRLING = (
+    1 / 12,
+    -1 / 360,
+    1 / 1260,
+    -1 / 1680,
+    1 / 1188,
+    -691 / 360360,
+    1 / 156,
+    -3617 / 122400,
+)
+
+
+def _stirling_tail(x: float) -> float:
+    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)`` for ``x >= 10``."""
+    inv2 = 1.0 / (x * x)
+    acc = 0.0
+    for c in reversed(_STIRLING):
+        acc = acc * inv2 + c
+    return acc / x
+
+
+def _lgamma_diff(x: float, c: float) -> float:
+    """``log Gamma(x + c) - log Gamma(x)`` for ``x > 0``, ``c >= 0``, to a few ulps of
+    ``c * log(x + c)`` -- not of ``log Gamma(x)``, which is what subtracting two
+    ``gammaln`` loses at large ``x`` (``gammaln(1e8) ~ 1.7e9``, so 2e-7 absolute).
+
+    Stirling's series differenced term by term, ``(x - 1/2) log1p(c/x) + c log(x + c)
+    - c + S(x + c) - S(x)``, after moving ``x`` to ``>= 10`` by the recurrence
+    ``Gamma(x + 1) = x Gamma(x)``.
+    """
+    shift = 0.0
+    while x < 10.0:
+        shift -= math.log1p(c / x)
+        x += 1.0
+    return (
+        (x - 0.5) * math.log1p(c / x)
+        + c * math.log(x + c)
+        - c
+        + _stirling_tail(x + c)
+        - _stirling_tail(x)
+        + shift
+    )
+
+
+def _pareto_log_moment(n: int, m: int, c: float) -> tuple[float, float]:
+    """``log E[Y_(k:n)^r]`` for Pareto(scale 1, shape xi), ``c = r/xi < m = n - k + 1``:
+    ``log [Gamma(n+1) Gamma(m-c) / (Gamma(m) Gamma(n+1-c))]``, and a bound on its
+    absolute rounding error."""
+    a = _lgamma_diff(n + 1 - c, c)
+    b = _lgamma_diff(m - c, c)
+    return a - b, 4 * 2.0**-52 * (abs(a) + abs(b) + c + 1)
+
+
+def _pareto_moments_mp(xi: float, k: int, n: int) -> tuple[float, float]:
+    """``(E[Y], Var[Y] / E[Y]^2)`` of the Pareto(1, xi) order statistic in mpmath, with
+    digits enough for ``log Gamma(n+1) ~ n log n`` and for the variance's cancellation
+    (``Var / E^2 ~ 1/(n xi)^2`` for ``k = 1``)."""
+    m = n - k + 1
+    digits = math.ceil(math.log10(n + 1))
+    with mp.workdps(30 + 3 * digits + max(0, math.ceil(math.log10(1 + 1 / xi)))):
+        c = 1 / mp.mpf(xi)
+        lg_n, lg_m = mp.loggamma(n + 1), mp.loggamma(m)
+        l1 = lg_n + mp.loggamma(m - c) - lg_m - mp.loggamma(n + 1 - c)
+        e1 = _exp_checked(float(l1), "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
+        if m <= 2 * c:
+            return e1, math.inf
+        l2 = lg_n + mp.loggamma(m - 2 * c) - lg_m - mp.loggamma(n + 1 - 2 * c)
+        return e1, float(mp.expm1(l2 - 2 * l1))
+
+
+# relative error allowed on the float path before falling back to mpmath
+_MEAN_TOL, _VAR_TOL = 1e-13, 1e-12
+
+
+def _pareto_raw_moment(xi: float, k: int, n: int, r: int) -> float:
+    """``E[Y_(k:n)^r]`` for Pareto(scale 1, shape xi); inf if ``n-k+1 <= r/xi``."""
+    m = n - k + 1
+    if m * xi <= r:
+        return math.inf
+    logv, err = _pareto_log_moment(n, m, r / xi)
+    if err > _MEAN_TOL or n >= 2**50:
+        e1, rel = _pareto_moments_mp(xi, k, n)
+        return e1 if r == 1 else e1 * e1 * (1 + rel)
+    return _exp_checked(logv, "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
+
+
+def _pareto_moments(loc: float, t0: float, xi: float, k: int, n: int) -> OrderStatMoments:
+    """Vannman's closed form, evaluated so that the mean keeps full double precision
+    at every ``n`` (the support bound ``mean > loc + t0`` holds) and the variance
+    is computed as ``E^2 expm1(log E[Y^2] - 2 log E[Y])``, not as the cancelling
+    ``E[Y^2] - E[Y]^2``."""
+    m = n - k + 1
+    if m * xi <= 1:
+        reason = (
+            f"Pareto mean of the {k}-th of {n} is infinite: n - k + 1 = {m} <= 1/xi = {1 / xi:.6g}"
+        )
+        return OrderStatMoments(math.inf, math.inf, "closed-pareto", reason)
+    c = 1 / xi
+    l1, err1 = _pareto_log_moment(n, m, c) if n < 2**50 else (0.0, math.inf)
+    rel = math.inf
+    if m * xi > 2 and err1 <= _MEAN_TOL:
+        l2, err2 = _pareto_log_moment(n, m, 2 * c)
+        dl = l2 - 2 * l1
+        if dl > 0 and (err2 + 2 * err1) <= _VAR_TOL * dl:
+            rel = math.expm1(dl)
+        else:
+            rel = math.nan  # cancellation: go to mpmath
+    if err1 > _MEAN_TOL or math.isnan(rel):
+        e1, rel = _pareto_moments_mp(xi, k, n)
+    else:
+        e1 = _exp_checked(l1, "dist", f"Pareto order statistic {k} of {n}, xi = {xi:g}")
+    mean = loc + t0 * e1
+    if math.isinf(rel):
+        reason = f"Pareto variance of the {k}-th of {n} is infinite: n - k + 1 = {m} <= 2/xi"
+        return OrderStatMoments(mean, math.inf, "closed-pareto", reason)
+    return OrderStatMoments(mean, (t0 * e1) ** 2 * rel, "closed-pareto")

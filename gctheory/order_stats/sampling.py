@@ -1,0 +1,134 @@
+"""Monte Carlo twins of the exact order-statistic means, through :mod:`gctheory.montecarlo`.
+
+:func:`order_statistic_mc` samples ``X_(k:n)`` and :func:`grouped_completion_mc`
+the grouped completion time (Zhang and Simeone 2020, eq. (28)); where the
+exact variance is infinite an :class:`UnreliableMonteCarloWarning` says the
+CLT interval means nothing. Trials wider than memory are refused before drawing.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from gctheory._validate import check_int, check_real
+from gctheory.montecarlo import Estimate, estimate_mean
+from gctheory.order_stats._common import (
+    OrderStatMoments,
+    UnreliableMonteCarloWarning,
+    _check_dist,
+    _check_kn,
+)
+from gctheory.order_stats.grouped import _check_grouped, grouped_completion_moments
+from gctheory.order_stats.single import order_statistic_moments
+
+__all__ = [
+    "order_statistic_mc",
+    "grouped_completion_mc",
+]
+
+
+def _sample_grouped(dist: Any, groups: int, group_size: int, wait: int, rng, size: int):
+    x = dist.rvs(size=(size, groups, group_size), random_state=rng)
+    part = np.partition(x, wait - 1, axis=2)[:, :, wait - 1]
+    return part.max(axis=1)
+
+
+# a Monte Carlo trial holds every worker's time (8 bytes each) at once, and numpy's
+# partition makes a copy: refuse trials wider than this many workers before drawing
+_MC_MAX_WORKERS = 10**7
+
+
+def _check_mc_args(trials: Any, level: Any, chunk_size: Any) -> None:
+    """The engine's arguments, checked here too, so an error names this call's parameter."""
+    check_int(trials, "trials", low=1)
+    check_real(level, "level", low=0.0, high=1.0, low_open=True, high_open=True)
+    if chunk_size is not None:
+        check_int(chunk_size, "chunk_size", low=1)
+
+
+def _check_mc_memory(workers: int, name: str = "n") -> None:
+    if workers > _MC_MAX_WORKERS:
+        raise ValueError(
+            f"{name}: one Monte Carlo trial draws all {workers} worker times at once "
+            f"({16 * workers / 2**30:.3g} GiB with numpy's partition copy); at most "
+            f"{_MC_MAX_WORKERS} workers per trial: use the exact value instead"
+        )
+
+
+def _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments):
+    if math.isinf(moments.mean):
+        warnings.warn(
+            f"Monte Carlo mean of a variable with infinite mean is meaningless ({moments.reason})",
+            UnreliableMonteCarloWarning,
+            stacklevel=3,
+        )
+    elif math.isinf(moments.variance):
+        warnings.warn(
+            "the variance is infinite, so the Monte Carlo mean converges slowly and its CLT "
+            f"interval is unreliable ({moments.reason})",
+            UnreliableMonteCarloWarning,
+            stacklevel=3,
+        )
+    if chunk_size is None:
+        chunk_size = max(1, min(1 << 16, (1 << 22) // (groups * r)))
+    sampler = functools.partial(_sample_grouped, dist, groups, r, wait)
+    return estimate_mean(
+        sampler, trials, rng=rng, level=level, chunk_size=chunk_size, executor=executor
+    )
+
+
+def order_statistic_mc(
+    dist: Any,
+    k: int,
+    n: int,
+    trials: int,
+    *,
+    rng: Any = None,
+    level: float = 0.99,
+    chunk_size: int | None = None,
+    executor: Any = None,
+) -> Estimate:
+    """Monte Carlo estimate of ``E[X_(k:n)]`` (the twin of
+    :func:`expected_order_statistic`), through :func:`gctheory.montecarlo.estimate_mean`.
+
+    Draws ``trials`` samples of ``n`` i.i.d. times and takes the ``k``-th
+    smallest. Where the variance of ``X_(k:n)`` is infinite (Pareto with
+    ``n - k + 1 <= 2/xi``) an :class:`UnreliableMonteCarloWarning` says that
+    the CLT interval is meaningless; do not assert on it there.
+    """
+    k, n = _check_kn(k, n)
+    _check_dist(dist)
+    _check_mc_args(trials, level, chunk_size)
+    _check_mc_memory(n)
+    moments = _safe_moments(dist, k, n)
+    return _mc(dist, 1, n, k, trials, rng, level, chunk_size, executor, moments)
+
+
+def grouped_completion_mc(
+    dist: Any,
+    groups: int,
+    group_size: int,
+    wait: int,
+    trials: int,
+    *,
+    rng: Any = None,
+    level: float = 0.99,
+    chunk_size: int | None = None,
+    executor: Any = None,
+) -> Estimate:
+    """Monte Carlo twin of :func:`expected_grouped_completion`."""
+    groups, r, wait = _check_grouped(groups, group_size, wait)
+    _check_dist(dist)
+    _check_mc_args(trials, level, chunk_size)
+    _check_mc_memory(groups * r, "groups * group_size")
+    moments = grouped_completion_moments(dist, groups, r, wait)
+    return _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments)
+
+
+def _safe_moments(dist: Any, k: int, n: int) -> OrderStatMoments:
+    return order_statistic_moments(dist, k, n)

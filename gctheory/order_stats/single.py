@@ -1,0 +1,221 @@
+"""Mean and variance of one order statistic ``X_(k:n)`` of ``n`` i.i.d. worker times.
+
+A gradient-coding master that waits for the fastest ``k`` of ``n`` workers
+waits for ``X_(k:n)``. :func:`order_statistic_moments` picks the closed form
+where there is one (:mod:`gctheory.order_stats.closed_forms`: exponential,
+shifted exponential, Pareto [1]_ eq. (16), Appendix 8.4, [2]_ eq. (22)) and
+numerical integration otherwise (:mod:`gctheory.order_stats.quadrature`);
+:func:`order_statistic_reference` gives high-precision mpmath values, by
+closed form or by an independent quadrature.
+
+Infinite means (a Pareto ``k``-th order statistic with ``n - k + 1 <= 1/xi``)
+are reported as ``inf`` with a reason, never as a number.
+
+References
+----------
+.. [1] W. Halbawi, N. Azizan-Ruhi, F. Salehi, B. Hassibi, "Improving
+   distributed gradient descent using Reed-Solomon codes", 2017 (halbawi2017).
+.. [2] J. Zhang and O. Simeone, "LAGC: Lazily aggregated gradient coding
+   for straggler-tolerant and communication-efficient distributed learning",
+   2020 (zhang2020).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import mpmath as mp
+
+from gctheory._validate import check_choice, check_int, check_real
+from gctheory.order_stats._common import (
+    InfiniteMomentWarning,
+    OrderStatMoments,
+    _check_dist,
+    _check_kn,
+    _family,
+)
+from gctheory.order_stats.closed_forms import _exponential_moments, _pareto_moments
+from gctheory.order_stats.quadrature import _quad_order_stat
+
+__all__ = [
+    "order_statistic_moments",
+    "expected_order_statistic",
+    "order_statistic_variance",
+    "order_statistic_reference",
+]
+
+
+def order_statistic_moments(dist: Any, k: int, n: int, *, method: str = "auto") -> OrderStatMoments:
+    """Mean and variance of the ``k``-th smallest of ``n`` i.i.d. draws of ``dist``.
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats continuous distribution
+        The time of one worker, e.g. ``stats.expon(loc=delta, scale=mu)``
+        (shifted exponential, mean ``delta + mu``) or
+        ``stats.pareto(xi, scale=t0)`` (CDF ``1 - (t0/t)^xi``, ``t >= t0``,
+        Halbawi et al. 2017, eq. (16)).
+    k, n : int
+        ``1 <= k <= n``; ``k = n`` is the maximum.
+    method : {"auto", "closed", "quad"}
+        ``"auto"`` uses the closed form where there is one (exponential:
+        ``delta + mu (H_n - H_{n-k})``, variance ``mu^2 sum 1/j^2`` (Renyi);
+        Pareto: ``t0 Gamma(n+1) Gamma(n-k+1-1/xi) / (Gamma(n-k+1)
+        Gamma(n+1-1/xi))``, Halbawi et al. 2017 Appendix 8.4 / Zhang et al.
+        2020 eq. (22)) and numerical integration of
+        ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` otherwise; ``"quad"`` forces
+        the integration (for cross-checks); ``"closed"`` refuses families
+        without a closed form.
+
+    Returns
+    -------
+    OrderStatMoments
+        ``mean`` and ``variance`` (``inf`` with a ``reason`` where infinite:
+        Pareto with ``n - k + 1 <= 1/xi`` for the mean, ``<= 2/xi`` for the
+        variance).
+
+    Raises
+    ------
+    ValueError
+        ``k`` outside ``1..n``; ``dist`` not a frozen continuous distribution
+        (discrete ones have no density); non-positive scale; Pareto ``xi <= 0``.
+    """
+    k, n = _check_kn(k, n)
+    _check_dist(dist)
+    if method not in ("auto", "closed", "quad"):
+        raise ValueError(f"method must be 'auto', 'closed' or 'quad', got {method!r}")
+    fam, p = _family(dist)
+    if method == "closed" and fam == "other":
+        raise ValueError(
+            f"method='closed': no closed form for the {dist.dist.name!r} distribution; "
+            "use 'auto' or 'quad'"
+        )
+    if method != "quad":
+        if fam == "exponential":
+            return _exponential_moments(p["delta"], p["mu"], k, n)
+        if fam == "pareto":
+            return _pareto_moments(p["loc"], p["t0"], p["xi"], k, n)
+    if fam == "pareto" and (n - k + 1) * p["xi"] <= 1:
+        return _pareto_moments(p["loc"], p["t0"], p["xi"], k, n)
+    return _quad_order_stat(dist, k, n)
+
+
+def expected_order_statistic(dist: Any, k: int, n: int, *, method: str = "auto") -> float:
+    """Expected ``k``-th smallest of ``n`` i.i.d. draws of ``dist``, ``E[X_(k:n)]``.
+
+    The time a master waits for the fastest ``k`` of ``n`` workers. See
+    :func:`order_statistic_moments` for the parameters, the closed forms and
+    the errors. Returns ``math.inf`` (with an :class:`InfiniteMomentWarning`
+    giving the reason) where the mean does not exist.
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> round(expected_order_statistic(stats.expon(scale=1.0), 3, 3), 6)  # H_3
+    1.833333
+    """
+    r = order_statistic_moments(dist, k, n, method=method)
+    if math.isinf(r.mean):
+        warnings.warn(r.reason, InfiniteMomentWarning, stacklevel=2)
+    return r.mean
+
+
+def order_statistic_variance(dist: Any, k: int, n: int, *, method: str = "auto") -> float:
+    """``Var[X_(k:n)]``; ``math.inf`` with an :class:`InfiniteMomentWarning` if infinite."""
+    r = order_statistic_moments(dist, k, n, method=method)
+    if math.isinf(r.variance):
+        warnings.warn(r.reason, InfiniteMomentWarning, stacklevel=2)
+    return r.variance
+
+
+def order_statistic_reference(
+    family: str,
+    k: int,
+    n: int,
+    *,
+    dps: int = 40,
+    method: str = "closed",
+    **params: float,
+) -> mp.mpf:
+    """High-precision ``E[X_(k:n)]`` in mpmath, for reference values.
+
+    Parameters
+    ----------
+    family : {"exponential", "pareto"}
+        ``exponential`` takes ``mu`` (mean of the exponential part) and
+        optional ``delta`` (shift); ``pareto`` takes ``t0`` (scale) and ``xi``
+        (shape), CDF ``1 - (t0/t)^xi``.
+    k, n : int
+        ``1 <= k <= n``.
+    dps : int
+        Decimal digits, set only inside ``mp.workdps``.
+    method : {"closed", "quad"}
+        ``closed``: exact harmonic sum / gamma ratio at ``dps`` digits;
+        ``quad``: ``mp.quad`` of the survival function
+        ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` -- an independent route.
+
+    Returns
+    -------
+    mpmath.mpf
+        ``mp.inf`` for an infinite Pareto mean.
+    """
+    k, n = _check_kn(k, n)
+    check_choice(method, "method", ("closed", "quad"))
+    check_choice(family, "family", ("exponential", "pareto"))
+    dps = check_int(dps, "dps", low=5, high=10_000)
+    need = {"exponential": ("mu",), "pareto": ("t0", "xi")}[family]
+    allowed = {"exponential": ("mu", "delta"), "pareto": ("t0", "xi")}[family]
+    unknown = sorted(set(params) - set(allowed))
+    missing = sorted(set(need) - set(params))
+    if unknown or missing:
+        raise ValueError(
+            f"params of the {family} family are {list(allowed)}: missing {missing}, "
+            f"unknown {unknown}"
+        )
+    for key, v in params.items():
+        check_real(v, key)
+    m = n - k + 1
+    with mp.workdps(dps):
+        if family == "exponential":
+            mu = mp.mpf(params["mu"])
+            delta = mp.mpf(params.get("delta", 0))
+            if mu <= 0:
+                raise ValueError(f"mu must be positive, got {params['mu']!r}")
+            if method == "closed":
+                return +(delta + mu * mp.fsum(mp.mpf(1) / j for j in range(m, n + 1)))
+
+            def sf(t):
+                return mp.betainc(m, k, 0, mp.exp(-t / mu), regularized=True)
+
+            return +(delta + mp.quad(sf, [0, mu, 10 * mu, mp.inf]))
+        if family == "pareto":
+            t0, xi = mp.mpf(params["t0"]), mp.mpf(params["xi"])
+            if t0 <= 0:
+                raise ValueError(f"t0 must be positive, got {params['t0']!r}")
+            if xi <= 0:
+                raise ValueError(f"xi must be > 0, got {params['xi']!r}")
+            if m * xi <= 1:
+                return mp.inf
+            if method == "closed":
+                return +(
+                    t0
+                    * mp.exp(
+                        mp.loggamma(n + 1)
+                        + mp.loggamma(m - 1 / xi)
+                        - mp.loggamma(m)
+                        - mp.loggamma(n + 1 - 1 / xi)
+                    )
+                )
+
+            # substitute (t0/t)^xi = u^a: int_t0^inf I_{S(t)}(m, k) dt
+            #   = (a t0/xi) int_0^1 I_{u^a}(m, k) u^(-a/xi - 1) du, and with
+            #   a = 1/(m - 1/xi) the integrand stays bounded as u -> 0.
+            a = max(mp.mpf(1), 1 / (m - 1 / xi))
+
+            def integrand(u):
+                return mp.betainc(m, k, 0, u**a, regularized=True) * u ** (-a / xi - 1)
+
+            return +(t0 + a * t0 / xi * mp.quad(integrand, [0, 1]))
+        raise ValueError(f"family must be 'exponential' or 'pareto', got {family!r}")

@@ -1,0 +1,85 @@
+"""gctheory.cluster on Dask and MPI, measured versus predicted, and the ``gctheory run`` CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sklearn")
+
+from gctheory import cluster as cl  # noqa: E402
+from gctheory.cli import main  # noqa: E402
+from gctheory.cluster.compare import compare  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_measured_time_inside_prediction_and_wrong_law_rejected():
+    """Sleep-dominated law: the measured mean agrees with gctheory.runtime's exact prediction
+    plus the measured overheads; a law with twice the exponential mean is rejected."""
+    r = cl.run("cyclic_mds", 6, s=2, delay="shifted_exp(0.02, 0.02)", iterations=30, rng=5)
+    c = compare(r, level=0.999)
+    assert c.method == "gctheory.runtime (exact)"
+    assert c.agrees, c
+    wrong = compare(r, delay="shifted_exp(0.02, 0.04)", level=0.999)
+    assert not wrong.agrees and wrong.p_value < 1e-6
+
+
+def test_dask_local_cluster_runs_exact_code(tmp_path):
+    pytest.importorskip("distributed")
+    r = cl.run("cyclic_mds", 5, s=2, engine="dask", delay="shifted_exp(0.01, 0.01)",
+               iterations=4, rng=2, trace=tmp_path / "d.csv")  # fmt: skip
+    assert r.engine.startswith("dask")
+    wl = cl.make_workload(r.config["workload"], r.k)
+    for t in range(r.iterations):
+        w = r.params_history[t]
+        step = (w - r.params_history[t + 1]) / r.config["step_size"]
+        assert np.allclose(step, wl.full_gradient(w), rtol=1e-7, atol=1e-12)
+    assert np.array_equal(cl.replay(tmp_path / "d.csv").params, r.params)
+
+
+def test_dask_unreachable_address_times_out_naming_it():
+    pytest.importorskip("distributed")
+    with pytest.raises(TimeoutError, match="tcp://127.0.0.1:9"):
+        cl.run("gd", 2, engine=cl.DaskEngine("tcp://127.0.0.1:9", timeout=1), iterations=1)
+
+
+def test_cli_run_json_numbers(capsys, tmp_path):
+    path = tmp_path / "run.csv"
+    rc = main(["run", "--scheme", "cyclic-mds", "--n", "4", "--s", "1", "--delay",
+               "shifted_exp(0.01, 0.01)", "--iterations", "5", "--model", "logistic",
+               "--trace", str(path), "--format", "json", "--quiet"])  # fmt: skip
+    assert rc == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["iterations"] == 5 and row["need"] == 3
+    for key in ("iterations_per_s", "mean_iteration_s", "predicted_s", "final_test_auc",
+                "bytes_up_per_it", "stragglers_ignored_per_it"):  # fmt: skip
+        assert isinstance(row[key], float), key
+    assert main(["delays", "summary", str(path), "--where", "status=used"]) == 0
+
+
+def test_cli_run_bad_scheme(capsys):
+    assert main(["run", "--scheme", "nope", "--n", "4"]) == 2
+    assert "valid schemes" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("mpiexec") is None, reason="mpiexec not found (Open MPI absent)")
+def test_mpi_engine_under_mpiexec(tmp_path):
+    pytest.importorskip("mpi4py")
+    path = tmp_path / "mpi.csv"
+    cmd = ["mpiexec", "--allow-run-as-root", "--oversubscribe", "-n", "5", sys.executable,
+           "-m", "gctheory.cli", "run", "--scheme", "cyclic-mds", "--n", "3", "--s", "1",
+           "--engine", "mpi", "--delay", "shifted_exp(0.01, 0.01)", "--iterations", "4",
+           "--quiet", "--format", "json", "--trace", str(path)]  # fmt: skip
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    row = json.loads(out.stdout)[0]
+    assert row["engine"].startswith("mpi") and row["iterations"] == 4
+    rp = cl.replay(path)
+    assert rp.iterations == 4
