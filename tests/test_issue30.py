@@ -389,3 +389,17 @@ def test_b15_support_bounds_refuse_non_real_arrays(A):
         load_bounds.disjoint_support_columns(A)
     with pytest.raises(ValueError, match="A must"):
         load_bounds.matrix_union_lower_bound(A, 1)
+
+
+def test_w1_the_maximum_of_a_bounded_law_has_a_finite_mean():
+    from scipy import stats
+
+    from gctheory.order_stats import expected_order_statistic, order_statistic_variance
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "infinite mean" warning
+        for k, n in [(10**5, 10**5), (10**5 - 1, 10**5), (1, 10**5)]:
+            got = expected_order_statistic(stats.uniform(2, 3), k, n)
+            assert got == pytest.approx(2 + 3 * k / (n + 1), rel=1e-12)
+            var = order_statistic_variance(stats.uniform(2, 3), k, n)
+            assert var == pytest.approx(9 * k * (n - k + 1) / ((n + 1) ** 2 * (n + 2)), rel=1e-6)
