@@ -403,3 +403,14 @@ def test_w1_the_maximum_of_a_bounded_law_has_a_finite_mean():
             assert got == pytest.approx(2 + 3 * k / (n + 1), rel=1e-12)
             var = order_statistic_variance(stats.uniform(2, 3), k, n)
             assert var == pytest.approx(9 * k * (n - k + 1) / ((n + 1) ** 2 * (n + 2)), rel=1e-6)
+
+
+def test_b11_order_statistic_mean_beyond_1e300_is_returned():
+    from scipy import stats
+
+    from gctheory.order_stats import expected_order_statistic, order_statistic_moments
+
+    mean = expected_order_statistic(stats.pareto(1e-3), 5 * 10**5, 10**6)
+    assert mean == pytest.approx(1.7666187376749314e301, rel=1e-12)
+    r = order_statistic_moments(stats.pareto(1e-3), 5 * 10**5, 10**6)
+    assert r.variance == math.inf and "beyond the float range" in r.reason
