@@ -414,3 +414,33 @@ def test_b11_order_statistic_mean_beyond_1e300_is_returned():
     assert mean == pytest.approx(1.7666187376749314e301, rel=1e-12)
     r = order_statistic_moments(stats.pareto(1e-3), 5 * 10**5, 10**6)
     assert r.variance == math.inf and "beyond the float range" in r.reason
+
+
+def test_b8_scheme_times_refuses_a_load_model_it_cannot_use():
+    from gctheory.delays import Trace, scheme_times
+
+    rng = np.random.default_rng(0)
+    rows = 40 * 6
+    tr = Trace(
+        np.repeat(np.arange(40), 6),
+        np.tile(np.arange(6), 40),
+        np.full(rows, 0.5),
+        rng.exponential(size=rows) + 1.0,
+        {},
+        "synthetic",
+    )
+    for bad in (5, 1.5, object()):
+        with pytest.raises(ValueError, match="load_model must be one of"):
+            scheme_times(tr, "uncoded", 6, load_model=bad, bootstrap=0)
+
+
+@pytest.mark.parametrize(
+    "kw, name",
+    [
+        ({"iterations": -1.0}, "iterations"),
+        ({"lag_iterations": math.nan}, "lag_iterations"),
+        ({"rho": 7.0}, "rho"),
+        ({"groups": 0}, "groups"),
+        ({"iterations": True}, "iterations"),
+    ],
+)
