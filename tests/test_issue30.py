@@ -444,3 +444,9 @@ def test_b8_scheme_times_refuses_a_load_model_it_cannot_use():
         ({"iterations": True}, "iterations"),
     ],
 )
+def test_minor_zhang_metrics_checks_arguments_its_scheme_does_not_use(kw, name):
+    from gctheory.runtime import zhang_metrics
+
+    with pytest.raises(ValueError, match=name):
+        zhang_metrics("GC", 6, 2, **kw)
+    assert zhang_metrics("GC", 6, 2, iterations=3).iterations == 3

@@ -139,6 +139,15 @@ def zhang_metrics(
     r = _int("r", r)
     if r > n:
         raise ValueError(f"r must be <= n = {n}, got {r}")
+    # every argument given is checked, used by the scheme or not: iterations=-1.0 was
+    # echoed into GC's metrics and rho=7 accepted for GD (issue 30, minor)
+    check_choice(scheme, "scheme", ZHANG_SCHEMES)
+    check_real(iterations, "iterations", low=0.0, low_open=True)
+    if lag_iterations is not None:
+        check_real(lag_iterations, "lag_iterations", low=0.0, low_open=True)
+    _selected(rho, 1)
+    if groups is not None:
+        _int("groups", groups)
     lag_it = iterations if lag_iterations is None else lag_iterations
     d1 = zhang_worker_dist(model, 1, theta=theta, shape=shape)
     dr = zhang_worker_dist(model, r, theta=theta, shape=shape)
