@@ -450,3 +450,15 @@ def test_minor_zhang_metrics_checks_arguments_its_scheme_does_not_use(kw, name):
     with pytest.raises(ValueError, match=name):
         zhang_metrics("GC", 6, 2, **kw)
     assert zhang_metrics("GC", 6, 2, iterations=3).iterations == 3
+
+
+def test_verify_straggler_sets_says_how_many_sets_exceed_the_tolerance():
+    from gctheory.codes import verify_straggler_sets
+
+    code = CyclicMDSCode(12, 3, rng=1)
+    good = verify_straggler_sets(code)
+    assert good.ok and good.over_rtol == 0 and "decode within tolerance" in str(good)
+    strict = verify_straggler_sets(code, rtol=1e-17)  # nothing is exact to 1e-17
+    assert strict.over_rtol == len(strict.failures) == strict.sets == 220
+    assert str(strict).startswith("220 of every 220 sets of 3 stragglers exceed the tolerance")
+    assert strict.max_residual > 1e-17
