@@ -462,3 +462,17 @@ def test_verify_straggler_sets_says_how_many_sets_exceed_the_tolerance():
     assert strict.over_rtol == len(strict.failures) == strict.sets == 220
     assert str(strict).startswith("220 of every 220 sets of 3 stragglers exceed the tolerance")
     assert strict.max_residual > 1e-17
+
+
+def test_minor_messages_quote_no_file_content_and_truncate_lists(tmp_path):
+    from gctheory.delays import read_trace
+
+    secret = tmp_path / "env"
+    secret.write_text("API_TOKEN=abc123\x00HOME=/root\n1,2\n")
+    with pytest.raises(ValueError) as info:
+        read_trace(secret)
+    assert "abc123" not in str(info.value) and "not a trace CSV" in str(info.value)
+    code = CyclicMDSCode(1000, 10, rng=1)
+    with pytest.raises(ValueError) as info:
+        code.decode(list(range(10, 1000)) + list(range(10, 30)), np.zeros((1010, 1)))
+    assert len(str(info.value)) < 300 and "in all" in str(info.value)
