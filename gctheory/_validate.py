@@ -178,10 +178,11 @@ def check_array(
     return arr
 
 
-def check_law_parameters(dist: Any, name: str = "dist") -> Any:
-    """Refuse a frozen ``scipy.stats`` law whose parameters are NaN, infinite or outside
-    the family's domain (scipy then answers NaN everywhere, silently). Objects that are
-    not frozen scipy laws pass unchanged (their own methods are the contract)."""
+def check_law_parameters(dist: Any, name: str = "dist", *, domain: bool = True) -> Any:
+    """Refuse a frozen ``scipy.stats`` law whose parameters are NaN, infinite or (with
+    ``domain``) outside the family's domain (scipy then answers NaN everywhere,
+    silently). Objects that are not frozen scipy laws pass unchanged (their own methods
+    are the contract)."""
     inner = getattr(dist, "dist", None)
     parse = getattr(inner, "_parse_args", None)
     if parse is None:
@@ -202,7 +203,7 @@ def check_law_parameters(dist: Any, name: str = "dist") -> Any:
     if not np.all(np.asarray(scale) > 0):
         raise ValueError(f"{name} ({family}) must have scale > 0, got {_show(scale)}")
     argcheck = getattr(inner, "_argcheck", None)
-    if argcheck is not None and shapes and not np.all(argcheck(*shapes)):
+    if domain and argcheck is not None and shapes and not np.all(argcheck(*shapes)):
         raise ValueError(
             f"{name} ({family}) has shape parameters outside the family's domain: "
             f"{_show(tuple(shapes))}"

@@ -476,3 +476,33 @@ def test_minor_messages_quote_no_file_content_and_truncate_lists(tmp_path):
     with pytest.raises(ValueError) as info:
         code.decode(list(range(10, 1000)) + list(range(10, 30)), np.zeros((1010, 1)))
     assert len(str(info.value)) < 300 and "in all" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        ("tradeoff.s_kappa_guarantee('ye-abbe', 'legendre', True, 8, 2, 1e3, 1e-3)", "n"),
+        ("tradeoff.s_kappa_guarantee('ye-abbe', 'legendre', 60, 8, 2, math.nan, 1e-3)", "kappa"),
+        ("tradeoff.s_kappa_guarantee('commfr-gc', 'legendre', 60, 8, 2, 1e3, 2.0)", "eps"),
+        ("runtime.zhang_metrics('GC', 6, 2, shape=math.nan)", "shape"),
+        ("runtime.zhang_metrics('GC', 6, 2, theta=True)", "theta"),
+        ("runtime.zhang_best_redundancy('G-GD', 10**18)", "n"),
+        ("conditioning.is_monotone_decreasing(10**18, 3, 100.0)", "N"),
+        ("load_bounds.load_curves(20, [], target=math.nan)", "target"),
+        ("codes.sr_sgc_s(True, 5, 3)", "B"),
+        ("codes.sr_sgc_s(2, 5, math.nan)", "lam"),
+        ("codes.scipy_sampler(stats.expon(scale=math.nan), 4)", "dist"),
+        ("order_stats.expected_order_statistic(stats.pareto(math.nan), 2, 5)", "dist"),
+    ],
+)
+def test_minor_found_by_the_refusal_fuzzer(call, name):
+    import time
+
+    from scipy import stats  # noqa: F401
+
+    from gctheory import codes, conditioning, load_bounds, order_stats, runtime, tradeoff  # noqa: F401
+
+    t = time.process_time()
+    with pytest.raises(ValueError, match=rf"\b{name}\b"):
+        eval(call)
+    assert time.process_time() - t < 2.0

@@ -74,7 +74,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_choice, check_int, check_real
+from gctheory._validate import check_choice, check_int, check_law_parameters, check_real
 
 __all__ = [
     "PartialRecovery",
@@ -101,6 +101,7 @@ def _check_dist(dist: Any) -> Any:
             "dist must be a frozen scipy.stats distribution of the time per unit of data "
             f"(with cdf and rvs), got {type(dist).__name__}"
         )
+    check_law_parameters(dist)  # a NaN parameter sampled NaN times (issue 30's fuzzer)
     lo = dist.support()[0] if hasattr(dist, "support") else 0.0
     if lo < 0:
         raise ValueError(f"dist must give non-negative times (its support starts at {lo:g} < 0)")

@@ -105,6 +105,12 @@ def check_sgc_params(n: int, B: int, W: int, lam: int, scheme: str = "model") ->
 
 def sr_sgc_s(B: int, W: int, lam: int) -> int:
     """SR-SGC's per-round tolerance ``s = ceil(B lambda / (W - 1 + B))``."""
+    # B=True, lam=nan or an array B came back as numbers or raised ZeroDivisionError
+    # (issue 30's refusal fuzzer)
+    B = _int("B", B, 1)
+    if isinstance(W, bool) or not isinstance(W, (int, np.integer)) or W < 2:
+        raise ValueError(f"W must be an integer >= 2 (a window of at least two rounds), got {W!r}")
+    lam = _int("lam (lambda)", lam, 1)
     return -(-(B * lam) // (W - 1 + B))
 
 

@@ -221,6 +221,7 @@ def is_monotone_decreasing(
     """Whether ``f(t)`` of eq. (7) is strictly decreasing on ``t = K..N`` (exact decision:
     log space, with mpmath wherever the float margin is too small)."""
     N, K = _check_NK(N, K)
+    check_memory(8 * 6 * (N - K + 1), "N", f"the profile of {N - K + 1} values of t")
     return _decreasing(N, K, _kappa(kappa), _C(C), _prefactor(prefactor))
 
 

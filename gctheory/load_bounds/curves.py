@@ -125,6 +125,7 @@ def load_curves(
             "eq13_decreasing",
         )
     }
+    _check_target(target)  # checked even when s_values is empty (issue 30, minor)
     proof_ok = 2 * _check_eps(eps) * n + 4 < n
     for s in s_values:
         _check_ns(n, s)

@@ -120,6 +120,13 @@ def s_kappa_guarantee(
     """
     # an unknown scheme used to fall through to CommFR-GC's formula (issue 30, S8)
     check_choice(scheme, "scheme", GUARANTEED_SCHEMES)
+    # every number is checked, also where the family's answer does not use it: n=True or
+    # kappa=nan came back as (None, reason) for a non-Gaussian family
+    check_int(n, "n", low=1)
+    check_int(s, "s", low=0)
+    check_int(m, "m", low=1)
+    check_real(kappa, "kappa", low=1.0)
+    check_real(eps, "eps", low=0.0, high=1.0, low_open=True, high_open=True)
     if family not in GUARANTEED_FAMILIES:
         return None, f"Theorem 2 covers i.i.d. Gaussian generators only, not {family}"
     try:
