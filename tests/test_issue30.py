@@ -506,3 +506,15 @@ def test_minor_found_by_the_refusal_fuzzer(call, name):
     with pytest.raises(ValueError, match=rf"\b{name}\b"):
         eval(call)
     assert time.process_time() - t < 2.0
+
+
+def test_b14_split_chunks_and_ignore_stragglers_decoding_refuse_non_finite_input():
+    from gctheory.codes import ISGCDecoder, split_chunks
+
+    with pytest.raises(ValueError, match="partials must hold finite"):
+        split_chunks(np.array([[np.nan, 1.0]]), 1)
+    dec = ISGCDecoder(12, 2)
+    Y = dec.encode(np.ones((dec.k, 3)))
+    Y[0, 0] = np.inf
+    with pytest.raises(ValueError, match="received must hold finite"):
+        dec.decode(np.arange(12), Y)

@@ -452,7 +452,7 @@ class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
         """The largest recoverable partial sum as an :class:`ISGCResult` (empty, not an
         exception, when no worker survives)."""
         T = validate_survivors(survivors, self.n, 0)
-        Y = np.asarray(received, dtype=float)
+        Y = check_array(received, "received", min_size=0)  # no NaN/inf (issue 30, B14)
         if Y.ndim != 2 or Y.shape[0] != T.size:
             raise ValueError(
                 f"received must have shape (len(survivors), d) = ({T.size}, d), got {Y.shape}"
