@@ -518,3 +518,22 @@ def test_b14_split_chunks_and_ignore_stragglers_decoding_refuse_non_finite_input
     Y[0, 0] = np.inf
     with pytest.raises(ValueError, match="received must hold finite"):
         dec.decode(np.arange(12), Y)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        ("codes.PartialPlacement(None, 30)", "orders"),
+        ("codes.SequentialMaster(0, 0)", "code"),
+        ("codes.find_failure(3, 8)", "code"),
+        ("codes.verify_sequential(3, 8)", "code"),
+        ("codes.m_sgc_load(0, np.ones((1, 1)), 0, 0.0)", "n"),
+        ("codes.sr_sgc_load(4, True, 3, 2)", "B"),
+        ("codes.estimate_partial('gd', [], tau=1.0)", "scheme"),
+    ],
+)
+def test_fuzz_findings_in_the_sequential_and_partial_codes(call, name):
+    from gctheory import codes  # noqa: F401
+
+    with pytest.raises(ValueError, match=rf"\b{name}\b"):
+        eval(call)

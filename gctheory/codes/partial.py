@@ -211,7 +211,12 @@ class PartialPlacement:
     def __init__(self, orders: Sequence[Sequence[int]], k: int, *, kind: str = "general",
                  s: int | None = None, name: str = "placement") -> None:  # fmt: skip
         self.k = check_int(k, "k", low=1)
-        self.orders = [np.asarray(o, dtype=np.int64).ravel() for o in orders]
+        if isinstance(orders, (str, bytes, dict)) or not hasattr(orders, "__iter__"):
+            raise ValueError(f"orders must be a sequence of partition lists, got {orders!r:.60}")
+        try:
+            self.orders = [np.asarray(o, dtype=np.int64).ravel() for o in orders]
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError("orders must hold lists of integer partition indices") from None
         self.n = len(self.orders)
         if self.n < 1:
             raise ValueError("orders must list at least one worker")
@@ -681,6 +686,16 @@ def estimate_partial(
     from gctheory.montecarlo import estimate_mean, estimate_probability
 
     check_choice(what, "what", ("fraction", "exact", "time"))
+    # a string scheme or a list sampler raised TypeError inside the engine (issue 30 fuzzer)
+    if not isinstance(scheme, (PartialPlacement, _TwoMessageScheme)):
+        raise ValueError(
+            f"scheme must be a PartialPlacement or a two-message scheme, got "
+            f"{type(scheme).__name__}"
+        )
+    if not callable(sampler):
+        raise ValueError(
+            f"sampler must be callable (rng, size) -> times, got {type(sampler).__name__}"
+        )
     if what != "time":
         if tau is None:
             raise ValueError(f"tau (the deadline) is required for what={what!r}")
