@@ -137,10 +137,12 @@ def received_scale(Y: np.ndarray, name: str = "received") -> float:
     else:
         top = max(float(Y.max()), -float(Y.min()))  # no |Y| temporary; NaN propagates
     if not math.isfinite(top):
-        raise ValueError(
-            f"{name} must hold finite numbers, got NaN or infinite entries (a straggler's "
-            "missing row is left out of the survivors, not sent as NaN)"
+        hint = (
+            " (a straggler's missing row is left out of the survivors, not sent as NaN)"
+            if name == "received"
+            else ""
         )
+        raise ValueError(f"{name} must hold finite numbers, got NaN or infinite entries{hint}")
     return top
 
 
