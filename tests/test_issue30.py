@@ -537,3 +537,18 @@ def test_fuzz_findings_in_the_sequential_and_partial_codes(call, name):
 
     with pytest.raises(ValueError, match=rf"\b{name}\b"):
         eval(call)
+
+
+def test_minor_decoder_flags_are_not_read_as_truthy_strings():
+    code = CyclicMDSCode(10, 3, rng=1)
+    Y = code.encode(np.ones((10, 2)))
+    T = np.arange(10)
+    for call in (
+        lambda: code.decode(T, Y, check="no"),
+        lambda: code.decode_detail(T, Y, condition="no"),
+        lambda: code.decode_many(T[None], Y, check="no"),
+        lambda: ReedSolomonCode(8, 8, 2).decode(list(range(7)), np.ones((7, 1)), real="no"),
+    ):
+        with pytest.raises(ValueError, match="must be True or False"):
+            call()
+    np.testing.assert_array_equal(code.decode(T, Y, check=np.True_), code.decode(T, Y))

@@ -15,9 +15,9 @@ import numpy as np
 
 from gctheory.codes._precision import (
     act,
+    check_flag,
     check_noise_options,
     input_precision,
-    noise_bound,
     received_scale,
 )
 from gctheory.codes._stacked_solve import frobenius_norms, gather_solve, resolve_backend
@@ -84,6 +84,7 @@ class BatchDecoding:
         """
         resolve_backend(backend, 0)  # the backend is checked before any work (any size)
         noise = check_noise_options(noise, on_noise)
+        check = check_flag(check, "check")
         if not isinstance(return_bounds, (bool, np.bool_)):
             raise ValueError(f"return_bounds must be True or False, got {return_bounds!r}")
         sets, seen = _survivor_array_mask(survivor_sets, self.n, self.min_survivors if check else 1)
@@ -156,8 +157,12 @@ class BatchDecoding:
                         ymax = np.array([received_scale(y) for y in per_set])
                         eps = input_precision(np.result_type(*per_set), noise)
                     gmax = np.abs(ch).max(axis=1) if ch.shape[1] else np.zeros(N)
-                    for i in np.flatnonzero(ok):
-                        bounds[i] = noise_bound(float(amp[i]), float(ymax[i]), gmax[i], eps)
+                    # noise_bound per set, vectorised: 0 when nothing is amplified, inf
+                    # when the output is exactly 0 but the inputs are not
+                    top = eps * amp * ymax
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        b = np.where(top == 0, 0.0, top / gmax)
+                    bounds[ok] = b[ok]
         detail = on_noise != "ignore" or return_bounds
         for i in np.flatnonzero(~done):
             T = sets[i]

@@ -51,6 +51,13 @@ def check_noise_options(noise: Any, on_noise: Any) -> float | None:
 _EPS_OF: dict[np.dtype, float] = {}
 
 
+def check_flag(value: Any, name: str) -> bool:
+    """A True/False option: ``check="no"`` was read as true (issue 30, minor)."""
+    if value is True or value is False or isinstance(value, np.bool_):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {value!r:.40}")
+
+
 def input_precision(dtype: np.dtype, noise: float | None) -> float:
     """``noise`` if stated, else the unit roundoff of ``dtype`` (float64's for integers,
     which are exact but are combined in float64)."""

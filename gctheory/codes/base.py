@@ -98,6 +98,7 @@ from gctheory.codes._precision import (
     abs_max,
     act,
     amplification,
+    check_flag,
     check_noise_options,
     input_precision,
     noise_bound,
@@ -398,6 +399,7 @@ class GradientCode(GenericDecoding):
             nothing. The bound is reported in the result either way.
         """
         noise = check_noise_options(noise, on_noise)
+        check, condition = check_flag(check, "check"), check_flag(condition, "condition")
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
         Y = self._check_received(T, received, d)
         ymax = received_scale(Y)
@@ -449,6 +451,8 @@ class GradientCode(GenericDecoding):
         """
         if noise is not None or on_noise != "warn":
             noise = check_noise_options(noise, on_noise)
+        if check is not True and check is not False:
+            check = check_flag(check, "check")
         T, alive = _survivors_mask(survivors, self.n, self.min_survivors if check else 1)
         Y = self._check_received(T, received, d)
         A, res = self._cached_coefficients(T, alive)

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._validate import check_array, check_memory
+from gctheory.codes._precision import check_flag
 from gctheory.codes.base import (
     DecodeResult,
     DecodingCost,
@@ -471,6 +472,7 @@ class ReedSolomonCode(GradientCode):
         ``real=True`` (default) returns the real part and reports the
         imaginary residue; ``real=False`` returns the complex vector.
         """
+        real = check_flag(real, "real")
         res = super().decode_detail(
             survivors,
             received,
