@@ -59,6 +59,7 @@ from gctheory.codes import (
     decoding_error as decoding_error,
     decoding_stability as decoding_stability,
     DecodingCost as DecodingCost,
+    DecodingPrecisionWarning as DecodingPrecisionWarning,
     DFractionalRepetitionCode as DFractionalRepetitionCode,
     dfrc_expected_error as dfrc_expected_error,
     dfrc_failure_probability as dfrc_failure_probability,
