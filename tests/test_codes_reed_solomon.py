@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+from gctheory.codes import DecodingPrecisionWarning
 from gctheory.codes.base import ye_abbe_lower_bound
 from gctheory.codes.reed_solomon import (
     ReedSolomonCode,
@@ -282,8 +283,10 @@ def test_numerical_breakdown_is_reported_not_hidden():
     Y = code.encode(np.ones((200, 1)))
     with pytest.raises(ValueError, match="cannot decode"):
         code.decode(F, Y[F])
-    res = code.decode_detail(F, Y[F], check=False)
+    with pytest.warns(DecodingPrecisionWarning, match="forward error"):
+        res = code.decode_detail(F, Y[F], check=False)
     assert not res.exact and res.condition_number > 1e15
+    assert res.noise_bound > 1e-6  # the precision check says so too (issue 30, S1)
 
 
 def test_complex_problem():

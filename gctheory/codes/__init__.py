@@ -17,6 +17,7 @@ from gctheory.codes.approximate import (
 from gctheory.codes.base import (
     DecodeResult,
     DecodingCost,
+    DecodingPrecisionWarning,
     GradientCode,
     ToleranceCheck,
     check_positive_int,
@@ -181,6 +182,7 @@ __all__ = [
     "estimate_decoding_failure",
     "estimate_mean_error",
     "DecodeResult",
+    "DecodingPrecisionWarning",
     "DecodingCost",
     "GradientCode",
     "check_positive_int",

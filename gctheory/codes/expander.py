@@ -281,7 +281,13 @@ def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
     if s >= n:
         raise ValueError(f"s must be < n (some worker survives), got s={s}, n={n}")
     lam = check_real(lam, "lam", low=0.0)
-    return (lam / d) ** 2 * n * s / (n - s)
+    if s == 0:
+        return 0.0
+    try:
+        return (lam / d) ** 2 * n * s / (n - s)
+    except OverflowError:  # lam = 1e300 raised it (issue 30, B11): products of floats
+        r = lam / d  # overflow to inf instead, and stay finite where the bound is
+        return r * (r * (n * s / (n - s)))
 
 
 def expander_worst_case_lower_bound(s: int, d: int) -> float:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from gctheory._validate import check_array, check_int
+from gctheory._validate import check_array, check_int, check_law_parameters
 
 __all__ = [
     "empirical_weights",
@@ -66,7 +66,7 @@ def _check_layouts(layouts: Any) -> list[Layout]:
 def _check_law(dist: Any) -> Any:
     if not all(callable(getattr(dist, f, None)) for f in ("ppf", "isf", "cdf")):
         raise ValueError(f"dist must be a frozen scipy.stats distribution, got {dist!r}")
-    return dist
+    return check_law_parameters(dist)  # NaN parameters gave nan / inf (issue 30, S9)
 
 
 def _H(u: np.ndarray, groups: int, size: int, wait: int) -> np.ndarray:

@@ -21,7 +21,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from gctheory._validate import check_real
+from gctheory._validate import check_array, check_memory, check_real
 from gctheory.load_bounds._common import (
     LoadBound,
     _check_d,
@@ -270,9 +270,9 @@ def disjoint_support_columns(A: Any) -> np.ndarray:
 
     Returns the sorted column indices.
     """
-    A = np.asarray(A)
-    if A.ndim != 2 or A.size == 0:
-        raise ValueError(f"A must be a non-empty 2-D array, got shape {A.shape}")
+    # strings, objects and complex numbers were read as supports (issue 30, B15)
+    A = check_array(A, "A", ndim=2)
+    check_memory(16 * A.shape[1] ** 2, "A", f"the conflicts of {A.shape[1]} columns")
     supp = (A != 0).astype(np.int64)
     conflict = (supp.T @ supp) > 0
     np.fill_diagonal(conflict, False)
@@ -297,8 +297,8 @@ def matrix_union_lower_bound(A: Any, s: int) -> Fraction | float:
     forces ``err(A_S) >= 1``, so this lower-bounds the failure probability of
     ``A`` itself (no lemma needed). Equal to it for the d-FRC.
     """
-    A = np.asarray(A)
-    if A.ndim != 2 or A.shape[0] < 2:
+    A = check_array(A, "A", ndim=2)
+    if A.shape[0] < 2:
         raise ValueError(f"A must be a 2-D array with at least 2 rows (workers), got {A.shape}")
     s = _int("s", s)
     if not 0 <= s < A.shape[0]:

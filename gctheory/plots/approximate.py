@@ -53,7 +53,7 @@ from gctheory.codes.expander import (
 )
 from gctheory.codes.isgc import ISGCCode
 from gctheory.montecarlo import Estimate, estimate_mean
-from gctheory.plots import Drawing, _figure, _legend, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import Drawing, _figure, _legend, _Recorder, figure, plt, save_figure
 
 _FLOOR = 1e-5  # zero estimates and CLT limits below it are drawn at the floor
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from gctheory.cluster.compare import law_mean, sweep
 from gctheory.cluster.engines import can_start_processes
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import figure, plt, save_figure
 
 N = 8
 LAW = "shifted_exp(0.005, 0.01)"  # seconds per partition

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from gctheory.codes.stability import ERROR_FLOOR, STABILITY_FAMILIES, decoding_stability
-from gctheory.plots import Drawing, _figure, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import Drawing, _figure, _Recorder, figure, plt, save_figure
 
 _STYLE = {
     "ye-abbe-vandermonde": ("C3", "o", "Ye-Abbe, Vandermonde V"),

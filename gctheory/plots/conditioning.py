@@ -24,7 +24,16 @@ from gctheory.conditioning import (
     vandermonde_condition_mp,
 )
 from gctheory.generators import VANDERMONDE_NODES, gaussian_generator, vandermonde_generator
-from gctheory.plots import Drawing, _axes, _figure, _legend, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import (
+    Drawing,
+    _axes,
+    _figure,
+    _legend,
+    _Recorder,
+    figure,
+    plt,
+    save_figure,
+)
 from gctheory.tables import TABLE1_PRINTED
 
 KAPPA, EPS = 1000, 1e-3

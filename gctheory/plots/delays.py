@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
-from gctheory.plots import Drawing, _figure, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import Drawing, _figure, _Recorder, figure, plt, save_figure
 
 ENV = "GCTHEORY_DELAYS_DATA"
 CAMPAIGN = {"profile": "cnn-desktop-long", "region": "Canada"}

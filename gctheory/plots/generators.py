@@ -16,7 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from gctheory.codes.stability import compare_generators
 from gctheory.generators import GENERATOR_FAMILIES
-from gctheory.plots import Drawing, _figure, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import Drawing, _figure, _Recorder, figure, plt, save_figure
 
 KAPPA = 1000.0
 YA_S = 2  # Ye-Abbe: fixed s, the regime of the published polynomial growth rates

@@ -27,7 +27,7 @@ from gctheory.ldpc import (
     regular_threshold,
     waterfall,
 )
-from gctheory.plots import Drawing, _axes, _figure, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import Drawing, _axes, _figure, _Recorder, figure, plt, save_figure
 
 LAM, RHO = {3: 1.0}, {6: 1.0}
 

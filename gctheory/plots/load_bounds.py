@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gctheory.load_bounds import load_curves
-from gctheory.plots import Drawing, _figure, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import Drawing, _figure, _Recorder, figure, plt, save_figure
 
 __all__ = ["make_fig2", "plot_load_bounds"]
 

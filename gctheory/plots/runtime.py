@@ -18,7 +18,16 @@ from gctheory.order_stats import (
     order_statistic_mc,
     order_statistic_moments,
 )
-from gctheory.plots import Drawing, _axes, _figure, _legend, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import (
+    Drawing,
+    _axes,
+    _figure,
+    _legend,
+    _Recorder,
+    figure,
+    plt,
+    save_figure,
+)
 from gctheory.runtime import (
     OptimumF,
     halbawi_alpha_star,

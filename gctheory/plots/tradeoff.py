@@ -22,7 +22,7 @@ from typing import Any
 import matplotlib
 import numpy as np
 
-from gctheory.plots import figure, plt
+from gctheory.plots._base import figure, plt
 
 __all__ = ["PAPER_ATLASES", "SCHEME_STYLE", "plot_tradeoff", "save_atlas"]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory.plots import Drawing, _axes, _figure, _Recorder, figure, plt, save_figure
+from gctheory.plots._base import Drawing, _axes, _figure, _Recorder, figure, plt, save_figure
 
 #: the time axis of a simulation whose delays are not stated in seconds
 MODEL_TIME = "simulated wall-clock time (model time units)"

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_int, check_real
+from gctheory._validate import as_generator, check_int, check_memory, check_real
 from gctheory.delays._threads import blas_single_thread
 from gctheory.delays.models import parse_delay
 from gctheory.training.models import _model_and_data, partition_indices, smoothness
@@ -242,6 +242,13 @@ def _simulate(
         batch_rng = np.random.default_rng(rng.integers(2**63))
     iterations = check_int(iterations, "iterations", low=1)
     n = check_int(n, "n", low=1)
+    # every iteration keeps about ten numbers (and n delays with record_draws): refuse a
+    # run whose record cannot fit instead of running for ever (iterations=10**18, B9)
+    check_memory(
+        iterations * (400 + (8 * n if record_draws else 0)),
+        "iterations",
+        f"the record of {iterations} iterations",
+    )
     if target_loss is not None:
         target_loss = check_real(target_loss, "target_loss", low=0.0)
     if step_size is not None:
