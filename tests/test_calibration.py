@@ -24,33 +24,41 @@ LEVEL = 0.95  # a lower level shows a shortfall with fewer seeds
 STUDIES = studies()
 
 #: Studies whose coverage is below the stated level, measured: not fixed yet.
-KNOWN_BELOW = {
-    # Wald interval from the observed information, shift profiled out: 273/300 at 95%
-    # (n = 100 times of 0.5 + 2 Weibull(1.5)); every miss has the truth above the interval
-    # (the shape's MLE with a free shift is biased low). A profile-likelihood interval is
-    # the fix (gctheory.delays).
-    "delays-weibull-shape": "Wald interval of the Weibull shape: 273/300 at 95%",
+KNOWN_BELOW: dict[str, str] = {}
+
+#: Below the stated level on the slow study's 1000 seeds only (measured): not fixed yet.
+KNOWN_BELOW_SLOW = {
+    # The Wald interval of the Weibull shape (shift profiled out) covered 273/300 at 95%
+    # (n = 100 times of 0.5 + 2 Weibull(1.5)), every miss with the truth above it: the
+    # shape's estimate with a free shift is biased low. The profile-likelihood interval
+    # (gctheory.delays._mle._weibull_shape_ci) covers 283/300 but 929/1000 (55 misses with
+    # the truth above, 16 below): better, still short. The likelihood ratio at n = 100 is
+    # not yet chi2(1) here (the shift is a nonregular parameter for shape < 2); a
+    # parametric-bootstrap calibration of its cut is the next step.
+    "delays-weibull-shape": "profile interval of the Weibull shape: 929/1000 at 95%",
 }
 
+#: Studies that were below the stated level and are checked on 300 seeds (the fast test).
+WAS_BELOW = {"delays-weibull-shape"}
 
-def _params(names):
+
+def _params(names, known=KNOWN_BELOW):
     return [
-        pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_BELOW[n], strict=True))
-        if n in KNOWN_BELOW
-        else n
+        pytest.param(n, marks=pytest.mark.xfail(reason=known[n], strict=True)) if n in known else n
         for n in names
     ]
 
 
 @pytest.mark.parametrize("name", _params(STUDIES))
 def test_coverage_fast(name):
-    seeds = 300 if name in KNOWN_BELOW else 60  # enough to show the known shortfall
+    # 300 seeds: enough to show a known shortfall, or that a fixed one stays fixed
+    seeds = 300 if name in KNOWN_BELOW or name in WAS_BELOW else 60
     cov = STUDIES[name].coverage(range(seeds), LEVEL)
     assert not cov.below_level, f"{name}: {cov}"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", _params(STUDIES))
+@pytest.mark.parametrize("name", _params(STUDIES, {**KNOWN_BELOW, **KNOWN_BELOW_SLOW}))
 def test_coverage_slow(name):
     cov = STUDIES[name].coverage(range(1000), LEVEL)
     assert not cov.below_level, f"{name}: {cov}"
@@ -64,6 +72,7 @@ def test_coverage_slow(name):
         ("tails-condition-conditional", 1.3),
         ("tails-tilted-erasures", 2.0),
         ("delays-pareto-shape", 1.6),
+        ("delays-weibull-shape", 1.5),
         ("tradeoff-time", 1.15),
     ],
 )

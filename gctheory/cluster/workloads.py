@@ -21,12 +21,20 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["GradientOracle", "DigitsWorkload", "WORKLOADS", "make_workload", "roc_auc"]
+__all__ = [
+    "GradientOracle",
+    "DigitsWorkload",
+    "QuadraticWorkload",
+    "WORKLOADS",
+    "make_workload",
+    "roc_auc",
+]
 
 #: the built-in workloads, by name
 WORKLOADS = {
     "softmax": "softmax regression on the 10 digits (Halbawi et al. 2017, Section 6)",
     "logistic": "logistic regression on digit >= 5 (Wang et al. 2019, Section 5)",
+    "quadratic": "least squares on seeded synthetic data (no scikit-learn; timing studies)",
 }
 
 
@@ -150,8 +158,11 @@ class DigitsWorkload:
         self.dim = self.model.dim(ds)
         self.n_labels = ds.n_labels
         self._parts = {j: (ds.X[train][p], ds.y[train][p]) for j, p in enumerate(parts)}
-        self._X, self._y = ds.X[train], ds.y[train]
-        self._Xt, self._yt = ds.X[test], ds.y[test]
+        # the whole data set; None in a restricted copy (a worker's partitions only)
+        self._X: np.ndarray | None = ds.X[train]
+        self._y: np.ndarray | None = ds.y[train]
+        self._Xt: np.ndarray | None = ds.X[test]
+        self._yt: np.ndarray | None = ds.y[test]
 
     def __repr__(self) -> str:
         return (
@@ -195,18 +206,22 @@ class DigitsWorkload:
         _, resid, _ = self.model.forward(params, X, y)
         return self.model.back(X, resid) / self.N + (self.l2 / self.k) * params
 
+    def _train(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._X is None or self._y is None:
+            raise ValueError("a restricted workload holds only some partitions")
+        return self._X, self._y
+
     def full_gradient(self, params: np.ndarray) -> np.ndarray:
         """The gradient of the training loss (for checks)."""
-        if self._X is None:
-            raise ValueError("a restricted workload holds only some partitions")
-        _, resid, _ = self.model.forward(params, self._X, self._y)
-        return self.model.back(self._X, resid) / self.N + self.l2 * params
+        X, y = self._train()
+        _, resid, _ = self.model.forward(params, X, y)
+        return self.model.back(X, resid) / self.N + self.l2 * params
 
     def step_size(self) -> float:
         """``1/L``, L the smoothness constant of the training loss (the simulator's default)."""
         from gctheory.training import smoothness
 
-        return 1.0 / smoothness(self.model, self._X, self.N, 1.0)
+        return 1.0 / smoothness(self.model, self._train()[0], self.N, 1.0)
 
     def _scores(self, params: np.ndarray, X: np.ndarray) -> np.ndarray:
         if self.model_name == "logistic":
@@ -218,14 +233,80 @@ class DigitsWorkload:
         out: dict[str, float] = {}
         pen = 0.5 * self.l2 * float(params @ params)
         for name, X, y in (("train", self._X, self._y), ("test", self._Xt, self._yt)):
-            if X is None or len(y) == 0:
+            if X is None or y is None or len(y) == 0:
                 continue
             loss, _, correct = self.model.forward(params, X, y)
             out[f"{name}_loss"] = loss / len(y) + pen
             out[f"{name}_accuracy"] = correct / len(y)
-        if self.model_name == "logistic" and self._Xt is not None and len(self._yt):
+        if (
+            self.model_name == "logistic"
+            and self._Xt is not None
+            and self._yt is not None
+            and len(self._yt)
+        ):
             out["test_auc"] = roc_auc(self._scores(params, self._Xt), self._yt)
         return out
+
+
+class QuadraticWorkload:
+    """Least squares ``F(w) = |A w - b|^2 / (2 N)`` on seeded synthetic data, cut into ``k``.
+
+    Needs nothing beyond numpy: the workload of timing studies (the figure
+    ``cluster_measured_vs_predicted``, the claims of ``paper_checks.cluster_runs``,
+    the benchmark), where the injected waits dominate and the model is beside
+    the point. Partition ``j`` holds ``rows`` samples of dimension ``dim``.
+    """
+
+    def __init__(self, k: int = 1, *, dim: int = 8, rows: int = 16, seed: int = 0) -> None:
+        for name, v in (("k", k), ("dim", dim), ("rows", rows)):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{name} must be a positive int, got {v!r}")
+        self.k, self.dim, self.rows, self.seed = int(k), int(dim), int(rows), int(seed)
+        rng = np.random.default_rng(self.seed)
+        A = rng.standard_normal((self.k * self.rows, self.dim))
+        b = A @ rng.standard_normal(self.dim) + 0.1 * rng.standard_normal(len(A))
+        self.N = len(A)
+        self._parts = {j: (A[j * rows : (j + 1) * rows], b[j * rows : (j + 1) * rows])
+                       for j in range(self.k)}  # fmt: skip
+        # the whole data set; None in a restricted copy (a worker's partitions only)
+        self._A: np.ndarray | None = A
+        self._b: np.ndarray | None = b
+
+    def spec(self) -> dict[str, Any]:
+        return {"workload": "quadratic", "k": self.k, "dim": self.dim, "rows": self.rows,
+                "seed": self.seed}  # fmt: skip
+
+    def restrict(self, partitions: Any) -> QuadraticWorkload:
+        out = object.__new__(QuadraticWorkload)
+        out.__dict__.update(self.__dict__)
+        out._parts = {j: v for j, v in self._parts.items() if j in {int(i) for i in partitions}}
+        out._A = out._b = None
+        return out
+
+    def initial_params(self) -> np.ndarray:
+        return np.zeros(self.dim)
+
+    def partial_gradient(self, params: np.ndarray, partition: int) -> np.ndarray:
+        A, b = self._parts[int(partition)]
+        return A.T @ (A @ params - b) / self.N
+
+    def _whole(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._A is None or self._b is None:
+            raise ValueError("a restricted workload holds only some partitions")
+        return self._A, self._b
+
+    def full_gradient(self, params: np.ndarray) -> np.ndarray:
+        A, b = self._whole()
+        return A.T @ (A @ params - b) / self.N
+
+    def step_size(self) -> float:
+        return float(self.N / np.linalg.norm(self._whole()[0], 2) ** 2)
+
+    def metrics(self, params: np.ndarray) -> dict[str, float]:
+        if self._A is None or self._b is None:
+            return {}
+        r = self._A @ params - self._b
+        return {"train_loss": float(r @ r / (2 * self.N))}
 
 
 def make_workload(spec: Any, k: int, seed: int = 0) -> Any:
@@ -240,8 +321,14 @@ def make_workload(spec: Any, k: int, seed: int = 0) -> Any:
                 f"unknown workload {spec!r}; valid: {', '.join(WORKLOADS)}, or an object with "
                 "partial_gradient(params, partition) and initial_params() (GradientOracle)"
             )
+        if spec == "quadratic":
+            return QuadraticWorkload(k, seed=seed)
         return DigitsWorkload(spec, k, seed=seed)
-    if isinstance(spec, dict) and spec.get("workload") == "digits":
+    if isinstance(spec, dict) and spec.get("workload") == "quadratic":
+        w: QuadraticWorkload | DigitsWorkload | GradientOracle = QuadraticWorkload(
+            **{key: v for key, v in spec.items() if key != "workload"}
+        )
+    elif isinstance(spec, dict) and spec.get("workload") == "digits":
         opts = {key: v for key, v in spec.items() if key not in ("workload", "model", "k")}
         w = DigitsWorkload(spec["model"], int(spec["k"]), **opts)
     elif isinstance(spec, GradientOracle):

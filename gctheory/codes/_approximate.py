@@ -70,6 +70,8 @@ class _ApproximateCode(GradientCode):
 
     s = None
     m = 1
+    #: n x k: row i is worker i's weights on the k partitions (0/1 for most codes); set by each code
+    A: np.ndarray
 
     @property
     def encoding_matrix(self) -> np.ndarray:
@@ -108,6 +110,8 @@ class _ApproximateCode(GradientCode):
         rtol: float = 1e-6,
         check: bool = True,
         condition: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> ApproxDecodeResult:
         """Best estimate of the gradient sum and the error made (never raises for decodability).
 
@@ -115,7 +119,14 @@ class _ApproximateCode(GradientCode):
         estimate is the full sum (relative residual <= ``rtol``).
         """
         res = super().decode_detail(
-            survivors, received, d, rtol=rtol, check=check, condition=condition
+            survivors,
+            received,
+            d,
+            rtol=rtol,
+            check=check,
+            condition=condition,
+            noise=noise,
+            on_noise=on_noise,
         )
         T = np.asarray(res.survivors, dtype=np.int64)
         e = self.A[T].T.astype(float) @ res.coefficients[:, 0].real - 1.0
@@ -126,6 +137,7 @@ class _ApproximateCode(GradientCode):
             residual=res.residual,
             survivors=res.survivors,
             exact=res.exact,
+            noise_bound=res.noise_bound,
             err=float(e @ e),
             unrecovered=tuple(int(j) for j in np.flatnonzero(np.abs(e) > 1e-8)),
         )

@@ -260,6 +260,8 @@ class BatchRaptorCode(_ApproximateCode):
     """
 
     name = "batch raptor code (Wang et al. 2019)"
+    #: ``(degrees, pmf)`` a :meth:`random` code was drawn from; None when built from H
+    degree_pmf: tuple[np.ndarray, np.ndarray] | None = None
 
     def __init__(self, batches: Sequence[Sequence[int]], H: Any, *, decoder: str = "peeling"):
         check_choice(decoder, "decoder", ("peeling", "lstsq"))
@@ -292,8 +294,8 @@ class BatchRaptorCode(_ApproximateCode):
         cls,
         n: int,
         b: int,
-        degrees: Sequence[int],
-        pmf: Sequence[float],
+        degrees: Sequence[int] | np.ndarray,
+        pmf: Sequence[float] | np.ndarray,
         *,
         k: int | None = None,
         rng: Any = None,
@@ -307,20 +309,20 @@ class BatchRaptorCode(_ApproximateCode):
             raise ValueError(f"b must be <= k (at least one batch), got b={b}, k={k}")
         check_memory(10 * n * (k // b) + 10 * n * k, "n", f"the {n} x {k} coding matrix")
         check_choice(decoder, "decoder", ("peeling", "lstsq"))
-        degrees = check_array(degrees, "degrees", ndim=1)
-        pmf = check_array(pmf, "pmf", ndim=1)
-        if degrees.shape != pmf.shape:
+        degs = check_array(degrees, "degrees", ndim=1)
+        probs = check_array(pmf, "pmf", ndim=1)
+        if degs.shape != probs.shape:
             raise ValueError("degrees and pmf must be 1-D arrays of the same non-zero length")
-        if np.any(degrees != np.round(degrees)):
+        if np.any(degs != np.round(degs)):
             raise ValueError("degrees must be integers")
-        degrees = degrees.astype(np.int64)
-        if np.any(pmf < 0) or not math.isclose(pmf.sum(), 1.0, rel_tol=1e-12):
-            raise ValueError(f"pmf must be non-negative and sum to 1, got sum {pmf.sum()!r}")
+        degs = degs.astype(np.int64)
+        if np.any(probs < 0) or not math.isclose(probs.sum(), 1.0, rel_tol=1e-12):
+            raise ValueError(f"pmf must be non-negative and sum to 1, got sum {probs.sum()!r}")
         K = k // b
-        if np.any(degrees < 1) or np.any(degrees[pmf > 0] > K):
+        if np.any(degs < 1) or np.any(degs[probs > 0] > K):
             raise ValueError(
                 f"every degree with positive mass must lie in [1, K] with K = floor(k/b) = {K} "
-                f"batches, got degrees up to {int(degrees[pmf > 0].max())}"
+                f"batches, got degrees up to {int(degs[probs > 0].max())}"
             )
         rng = as_generator(rng)
         rem = k - K * b  # < b leftover partitions, spread as evenly as possible
@@ -330,11 +332,11 @@ class BatchRaptorCode(_ApproximateCode):
         ends = np.cumsum(sizes)
         batches = [list(range(e - z, e)) for e, z in zip(ends, sizes)]
         H = np.zeros((n, K), dtype=bool)
-        deg = rng.choice(degrees, size=n, p=pmf)
+        deg = rng.choice(degs, size=n, p=probs)
         for i in range(n):
             H[i, rng.choice(K, size=int(deg[i]), replace=False)] = True
         code = cls(batches, H, decoder=decoder)
-        code.degree_pmf = (degrees, pmf)
+        code.degree_pmf = (degs, probs)
         return code
 
     @classmethod
@@ -342,7 +344,7 @@ class BatchRaptorCode(_ApproximateCode):
         cls,
         n: int,
         s: int,
-        eps: float,
+        eps: float | Fraction,
         *,
         b: int | None = None,
         rng: Any = None,

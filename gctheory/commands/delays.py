@@ -148,7 +148,7 @@ def _code(text: str | None) -> tuple[int, int, int] | None:
         parts = ()
     if len(parts) != 3:
         raise ValueError(f"--code takes N,K,delta (three integers), got {text!r}")
-    return parts  # type: ignore[return-value]
+    return parts
 
 
 def _scheme_times(

@@ -110,7 +110,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
             trace=args.trace,
             progress=False,
             on_iteration=lambda t, engine: bar.update(t + 1),
+            checkpoint=args.checkpoint,
+            resume=args.resume,
         )
+    if args.save_params:
+        np.save(args.save_params, r.params)
     cmp = compare(r) if r.iterations >= 2 else None
     row = _summary(r, cmp)
     if args.format in ("json", "csv"):
@@ -175,6 +179,11 @@ def register(sub: Any) -> None:
     p.add_argument("--eval-every", type=int, default=1, help="metrics every k iterations")
     p.add_argument("--no-preempt", action="store_true", help="let stragglers finish (late)")
     p.add_argument("--trace", help="write the trace CSV (and PATH.json for replay) here")
+    p.add_argument("--save-params", metavar="PATH", help="save the final parameters (.npy) here")
+    p.add_argument(
+        "--checkpoint", metavar="PATH", help="checkpoint the run there after every iteration"
+    )
+    p.add_argument("--resume", action="store_true", help="resume from --checkpoint when it exists")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_format_argument(p)
     p.set_defaults(func=_cmd_run)

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from gctheory.calibration import coverage_curve, studies
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import figure, plt, save_figure
 
 LEVELS = (0.8, 0.9, 0.95, 0.99)
 GROUPS = ("montecarlo", "tails", "delays", "tradeoff")

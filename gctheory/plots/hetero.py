@@ -18,10 +18,11 @@ Where the measurements are missing the first maker says so and writes nothing.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import figure, plt, save_figure
 from gctheory.plots.delays import CAMPAIGN, _missing, data_path
 
 N = 256
@@ -125,7 +126,7 @@ def allocation_figure(outdir: Path, quick: bool) -> list[Path]:
     a2.set_ylabel("expected iteration time")
     a2.legend(fontsize=7)
     fig.suptitle("12 fast + 12 slow shifted-exponential workers", fontsize=9)
-    data = {
+    data: dict[str, list[Any]] = {
         "s": svals,
         "partitions_fast": d_fast,
         "partitions_slow": d_slow,

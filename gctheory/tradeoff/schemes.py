@@ -25,6 +25,7 @@ not modelled.
 from __future__ import annotations
 
 import math
+import warnings
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -81,7 +82,7 @@ class Context:
     error: float
     kappa: float | None
     tau: float
-    dist: Any  # frozen scipy.stats distribution or None
+    dist: Any  # frozen scipy.stats distribution, per-worker laws, a MemoryDelay, or None
     replay: Any  # gctheory.delays.TraceReplay of a measured trace, or None
     root: np.random.SeedSequence
     trials: int
@@ -95,6 +96,7 @@ class Context:
     stab_s: dict[str, frozenset[int]] = field(default_factory=dict)
     sweep: tuple[int, ...] = ()  # the straggler counts of the sweep
     cache: dict[Any, Any] = field(default_factory=dict)
+    memory: bool = False  # dist is a MemoryDelay (stragglers with memory)
 
     @property
     def threshold(self) -> float:
@@ -121,12 +123,21 @@ def _time_fields(
     mc: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     """Expected time (exact) and, at the Monte Carlo points, its sampled twin."""
+    from gctheory.montecarlo import UnreliableEstimateWarning
     from gctheory.runtime import scheme_time_mc, scheme_time_moments
 
     if ctx.replay is not None:
         return _trace_time_fields(ctx, s, m, layout=layout, code=code, scale=scale)
     if ctx.dist is None:
         return {}, []
+    if ctx.memory:  # stragglers with memory (issue 23): gctheory.delays.markov_times
+        from gctheory.delays.markov_times import atlas_time_fields
+
+        rng = np.random.default_rng(seed_for(ctx.root, "memory-time", layout, s, m, scale))
+        return atlas_time_fields(
+            ctx.dist, layout, ctx.n, s, m, tau=ctx.tau, code=code, scale=scale, mc=mc,
+            time_trials=ctx.time_trials, rng=rng,
+        )  # fmt: skip
     n, notes = ctx.n, []
     if scale is None:
         mom = scheme_time_moments(layout, ctx.dist, n, s, m, tau=ctx.tau, code=code)
@@ -148,14 +159,25 @@ def _time_fields(
         )
         return out, notes
     rng = np.random.default_rng(seed_for(ctx.root, "time", layout, s, m, scale))
-    if scale is None:
-        est = scheme_time_mc(
-            layout, ctx.dist, n, s, m, ctx.time_trials, tau=ctx.tau, code=code, rng=rng
-        )
-        lo, val, hi = est.low, est.value, est.high
-    else:
-        est = scheme_time_mc("ignore-s", ctx.dist, n, s, 1, ctx.time_trials, rng=rng)
-        lo, val, hi = (scale * x + ctx.tau for x in (est.low, est.value, est.high))
+    # the engine's heavy-tail diagnostic (a sample whose tail index may be <= 2) is the
+    # row's business, not a warning per row: it goes into the row's notes
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UnreliableEstimateWarning)
+        if scale is None:
+            est = scheme_time_mc(
+                layout, ctx.dist, n, s, m, ctx.time_trials, tau=ctx.tau, code=code, rng=rng
+            )
+            lo, val, hi = est.low, est.value, est.high
+        else:
+            est = scheme_time_mc("ignore-s", ctx.dist, n, s, 1, ctx.time_trials, rng=rng)
+            lo, val, hi = (scale * x + ctx.tau for x in (est.low, est.value, est.high))
+    for w in caught:
+        if issubclass(w.category, UnreliableEstimateWarning):
+            notes.append(
+                f"Monte Carlo time interval unreliable: {str(w.message).split(':', 1)[-1].strip()}"
+            )
+        else:  # anything else is passed on as it came
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     out.update(time_mc=float(val), time_low=float(lo), time_high=float(hi), time_trials=est.trials)
     return out, notes
 
