@@ -8,7 +8,7 @@ import numpy as np
 from scipy import stats
 
 from paper_checks import claim, register_source
-from paper_checks._framework.registry import Outcome
+from paper_checks._framework import Outcome
 
 PAPER = "hetero-internal"
 register_source(
