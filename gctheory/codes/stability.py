@@ -420,7 +420,7 @@ def compare_generators(
     root = as_generator(rng)
     seed = int(root.integers(2**31))
     out: list[GeneratorComparison] = []
-    total = len(_names(schemes, "schemes")) * len(fams)
+    total = len(_name_tuple(schemes, "schemes")) * len(fams)
     for scheme in schemes:
         K, N = (n - s, n) if scheme == "ye-abbe" else (m, m + s)
         t2 = _theorem2(scheme, n, s, m, kappa, eps)
