@@ -9,7 +9,6 @@ single ``decode`` for sets the batch does not clear, and ``_batch_eligible``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from gctheory.codes._stacked_solve import frobenius_norms, gather_solve, resolve
 from gctheory.codes._survivors import (
     _EPS,
     _FALLBACK_RESIDUAL,
+    Survivors,
     _survivor_array_mask,
     check_positive_int,
 )
@@ -59,7 +59,7 @@ class BatchDecoding:
 
         def decode(
             self,
-            survivors: Sequence[int],
+            survivors: Survivors,
             received: np.ndarray,
             d: int | None = None,
             *,
@@ -71,7 +71,7 @@ class BatchDecoding:
 
         def decode_detail(
             self,
-            survivors: Sequence[int],
+            survivors: Survivors,
             received: np.ndarray,
             d: int | None = None,
             *,

@@ -17,12 +17,12 @@ still raise.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import ApproxDecodeResult
 from gctheory.codes.base import validate_survivors
 
@@ -62,7 +62,7 @@ class EmptyDecodeMixin:
 
     def decode(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,
@@ -119,7 +119,7 @@ class EmptyDecodeMixin:
 
     def decode_detail(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,

@@ -107,6 +107,7 @@ from gctheory.codes._precision import (
 )
 from gctheory.codes._survivors import (
     _EPS,
+    Survivors,
     _survivors_mask,
     check_positive_int,
     validate_survivors,
@@ -361,7 +362,7 @@ class GradientCode(CodeIO, GenericDecoding):
 
     def decode_detail(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,
@@ -430,7 +431,7 @@ class GradientCode(CodeIO, GenericDecoding):
 
     def decode(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,
