@@ -26,6 +26,7 @@ import numpy as np
 
 from gctheory._validate import as_generator, check_array, check_choice, check_memory
 from gctheory.codes._approximate import _ApproximateCode
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.base import (
     DecodingCost,
     check_positive_int,
@@ -370,7 +371,7 @@ class BatchRaptorCode(_ApproximateCode):
             kappa = 1.0
         return A, kappa
 
-    def recovered_batches(self, survivors: Sequence[int]) -> np.ndarray:
+    def recovered_batches(self, survivors: Survivors) -> np.ndarray:
         """Boolean mask of the batches peeling recovers from ``survivors`` (structure only).
 
         The same edge-removal process as :func:`peeling_decode` without values
@@ -413,7 +414,7 @@ class BatchRaptorCode(_ApproximateCode):
             edges = int(self.H[validate_survivors(survivors, self.n, 1)].sum())
         return DecodingCost(setup=edges, apply=edges * r, method="peeling (Wang et al. Alg. 1)")
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         """Partitions in batches peeling leaves unrecovered (or eq. (5) for ``lstsq``)."""
         if self.decoder == "lstsq":
             return super().decoder_error(survivors)

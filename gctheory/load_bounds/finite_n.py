@@ -137,9 +137,7 @@ def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction
     return pmf
 
 
-def zero_column_tail_lower_bound(
-    n: int, s: int, d: int, c: float | Fraction
-) -> Fraction | float:
+def zero_column_tail_lower_bound(n: int, s: int, d: int, c: float | Fraction) -> Fraction | float:
     """Exact ``P(Y > c)`` for ``t = floor(n/d^2)`` disjoint columns of support ``d`` (a
     ``float`` beyond the exact budget, as :func:`group_failure_probability`).
 
