@@ -107,3 +107,21 @@ def test_options_a_sequential_run_does_not_take_are_refused(tmp_path):
 
 def test_listed_as_running_for_real():
     assert {"sr_sgc", "m_sgc"} <= set(cl.SUPPORTED_SCHEMES)
+
+
+@needs_processes
+def test_cli_runs_sr_sgc_with_B_W_lambda(tmp_path, capsys):
+    import json
+
+    from gctheory.cli import main
+
+    path = tmp_path / "cli.csv"
+    main(["run", "--scheme", "sr-sgc", "--n", "4", "--B", "1", "--W", "2", "--lambda", "1",
+          "--delay", "shifted_exp(0.005, 0.01)", "--iterations", "6", "--quiet", "--format",
+          "json", "--trace", str(path), "--model", "logistic"])  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    row = out["rows"][0] if isinstance(out, dict) else out[0]
+    assert row["scheme"] == "sr_sgc" and row["iterations"] == 6
+    assert row["rounds_waited_for_all"] + row["rounds_with_stragglers"] <= 6
+    assert np.isfinite(row["final_train_loss"])
+    assert cl.replay(path).iterations == 6
