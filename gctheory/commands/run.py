@@ -40,6 +40,9 @@ def _summary(r: Any, cmp: Any) -> dict[str, Any]:
         "message_numbers_measured": r.message_numbers_measured,
         "dead_workers": sorted(r.dead),
     }
+    if "waited_all" in r.config:  # sequential codes: rounds that left the model, or straggled
+        row["rounds_waited_for_all"] = r.config["waited_all"]
+        row["rounds_with_stragglers"] = r.config["straggled"]
     for key, v in r.metrics.items():
         row[f"final_{key}"] = float(v[-1])
     return row
@@ -75,6 +78,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 code_options[key] = float(val)
             except ValueError:
                 code_options[key] = val
+    for key, val in (("B", args.B), ("W", args.W), ("lam", args.lam), ("mu", args.mu)):
+        if val is not None:  # the sequential codes' (B, W, lambda) and waiting factor
+            code_options[key] = val
     if args.engine == "mpi":
         from gctheory.cluster.mpi import is_worker_rank, serve_worker
 
@@ -115,7 +121,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         )
     if args.save_params:
         np.save(args.save_params, r.params)
-    cmp = compare(r) if r.iterations >= 2 else None
+    sequential = r.scheme in cl.SEQUENTIAL_SCHEMES  # no runtime prediction for them (yet)
+    cmp = compare(r) if r.iterations >= 2 and not sequential else None
     row = _summary(r, cmp)
     if args.format in ("json", "csv"):
         print(format_table([row], args.format))
@@ -152,6 +159,12 @@ def register(sub: Any) -> None:
     p.add_argument("--s", type=int, help="stragglers tolerated")
     p.add_argument("--K", type=int, help="workers waited for (ignore, approximate codes)")
     p.add_argument("--m", type=int, default=1, help="communication saving (ye_abbe, commfr)")
+    p.add_argument("--B", type=int, help="sr-sgc / m-sgc: longest burst of one straggler")
+    p.add_argument("--W", type=int, help="sr-sgc / m-sgc: window of rounds (>= 2)")
+    p.add_argument(
+        "--lambda", dest="lam", type=int, help="sr-sgc / m-sgc: distinct stragglers per window"
+    )
+    p.add_argument("--mu", type=float, help="sr-sgc / m-sgc: wait (1 + mu) x the fastest (1)")
     p.add_argument(
         "--code-option", action="append", metavar="KEY=VALUE", help="a code option (repeatable)"
     )
