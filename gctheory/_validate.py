@@ -23,6 +23,7 @@ __all__ = [
     "available_memory",
     "check_array",
     "check_choice",
+    "check_flag",
     "check_int",
     "check_law_parameters",
     "check_memory",
@@ -211,8 +212,11 @@ def check_law_parameters(dist: Any, name: str = "dist", *, domain: bool = True) 
     return dist
 
 
-def check_path(value: Any, name: str, *, exists: bool = True, what: str = "file") -> str:
-    """``value`` as a path string (``str`` or ``os.PathLike``), existing if ``exists``."""
+def check_path(
+    value: Any, name: str, *, exists: bool = True, what: str = "file", folder: bool = False
+) -> str:
+    """``value`` as a path string (``str`` or ``os.PathLike``), existing if ``exists``;
+    with ``folder``, the folder that is to hold it must exist (a file about to be written)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, os.PathLike)):
         raise ValueError(f"{name} must be a path (str or os.PathLike), got {_show(value)}")
     path = os.fspath(value)
@@ -220,7 +224,19 @@ def check_path(value: Any, name: str, *, exists: bool = True, what: str = "file"
         raise ValueError(f"{name} must be a non-empty path, got {_show(value)}")
     if exists and not os.path.isfile(path):
         raise ValueError(f"{name}: {what} {path!r} does not exist (or is not a file)")
+    if folder:
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise ValueError(f"{name}: folder {parent!r} (to hold {path!r}) does not exist")
     return path
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` as a ``bool``: only ``True``/``False`` (numpy's too); ``1`` or ``"yes"`` is
+    refused (a flag given a number is a misplaced argument, not a truth value)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {_show(value)}")
+    return bool(value)
 
 
 def available_memory() -> int | None:

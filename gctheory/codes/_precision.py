@@ -29,6 +29,10 @@ import numpy as np
 
 from gctheory._validate import check_choice, check_real
 
+# the shared True/False checker (issue 30: check="no" was read as true), re-exported for
+# the decoders that import it from here
+from gctheory._validate import check_flag as check_flag
+
 __all__ = ["DecodingPrecisionWarning", "NOISE_ACTIONS"]
 
 #: what ``decode`` does when the bound exceeds ``rtol``
@@ -49,13 +53,6 @@ def check_noise_options(noise: Any, on_noise: Any) -> float | None:
 
 
 _EPS_OF: dict[np.dtype, float] = {}
-
-
-def check_flag(value: Any, name: str) -> bool:
-    """A True/False option: ``check="no"`` was read as true (issue 30, minor)."""
-    if value is True or value is False or isinstance(value, np.bool_):
-        return bool(value)
-    raise ValueError(f"{name} must be True or False, got {value!r:.40}")
 
 
 def input_precision(dtype: np.dtype, noise: float | None) -> float:

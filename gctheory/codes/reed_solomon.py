@@ -42,8 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_array, check_memory
-from gctheory.codes._precision import check_flag
+from gctheory._validate import check_array, check_flag, check_memory
 from gctheory.codes._survivors import Survivors
 from gctheory.codes.base import (
     DecodeResult,
