@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_flag, check_path
 from gctheory.codes._entry_points import plugin_modules
 
 __all__ = ["CodeIO", "export_B", "load", "load_code", "save_code"]
@@ -191,12 +192,11 @@ def save_code(code: Any, path: str | os.PathLike, *, overwrite: bool = False) ->
     store (naming the attribute).
     """
     if not isinstance(code, CodeIO):  # every GradientCode
-        raise ValueError(f"save_code: expected a GradientCode, got {type(code).__name__}")
-    p = Path(path)
+        raise ValueError(f"code: expected a GradientCode, got {type(code).__name__}")
+    p = Path(check_path(path, "path", exists=False, folder=True))
+    overwrite = check_flag(overwrite, "overwrite")
     if p.exists() and not overwrite:
-        raise ValueError(f"{p} exists; pass overwrite=True to replace it")
-    if not p.parent.is_dir():
-        raise ValueError(f"{p}: folder {p.parent} does not exist")
+        raise ValueError(f"path: {p} exists; pass overwrite=True to replace it")
     arrays: dict[str, np.ndarray] = {}
     state = {k: _encode(v, k, arrays) for k, v in sorted(code.__dict__.items()) if k not in _CACHES}
     meta: dict[str, Any] = {
@@ -223,8 +223,11 @@ def load_code(path: str | os.PathLike) -> Any:
     format, a newer version, a fingerprint that does not match the contents,
     a class outside gctheory or absent from this version.
     """
-    p = Path(path)
-    where = str(p)
+    # every refusal names the parameter (a file's faults are faults of the argument ``path``)
+    p = Path(check_path(path, "path", exists=False))
+    where = f"path: {p}"
+    if not p.is_file():
+        raise ValueError(f"{where}: no such file")
     try:
         with np.load(p, allow_pickle=False) as z:
             files = {k: z[k] for k in z.files}
@@ -279,17 +282,18 @@ def export_B(code: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
     from gctheory.codes.base import GradientCode  # base imports this module
 
     if not isinstance(code, GradientCode):
-        raise ValueError(f"export_B: expected a GradientCode, got {type(code).__name__}")
+        raise ValueError(f"code: expected a GradientCode, got {type(code).__name__}")
+    p = Path(check_path(path, "path", exists=False, folder=True))
+    overwrite = check_flag(overwrite, "overwrite")
     if code.m != 1:
         raise ValueError(
-            f"export_B: {type(code).__name__} has m = {code.m}: Tandon et al.'s B sends one "
+            f"code: {type(code).__name__} has m = {code.m}: Tandon et al.'s B sends one "
             "combination per worker (m = 1)"
         )
-    p = Path(path)
     if p.suffix != ".npy":
-        raise ValueError(f"export_B: {p} must end in .npy (numpy.save would add it)")
+        raise ValueError(f"path: {p} must end in .npy (numpy.save would add it)")
     if p.exists() and not overwrite:
-        raise ValueError(f"{p} exists; pass overwrite=True to replace it")
+        raise ValueError(f"path: {p} exists; pass overwrite=True to replace it")
     B = np.ascontiguousarray(np.asarray(code.encoding_matrix).T)
     np.save(p, B, allow_pickle=False)
     return p

@@ -214,14 +214,19 @@ def code_families() -> dict[str, CodeFamily]:
 def code_family(name: str) -> CodeFamily:
     """The family called ``name``; ``ValueError`` naming the valid ones (or why a plug-in
     of that name was left out)."""
-    key = str(name).lower()
     families = code_families()
+    if not isinstance(name, str):
+        raise ValueError(
+            f"name must be a code family's name (a str), got {name!r:.60}; valid families: "
+            f"{', '.join(families)}"
+        )
+    key = name.lower()
     if key in families:
         return families[key]
     why = _plugins().get(key)
     if isinstance(why, ValueError):
-        raise ValueError(str(why))
-    raise ValueError(f"unknown code family {name!r}; valid families: {', '.join(families)}")
+        raise ValueError(f"name: {why}")
+    raise ValueError(f"name: unknown code family {name!r}; valid families: {', '.join(families)}")
 
 
 def clear_plugin_cache() -> None:
