@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from gctheory._validate import check_array, check_flag, check_path
+
 __all__ = ["read_alist", "write_alist"]
 
 
@@ -37,16 +39,22 @@ def write_alist(H: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
     Refused: entries other than 0 and 1 (a Tanner multigraph has no alist
     form), and an existing ``path`` unless ``overwrite=True``.
     """
-    A = sparse.csr_matrix(H)
+    p = Path(check_path(path, "path", exists=False, folder=True))
+    overwrite = check_flag(overwrite, "overwrite")
+    if sparse.issparse(H):
+        if H.dtype.kind not in "biuf":
+            raise ValueError(f"H must be a numeric matrix, got a sparse one of dtype {H.dtype}")
+        A = sparse.csr_matrix(H)
+    else:
+        A = sparse.csr_matrix(check_array(H, "H", ndim=2))
     A.sum_duplicates()
     A.eliminate_zeros()
     if A.ndim != 2 or min(A.shape) < 1:
-        raise ValueError(f"write_alist: H must be a non-empty m x n matrix, got shape {A.shape}")
+        raise ValueError(f"H must be a non-empty m x n matrix, got shape {A.shape}")
     if A.nnz and not np.all(A.data == 1):
-        raise ValueError("write_alist: H must be 0/1 (alist lists positions of ones)")
-    p = Path(path)
+        raise ValueError("H must be 0/1 (alist lists positions of ones)")
     if p.exists() and not overwrite:
-        raise ValueError(f"{p} exists; pass overwrite=True to replace it")
+        raise ValueError(f"path: {p} exists; pass overwrite=True to replace it")
     m, n = A.shape
     rows = [A.indices[A.indptr[i] : A.indptr[i + 1]] + 1 for i in range(m)]
     C = A.tocsc()
@@ -66,9 +74,10 @@ def write_alist(H: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
 
 def read_alist(path: str | os.PathLike) -> sparse.csr_matrix:
     """The ``m x n`` parity-check matrix (CSR, int8) of an alist file, checked throughout."""
-    p = Path(path)
+    # every refusal names the parameter: a file's faults are faults of the argument ``path``
+    p = f"path: {check_path(path, 'path', what='alist file')}"
     try:
-        text = p.read_text(encoding="ascii")
+        text = Path(path).read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{p}: cannot read an alist file ({exc})") from None
     lines = [(i + 1, line.split()) for i, line in enumerate(text.splitlines()) if line.strip()]
