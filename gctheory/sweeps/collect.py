@@ -19,9 +19,10 @@ import numbers
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from gctheory._validate import check_flag, check_path, check_real
 from gctheory.montecarlo.estimates import check_interval, check_level
 from gctheory.sweeps.problems import Problem
 from gctheory.sweeps.stats import Stat, merge_rows, to_stat
@@ -121,10 +122,17 @@ def collect(
     worker = _check_int("worker", worker, 0)
     if worker >= workers:
         raise ValueError(f"worker must be in [0, workers={workers}), got {worker}")
+    if isinstance(problems, (str, bytes)) or not isinstance(problems, Iterable):
+        raise ValueError(f"problems must be a sequence of Problem objects, got {problems!r:.60}")
     problems = list(problems)
     for p in problems:
         if not isinstance(p, Problem):
-            raise ValueError(f"problems must be Problem objects, got {p!r}")
+            raise ValueError(f"problems must be Problem objects, got {p!r:.60}")
+    path = check_path(path, "path", exists=False, folder=True)
+    if max_seconds is not None:
+        max_seconds = check_real(max_seconds, "max_seconds", low=0.0, finite=False)
+    if progress is not None:
+        progress = check_flag(progress, "progress")
     rules = [_rule(p, max_trials, max_events, rel_half_width) for p in problems]
     for p, (t, e, r) in zip(problems, rules, strict=True):
         _check_int(f"{p.label}: max_trials", t, 1)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from gctheory._validate import check_flag, check_path
 from gctheory.sweeps.stats import group_rows, merge_rows
 from gctheory.sweeps.statsfile import Row, read_rows, write_rows
 
@@ -24,11 +25,16 @@ def combine(
     ``out`` must not exist unless ``overwrite``. Returns the number of rows written.
     """
     if isinstance(paths, (str, os.PathLike)):
-        raise ValueError("combine: paths must be a list of stats files, got a single path")
-    if not paths:
-        raise ValueError("combine: no stats files given")
+        raise ValueError("paths must be a list of stats files, got a single path")
+    if not isinstance(paths, Iterable):
+        raise ValueError(f"paths must be a list of stats files, got {type(paths).__name__}")
+    files = [check_path(p, f"paths[{i}]", what="stats file") for i, p in enumerate(paths)]
+    if not files:
+        raise ValueError("paths: no stats files given")
+    out = check_path(out, "out", exists=False, folder=True)
+    overwrite = check_flag(overwrite, "overwrite")
     rows: list[Row] = []
-    for p in paths:
+    for p in files:
         rows.extend(read_rows(p))
     merged = [merge_rows(group) for group in group_rows(rows).values()]
     write_rows(out, merged, overwrite=overwrite)

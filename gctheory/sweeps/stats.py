@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gctheory._validate import check_path
 from gctheory.montecarlo import Estimate, binomial_estimate
 from gctheory.montecarlo.estimates import check_interval, check_level, z_value
 from gctheory.sweeps.statsfile import Row, StatsFileError, read_rows
@@ -136,7 +137,14 @@ def read_stats(
     """
     level = check_level(level)
     interval = check_interval(interval)
-    paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
+    if isinstance(path, (str, os.PathLike)):
+        paths = [check_path(path, "path", what="stats file")]
+    elif isinstance(path, Iterable):
+        paths = [check_path(p, f"path[{i}]", what="stats file") for i, p in enumerate(path)]
+    else:
+        raise ValueError(
+            f"path must be a stats file's path or a list of them, got {type(path).__name__}"
+        )
     rows: list[Row] = []
     for p in paths:
         rows.extend(read_rows(p))
