@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special, stats
 
-from gctheory._validate import check_int
+from gctheory._validate import check_array, check_int
 from gctheory.order_stats._common import (
     MAX_WORKERS,
     OrderStatMoments,
@@ -135,6 +135,8 @@ def worker_groups(dists: Any, n: Any = None, *, name: str = "dists") -> list[Wor
     family and parameters) are merged, so a list of ``10**4`` laws of two kinds is
     two groups.
     """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be the parameter's name (a non-empty str), got {name!r:.60}")
     if not is_worker_sequence(dists):
         raise ValueError(
             f"{name} must be a sequence of frozen scipy.stats laws (one per worker) or of "
@@ -257,6 +259,15 @@ def _hetero_cdf_sf(
     return ge, lt
 
 
+def _check_t(t: Any) -> np.ndarray:
+    """Times as a float array: NaN and booleans refused (``True`` is not time 1), infinities
+    kept (the CDF there is 0 or 1)."""
+    tt = check_array(t, "t", finite=False, bools=False, min_size=0)
+    if np.isnan(tt).any():
+        raise ValueError("t must hold times (real numbers or +-inf), got NaN")
+    return tt
+
+
 def order_statistic_cdf(dist: Any, k: Any, t: Any, n: Any = None) -> float | np.ndarray:
     """``P(X_(k) <= t)`` for the ``k``-th fastest of ``n`` independent workers.
 
@@ -269,7 +280,7 @@ def order_statistic_cdf(dist: Any, k: Any, t: Any, n: Any = None) -> float | np.
         groups = worker_groups(dist, n)
         nn = sum(g.count for g in groups)
         k = check_int(k, "k", low=1, high=nn)
-        tt = np.asarray(t, dtype=float)
+        tt = _check_t(t)
         cnt = _Counts([g.count for g in groups])
         laws = [g.dist for g in groups]
         out = np.array([_hetero_cdf_sf(laws, k, float(x), cnt)[0] for x in tt.ravel()])
@@ -279,7 +290,7 @@ def order_statistic_cdf(dist: Any, k: Any, t: Any, n: Any = None) -> float | np.
     n = check_int(n, "n", low=1, high=MAX_WORKERS)
     k = check_int(k, "k", low=1, high=n)
     _check_dist(dist)
-    tt = np.asarray(t, dtype=float)
+    tt = _check_t(t)
     out = special.betainc(k, n - k + 1, dist.cdf(tt))
     return float(out) if tt.ndim == 0 else out
 
