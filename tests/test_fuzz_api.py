@@ -338,6 +338,17 @@ def _fuzz_table() -> dict[str, st.SearchStrategy]:
             },
         ),
     )
+    # ``name`` is a family's name, not a number (by name alone it would only ever be junk)
+    table["code_family"] = auto(
+        g.code_family,
+        name=st.sampled_from(["cyclic_mds", "frc", "ye_abbe", "rs", "FRC", "bogus", ""]),
+    )
+    # ``dists`` is one law per worker or (law, count) pairs: without this it was never valid
+    table["worker_groups"] = auto(
+        g.worker_groups,
+        dists=st.lists(st.one_of(DISTS, st.tuples(DISTS, small_int(0, 5))), max_size=4),
+        name=st.sampled_from(["dists", "laws"]),
+    )
     table["parse_delay"] = st.builds(
         lambda spec: Case((spec,), {}),
         st.one_of(
