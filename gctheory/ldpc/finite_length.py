@@ -184,8 +184,9 @@ def finite_length_cost(n: int, dv: int, dc: int, *, exact: bool = False) -> floa
     if not isinstance(exact, (bool, np.bool_)):
         raise ValueError(f"exact must be True or False, got {exact!r}")
     m = n * dv // dc
-    units = n * (m + 1) ** 2 * len(_patterns(dv, dc)) * 10
-    return units * (_EXACT_SECONDS_PER_UNIT_AND_N * n if exact else _SECONDS_PER_UNIT)
+    # in floats: a size past ~1e100 gives inf (an estimate, never an OverflowError)
+    units = float(n) * float(m + 1) ** 2 * len(_patterns(dv, dc)) * 10
+    return units * (_EXACT_SECONDS_PER_UNIT_AND_N * float(n) if exact else _SECONDS_PER_UNIT)
 
 
 @dataclass(frozen=True)
