@@ -18,9 +18,14 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 from gctheory import cluster as cl
 from gctheory.cluster.compare import compare
@@ -67,6 +72,7 @@ def main() -> None:
         dec = 1e3 * np.mean(r.decode_time)
         print(f"   {scheme:11s} bare map {1e3 * bare:7.2f} ms  run {1e3 * coded:7.2f} ms  "
               f"ratio {coded / bare:5.2f}  (decode {dec:.3f} ms)")  # fmt: skip
+        record(f"{scheme} run / bare map, iteration time, n = {n}", coded / bare, better="lower")
 
     nl = args.n_large
     s = nl // 16
