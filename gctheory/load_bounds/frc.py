@@ -281,14 +281,34 @@ def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, F
         m = sum(j * a for j, a in zip(jp, sizes))
         if m <= s:
             S[jp] = math.prod(math.comb(x, j) for x, j in zip(mult, jp)) * tails[m]
-    pmf: dict[int, Fraction] = {}
-    for j in S:
-        num = 0
+    # P(Y = j) tails[0] = sum_{j' >= j} prod_i (-1)^{j'_i - j_i} C(j'_i, j_i) S_{j'} is a product
+    # of one-dimensional binomial transforms, so it is taken one axis at a time: each line
+    # of S along the axis holds the coefficients of a polynomial V(z), and the transform is
+    # V(z - 1) (a Taylor shift by additions only). O(|S| x line length) integer additions
+    # where the pairwise double sum cost O(|S|^2) products (about 40x at n = 1000).
+    for axis in range(len(sizes)):
+        lines: dict[tuple[int, ...], dict[int, int]] = {}
         for jp, val in S.items():
-            if all(b >= a for a, b in zip(j, jp)):
-                sign = (-1) ** sum(b - a for a, b in zip(j, jp))
-                num += sign * math.prod(math.comb(b, a) for a, b in zip(j, jp)) * val
+            lines.setdefault(jp[:axis] + jp[axis + 1 :], {})[jp[axis]] = val
+        S = {}
+        for rest, line in lines.items():
+            shifted = _taylor_shift_minus_one([line.get(t, 0) for t in range(max(line) + 1)])
+            for t, v in enumerate(shifted):
+                S[rest[:axis] + (t,) + rest[axis:]] = v
+    pmf: dict[int, Fraction] = {}
+    for j, num in S.items():
         if num:
             err = sum(a * k for a, k in zip(sizes, j))
             pmf[err] = pmf.get(err, Fraction(0)) + Fraction(num, tails[0])
     return dict(sorted(pmf.items()))
+
+
+def _taylor_shift_minus_one(v: list[int]) -> list[int]:
+    """Coefficients of ``V(z - 1)`` for ``V(z) = sum_t v[t] z^t``: ``out[j] = sum_{t >= j}
+    (-1)^(t - j) C(t, j) v[t]``, exactly, by repeated synthetic division (additions only)."""
+    a = list(v)
+    top = len(a) - 1
+    for i in range(top):
+        for j in range(top - 1, i - 1, -1):
+            a[j] -= a[j + 1]
+    return a
