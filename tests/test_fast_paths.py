@@ -62,3 +62,21 @@ def test_legendre_generator_bit_for_bit_scipy(K, N):
     i = np.arange(K)[:, None]
     ref = np.sqrt(w)[None, :] * np.sqrt(i + 0.5) * eval_legendre(i, x[None, :])
     assert np.array_equal(legendre_generator(K, N), ref)
+
+
+def test_regular_ensemble_long_codes_same_draws_as_permutation():
+    # chk.size >= 8000: the in-place shuffle must give chk[rng.permutation(size)] exactly
+    from gctheory.ldpc import regular_ensemble
+    from gctheory.ldpc.ensembles import _simple_rows
+
+    n, dv, dc = 4000, 3, 6
+    H = regular_ensemble(n, dv, dc, rng=7)
+    rng = np.random.default_rng(7)
+    chk = np.repeat(np.arange(n * dv // dc, dtype=np.int64), dc)
+    while True:
+        cand = chk[rng.permutation(chk.size)]
+        if _simple_rows(cand.reshape(1, n, dv))[0]:
+            break
+    ref = np.zeros((n * dv // dc, n), dtype=np.int8)
+    ref[cand, np.repeat(np.arange(n), dv)] = 1
+    assert np.array_equal(H.toarray(), ref)
