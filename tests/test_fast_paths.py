@@ -80,3 +80,18 @@ def test_regular_ensemble_long_codes_same_draws_as_permutation():
     ref = np.zeros((n * dv // dc, n), dtype=np.int8)
     ref[cand, np.repeat(np.arange(n), dv)] = 1
     assert np.array_equal(H.toarray(), ref)
+
+
+@pytest.mark.parametrize(
+    "n, s, d, c",
+    [(2000, 200, 1, 20), (3000, 1500, 2, 40), (5000, 500, 1, 300), (4000, 3600, 1, 360)],
+)
+def test_zero_column_tail_walk_stop_matches_exact(n, s, d, c):
+    # the walks stop once the rest is below 2^-60 of the total: same value as the exact sum
+    from gctheory.load_bounds import zero_column_tail_lower_bound
+    from gctheory.load_bounds.finite_n import _zero_column_tail_float
+
+    t = n // (d * d)
+    exact = float(zero_column_tail_lower_bound(n, s, d, c))
+    got = _zero_column_tail_float(n, s, d, t, c, min(t, s // d))
+    assert abs(got - exact) <= 1e-13 * n**0.5  # the float rule's stated error

@@ -201,16 +201,35 @@ def _zero_column_tail_sum(n, s, d, t, js, upper, z, log_w) -> float:
     log_c = math.lgamma(t + 1) - math.lgamma(mode + 1) - math.lgamma(t - mode + 1)
     anchor = np.exp(base + log_c + mode * step)
     total = anchor.copy()
+    # Each walk stops early once what it has left is provably negligible: the step
+    # factor's modulus, at most max|ratio| (t - j)/(j + 1) upwards and max|1/ratio|
+    # j/(t - j + 1) downwards, only shrinks along the walk, so once that bound g is below
+    # 1 the terms left sum to at most |term| g/(1 - g) at every point; the walk stops when
+    # that is below 2^-60 of the point's running total (far below the 1e-13 sqrt(n) error
+    # of the rule). At n = 10**6, s = n/10, c = 10**4 this is 40 steps instead of 10**4.
+    up, down = float(np.max(np.abs(ratio))), float(np.max(1.0 / np.abs(ratio)))
     term = anchor
     for j in range(mode, js[-1]):
         term = term * ratio * ((t - j) / (j + 1))
         total += term
+        if (j - mode) % 8 == 7 and _walk_done(term, total, up * (t - j - 1) / (j + 2)):
+            break
     term = anchor
     for j in range(mode, js[0], -1):
         term = term / ratio * (j / (t - j + 1))
         total += term
+        if (mode - j) % 8 == 7 and _walk_done(term, total, down * (j - 1) / (t - j + 2)):
+            break
     part = _saddle_finish(n, s, float(np.real(np.mean(total))))
     return min(1.0, part) if upper else max(0.0, 1.0 - part)
+
+
+def _walk_done(term: np.ndarray, total: np.ndarray, g: float) -> bool:
+    """Whether terms shrinking by at most ``g < 1`` a step from ``term`` on add at most
+    ``2^-60`` of ``|total|`` at every point (the geometric series ``|term| g / (1 - g)``)."""
+    if not g < 1.0:
+        return False
+    return bool(np.all(np.abs(term) * (g / (1.0 - g)) <= 2.0**-60 * np.abs(total)))
 
 
 def min_load_lower_bound(n: int, s: int, target: float, eps: float = 0.0) -> LoadBound:

@@ -39,7 +39,6 @@ from gctheory.load_bounds.group_failure import (
     _tail_binomials,
 )
 from gctheory.montecarlo import Estimate, estimate_probability
-from gctheory.order_stats import _check_mc_args
 
 __all__ = [
     "frc_load",
@@ -199,6 +198,8 @@ def frc_failure_mc(
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
+    from gctheory.order_stats import _check_mc_args  # lazy: it imports scipy.stats
+
     _check_mc_args(trials, level, None)
     q = sum(_frc_counts(n, d, rounding).values())
     if n > _MAX_MC_WORKERS:
