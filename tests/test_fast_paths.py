@@ -95,3 +95,56 @@ def test_zero_column_tail_walk_stop_matches_exact(n, s, d, c):
     exact = float(zero_column_tail_lower_bound(n, s, d, c))
     got = _zero_column_tail_float(n, s, d, t, c, min(t, s // d))
     assert abs(got - exact) <= 1e-13 * n**0.5  # the float rule's stated error
+
+
+def test_batch_raptor_coding_matrix_is_the_product():
+    from gctheory.codes import BatchRaptorCode
+
+    code = BatchRaptorCode.random(60, 3, [1, 2, 3], [0.2, 0.5, 0.3], k=64, rng=4)
+    ref = (code.H.astype(np.int64) @ code._batch_matrix.astype(np.int64)).astype(np.int8)
+    assert np.array_equal(code.A, ref) and code.A.dtype == np.int8
+
+
+@pytest.mark.parametrize("n, gens", [(2001, [3, 17, 400, 1000]), (4096, list(range(1, 600, 7)))])
+def test_circulant_spectrum_fft_matches_direct_sums(n, gens):
+    import gctheory.codes.expander as ex
+
+    fast = ex.circulant_spectrum(n, gens)
+    old, ex._CIRCULANT_DIRECT_MAX = ex._CIRCULANT_DIRECT_MAX, 10**12
+    try:
+        direct = ex.circulant_spectrum(n, gens)
+    finally:
+        ex._CIRCULANT_DIRECT_MAX = old
+    assert fast[0] == direct[0]
+    assert fast[1:] == pytest.approx(direct[1:], abs=1e-12 * len(gens))
+
+
+def test_random_regular_graph_from_its_edges_and_sparse_lam():
+    from gctheory.codes.expander import _random_regular_edges, graph_spectrum, random_regular_graph
+    from gctheory.tradeoff.schemes import _sparse_regular_lam
+
+    n, d = 400, 6
+    A = random_regular_graph(n, d, rng=np.random.default_rng(5))
+    e = _random_regular_edges(n, d, np.random.default_rng(5))
+    B = np.zeros((n, n), dtype=np.int8)
+    B[e[:, 0], e[:, 1]] = B[e[:, 1], e[:, 0]] = 1
+    assert np.array_equal(A, B)
+    lam = graph_spectrum(A)[2]
+    assert _sparse_regular_lam(n, d, np.random.default_rng(5)) == pytest.approx(lam, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "n, s, d, c", [(30, 9, 2, 0), (30, 9, 2, 2), (200, 60, 3, 4), (500, 300, 2, 30)]
+)
+def test_zero_column_tail_closed_partial_sums_equal_double_sum(n, s, d, c):
+    from gctheory.load_bounds import zero_column_tail_lower_bound
+
+    t = n // (d * d)
+    kmax = min(t, s // d)
+    tails = _tail_binomials(n, s)
+    S = [math.comb(t, k) * tails[k * d] for k in range(kmax + 1)]
+    below = 0
+    for j in range(min(kmax, c) + 1):
+        below += sum((-1) ** (k - j) * math.comb(k, j) * S[k] for k in range(j, kmax + 1))
+    ref = 1 - Fraction(below, tails[0]) if c < kmax else Fraction(0)
+    assert zero_column_tail_lower_bound(n, s, d, c) == ref

@@ -160,9 +160,15 @@ def zero_column_tail_lower_bound(n: int, s: int, d: int, c: float) -> Fraction:
         return _zero_column_tail_float(n, s, d, t, math.floor(c), kmax)
     tails = _tail_binomials(n, s)
     S = [math.comb(t, k) * tails[k * d] for k in range(kmax + 1)]
-    below = 0
-    for j in range(min(kmax, math.floor(c)) + 1):
-        below += sum((-1) ** (k - j) * math.comb(k, j) * S[k] for k in range(j, kmax + 1))
+    # sum_{j <= c} sum_{k >= j} (-1)^(k-j) C(k, j) S_k, the k-sums first: for k <= c,
+    # sum_{j <= k} (-1)^(k-j) C(k, j) = [k = 0]; for k > c, sum_{j <= c} (-1)^(k-j) C(k, j)
+    # = (-1)^(k-c) C(k-1, c). The same integer in O(kmax) terms instead of O(c kmax).
+    cf = min(kmax, math.floor(c))
+    below = S[0]
+    binom = 1  # C(k - 1, c) at k = c + 1
+    for k in range(cf + 1, kmax + 1):
+        below += (-1) ** (k - cf) * binom * S[k]
+        binom = binom * k // (k - cf)  # C(k, c) from C(k - 1, c)
     return 1 - Fraction(below, tails[0])
 
 

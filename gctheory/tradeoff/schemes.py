@@ -599,6 +599,30 @@ def _bernoulli(ctx: Context, s: int, m: int) -> list[dict[str, Any]]:
 _RRG_MAX_D = 16  # random regular graphs above this degree are slow to sample (switching)
 
 
+#: above this n the random regular graph's lam comes from a sparse Lanczos solver (ARPACK,
+#: to machine precision: 8e-15 from the dense solver at n = 1500) on its n d / 2 edges, not a
+#: dense n x n eigensolver (O(n^3): about 1.5 s at n = 2000, minutes at 10**4)
+_DENSE_SPECTRUM_MAX_N = 1000
+
+
+def _sparse_regular_lam(n: int, d: int, rng: np.random.Generator) -> float:
+    """``max(|lambda_2|, |lambda_n|)`` of the graph ``random_regular_graph(n, d, rng=rng)``
+    (the same draws), from its edges: the two largest and the smallest eigenvalue."""
+    from scipy import sparse
+    from scipy.sparse.linalg import eigsh
+
+    from gctheory.codes.expander import _random_regular_edges
+
+    e = _random_regular_edges(n, d, rng)
+    rows, cols = np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]]
+    A = sparse.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    v0 = 1.0 + np.arange(n) / n  # deterministic start (ARPACK's default is random)
+    kw = dict(tol=0, ncv=min(n - 1, 64), return_eigenvectors=False, v0=v0)
+    top = np.sort(eigsh(A, k=2, which="LA", **kw))
+    low = float(eigsh(A, k=1, which="SA", **kw)[0])
+    return float(max(abs(top[0]), abs(low)))
+
+
 def _expander_graph(ctx: Context, d: int) -> tuple[float, str]:
     """``lam`` of a d-regular graph on n vertices: random regular for small d, a random
     circulant (exact spectrum) above."""
@@ -610,6 +634,8 @@ def _expander_graph(ctx: Context, d: int) -> tuple[float, str]:
 
     def make() -> tuple[float, str]:
         rng = np.random.default_rng(seed_for(ctx.root, "expander", d))
+        if d <= _RRG_MAX_D and ctx.n > _DENSE_SPECTRUM_MAX_N:
+            return _sparse_regular_lam(ctx.n, d, rng), "random regular graph"
         if d <= _RRG_MAX_D:
             _, _, lam = graph_spectrum(random_regular_graph(ctx.n, d, rng=rng))
             return lam, "random regular graph"
