@@ -10,6 +10,11 @@ import pytest
 
 import gctheory
 
+# names too generic to stand alone at the top level (``gctheory.codes.load`` reads a saved
+# code, ``gctheory.sweeps.grid`` builds a problem grid, ``gctheory.codes.clear_plugin_cache``
+# forgets the code plug-ins read): use them from their module
+NOT_AT_TOP_LEVEL = {"load", "grid", "clear_plugin_cache"}
+
 
 def test_lazy_map_matches_every_module_all():
     owners: dict[str, list[str]] = {}
@@ -20,6 +25,8 @@ def test_lazy_map_matches_every_module_all():
     expected = {n: m[0] for n, m in owners.items() if len(m) == 1 and n not in gctheory._SUBMODULES}
     # names re-exported from above the analysis floors (plots), listed in the stub by hand
     expected["plot_tradeoff"] = "plots.tradeoff"
+    for name in NOT_AT_TOP_LEVEL:
+        expected.pop(name, None)
     assert gctheory._LAZY == expected
 
 
@@ -75,7 +82,11 @@ def render_stub() -> str:
     lines.append(")")
     for mod in sorted(gctheory._SUBMODULES):
         names = sorted(
-            (n for n, m in owners.items() if m == [mod] and n not in gctheory._SUBMODULES),
+            (
+                n
+                for n, m in owners.items()
+                if m == [mod] and n not in gctheory._SUBMODULES and n not in NOT_AT_TOP_LEVEL
+            ),
             key=lambda n: (not n.isupper(), n.lower() if not n.isupper() else n),
         )
         if names and not (mod == "tradeoff" and names == []):

@@ -78,6 +78,18 @@ from gctheory.codes.expander import (
     margulis_graph,
     random_regular_graph,
 )
+from gctheory.codes.heterogeneous import (
+    HeterogeneousGradientCode,
+    measured_split,
+    stripe_support,
+)
+from gctheory.codes.io import (
+    CodeIO,
+    export_B,
+    load,
+    load_code,
+    save_code,
+)
 from gctheory.codes.isgc import (
     ISGCCode,
     ISGCDecoder,
@@ -97,6 +109,13 @@ from gctheory.codes.partial import (
     PartialReplicationScheme,
     estimate_partial,
     scipy_sampler,
+)
+from gctheory.codes.plugins import (
+    CodeFamily,
+    clear_plugin_cache,
+    code_families,
+    code_family,
+    plugin_families,
 )
 from gctheory.codes.product import (
     ProductGradientCode,
@@ -212,6 +231,11 @@ __all__ = [
     "graph_optimal_alpha",
     "graph_adversarial_bound",
     "glasgow_wootters_random_bound",
+    "CodeIO",
+    "export_B",
+    "load",
+    "load_code",
+    "save_code",
     "ISGCResult",
     "PartialDecodeResult",
     "ISGCCode",
@@ -228,6 +252,11 @@ __all__ = [
     "PARTIAL_RULES",
     "estimate_partial",
     "scipy_sampler",
+    "CodeFamily",
+    "clear_plugin_cache",
+    "code_families",
+    "code_family",
+    "plugin_families",
     "ProductGradientCode",
     "product_code",
     "row_balanced_mask_matrix",
@@ -271,4 +300,7 @@ __all__ = [
     "check_sgc_params",
     "verify_sequential",
     "find_failure",
+    "measured_split",
+    "stripe_support",
+    "HeterogeneousGradientCode",
 ]

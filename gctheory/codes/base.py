@@ -99,6 +99,7 @@ from gctheory.codes._survivors import (
     check_positive_int,
     validate_survivors,
 )
+from gctheory.codes.io import CodeIO  # save / save_tandon_B
 
 __all__ = [
     "DecodeResult",
@@ -195,7 +196,7 @@ class DecodeResult:
 
 
 # ---------------------------------------------------------------- interface
-class GradientCode(GenericDecoding):
+class GradientCode(CodeIO, GenericDecoding):
     """Base class of all gradient codes (see the module docstring for the contract).
 
     Subclasses set ``n, k, load, m, s`` and ``support`` in ``__init__`` and

@@ -214,7 +214,17 @@ class SequentialMaster:
     def __len__(self) -> int:
         return len(self.stragglers)
 
-    # subclasses: _assign(t), _record(t, labels, alive, sign), decodable(job), idle_round(t)
+    # subclasses: _assign(t), _record(labels, alive, sign), decodable(job)
+    def _assign(self, t: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _record(self, labels: np.ndarray, alive: np.ndarray, sign: int) -> None:
+        raise NotImplementedError
+
+    def decodable(self, job: int) -> bool:
+        """Whether ``job``'s gradient can be decoded from what arrived so far."""
+        raise NotImplementedError
+
     def assignment(self) -> np.ndarray:
         """Labels (n, slots) of round ``len(self)`` given what arrived before."""
         return self._assign(len(self))
@@ -271,6 +281,11 @@ class SequentialCode:
 
     name = "sequential"
     scheme_key = "model"
+    #: decoding delay in rounds, set by each scheme
+    T: int
+    #: task slots per worker and round (M-SGC), groups of the second part (M-SGC)
+    slots: int
+    groups: int
 
     def __init__(self, n: int, B: int, W: int, lam: int) -> None:
         check_sgc_params(n, B, W, lam, self.scheme_key)
@@ -289,6 +304,12 @@ class SequentialCode:
 
     def construction_load(self) -> Fraction:
         """Data a worker processes in a full round, counted from the construction itself."""
+        raise NotImplementedError
+
+    def _transmit(self, i: int, lab: tuple, partials: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def _decode(self, job: int, items: list) -> np.ndarray:
         raise NotImplementedError
 
 
@@ -354,14 +375,14 @@ class SRSGC(SequentialCode):
         return _SRMaster(self, jobs, self.prefer)
 
     def construction_load(self) -> Fraction:
-        from gctheory.codes import cyclic_support
+        from gctheory.codes.tandon import cyclic_support
 
         sup = cyclic_support(self.n, self.s + 1)
         return Fraction(int(sup.sum(axis=1).max()), self.partitions)
 
     def _code(self) -> Any:
         if self._gc is None:
-            from gctheory.codes import CyclicMDSCode
+            from gctheory.codes.tandon import CyclicMDSCode
 
             self._gc = CyclicMDSCode(self.n, self.s, rng=0)
         return self._gc
@@ -474,7 +495,7 @@ class MSGC(SequentialCode):
 
     def _code(self) -> Any:
         if self._gc is None:
-            from gctheory.codes import CyclicMDSCode
+            from gctheory.codes.tandon import CyclicMDSCode
 
             self._gc = CyclicMDSCode(self.n, self.lam, rng=0)
         return self._gc

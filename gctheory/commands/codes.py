@@ -1,4 +1,5 @@
-"""CLI: ``gctheory codes verify`` (build a gradient code and decode from every straggler set),
+"""CLI: ``gctheory codes list`` (the families, installed plug-ins included),
+``gctheory codes verify`` (build a gradient code and decode from every straggler set),
 ``gctheory codes stability`` (relative decoding error versus n, per family) and
 ``gctheory codes approx`` (approximate constructions: error versus stragglers next to their
 bounds; in :mod:`gctheory.commands._codes_approx`)."""
@@ -45,6 +46,8 @@ _OPTIONAL = ("s", "m", "k", "N", "K", "w", "dv", "dc")
 
 
 def _family_options(family: str) -> tuple[str, ...]:
+    if family not in CLI_FAMILIES:  # a code plug-in: built from (n, s)
+        return ("s",)
     return _FAMILY_OPTIONS.get(family, ("k", "N", "K"))
 
 
@@ -107,7 +110,13 @@ def _build(args: argparse.Namespace) -> GradientCode:
         from gctheory.codes.reed_solomon import ReedSolomonCode
 
         return ReedSolomonCode(args.n, args.k, args.w)
-    raise ValueError(f"family must be one of {CLI_FAMILIES}, got {f!r}")
+    from gctheory.codes.plugins import code_family, plugin_families
+
+    if f not in plugin_families():
+        valid = (*CLI_FAMILIES, *SEQUENTIAL, *plugin_families())
+        raise ValueError(f"family must be one of {', '.join(valid)}, got {f!r}")
+    _need(args, "s")
+    return code_family(f).make(args.n, args.s)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -117,6 +126,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         from gctheory.commands.sgc import _cmd_verify as sgc_verify
 
         return sgc_verify(argparse.Namespace(**vars(args), scheme=args.family))
+    if args.family not in CLI_FAMILIES:
+        _build(args)  # an unknown family is refused before the options are checked
     _check_args(args)
     code = _build(args)
     rows = []
@@ -171,9 +182,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0 if rows[0]["failures"] == 0 else 1
 
 
+def _cmd_list(args: argparse.Namespace) -> int:
+    from gctheory.codes.plugins import plugin_families
+
+    rows = [{"family": f, "source": "gctheory", "description": ""} for f in CLI_FAMILIES]
+    rows += [{"family": f, "source": "gctheory (gctheory sgc)", "description": ""}
+             for f in SEQUENTIAL]  # fmt: skip
+    rows += [{"family": k, "source": f"plug-in {f.source}", "description": f.description}
+             for k, f in plugin_families().items()]  # fmt: skip
+    print(format_table(rows, args.format, title="gradient-code families of gctheory codes verify"))
+    return 0
+
+
 def _cmd_missing(args: argparse.Namespace) -> int:
     raise ValueError(
-        "a subcommand is required: 'verify' (decode from every straggler set), 'stability' "
+        "a subcommand is required: 'list' (the families, plug-ins included), 'verify' "
+        "(decode from every straggler set), 'stability' "
         "(decoding error versus n) or 'approx' (approximate constructions: error versus "
         "stragglers); see gctheory codes --help"
     )
@@ -202,8 +226,11 @@ def _cmd_stability(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("codes", help="build, verify and compare gradient codes")
-    sub = p.add_subparsers(dest="codes_command", metavar="{verify,stability,approx}")
+    sub = p.add_subparsers(dest="codes_command", metavar="{list,verify,stability,approx}")
     p.set_defaults(func=_cmd_missing)
+    lst = sub.add_parser("list", help="the code families, those of installed plug-ins included")
+    add_format_argument(lst)
+    lst.set_defaults(func=_cmd_list)
 
     v = sub.add_parser(
         "verify",
@@ -215,7 +242,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "n/a, empty in csv, null in json)."
         ),
     )
-    v.add_argument("family", choices=(*CLI_FAMILIES, *SEQUENTIAL))
+    # plug-in families (entry points) are checked when the command runs, not read here
+    v.add_argument(
+        "family",
+        metavar="FAMILY",
+        help=f"one of {', '.join((*CLI_FAMILIES, *SEQUENTIAL))}, or a code plug-in's family "
+        "(gctheory codes list)",
+    )
     v.add_argument("--B", type=int, help="burst length (sr-sgc, m-sgc; as `gctheory sgc verify`)")
     v.add_argument("--W", type=int, help="window (sr-sgc, m-sgc)")
     v.add_argument("--lambda", dest="lam", type=int, help="stragglers a window (sr-sgc, m-sgc)")

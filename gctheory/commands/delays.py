@@ -87,6 +87,10 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from gctheory.delays import fit_laws
 
     tr = _trace(args, single=True)
+    if getattr(args, "per_worker", False):  # issue 23
+        from gctheory.commands._hetero import run_fit_per_worker
+
+        return run_fit_per_worker(args, tr)
     x = tr.times(args.load)
     hint = f"{len(args.laws)} laws, {args.bootstrap} bootstrap refits each; --bootstrap 0 is quick"
     with Ticker("delays fit", hint):
@@ -226,6 +230,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--bootstrap", type=int, default=99, help="parametric-bootstrap refits (default 99)"
     )
     q.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
+    from gctheory.commands._hetero import add_per_worker
+
+    add_per_worker(q)  # issue 23: --per-worker
     q.set_defaults(func=_cmd_fit)
 
     q = sub.add_parser("scaling", help="fit how time grows with load (affine) with residuals")

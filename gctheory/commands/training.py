@@ -63,7 +63,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from gctheory import training as tr
 
     if args.list:
+        from gctheory.codes.plugins import plugin_families
+
         rows = [{"scheme": k, "description": v} for k, v in tr.SCHEMES.items()]
+        rows += [{"scheme": k, "description": f"{f.description} (plug-in {f.source})"}
+                 for k, f in plugin_families().items()]  # fmt: skip
         print(format_table(rows, args.format))
         return 0
     if args.scheme is None:

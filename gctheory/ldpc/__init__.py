@@ -3,6 +3,8 @@
 A package by concept; every public name is importable from ``gctheory.ldpc``
 (and from ``gctheory``):
 
+alist              parity-check matrices in MacKay's alist format (:func:`read_alist`,
+                   :func:`write_alist`)
 ensembles          degree distributions, design rate, random Tanner graphs of the
                    regular ensemble (:func:`regular_ensemble`)
 peeling            the peeling decoder (:func:`peel`, :func:`peel_batch`), bit-parallel
@@ -31,6 +33,7 @@ References
 from __future__ import annotations
 
 from gctheory.ldpc import (
+    alist,
     density_evolution,
     ensembles,
     finite_length,
@@ -40,6 +43,8 @@ from gctheory.ldpc import (
     simulation,
     stopping_sets,
 )
+from gctheory.ldpc.alist import read_alist as read_alist
+from gctheory.ldpc.alist import write_alist as write_alist
 from gctheory.ldpc.density_evolution import *  # noqa: F403
 from gctheory.ldpc.ensembles import *  # noqa: F403
 
@@ -61,6 +66,7 @@ from gctheory.ldpc.stopping_sets import *  # noqa: F403
 
 __all__ = sorted(
     {
+        *alist.__all__,
         *density_evolution.__all__,
         *ensembles.__all__,
         *finite_length.__all__,

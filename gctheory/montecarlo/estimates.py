@@ -192,6 +192,44 @@ class Estimate:
     def __str__(self) -> str:
         return f"{self.value:.4g} [{self.low:.4g}, {self.high:.4g}]"
 
+    # -- notebooks: an HTML view and a pandas row (pandas imported only when asked for)
+    def _fields(self) -> dict[str, Any]:
+        names = ("value", "low", "high", "trials", "level", "successes", "std", "method",
+                 "stopped_by", "target_met")  # fmt: skip
+        return {k: getattr(self, k) for k in names}
+
+    def _repr_html_(self) -> str:
+        """The estimate as an HTML table (Jupyter shows it in place of the repr)."""
+        import html
+
+        cells = [("value", f"{self.value:.6g}"),
+                 ("interval", f"[{self.low:.6g}, {self.high:.6g}]"),
+                 ("level", f"{100 * self.level:g}% ({self.method})"),
+                 ("trials", str(self.trials))]  # fmt: skip
+        if self.successes is not None:
+            cells.append(("successes", str(self.successes)))
+        if self.std is not None:
+            cells.append(("std", f"{self.std:.6g}"))
+        if self.target_met is not None:
+            cells.append(("stopped by", f"{self.stopped_by} (target met: {self.target_met})"))
+        if self.diagnostics is not None:
+            cells.append(("diagnostics", repr(self.diagnostics)))
+        body = "".join(
+            f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in cells
+        )
+        return f'<table class="gctheory-estimate"><caption>Estimate</caption>{body}</table>'
+
+    def to_pandas(self) -> Any:
+        """A one-row ``pandas.DataFrame`` of the fields (pandas is not a dependency)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError(
+                "Estimate.to_pandas needs pandas, which gctheory does not install: "
+                "pip install pandas"
+            ) from None
+        return pd.DataFrame([self._fields()])
+
 
 # ---------------------------------------------------------------------------
 # intervals

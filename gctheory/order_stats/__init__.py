@@ -13,7 +13,11 @@ package computes its mean and variance
   ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` (regularised incomplete beta);
 * in mpmath at high precision (:func:`order_statistic_reference`) for reference
   values, by closed form or by an independent quadrature;
-* by Monte Carlo through :mod:`gctheory.montecarlo` (:func:`order_statistic_mc`).
+* by Monte Carlo through :mod:`gctheory.montecarlo` (:func:`order_statistic_mc`);
+* for independent workers with their own laws (a sequence of frozen laws in
+  place of ``dist``): :mod:`~gctheory.order_stats.heterogeneous` (Poisson-binomial
+  count over groups of identical workers, exact for exponential groups and
+  discrete laws, quadrature otherwise).
 
 It also gives the papers' large-``n`` approximations with their error against
 the exact value (Proposition 1 of [1]_; eqs. (21)-(22) of [4]_) and the
@@ -73,6 +77,12 @@ from gctheory.order_stats.grouped import (
     expected_grouped_completion,
     grouped_completion_moments,
 )
+from gctheory.order_stats.heterogeneous import (
+    WorkerGroup,
+    hetero_order_statistic_moments,
+    order_statistic_cdf,
+    worker_groups,
+)
 from gctheory.order_stats.quadrature import _quad_moments as _quad_moments
 from gctheory.order_stats.quadrature import _scalar_cdf_sf as _scalar_cdf_sf
 from gctheory.order_stats.sampling import _check_mc_args as _check_mc_args
@@ -105,4 +115,8 @@ __all__ = [
     "halbawi_proposition1_error",
     "xu_log_approx_error",
     "harmonic_difference",
+    "WorkerGroup",
+    "worker_groups",
+    "hetero_order_statistic_moments",
+    "order_statistic_cdf",
 ]

@@ -24,6 +24,11 @@ from gctheory.order_stats._common import (
     _check_kn,
 )
 from gctheory.order_stats.grouped import _check_grouped, grouped_completion_moments
+from gctheory.order_stats.heterogeneous import (
+    hetero_order_statistic_moments,
+    is_worker_sequence,
+    worker_groups,
+)
 from gctheory.order_stats.single import order_statistic_moments
 
 __all__ = [
@@ -60,6 +65,26 @@ def _check_mc_memory(workers: int, name: str = "n") -> None:
         )
 
 
+def groups_to_pairs(groups) -> list[tuple[Any, int]]:
+    return [(g.dist, g.count) for g in groups]
+
+
+def _warn_unreliable(moments) -> None:
+    if math.isinf(moments.mean):
+        warnings.warn(
+            f"Monte Carlo mean of a variable with infinite mean is meaningless ({moments.reason})",
+            UnreliableMonteCarloWarning,
+            stacklevel=4,
+        )
+    elif math.isinf(moments.variance):
+        warnings.warn(
+            "the variance is infinite, so the Monte Carlo mean converges slowly and its CLT "
+            f"interval is unreliable ({moments.reason})",
+            UnreliableMonteCarloWarning,
+            stacklevel=4,
+        )
+
+
 def _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments):
     if math.isinf(moments.mean):
         warnings.warn(
@@ -82,11 +107,22 @@ def _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments
     )
 
 
+def _sample_hetero(groups, k: int, rng, size: int):
+    x = np.concatenate(
+        [
+            np.reshape(g.dist.rvs(size=(size, g.count), random_state=rng), (size, g.count))
+            for g in groups
+        ],
+        axis=1,
+    ).astype(float)
+    return np.partition(x, k - 1, axis=1)[:, k - 1]
+
+
 def order_statistic_mc(
     dist: Any,
     k: int,
-    n: int,
-    trials: int,
+    n: int | None = None,
+    trials: int | None = None,
     *,
     rng: Any = None,
     level: float = 0.99,
@@ -100,7 +136,29 @@ def order_statistic_mc(
     smallest. Where the variance of ``X_(k:n)`` is infinite (Pareto with
     ``n - k + 1 <= 2/xi``) an :class:`UnreliableMonteCarloWarning` says that
     the CLT interval is meaningless; do not assert on it there.
+
+    ``dist`` may be a sequence of per-worker laws (or ``(law, count)`` pairs):
+    the twin of the non-identical order statistic, each worker drawn from its own
+    law (pass ``trials`` by keyword; ``n`` is the sequence's worker count).
     """
+    if trials is None:
+        raise ValueError("trials: the number of Monte Carlo trials is required")
+    if is_worker_sequence(dist):
+        groups = worker_groups(dist, n)
+        nn = sum(g.count for g in groups)
+        k = check_int(k, "k", low=1, high=nn)
+        _check_mc_args(trials, level, chunk_size)
+        _check_mc_memory(nn)
+        moments = hetero_order_statistic_moments(groups_to_pairs(groups), k)
+        _warn_unreliable(moments)
+        if chunk_size is None:
+            chunk_size = max(1, min(1 << 16, (1 << 22) // nn))
+        sampler = functools.partial(_sample_hetero, groups, k)
+        return estimate_mean(
+            sampler, trials, rng=rng, level=level, chunk_size=chunk_size, executor=executor
+        )
+    if n is None:
+        raise ValueError("n: the number of workers is needed with a single law (i.i.d. workers)")
     k, n = _check_kn(k, n)
     _check_dist(dist)
     _check_mc_args(trials, level, chunk_size)

@@ -37,6 +37,7 @@ from gctheory.order_stats._common import (
     _family,
 )
 from gctheory.order_stats.closed_forms import _exponential_moments, _pareto_moments
+from gctheory.order_stats.heterogeneous import hetero_order_statistic_moments, is_worker_sequence
 from gctheory.order_stats.quadrature import _quad_order_stat
 
 __all__ = [
@@ -47,16 +48,22 @@ __all__ = [
 ]
 
 
-def order_statistic_moments(dist: Any, k: int, n: int, *, method: str = "auto") -> OrderStatMoments:
-    """Mean and variance of the ``k``-th smallest of ``n`` i.i.d. draws of ``dist``.
+def order_statistic_moments(
+    dist: Any, k: int, n: int | None = None, *, method: str = "auto"
+) -> OrderStatMoments:
+    """Mean and variance of the ``k``-th smallest of ``n`` i.i.d. draws of ``dist``
+    (or of ``n`` independent workers with their own laws).
 
     Parameters
     ----------
-    dist : frozen scipy.stats continuous distribution
+    dist : frozen scipy.stats continuous distribution, or a sequence of them
         The time of one worker, e.g. ``stats.expon(loc=delta, scale=mu)``
         (shifted exponential, mean ``delta + mu``) or
         ``stats.pareto(xi, scale=t0)`` (CDF ``1 - (t0/t)^xi``, ``t >= t0``,
-        Halbawi et al. 2017, eq. (16)).
+        Halbawi et al. 2017, eq. (16)). A sequence gives one law per worker (or
+        ``(law, count)`` pairs): non-identical workers,
+        :func:`gctheory.order_stats.heterogeneous.hetero_order_statistic_moments`
+        (``n`` is then the sequence's worker count and may be left out).
     k, n : int
         ``1 <= k <= n``; ``k = n`` is the maximum.
     method : {"auto", "closed", "quad"}
@@ -82,6 +89,10 @@ def order_statistic_moments(dist: Any, k: int, n: int, *, method: str = "auto") 
         ``k`` outside ``1..n``; ``dist`` not a frozen continuous distribution
         (discrete ones have no density); non-positive scale; Pareto ``xi <= 0``.
     """
+    if is_worker_sequence(dist):
+        return hetero_order_statistic_moments(dist, k, n, method=method)
+    if n is None:
+        raise ValueError("n: the number of workers is needed with a single law (i.i.d. workers)")
     k, n = _check_kn(k, n)
     _check_dist(dist)
     if method not in ("auto", "closed", "quad"):
@@ -102,19 +113,25 @@ def order_statistic_moments(dist: Any, k: int, n: int, *, method: str = "auto") 
     return _quad_order_stat(dist, k, n)
 
 
-def expected_order_statistic(dist: Any, k: int, n: int, *, method: str = "auto") -> float:
+def expected_order_statistic(
+    dist: Any, k: int, n: int | None = None, *, method: str = "auto"
+) -> float:
     """Expected ``k``-th smallest of ``n`` i.i.d. draws of ``dist``, ``E[X_(k:n)]``.
 
     The time a master waits for the fastest ``k`` of ``n`` workers. See
     :func:`order_statistic_moments` for the parameters, the closed forms and
-    the errors. Returns ``math.inf`` (with an :class:`InfiniteMomentWarning`
-    giving the reason) where the mean does not exist.
+    the errors. ``dist`` may be a sequence of ``n`` per-worker laws (independent,
+    non-identical workers; ``n`` is then its length). Returns ``math.inf`` (with an
+    :class:`InfiniteMomentWarning` giving the reason) where the mean does not exist.
 
     Examples
     --------
     >>> from scipy import stats
     >>> round(expected_order_statistic(stats.expon(scale=1.0), 3, 3), 6)  # H_3
     1.833333
+    >>> laws = [stats.expon(scale=1.0), stats.expon(scale=2.0)]
+    >>> round(expected_order_statistic(laws, 1), 6)  # min: Exp(rate 1 + 1/2)
+    0.666667
     """
     r = order_statistic_moments(dist, k, n, method=method)
     if math.isinf(r.mean):
@@ -122,8 +139,11 @@ def expected_order_statistic(dist: Any, k: int, n: int, *, method: str = "auto")
     return r.mean
 
 
-def order_statistic_variance(dist: Any, k: int, n: int, *, method: str = "auto") -> float:
-    """``Var[X_(k:n)]``; ``math.inf`` with an :class:`InfiniteMomentWarning` if infinite."""
+def order_statistic_variance(
+    dist: Any, k: int, n: int | None = None, *, method: str = "auto"
+) -> float:
+    """``Var[X_(k:n)]``; ``math.inf`` with an :class:`InfiniteMomentWarning` if infinite.
+    ``dist`` may be a sequence of per-worker laws, as in :func:`order_statistic_moments`."""
     r = order_statistic_moments(dist, k, n, method=method)
     if math.isinf(r.variance):
         warnings.warn(r.reason, InfiniteMomentWarning, stacklevel=2)

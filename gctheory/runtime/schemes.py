@@ -22,11 +22,14 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+from scipy import stats
+
 from gctheory._names import RUNTIME_SCHEMES
 from gctheory._validate import check_choice
 from gctheory.montecarlo import Estimate
 from gctheory.order_stats._common import InfiniteMomentWarning, OrderStatMoments, _check_dist
 from gctheory.order_stats.grouped import grouped_completion_moments
+from gctheory.order_stats.heterogeneous import is_worker_sequence
 from gctheory.order_stats.sampling import _check_mc_args, grouped_completion_mc
 from gctheory.runtime._common import _check_scan, _int, _nonneg
 
@@ -173,7 +176,12 @@ def scheme_time_moments(
     code: tuple[int, int, int] | None = None,
 ) -> OrderStatMoments:
     """Mean and variance of the iteration time of :func:`scheme_expected_time`
-    (the variance tells whether a Monte Carlo interval is meaningful)."""
+    (the variance tells whether a Monte Carlo interval is meaningful). ``dist`` may be a
+    sequence of ``n`` per-worker laws (:mod:`gctheory.runtime.hetero`)."""
+    if is_worker_sequence(dist):  # issue 23: workers with their own laws
+        from gctheory.runtime.hetero import hetero_scheme_time_moments
+
+        return hetero_scheme_time_moments(scheme_layout(scheme, n, s, m, code=code), dist, tau=tau)
     _check_dist(dist)
     lay = scheme_layout(scheme, n, s, m, code=code)
     tau = _nonneg("tau", tau)
@@ -195,6 +203,12 @@ def scheme_time_mc(
     level: float = 0.99,
 ) -> Estimate:
     """Monte Carlo twin of :func:`scheme_expected_time` (same model, sampled)."""
+    if is_worker_sequence(dist):  # issue 23: workers with their own laws
+        from gctheory.runtime.hetero import hetero_scheme_time_mc
+
+        _check_mc_args(trials, level, None)
+        lay = scheme_layout(scheme, n, s, m, code=code)
+        return hetero_scheme_time_mc(lay, dist, trials, tau=tau, rng=rng, level=level)
     _check_dist(dist)
     _check_mc_args(trials, level, None)
     lay = scheme_layout(scheme, n, s, m, code=code)
@@ -221,13 +235,18 @@ def optimal_straggler_tolerance(
     larger ``n`` is refused before any work.
     """
     check_choice(scheme, "scheme", [x for x in SCHEMES if x != "commfr-gc"])
-    _check_dist(dist)
+    hetero = is_worker_sequence(dist)  # issue 23: one law per worker, quadrature per s
+    if not hetero:
+        _check_dist(dist)
     n = _int("n", n)
     m = _int("m", m)
     if scheme == "ye-abbe" and m > n:
         raise ValueError(f"m must be <= n = {n} for ye-abbe (s + m <= n with s >= 0), got {m}")
     tau = _nonneg("tau", tau)
-    _check_scan("n", n, dist, "optimal_straggler_tolerance")
+    if hetero:
+        _check_scan("n", n, stats.gamma(2.0), "optimal_straggler_tolerance")  # quadrature limit
+    else:
+        _check_scan("n", n, dist, "optimal_straggler_tolerance")
     times: dict[int, float] = {}
     for s in range(n):
         if scheme == "frc" and n % (s + 1):

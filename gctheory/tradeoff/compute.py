@@ -28,6 +28,7 @@ from gctheory.tradeoff.schemes import (
     TRADEOFF_SCHEMES,
     CannotExist,
     Context,
+    plugin_builders,
 )
 from gctheory.tradeoff.stability import generator_families
 from gctheory.tradeoff.table import TradeoffTable, make_row
@@ -84,6 +85,14 @@ def resolve_delay(delay: Any) -> tuple[Any, Any, str | None]:
     """
     if delay is None:
         return None, None, None
+    from gctheory.order_stats.heterogeneous import is_worker_sequence
+
+    if is_worker_sequence(delay):  # issue 23: one law per worker (or (law, count) pairs)
+        from gctheory.order_stats.heterogeneous import worker_groups
+
+        groups = worker_groups(delay, name="delay")
+        label = " + ".join(f"{g.count} x {_dist_label(g.dist)}" for g in groups)
+        return list(delay), None, f"per-worker: {label}"
     if hasattr(delay, "dist") and hasattr(delay, "rvs"):
         return delay, None, _dist_label(delay)
     from gctheory.delays import parse_delay
@@ -212,8 +221,9 @@ def tradeoff(
     eps = check_probability(eps, "eps", open_low=True, open_high=True)
     error = check_real(error, "error", low=0.0, high=1.0, high_open=True)
     tau = check_real(tau, "tau", low=0.0)
-    valid = list(TRADEOFF_SCHEMES) + list(TRADEOFF_LEFT_OUT)
-    names = list(TRADEOFF_SCHEMES) if schemes is None else list(schemes)
+    plugins = plugin_builders()  # installed code plug-ins: a row where they can be built
+    valid = list(TRADEOFF_SCHEMES) + list(plugins) + list(TRADEOFF_LEFT_OUT)
+    names = list(TRADEOFF_SCHEMES) + list(plugins) if schemes is None else list(schemes)
     if not names:
         raise ValueError(f"schemes must name at least one of {valid}")
     for name in names:
@@ -229,7 +239,11 @@ def tradeoff(
     if time_trials is not None:
         effort["time_trials"] = check_int(time_trials, "time_trials", low=2)
     dist, replay, delay_label = resolve_delay(delay)
-    if dist is not None:
+    if dist is not None and isinstance(dist, list):  # per-worker laws (issue 23)
+        from gctheory.order_stats.heterogeneous import worker_groups
+
+        worker_groups(dist, n, name="delay")  # one law per worker: the count must be n
+    elif dist is not None:
         from gctheory.order_stats import _check_dist  # the runtime functions' own check
 
         _check_dist(dist)
@@ -250,7 +264,7 @@ def tradeoff(
     notes: list[str] = [
         f"{x}: left out: {TRADEOFF_LEFT_OUT[x]}" for x in names if x in TRADEOFF_LEFT_OUT
     ]
-    names = [x for x in names if x in TRADEOFF_SCHEMES]
+    names = [x for x in names if x in TRADEOFF_SCHEMES or x in plugins]
     if "bernoulli" in names and n > _BGC_MAX_N:
         names.remove("bernoulli")
         notes.append(
@@ -306,7 +320,7 @@ def tradeoff(
     with blas_single_thread():
         for i, (name, x, mm) in enumerate(tasks, start=2):
             try:
-                rows += BUILDERS[name](ctx, x, mm)
+                rows += (BUILDERS.get(name) or plugins[name])(ctx, x, mm)
             except CannotExist as exc:
                 refused.setdefault(name, []).append((x, mm, str(exc)))
             if progress:

@@ -754,3 +754,60 @@ BUILDERS: dict[str, Callable[[Context, int, int], list[dict[str, Any]]]] = {
     "expander": _expander,
     "bibd": _bibd,
 }
+
+
+# ------------------------------------------------------------ code plug-ins
+
+
+def _plugin(family: Any, ctx: Context, s: int, m: int) -> list[dict[str, Any]]:
+    """The row of a code plug-in (:mod:`gctheory.codes.plugins`) at ``(n, s)``.
+
+    From the family's own ``tradeoff(n, s)`` columns when it has one, else read
+    off the code ``family.make(n, s)`` builds: ``k``, the load in units of
+    ``1/n`` of the data (``load n / k``), messages ``1/m``, and, for an exact
+    code (``s`` not None), failure 0 as the family declares it. Time (with a
+    delay): the ``ignore-s`` order statistic scaled by the load, messages ``tau / m``.
+    A family that cannot be built there is refused (``CannotExist``), as a built-in is.
+    """
+    name = family.name
+    try:
+        if family.tradeoff is not None:
+            fields = dict(family.tradeoff(ctx.n, s))
+        else:
+            code = family.make(ctx.n, s)
+            if code.s is not None and code.s < s:
+                raise ValueError(f"the code built tolerates s = {code.s} < {s} stragglers")
+            fields = {"k": code.k, "load": code.load * ctx.n / code.k, "m": code.m,
+                      "communication": 1 / code.m, "exact": code.s is not None}  # fmt: skip
+            if code.s is not None:
+                fields.update(_exact_code_fields(s))
+                fields["guarantee"] += f" ({type(code).__name__}, as the plug-in declares)"
+    except ValueError as exc:
+        raise CannotExist(str(exc)) from None
+    kind = fields.pop("kind", "exact" if fields.get("exact") else "approximate")
+    fields.setdefault("source", f"code plug-in {family.source}")
+    fields.setdefault("load_value", fields.get("load"))
+    mm = int(fields.pop("m", 1))
+    fields.setdefault("communication", 1 / mm)
+    notes: list[str] = []
+    if "load" in fields and "time" not in fields:
+        t, notes = _time_fields(ctx, s, 1, layout="ignore-s", scale=float(fields["load"]),
+                                mc=s in ctx.mc_s)  # fmt: skip
+        for key in ("time", "time_mc", "time_low", "time_high"):
+            if t.get(key) is not None:
+                t[key] += ctx.tau * (1 / mm - 1)  # messages of 1/m take tau / m
+        fields = {**t, **fields}
+    for key in ("scheme", "n", "s"):  # the row's own, not the family's to say
+        fields.pop(key, None)
+    row = make_row(name, kind, n=ctx.n, s=s, m=mm, **fields)
+    return [_finish(row, notes)]
+
+
+def plugin_builders() -> dict[str, Callable[[Context, int, int], list[dict[str, Any]]]]:
+    """Row builders of the installed code plug-ins, by family name (read when asked)."""
+    from functools import partial
+
+    from gctheory.codes.plugins import plugin_families
+
+    fams = plugin_families()
+    return {k: partial(_plugin, f) for k, f in fams.items() if k not in BUILDERS}

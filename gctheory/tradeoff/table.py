@@ -177,6 +177,50 @@ class TradeoffTable:
         }
         return json.dumps(payload, indent=1, default=str, allow_nan=False)
 
+    #: rows an HTML view shows before it says how many more there are
+    HTML_ROWS = 60
+
+    def _repr_html_(self) -> str:
+        """The table as HTML (Jupyter shows it in place of the repr): the columns that
+        hold a value in some row, the first :attr:`HTML_ROWS` rows, then the notes."""
+        import html
+
+        cols = [c for c in TRADEOFF_COLUMNS if any(r[c] not in (None, "") for r in self.rows)]
+
+        def cell(v: Any) -> str:
+            text = "" if v is None else (f"{v:.6g}" if isinstance(v, float) else str(v))
+            return html.escape(text)
+
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{cell(r[c])}</td>" for c in cols) + "</tr>"
+            for r in self.rows[: self.HTML_ROWS]
+        )
+        more = len(self.rows) - self.HTML_ROWS
+        if more > 0:
+            body += f'<tr><td colspan="{len(cols)}">... {more} more rows</td></tr>'
+        notes = "".join(f"<li>{html.escape(x)}</li>" for x in self.notes)
+        return (
+            f'<div class="gctheory-tradeoff"><table><caption>{html.escape(repr(self))}'
+            f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            + (f"<ul>{notes}</ul>" if notes else "")
+            + "</div>"
+        )
+
+    def to_pandas(self) -> Any:
+        """The rows as a ``pandas.DataFrame`` (columns :data:`TRADEOFF_COLUMNS`; the
+        parameters and notes in ``DataFrame.attrs``). pandas is not a dependency."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError(
+                "TradeoffTable.to_pandas needs pandas, which gctheory does not install: "
+                "pip install pandas"
+            ) from None
+        df = pd.DataFrame([dict(r) for r in self.rows], columns=list(TRADEOFF_COLUMNS))
+        df.attrs.update(parameters=dict(self.parameters), notes=list(self.notes))
+        return df
+
     @staticmethod
     def from_rows(
         rows: Iterable[Mapping[str, Any]],

@@ -279,8 +279,12 @@ def build_code(family: str, n: int, s: int, *, m: int = 1, rng: Any = None, **kw
     scheme's ``code_options`` (without ``wait_for``), checked against
     :data:`CODE_OPTIONS` first.
     """
-    if family not in CODE_OPTIONS:
-        raise ValueError(f"scheme {family!r} is not a gradient code")
+    if family not in CODE_OPTIONS:  # a code plug-in (gctheory.codes.plugins), or refused
+        from gctheory.codes.plugins import code_family, plugin_families
+
+        if family not in plugin_families():
+            raise ValueError(f"scheme {family!r} is not a gradient code")
+        return code_family(family).make(n, s, **kw)
     _check_keys(family, kw)
     need = _codes_attr
     if family == "cyclic_mds":

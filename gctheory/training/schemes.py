@@ -597,8 +597,13 @@ SCHEMES: dict[str, str] = {
 def _canon(scheme: str) -> str:
     name = _ALIASES.get(str(scheme).lower(), str(scheme).lower())
     if name not in SCHEMES:
+        from gctheory.codes.plugins import plugin_families  # third-party codes (entry points)
+
+        if name in plugin_families():
+            return name
         raise ValueError(
             f"unknown scheme {scheme!r}; valid schemes: {', '.join(SCHEMES)} "
+            f"(code plug-ins: {', '.join(plugin_families()) or 'none installed'}) "
             f"(aliases: {', '.join(f'{a}={b}' for a, b in _ALIASES.items())})"
         )
     return name

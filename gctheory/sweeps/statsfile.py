@@ -1,0 +1,309 @@
+"""The stats file: one CSV of rows of Monte Carlo statistics, appendable from many processes.
+
+Line 1 is the header (exactly :data:`HEADER`); every other line is one row:
+
+``format``
+    :data:`FORMAT` (``gctheory-stats/1``); a row of another format or version is
+    refused naming the row.
+``key``
+    SHA-256 of the ``problem`` JSON (:attr:`gctheory.sweeps.Problem.key`).
+``batches``
+    The batch indices the row sums, as ranges (``0-4;7``): batch ``b`` is drawn
+    from the seed :meth:`~gctheory.sweeps.Problem.batch_seed` gives.
+``trials``, ``events``
+    Outcomes and, for probabilities, the events among them (empty for means).
+``sum``, ``sum_sq_dev``
+    For means: the sum of the values and their sum of squared deviations from
+    the row's mean (merged by Chan's formula; a raw sum of squares cancels for
+    values far from 0). Floats by ``repr``, read back exactly. Empty for
+    probabilities.
+``seconds``
+    Time spent computing the row.
+``seed``
+    The problem's base seed (also in ``problem``).
+``estimator``, ``problem``
+    The estimator's name and the problem's canonical JSON.
+``check``
+    The first 16 hex digits of the SHA-256 of the other fields: an edited or
+    torn row is refused naming the row.
+
+Rows are appended whole, one ``write`` per group of rows, under an exclusive
+``flock`` of the file, so several processes on one machine can append to one
+file (on several machines, give each its own file and :func:`combine` them).
+"""
+
+from __future__ import annotations
+
+import csv
+import fcntl
+import io
+import json
+import math
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gctheory.sweeps.problems import ESTIMATORS, canonical_json, sha256_text
+
+__all__ = ["COLUMNS", "FORMAT", "HEADER", "Row", "StatsFileError"]
+
+FORMAT = "gctheory-stats/1"
+COLUMNS = (
+    "format",
+    "key",
+    "batches",
+    "trials",
+    "events",
+    "sum",
+    "sum_sq_dev",
+    "seconds",
+    "seed",
+    "estimator",
+    "problem",
+    "check",
+)
+HEADER = ",".join(COLUMNS)
+
+
+class StatsFileError(ValueError):
+    """A stats file or one of its rows cannot be read (the message names the row)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row: the statistics of a set of batches of one problem."""
+
+    key: str
+    batches: tuple[int, ...]
+    trials: int
+    events: int | None
+    sum: float | None
+    sum_sq_dev: float | None
+    seconds: float
+    seed: int
+    estimator: str
+    problem: str  # canonical JSON
+
+    @property
+    def kind(self) -> str:
+        return "probability" if self.events is not None else "mean"
+
+    def fields(self) -> list[str]:
+        def num(x: Any) -> str:
+            return "" if x is None else repr(float(x))
+
+        out = [
+            FORMAT,
+            self.key,
+            format_batches(self.batches),
+            str(self.trials),
+            "" if self.events is None else str(self.events),
+            num(self.sum),
+            num(self.sum_sq_dev),
+            repr(float(self.seconds)),
+            str(self.seed),
+            self.estimator,
+            self.problem,
+        ]
+        return [*out, _check(out)]
+
+    def line(self) -> str:
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow(self.fields())
+        return buf.getvalue()
+
+
+def _check(fields: list[str]) -> str:
+    return sha256_text("\x1f".join(fields))[:16]
+
+
+def format_batches(batches: tuple[int, ...]) -> str:
+    parts = []
+    for _, run in _runs(sorted(batches)):
+        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+    return ";".join(parts)
+
+
+def _runs(xs: list[int]) -> Iterator[tuple[int, list[int]]]:
+    run: list[int] = []
+    for x in xs:
+        if run and x == run[-1] + 1:
+            run.append(x)
+        else:
+            if run:
+                yield run[0], run
+            run = [x]
+    if run:
+        yield run[0], run
+
+
+def parse_batches(text: str) -> tuple[int, ...]:
+    out: list[int] = []
+    for part in text.split(";"):
+        a, _, b = part.partition("-")
+        lo, hi = int(a), int(b) if b else int(a)
+        if lo < 0 or hi < lo or hi - lo > 10**9:
+            raise ValueError(f"bad batch range {part!r}")
+        out.extend(range(lo, hi + 1))
+    if len(set(out)) != len(out):
+        raise ValueError("a batch is listed twice")
+    return tuple(sorted(out))
+
+
+def _where(path: Path | str, number: int) -> str:
+    return f"{path}: row {number}"
+
+
+def parse_row(line: str, path: Path | str, number: int) -> Row:
+    """Validate one line (without its newline); ``StatsFileError`` names the row."""
+    where = _where(path, number)
+    try:
+        fields = next(csv.reader([line]))
+    except (csv.Error, StopIteration) as exc:
+        raise StatsFileError(f"{where}: not a CSV row ({exc})") from None
+    if not fields or fields[0] != FORMAT:
+        got = fields[0] if fields else ""
+        raise StatsFileError(
+            f"{where}: format {got[:40]!r}; this version reads {FORMAT!r} rows only"
+        )
+    if len(fields) != len(COLUMNS):
+        raise StatsFileError(f"{where}: {len(fields)} fields, expected {len(COLUMNS)} (torn row?)")
+    if _check(fields[:-1]) != fields[-1]:
+        raise StatsFileError(f"{where}: checksum mismatch (the row was edited or torn)")
+    f = dict(zip(COLUMNS, fields, strict=True))
+    try:
+        problem = json.loads(f["problem"])
+        if canonical_json(problem) != f["problem"] or sha256_text(f["problem"]) != f["key"]:
+            raise ValueError("the key is not the SHA-256 of the canonical problem JSON")
+        if problem.get("estimator") != f["estimator"] or f["estimator"] not in ESTIMATORS:
+            raise ValueError(f"unknown or mismatched estimator {f['estimator']!r}")
+        if problem.get("seed") != int(f["seed"]):
+            raise ValueError("seed differs from the problem's")
+        kind = ESTIMATORS[f["estimator"]].kind
+        batches = parse_batches(f["batches"])
+        trials = int(f["trials"])
+        if trials < 1:
+            raise ValueError(f"trials must be positive, got {trials}")
+        seconds = float(f["seconds"])
+        if not (math.isfinite(seconds) and seconds >= 0):
+            raise ValueError(f"seconds must be finite and >= 0, got {seconds}")
+        events = total = m2 = None
+        if kind == "probability":
+            events = int(f["events"])
+            if not 0 <= events <= trials or f["sum"] or f["sum_sq_dev"]:
+                raise ValueError(f"events must be in [0, trials={trials}], sums empty")
+        else:
+            total, m2 = float(f["sum"]), float(f["sum_sq_dev"])
+            if f["events"] or not (math.isfinite(total) and math.isfinite(m2) and m2 >= 0):
+                raise ValueError("a mean's row needs a finite sum and sum_sq_dev >= 0, no events")
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise StatsFileError(f"{where}: {exc}") from None
+    return Row(
+        f["key"], batches, trials, events, total, m2, seconds, int(f["seed"]), f["estimator"],
+        f["problem"],
+    )  # fmt: skip
+
+
+def parse_lines(data: bytes, path: Path | str, first: int) -> list[Row]:
+    """Rows of complete lines ``data`` whose first line is row number ``first``."""
+    rows = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StatsFileError(f"{path}: not UTF-8 text ({exc})") from None
+    for i, line in enumerate(text.split("\n")[:-1]):
+        rows.append(parse_row(line, path, first + i))
+    return rows
+
+
+def check_header(line: bytes, path: Path | str) -> None:
+    if line.rstrip(b"\n").decode("utf-8", "replace") != HEADER:
+        raise StatsFileError(
+            f"{_where(path, 1)}: not a gctheory stats header (expected {HEADER!r}); "
+            f"this version reads {FORMAT!r} files"
+        )
+
+
+def read_rows(path: str | os.PathLike) -> list[Row]:
+    """Every row of a stats file, each validated; a torn last line is refused naming it."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise StatsFileError(f"{p}: cannot read ({exc.strerror})") from None
+    if not data:
+        return []
+    head, nl, rest = data.partition(b"\n")
+    check_header(head, p)
+    if rest and not rest.endswith(b"\n"):
+        number = rest.count(b"\n") + 2
+        raise StatsFileError(f"{_where(p, number)}: incomplete (no end of line): a torn write")
+    return parse_lines(rest, p, 2)
+
+
+class LockedFile:
+    """A stats file opened for appending, read incrementally under an exclusive lock."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        if not self.path.parent.is_dir():
+            raise ValueError(f"stats file {self.path}: folder {self.path.parent} does not exist")
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        self.offset = 0
+        self.rows_read = 1  # the header's row number
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def __enter__(self) -> LockedFile:
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+    def new_rows(self) -> list[Row]:
+        """Rows appended since the last call (call with the lock held).
+
+        A torn last line (a writer killed mid-write) is cut off here, under
+        the lock, where no live writer can be mid-line.
+        """
+        size = os.fstat(self.fd).st_size
+        if size == 0:
+            os.write(self.fd, (HEADER + "\n").encode())
+            self.offset = len(HEADER) + 1
+            return []
+        data = os.pread(self.fd, size - self.offset, self.offset)
+        if self.offset == 0:
+            head, nl, data = data.partition(b"\n")
+            if not nl:
+                raise StatsFileError(f"{_where(self.path, 1)}: incomplete header")
+            check_header(head, self.path)
+            self.offset = len(head) + 1
+        end = data.rfind(b"\n") + 1
+        if end < len(data):  # a torn tail
+            os.ftruncate(self.fd, self.offset + end)
+            data = data[:end]
+        rows = parse_lines(data, self.path, self.rows_read + 1)
+        self.offset += end
+        self.rows_read += len(rows)
+        return rows
+
+    def append(self, rows: list[Row]) -> None:
+        """Append whole lines in one write (call with the lock held, after :meth:`new_rows`)."""
+        data = "".join(r.line() for r in rows).encode("utf-8")
+        os.write(self.fd, data)
+        self.offset += len(data)
+        self.rows_read += len(rows)
+
+
+def write_rows(path: str | os.PathLike, rows: list[Row], *, overwrite: bool = False) -> None:
+    """A new stats file holding ``rows`` (refused if ``path`` exists unless ``overwrite``)."""
+    p = Path(path)
+    if p.exists() and not overwrite:
+        raise ValueError(f"{p} exists; pass overwrite=True (--force) to replace it")
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(HEADER + "\n" + "".join(r.line() for r in rows), encoding="utf-8")
+    os.replace(tmp, p)
