@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy import optimize, sparse
+from scipy import sparse
 
 from gctheory._validate import (
     as_generator,
@@ -146,6 +146,8 @@ def check_condition_54(
     bounded scalar minimiser) and where it occurs. The condition holds iff
     ``margin > 0``.
     """
+    from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
+
     p = _check_distribution("p", p, 1)
     overhead = float(overhead)
     if not (overhead > 0 and math.isfinite(overhead)):
@@ -179,6 +181,8 @@ def lt_residual_fraction(p: Distribution, overhead: float) -> float:
     behind Wang et al. 2019, eq. (54), [11] there); peeling stops at the first
     root ``x*`` of ``(1 - x) - exp(-overhead Omega'(x))``, leaving ``1 - x*``.
     """
+    from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
+
     p = _check_distribution("p", p, 1)
     overhead = float(overhead)
     if not (overhead > 0 and math.isfinite(overhead)):

@@ -651,7 +651,18 @@ def _expander(ctx: Context, s: int, m: int) -> list[dict[str, Any]]:
 
     n = ctx.n
     found = None
-    for d in range(2, n, 2):  # even degrees: a d-regular graph on n vertices exists
+    # Every d-regular graph on n vertices has lam^2 >= d (n - d)/(n - 1) (the trace of A^2 is
+    # n d, and lam bounds all eigenvalues but d), so the bound is at least
+    # (n - d)/(d (n - 1)) n s/(n - s): it cannot reach the threshold below d = n/(1 + R), R
+    # = threshold (n - 1)(n - s)/(n s). The scan starts two even degrees below that (the
+    # degrees skipped would all have failed, whatever their graphs), which spares building
+    # and solving up to n/2 graphs at the s where no degree works.
+    if s > 0:
+        ratio = ctx.threshold * (n - 1) * (n - s) / (n * s)
+        first = max(2, 2 * int(n / (1 + ratio) / 2) - 2)
+    else:
+        first = 2
+    for d in range(first, n, 2):  # even degrees: a d-regular graph on n vertices exists
         lam, kind = _expander_graph(ctx, d)
         bound = expander_error_bound(n, s, d, lam)
         if bound <= ctx.threshold:
