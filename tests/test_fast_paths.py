@@ -148,3 +148,43 @@ def test_zero_column_tail_closed_partial_sums_equal_double_sum(n, s, d, c):
         below += sum((-1) ** (k - j) * math.comb(k, j) * S[k] for k in range(j, kmax + 1))
     ref = 1 - Fraction(below, tails[0]) if c < kmax else Fraction(0)
     assert zero_column_tail_lower_bound(n, s, d, c) == ref
+
+
+@pytest.mark.parametrize("n", [100, 10**4, 10**5, 10**6, 10**9])
+def test_harmonic_difference_o1_series_matches_mpmath(n):
+    import mpmath as mp
+
+    from gctheory.order_stats.closed_forms import harmonic_difference
+
+    for k in sorted({65, 1000, n // 2, n - 15}):
+        if not 65 <= k <= n - 15:
+            continue
+        for p in (1, 2):
+            with mp.workdps(60):
+                lo, hi = mp.mpf(n - k + 1), mp.mpf(n + 1)
+                ref = mp.psi(0, hi) - mp.psi(0, lo) if p == 1 else mp.psi(1, lo) - mp.psi(1, hi)
+            assert harmonic_difference(n, k, p) == pytest.approx(float(ref), rel=5e-16, abs=0)
+
+
+@pytest.mark.parametrize(
+    "n, k, xi", [(1000, 1, 1.1), (10**5, 3, 1.1), (10**5, 2000, 2.5), (10**7, 50, 0.7)]
+)
+def test_pareto_product_form_matches_mpmath(n, k, xi):
+    import mpmath as mp
+    from scipy import stats
+
+    from gctheory.order_stats import order_statistic_moments
+    from gctheory.order_stats.closed_forms import _pareto_by_products
+
+    m = n - k + 1
+    with mp.workdps(60):
+        c = 1 / mp.mpf(xi)
+        lg = mp.loggamma(n + 1) - mp.loggamma(m)
+        E = mp.exp(lg + mp.loggamma(m - c) - mp.loggamma(n + 1 - c))
+        V = mp.exp(lg + mp.loggamma(m - 2 * c) - mp.loggamma(n + 1 - 2 * c)) - E * E
+    e1, rel = _pareto_by_products(xi, k, n)
+    assert e1 == pytest.approx(float(E), rel=4e-15)
+    assert e1 * e1 * rel == pytest.approx(float(V), rel=4e-15)
+    r = order_statistic_moments(stats.pareto(xi, scale=2.0), k, n)
+    assert r.mean == pytest.approx(2 * float(E), rel=4e-15)
+    assert r.variance == pytest.approx(4 * float(V), rel=4e-15)
