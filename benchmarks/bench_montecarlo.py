@@ -39,7 +39,7 @@ from pathlib import Path
 # One BLAS/LAPACK thread per process, so "serial" really uses one core.
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests._mc_events (enumeration)
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # tests._mc_events, after PYTHONPATH
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _history
 
 import numpy as np  # noqa: E402

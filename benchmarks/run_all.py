@@ -87,15 +87,16 @@ def _machine() -> dict:
     return info
 
 
-def run(names: list[str], quick: bool, timeout: float) -> tuple[dict, dict]:
-    """``({benchmark: {name: record}}, {benchmark: why it failed})``."""
+def run(names: list[str], quick: bool, timeout: float, root: Path = ROOT) -> tuple[dict, dict]:
+    """``({benchmark: {name: record}}, {benchmark: why it failed})``; the benchmarks import
+    the ``gctheory`` found in ``root`` (another checkout gives a before/after table)."""
     results: dict[str, dict] = {}
     failed: dict[str, str] = {}
     env = dict(os.environ)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        [str(root), str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     )
     for name in names:
         full, short = BENCHMARKS[name]
@@ -107,7 +108,8 @@ def run(names: list[str], quick: bool, timeout: float) -> tuple[dict, dict]:
         print(f"== {name} {' '.join(args)}", flush=True)
         t0, c0 = time.perf_counter(), os.times()
         try:
-            proc = subprocess.run(cmd, env=env, timeout=timeout, cwd=ROOT)
+            # cwd = root: a child "python -c" puts the working directory first on its path
+            proc = subprocess.run(cmd, env=env, timeout=timeout, cwd=root)
             code = proc.returncode
         except subprocess.TimeoutExpired:
             code = None
@@ -140,7 +142,7 @@ def compare(results: dict, reference: Path) -> int:
     """Print each ratio against the stored one; return the number of flagged drops."""
     ref = json.loads(reference.read_text(encoding="utf-8"))["benchmarks"]
     flagged = 0
-    print(f"\ncompared with {reference.relative_to(ROOT)} (flag: worse by more than 30%)")
+    print(f"\ncompared with {reference} (flag: worse by more than 30%)")
     print(f"{'benchmark':20s} {'ratio':58s} {'stored':>10s} {'now':>10s} {'now/stored':>10s}")
     for bench, rows in results.items():
         for name, r in rows.items():
@@ -171,26 +173,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--note", default="", help="stored with --write (machine, load, ...)")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per benchmark")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a ratio is flagged")
+    ap.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="import gctheory from this directory (e.g. an export of an older commit)",
+    )
+    ap.add_argument("--out", type=Path, help="with --write: this file, not history/<version>")
+    ap.add_argument("--against", type=Path, help="with --compare: this file, not the release")
     args = ap.parse_args(argv)
     names = args.only or list(BENCHMARKS)
-    version = _version()
+    version = _version() if args.root == ROOT else f"{_version()}-root-{args.root.name}"
     timeout = args.timeout or (600.0 if args.quick else 1800.0)
     load0 = os.getloadavg()
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    results, failed = run(names, args.quick, timeout)
+    results, failed = run(names, args.quick, timeout, args.root.resolve())
     load1 = os.getloadavg()
-    target = HISTORY / f"{version}.json"
+    target = args.out or HISTORY / f"{version}.json"
     flagged = 0
     if args.compare:
-        ref = last_release(version, exclude=target if args.write else None)
+        ref = args.against or last_release(version, exclude=target if args.write else None)
         if ref is None:
             print("\nno stored history to compare with")
         else:
             flagged = compare(results, ref)
     if args.write:
-        HISTORY.mkdir(exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
         doc = {
             "version": version,
+            "root": str(args.root),
             "started": started,
             "quick": args.quick,
             "machine": _machine(),
@@ -201,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
             "benchmarks": results,
         }
         target.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n", encoding="utf-8")
-        print(f"wrote {target.relative_to(ROOT)}")
+        print(f"wrote {target}")
     return 1 if failed or (args.strict and flagged) else 0
 
 
