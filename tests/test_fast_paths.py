@@ -188,3 +188,28 @@ def test_pareto_product_form_matches_mpmath(n, k, xi):
     r = order_statistic_moments(stats.pareto(xi, scale=2.0), k, n)
     assert r.mean == pytest.approx(2 * float(E), rel=4e-15)
     assert r.variance == pytest.approx(4 * float(V), rel=4e-15)
+
+
+def test_min_load_lower_bound_starts_where_the_single_column_bound_allows():
+    from gctheory.load_bounds import (
+        min_load_lower_bound,
+        single_column_lower_bound,
+        union_lower_bound,
+        zero_column_tail_lower_bound,
+    )
+    from gctheory.load_bounds._common import _check_target
+
+    def scan_from_one(n, s, target, eps):
+        t, c = _check_target(target), eps * n
+        for d in range(1, n + 1):
+            lb = union_lower_bound(n, s, d) if c < 1 else zero_column_tail_lower_bound(n, s, d, c)
+            if c < 1:
+                lb = max(lb, single_column_lower_bound(n, s, d))
+            if lb <= t:
+                return d
+
+    for n in (7, 40, 120):
+        for s in sorted({0, 1, n // 3, n // 2, n - 2, n - 1}):
+            for target, eps in ((1e-3, 0.0), (0.2, 0.0), (1e-2, 0.05)):
+                got = min_load_lower_bound(n, s, target, eps).load
+                assert got == scan_from_one(n, s, target, eps), (n, s, target, eps)

@@ -238,6 +238,24 @@ def _walk_done(term: np.ndarray, total: np.ndarray, g: float) -> bool:
     return bool(np.all(np.abs(term) * (g / (1.0 - g)) <= 2.0**-60 * np.abs(total)))
 
 
+def _single_column_crossing(n: int, s: int, target: Any) -> int:
+    """The smallest ``d`` with ``single_column_lower_bound(n, s, d) <= target``.
+
+    The bound ``prod_{i<d} (s - i)/(n - i)`` does not increase with ``d``, so no smaller
+    ``d`` can end :func:`min_load_lower_bound`'s scan: it starts here. The product is
+    kept as two unreduced integers and compared exactly, one factor per step (O(d)
+    small multiplications, where evaluating each ``d`` afresh as a reduced Fraction cost
+    O(d^2) big-integer work: 14 s at n = 5000, s = n - 1).
+    """
+    q = Fraction(target)
+    d, num, den = 1, s, n
+    while num * q.denominator > q.numerator * den:
+        d += 1
+        num *= s - d + 1
+        den *= n - d + 1
+    return d
+
+
 def min_load_lower_bound(n: int, s: int, target: float, eps: float = 0.0) -> LoadBound:
     """A finite-n lower bound on the load for ``P[err(A_S) > eps n] <= target``.
 
@@ -257,7 +275,8 @@ def min_load_lower_bound(n: int, s: int, target: float, eps: float = 0.0) -> Loa
     t = _check_target(target)
     e = _check_eps(eps)
     c = e * n
-    for d in range(1, n + 1):
+    first = _single_column_crossing(n, s, t) if c < 1 else 1
+    for d in range(first, n + 1):
         lb = union_lower_bound(n, s, d) if c < 1 else zero_column_tail_lower_bound(n, s, d, c)
         if c < 1:
             lb = max(lb, single_column_lower_bound(n, s, d))
