@@ -213,3 +213,24 @@ def test_min_load_lower_bound_starts_where_the_single_column_bound_allows():
             for target, eps in ((1e-3, 0.0), (0.2, 0.0), (1e-2, 0.05)):
                 got = min_load_lower_bound(n, s, target, eps).load
                 assert got == scan_from_one(n, s, target, eps), (n, s, target, eps)
+
+
+@pytest.mark.parametrize(
+    "name, args, kw",
+    [("pareto", (1.1,), {"scale": 0.001}), ("expon", (), {"loc": 0.2, "scale": 1.5}),
+     ("lognorm", (0.7,), {"scale": 2.0})],
+)  # fmt: skip
+def test_scaled_law_copy_equals_a_fresh_freeze(name, args, kw):
+    from scipy import stats
+
+    from gctheory.runtime.schemes import _scaled
+
+    dist = getattr(stats, name)(*args, **kw)
+    shapes, loc, scale = dist.dist._parse_args(*dist.args, **dist.kwds)
+    for load in (0.01, 0.5, 3.0):
+        got = _scaled(dist, load)
+        ref = dist.dist(*shapes, loc=loc * load, scale=scale * load)
+        x = np.linspace(0.0, 5.0, 11)
+        assert (got.args, got.kwds, got.support()) == (ref.args, ref.kwds, ref.support())
+        assert np.array_equal(got.cdf(x), ref.cdf(x)) and got.mean() == ref.mean()
+        assert np.array_equal(got.rvs(5, random_state=3), ref.rvs(5, random_state=3))

@@ -260,6 +260,13 @@ def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, F
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
+    nums, den = _frc_error_counts(n, s, d, rounding)
+    return {err: Fraction(num, den) for err, num in nums.items()}
+
+
+def _frc_error_counts(n: int, s: int, d: int, rounding: str = "ceil") -> tuple[dict[int, int], int]:
+    """:func:`frc_error_pmf` as ``({err: numerator}, C(n, s))``: sums of these integers give
+    exact tail probabilities without a Fraction (and its gcd) per term."""
     if s > _PMF_MAX_S:
         raise ValueError(
             f"s must be <= {_PMF_MAX_S} for the exact law of err (it sums s big-integer "
@@ -296,12 +303,12 @@ def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, F
             shifted = _taylor_shift_minus_one([line.get(t, 0) for t in range(max(line) + 1)])
             for t, v in enumerate(shifted):
                 S[rest[:axis] + (t,) + rest[axis:]] = v
-    pmf: dict[int, Fraction] = {}
+    nums: dict[int, int] = {}
     for j, num in S.items():
         if num:
             err = sum(a * k for a, k in zip(sizes, j))
-            pmf[err] = pmf.get(err, Fraction(0)) + Fraction(num, tails[0])
-    return dict(sorted(pmf.items()))
+            nums[err] = nums.get(err, 0) + num
+    return {e: v for e, v in sorted(nums.items()) if v}, tails[0]
 
 
 def _taylor_shift_minus_one(v: list[int]) -> list[int]:

@@ -483,17 +483,18 @@ def dfrc_load(ctx: Context, s: int) -> tuple[int, Fraction, Fraction]:
     found: for a fixed code ``P(err > c)`` does not decrease with ``s`` (couple the
     straggler sets so the smaller lies inside the larger; a group lost stays lost).
     """
-    from gctheory.load_bounds import frc_error_pmf
+    from gctheory.load_bounds.frc import _frc_error_counts
 
     def scan() -> tuple[int, Fraction, Fraction]:
         target = Fraction(repr(ctx.eps))
         done = [k[1] for k in ctx.cache if k[0] == "dfrc" and k[1] < s]
         start = ctx.cache[("dfrc", max(done))][0] if done else 1
         for d in range(start, ctx.n + 1):
-            pmf = frc_error_pmf(ctx.n, s, d)
-            p = sum((q for e, q in pmf.items() if e > ctx.threshold), Fraction(0))
+            # frc_error_pmf's numerators over C(n, s): the same exact sums, one Fraction each
+            nums, den = _frc_error_counts(ctx.n, s, d)
+            p = Fraction(sum(q for e, q in nums.items() if e > ctx.threshold), den)
             if p <= target:
-                return d, p, sum((e * q for e, q in pmf.items()), Fraction(0))
+                return d, p, Fraction(sum(e * q for e, q in nums.items()), den)
         raise AssertionError("unreachable: the FRC with d = n never fails")  # pragma: no cover
 
     return ctx.memo(("dfrc", s), scan)
@@ -609,6 +610,7 @@ def _sparse_regular_lam(n: int, d: int, rng: np.random.Generator) -> float:
     """``max(|lambda_2|, |lambda_n|)`` of the graph ``random_regular_graph(n, d, rng=rng)``
     (the same draws), from its edges: the two largest and the smallest eigenvalue."""
     from scipy import sparse
+    from scipy.sparse.csgraph import connected_components
     from scipy.sparse.linalg import eigsh
 
     from gctheory.codes.expander import _random_regular_edges
@@ -616,11 +618,16 @@ def _sparse_regular_lam(n: int, d: int, rng: np.random.Generator) -> float:
     e = _random_regular_edges(n, d, rng)
     rows, cols = np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]]
     A = sparse.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    if connected_components(A, directed=False)[0] > 1:
+        return float(d)  # d is an eigenvalue of every component: lambda_2 = d
+    if d == 2:  # one cycle C_n: eigenvalues 2 cos(2 pi j / n); Lanczos crawls on them
+        return 2.0 if n % 2 == 0 else 2.0 * math.cos(math.pi / n)
     v0 = 1.0 + np.arange(n) / n  # deterministic start (ARPACK's default is random)
-    kw = dict(tol=0, ncv=min(n - 1, 64), return_eigenvectors=False, v0=v0)
-    top = np.sort(eigsh(A, k=2, which="LA", **kw))
-    low = float(eigsh(A, k=1, which="SA", **kw)[0])
-    return float(max(abs(top[0]), abs(low)))
+    # both ends in one Lanczos run: the two largest (d, lambda_2) and the smallest
+    ev = np.sort(
+        eigsh(A, k=3, which="BE", tol=0, ncv=min(n - 1, 64), return_eigenvectors=False, v0=v0)
+    )
+    return float(max(abs(ev[1]), abs(ev[0])))
 
 
 def _expander_graph(ctx: Context, d: int) -> tuple[float, str]:
