@@ -73,10 +73,8 @@ PUBLIC_MODULES = [
     "gctheory.training",
     "gctheory.tails",
     "gctheory.tradeoff",
+    "gctheory.plots",
 ]
-# gctheory.plots is left out: its __all__ still lists matplotlib's ``plt`` (whose
-# docstring is not Sphinx-clean), and it is being reworked into public plot
-# functions that take ``ax=``; add it here when that lands.
 
 autosummary_generate = True
 autosummary_generate_overwrite = True

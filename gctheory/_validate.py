@@ -24,6 +24,7 @@ __all__ = [
     "check_array",
     "check_choice",
     "check_int",
+    "check_law_parameters",
     "check_memory",
     "check_path",
     "check_probability",
@@ -143,14 +144,17 @@ def check_array(
     complex_ok: bool = False,
     finite: bool = True,
     min_size: int = 1,
+    bools: bool = True,
 ) -> np.ndarray:
     """``value`` as a numeric (float, or complex if ``complex_ok``) array.
 
     Refuses what numpy cannot read as numbers (strings, ``None``, ragged lists,
-    dictionaries), the wrong number of dimensions, fewer than ``min_size`` entries
-    and (with ``finite``) NaN or infinite entries. Boolean arrays read as 0/1.
+    dictionaries, object arrays), the wrong number of dimensions, fewer than
+    ``min_size`` entries and (with ``finite``) NaN or infinite entries. Boolean
+    arrays read as 0/1 (a placement, a mask) unless ``bools=False`` (numbers are
+    expected); a lone boolean (``True``) is never read as a number.
     """
-    if isinstance(value, (str, bytes, dict, set)) or value is None:
+    if isinstance(value, (str, bytes, dict, set, bool, np.bool_)) or value is None:
         raise ValueError(f"{name} must be a numeric array, got {_show(value)}")
     try:
         arr = np.asarray(value)
@@ -160,6 +164,8 @@ def check_array(
         raise ValueError(f"{name} must be a real array, got a complex one")
     if arr.dtype.kind not in "biufc":  # strings, objects
         raise ValueError(f"{name} must be a numeric array, got {_show(value)} (dtype {arr.dtype})")
+    if arr.dtype.kind == "b" and not bools:
+        raise ValueError(f"{name} must hold numbers, got booleans (True is not 1 here)")
     dims = (ndim,) if isinstance(ndim, int) else ndim
     if dims is not None and arr.ndim not in dims:
         want = " or ".join(str(d) for d in dims)
@@ -170,6 +176,39 @@ def check_array(
     if finite and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must hold finite numbers, got NaN or infinite entries")
     return arr
+
+
+def check_law_parameters(dist: Any, name: str = "dist", *, domain: bool = True) -> Any:
+    """Refuse a frozen ``scipy.stats`` law whose parameters are NaN, infinite or (with
+    ``domain``) outside the family's domain (scipy then answers NaN everywhere,
+    silently). Objects that are not frozen scipy laws pass unchanged (their own methods
+    are the contract)."""
+    inner = getattr(dist, "dist", None)
+    parse = getattr(inner, "_parse_args", None)
+    if parse is None:
+        return dist
+    try:
+        shapes, loc, scale = parse(*getattr(dist, "args", ()), **getattr(dist, "kwds", {}))
+    except TypeError as exc:
+        raise ValueError(f"{name} has parameters its family does not take ({exc})") from None
+    family = getattr(inner, "name", type(inner).__name__)
+    for label, v in [*((f"shape {i}", s) for i, s in enumerate(shapes)), ("loc", loc)] + [
+        ("scale", scale)
+    ]:
+        arr = np.asarray(v)
+        if arr.dtype.kind not in "iuf" or not np.all(np.isfinite(arr)):
+            raise ValueError(
+                f"{name} ({family}) must have finite numeric parameters, got {label} = {_show(v)}"
+            )
+    if not np.all(np.asarray(scale) > 0):
+        raise ValueError(f"{name} ({family}) must have scale > 0, got {_show(scale)}")
+    argcheck = getattr(inner, "_argcheck", None)
+    if domain and argcheck is not None and shapes and not np.all(argcheck(*shapes)):
+        raise ValueError(
+            f"{name} ({family}) has shape parameters outside the family's domain: "
+            f"{_show(tuple(shapes))}"
+        )
+    return dist
 
 
 def check_path(value: Any, name: str, *, exists: bool = True, what: str = "file") -> str:
@@ -238,7 +277,7 @@ def check_memory(nbytes: float, name: str, what: str) -> None:
 
 def _bytes(n: float) -> str:
     if n >= 2**100:
-        return f"about 2^{int(n).bit_length() - 1} bytes"
+        return f"2^{int(n).bit_length() - 1} bytes"
     if n >= 2**30:
         return f"{n / 2**30:.3g} GiB"
     return f"{n / 2**20:.3g} MiB"

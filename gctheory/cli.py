@@ -397,6 +397,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        from gctheory.montecarlo.checkpoint import CheckpointDiskFullError
+
+        if not isinstance(exc, CheckpointDiskFullError):
+            raise
+        print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)  # one line
+        return 1
+    except RuntimeError as exc:
+        from gctheory.montecarlo.engine import WorkerLostError
+
+        if not isinstance(exc, WorkerLostError):
+            raise
+        print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

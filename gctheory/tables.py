@@ -90,7 +90,7 @@ def table1(
     out = []
     for n, s, m in TABLE1_PARAMETERS if rows is None else _check_rows(rows, "rows"):
         notes = []
-        cells = {}
+        cells: dict[str, int | None] = {}
         for key, (N, K) in (("ya", (n, n - s)), ("commfr", (m + s, m))):
             try:
                 b = s_kappa_bound(N, K, kappa, eps, C, prefactor)

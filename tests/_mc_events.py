@@ -118,3 +118,27 @@ def checkpoint_chunks(path) -> int:
         return 0
     lines = path.read_bytes().split(b"\n")[1:-1]  # after the header, before a torn tail
     return sum(len(json.loads(line)["chunks"]) for line in lines)
+
+
+def bernoulli_killing_once(rng: np.random.Generator, size: int, p: float, marker: str):
+    """Bernoulli(p), but the first call to find no ``marker`` file creates it and SIGKILLs its
+    own process (a pool worker dying mid-chunk, once)."""
+    import os
+    import signal
+
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return rng.random(size) < p
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")
+
+
+def bernoulli_always_killing(rng: np.random.Generator, size: int, p: float):
+    """Kills its own (worker) process on every call."""
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")

@@ -69,3 +69,11 @@ def test_alg4_check_flags_a_broken_mask(monkeypatch):
 
     monkeypatch.setattr(th, "mask_matrix", broken)
     assert "row weights" in th.verify_alg4(8, 0)["counterexample"]
+
+
+def test_eq2_converse_finds_a_counterexample_to_a_smaller_bound():
+    """The converse sweep flips on a bound one below eq. (2) (which the RS/FRC supports meet)."""
+    from paper_checks.halbawi2017.converse import support_sweep
+
+    assert support_sweep(9)["counterexample"] is None
+    assert support_sweep(9, lambda n, k, w: w * n // k - 2)["counterexample"] is not None

@@ -174,3 +174,26 @@ def test_expected_alpha_is_constant_on_vertex_transitive_graphs_by_enumeration()
         adj[u, v] = adj[v, u] = 1
     assert set(adj.sum(axis=1)) == {3}
     assert len(set(_exact_mean_alpha(adj, p))) > 1
+
+
+def test_worst_case_lower_bound_is_attained_by_straggling_neighbourhoods():
+    import pytest
+
+    from gctheory.codes.expander import (
+        ExpanderCode,
+        expander_worst_case_lower_bound,
+        random_regular_graph,
+    )
+
+    assert expander_worst_case_lower_bound(6, 3) == 2.0
+    assert expander_worst_case_lower_bound(0, 3) == 0.0
+    with pytest.raises(ValueError, match="d"):
+        expander_worst_case_lower_bound(3, 0)
+    G = random_regular_graph(30, 3, rng=7)
+    code = ExpanderCode(G)  # optimal decoder
+    # two vertices with disjoint neighbourhoods: their 6 neighbours straggle
+    v = 0
+    far = next(u for u in range(30) if not (set(np.flatnonzero(G[u])) & set(np.flatnonzero(G[v]))))
+    S = set(np.flatnonzero(G[v])) | set(np.flatnonzero(G[far]))
+    T = [i for i in range(30) if i not in S]
+    assert code.decoder_error(T) >= expander_worst_case_lower_bound(len(S), 3) - 1e-9

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import mp
 
+from gctheory.codes import DecodingPrecisionWarning
 from gctheory.codes.base import ye_abbe_lower_bound
 from gctheory.codes.reed_solomon import (
     ReedSolomonCode,
@@ -282,8 +283,10 @@ def test_numerical_breakdown_is_reported_not_hidden():
     Y = code.encode(np.ones((200, 1)))
     with pytest.raises(ValueError, match="cannot decode"):
         code.decode(F, Y[F])
-    res = code.decode_detail(F, Y[F], check=False)
+    with pytest.warns(DecodingPrecisionWarning, match="forward error"):
+        res = code.decode_detail(F, Y[F], check=False)
     assert not res.exact and res.condition_number > 1e15
+    assert res.noise_bound > 1e-6  # the precision check says so too (issue 30, S1)
 
 
 def test_complex_problem():
@@ -382,3 +385,17 @@ def test_cyclic_shift_fast_path_equals_direct_products(n, k, w):
                 )
     B = rs_encoding_matrix(n, k, w)
     np.testing.assert_allclose(B, direct, rtol=1e-12 * n, atol=0)
+
+
+def test_decode_many_goes_through_the_rs_decoder():
+    """decode_many passes rtol/check to decode; RS.decode used to refuse them (TypeError)."""
+    import numpy as np
+
+    from gctheory.codes.reed_solomon import ReedSolomonCode
+
+    code = ReedSolomonCode(6, 6, 3)
+    P = np.arange(12.0).reshape(6, 2)
+    Y = code.encode(P)
+    sets = np.array([[0, 1, 2, 3], [1, 2, 3, 4]])
+    out = code.decode_many(sets, Y)
+    np.testing.assert_allclose(out, np.tile(P.sum(axis=0), (2, 1)), rtol=1e-9, atol=1e-9)

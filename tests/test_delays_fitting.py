@@ -85,3 +85,26 @@ def test_bad_samples_and_options_are_refused():
         dl.fit_law(np.arange(1, 20.0), "cauchy")
     with pytest.raises(ValueError, match="bootstrap must lie in"):
         dl.fit_laws(np.arange(1, 20.0), bootstrap=-1)
+
+
+def test_weibull_shape_interval_is_the_profile_likelihood_cut():
+    from gctheory.delays._mle import _weibull_profile
+
+    x = 0.5 + 2.0 * np.random.default_rng(5).weibull(1.5, 100)
+    fit = dl.fit_law(x, "weibull", level=0.95)
+    k, (lo, hi) = fit.params["shape"], fit.ci["shape"]
+    assert lo < k < hi
+    # at both ends the likelihood ratio equals the chi-square(1) quantile
+    cut = fit.loglik - 0.5 * stats.chi2.ppf(0.95, 1)
+    assert _weibull_profile(x, lo) == pytest.approx(cut, abs=1e-6)
+    assert _weibull_profile(x, hi) == pytest.approx(cut, abs=1e-6)
+    assert _weibull_profile(x, k) == pytest.approx(fit.loglik, abs=1e-8)  # the point fit's max
+    # skewed to the right (where the Wald interval, symmetric, missed the truth)
+    assert hi - k > k - lo
+    # negative control: outside the interval the profile is below the cut
+    assert _weibull_profile(x, 1.05 * hi) < cut and _weibull_profile(x, 0.95 * lo) < cut
+    # the point estimates are the ones before the change (the fit itself is untouched)
+    assert fit.dist.args[0] == k and fit.dist.kwds == {
+        "loc": fit.params["loc"],
+        "scale": fit.params["scale"],
+    }

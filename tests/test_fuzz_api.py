@@ -19,6 +19,7 @@ number of cases tried.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import os
@@ -55,7 +56,7 @@ MEMORY_LIMIT = 4 * 2**30  # bytes of new address space per call
 
 _SMALL_JUNK = [0, -1, -7, 1.5, -0.5, math.nan, math.inf, -math.inf, True, False]
 _SMALL_JUNK += ["x", "", None, [], (1, 2), {"a": 1}]
-JUNK = st.sampled_from(_SMALL_JUNK + [10**12, 10**30, 1e308, 2**63])
+JUNK = st.sampled_from(_SMALL_JUNK + [10**12, 10**18, 10**30, 1e308, 2**63])
 # A huge trial count is a valid request that takes hours by design; refusing it (or not)
 # is the Monte Carlo engine's rule, fuzzed on the engine's own functions, so the other
 # functions' ``trials`` get every junk value but the huge ones.
@@ -686,6 +687,334 @@ def test_fuzz_public_callable_many(name):
     _check(name, SLOW_EXAMPLES)
 
 
+# ---------------------------------------------------------------------------
+# value classes that must be refused (issue 30, the third hostile probe)
+#
+# The draws above accept any return as "handled": a call that reads True as 1, runs a
+# law with a NaN parameter or sums an object array passes them. Here each public
+# callable first gets a valid baseline call (valid values only, by parameter name);
+# then one parameter at a time is replaced by a value of a class that is never valid
+# where that parameter's name says a number, a law or a matrix is expected. The call
+# must raise a ValueError naming that parameter; an optional parameter gets the value
+# too (garbage is refused even where the configuration does not use it). Counts of a
+# huge size (10^18) and complex matrices must be answered or refused within the limits
+# (a complex matrix is valid for some callables). float32 input to the decoders is
+# :func:`test_decoders_report_what_float32_input_costs`.
+
+NUMERIC_NAMES = INT_NAMES | FLOAT_NAMES | UNIT_NAMES
+MATRIX_NAMES = {"G", "M", "A", "B", "V_T", "partials", "worker_grads", "A_S", "chunks", "H"}
+
+
+def _hostile_values(name: str) -> list[tuple[str, Any, bool]]:
+    """``(class, value, must_refuse)`` for a parameter, by its name."""
+    out: list[tuple[str, Any, bool]] = []
+    if name in NUMERIC_NAMES:
+        out += [("bool for a number", True, True), ("NaN", math.nan, True)]
+        if name in INT_NAMES:
+            out.append(("10^18 count", 10**18, False))
+    if name == "rng":
+        out.append(("bool for a seed", True, True))
+    if name == "dist":
+        out += [
+            ("NaN-parameter law", stats.expon(scale=math.nan), True),
+            ("NaN-shape law", stats.pareto(math.nan), True),
+        ]
+    if name in MATRIX_NAMES:
+        out += [
+            ("object array", np.array([[1, 0], [0, 1]], dtype=object), True),
+            ("string array", np.array([["1", "0"], ["0", "1"]]), True),
+            ("complex array", np.array([[1 + 1j, 0], [0, 1]]), False),
+        ]
+    return out
+
+
+def _is_flag(p: inspect.Parameter) -> bool:
+    return isinstance(p.default, bool) or "bool" in str(p.annotation)
+
+
+def valid_only(func: Callable, **overrides: st.SearchStrategy) -> st.SearchStrategy:
+    """:func:`auto` without junk: every parameter valid by its name."""
+    sig = inspect.signature(func)
+    pos, kw = [], []
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        good = overrides.get(p.name, valid_for(p.name))
+        if p.name == "max_seconds":
+            good = st.floats(0.05, 1.0)
+        required = p.default is inspect.Parameter.empty or p.name == "max_seconds"
+        (kw if p.kind == p.KEYWORD_ONLY or not required else pos).append((p.name, good, required))
+
+    @st.composite
+    def draw(data):
+        args = tuple(data(s) for _, s, _ in pos)
+        kwargs = {n: data(s) for n, s, req in kw if req or data(st.booleans())}
+        return Case(args, kwargs)
+
+    return draw()
+
+
+def _refusal(func: Callable, case: Case, param: str | None) -> str:
+    """``ok`` (returned), ``refused`` (ValueError naming ``param``; any parameter when
+    ``param`` is None) or what else happened."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            func(*case.args, **case.kwargs)
+    except ValueError as exc:
+        text = str(exc)
+        if param is None:
+            return "refused" if _names_a_parameter(func, text, case) else "unnamed"
+        low = text.lower()
+        forms = {param, param.replace("_", " "), param.replace("_", "-")}
+        if any(
+            re.search(rf"(?<![A-Za-z0-9_]){re.escape(f.lower())}(?![A-Za-z0-9_])", low)
+            for f in forms
+        ):
+            return "refused"
+        return f"ValueError naming another parameter: {text[:100]}"
+    except MemoryError:
+        return "MemoryError"
+    except _Alarm:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        return f"{type(exc).__name__}: {str(exc)[:100]}"
+    return "ok"
+
+
+def _with(case: Case, sig: inspect.Signature, name: str, value: Any) -> Case:
+    """``case`` with parameter ``name`` set to ``value`` (added as a keyword if absent)."""
+    names = [
+        p.name
+        for p in sig.parameters.values()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY)
+    ]
+    args, kwargs = list(case.args), dict(case.kwargs)
+    if name in names and names.index(name) < len(args):
+        args[names.index(name)] = value
+    else:
+        kwargs[name] = value
+    return Case(tuple(args), kwargs)
+
+
+REFUSAL_BASELINES = 8  # valid draws tried per callable for a baseline that returns
+
+
+def _refusal_one(name: str, out: Any) -> None:
+    """Lines ``B case`` (the baseline) and ``V param|class|must|result`` per value."""
+    func = getattr(gctheory, name)
+    if dataclasses.is_dataclass(func) and func.__dataclass_params__.frozen:
+        return  # a result record: it holds values, it does not validate (see EXCLUDED)
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError):
+        return
+    targets = [
+        (p.name, cls, val, must)
+        for p in sig.parameters.values()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and not _is_flag(p)
+        for cls, val, must in _hostile_values(p.name)
+    ]
+    if not targets:
+        return
+    drawn: list[Case] = []
+
+    @settings(
+        max_examples=REFUSAL_BASELINES,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(_VALID.get(name) or valid_only(func))
+    def collect(case: Case) -> None:
+        drawn.append(case)
+
+    collect()
+    base = None
+    for case in drawn:
+        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+        try:
+            ok = _refusal(func, case, None) == "ok"
+        except _Alarm:
+            ok = False
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if ok:
+            base = case
+            break
+    if base is None:
+        out.write(f"X {name}\n")
+        return
+    for param, cls, val, must in targets:
+        out.write(f"C {name}|{param}|{cls}|{int(must)}\n")
+        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+        try:
+            res = _refusal(func, _with(base, sig, param, val), param)
+        except _Alarm:
+            res = f"no answer within {TIME_LIMIT:g} s"
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        out.write(f"R {res}\n".replace("\n", " ").rstrip() + "\n")
+
+
+def _refusal_child(names: list[str], write: int) -> None:
+    out = os.fdopen(write, "w", buffering=1)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    vm = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    limit = vm + MEMORY_LIMIT
+    resource.setrlimit(resource.RLIMIT_AS, (min(limit, hard) if hard > 0 else limit, hard))
+
+    def on_alarm(signum, frame):
+        raise _Alarm
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    for name in names:
+        out.write(f"N {name}\n")
+        _refusal_one(name, out)
+    out.close()
+
+
+@dataclass
+class Refusals:
+    """Outcome per (callable, parameter, value class): handled or not, and why."""
+
+    rows: list[tuple[str, str, str, bool, str]] = field(default_factory=list)
+    no_baseline: list[str] = field(default_factory=list)
+
+    def handled(self, row: tuple[str, str, str, bool, str]) -> bool:
+        """Refused with a ValueError (or, where the value may be valid, answered)."""
+        _, _, _, must, res = row
+        refused = res == "refused" or res.startswith("ValueError naming another")
+        return refused or (not must and res == "ok")
+
+    def unnamed(self) -> int:
+        """Refusals whose message does not name the parameter given the value (minor)."""
+        return sum(r[4].startswith("ValueError naming another") for r in self.rows)
+
+    def counts(self) -> tuple[int, int]:
+        good = sum(self.handled(r) for r in self.rows)
+        return good, len(self.rows) - good
+
+
+def refusal_scan(names: list[str]) -> Refusals:
+    """Run :func:`_refusal_one` over ``names`` in forked children (a stuck or crashed
+    child is replaced and the scan goes on with the next callable)."""
+    _warm_hypothesis()
+    result = Refusals()
+    todo = list(names)
+    while todo:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(read)
+                _refusal_child(todo, write)
+            finally:
+                os._exit(0)
+        os.close(write)
+        os.set_blocking(read, False)
+        buf, name, current, last = b"", None, None, time.monotonic()
+        killed = None
+        while True:
+            try:
+                chunk = os.read(read, 65536)
+            except BlockingIOError:
+                chunk = None
+            if chunk == b"":
+                break
+            if chunk:
+                buf += chunk
+                *lines, buf = buf.split(b"\n")
+                for line in lines:
+                    tag, text = line[:1].decode(), line[2:].decode(errors="replace")
+                    if tag == "N":
+                        name, current, last = text, None, time.monotonic()
+                    elif tag == "X":
+                        result.no_baseline.append(text)
+                    elif tag == "C":
+                        current, last = text, time.monotonic()
+                    elif tag == "R" and current is not None:
+                        fn, param, cls, must = current.split("|")
+                        result.rows.append((fn, param, cls, must == "1", text))
+                        current = None
+                continue
+            if time.monotonic() - last > 4 * TIME_LIMIT * (REFUSAL_BASELINES + 1):
+                os.kill(pid, signal.SIGKILL)
+                killed = name
+                if current is not None:
+                    fn, param, cls, must = current.split("|")
+                    result.rows.append((fn, param, cls, must == "1", "stuck; killed"))
+                break
+            time.sleep(0.002)
+        os.close(read)
+        _, status = os.waitpid(pid, 0)
+        if killed is None and current is not None:
+            fn, param, cls, must = current.split("|")
+            result.rows.append((fn, param, cls, must == "1", f"crashed (status {status})"))
+            killed = name
+        todo = todo[todo.index(killed) + 1 :] if killed in todo else []
+    return result
+
+
+# baselines where the parameter names alone do not make a valid call
+_VALID: dict[str, st.SearchStrategy] = {}
+
+_REFUSALS: list[Refusals] = []
+
+
+def _refusals() -> Refusals:
+    if not _REFUSALS:
+        _REFUSALS.append(refusal_scan(sorted(_TABLE)))
+    return _REFUSALS[0]
+
+
+@pytest.mark.parametrize("name", sorted(_TABLE))
+def test_refuses_the_probe_value_classes(name):
+    rows = [r for r in _refusals().rows if r[0] == name]
+    bad = [r for r in rows if not _refusals().handled(r)]
+    if bad:
+        text = "; ".join(f"{p}={cls} -> {res}" for _, p, cls, _, res in bad)
+        pytest.fail(f"[{_module_of(name)}] {name}: {text}")
+
+
+def _decoder_families() -> list[Any]:
+    from gctheory import codes
+
+    return [
+        codes.CyclicMDSCode(12, 3, rng=1),
+        codes.CyclicMDSCode(30, 8, rng=1),
+        codes.YeAbbeCode(12, 3, 1),
+        codes.YeAbbeCode(30, 8, 1),
+        codes.FractionalRepetitionCode(12, 3),
+        codes.ReedSolomonCode(8, 8, 2),
+        codes.commfr_code(12, 12, 4, 2, rng=1),
+    ]
+
+
+def test_decoders_report_what_float32_input_costs():
+    # issue 30, S1: float32 received through decode must either come back within rtol
+    # of the gradient or warn with a bound that covers the error it made
+    from gctheory.codes import DecodingPrecisionWarning
+
+    for code in [c for c in _decoder_families() if c is not None and c.s is not None]:
+        rng = np.random.default_rng(0)
+        P = rng.standard_normal((code.k, 4))
+        Y = code.encode(P)
+        truth = P.sum(0)
+        for _ in range(5):
+            T = np.sort(rng.choice(code.n, code.min_survivors, replace=False))
+            y32 = np.asarray(Y[T]).astype(np.complex64 if np.iscomplexobj(Y) else np.float32)
+            with warnings.catch_warnings(record=True) as rec:
+                warnings.simplefilter("always")
+                res = code.decode_detail(T, y32, 4)
+            warned = any(issubclass(w.category, DecodingPrecisionWarning) for w in rec)
+            g = np.real(res.gradient)
+            err = float(np.abs(g - truth).max() / np.abs(g).max())
+            assert warned == (res.noise_bound > 1e-6), (code, res.noise_bound)
+            assert err <= max(res.noise_bound, 1e-6), (code, err, res.noise_bound)
+
+
 def main(examples: int = DEFAULT_EXAMPLES, limit: float = TIME_LIMIT) -> int:
     global TIME_LIMIT
     TIME_LIMIT = limit
@@ -699,7 +1028,17 @@ def main(examples: int = DEFAULT_EXAMPLES, limit: float = TIME_LIMIT) -> int:
     print(f"\n{total} cases over {len(_TABLE)} callables; {len(findings)} finding(s):")
     for name, case, problem in findings:
         print(f"  [{_module_of(name)}] {name}{case} -> {problem}")
-    return 0 if not findings else 1
+    ref = refusal_scan(sorted(_TABLE))
+    good, bad = ref.counts()
+    print(
+        f"\nprobe value classes: {good} handled, {bad} not handled, "
+        f"{len(ref.no_baseline)} callables without a valid baseline"
+    )
+    for row in ref.rows:
+        if not ref.handled(row):
+            fn, param, cls, _, res = row
+            print(f"  [{_module_of(fn)}] {fn}({param}={cls}) -> {res}")
+    return 0 if not (findings or bad) else 1
 
 
 if __name__ == "__main__":

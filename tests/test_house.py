@@ -23,7 +23,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("codes", "ldpc", "tails"),
     ("load_bounds", "tables", "runtime"),
     ("delays", "training"),  # delays' decision tables weigh runtime's scheme times
-    ("cluster", "tradeoff", "sweeps", "sgc", "hetero"),
+    ("cluster", "tradeoff", "sweeps", "sgc", "hetero", "calibration"),
     ("plots",),
     ("commands", "cli", "__main__", "__init__"),
 )

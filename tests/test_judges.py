@@ -118,3 +118,38 @@ def test_inventory_reads_every_topic_file(tmp_path):
     (tmp_path / "xu2021_bad.json").write_text(json.dumps([{"where": "w"}]))
     with pytest.raises(ValueError, match="needs the fields"):
         load_inventory("xu2021", tmp_path)
+
+
+def test_one_rule_for_undecided_points_in_every_theorem_range_check():
+    """range_search.theorem_judge and halbawi2017.theorems.judge_theorem give the same verdict
+    for the same counts: a violation differs, an undecided point is not checkable, points
+    outside the hypothesis are not counted (issue 26)."""
+    from paper_checks._framework.range_search import UNDECIDED, search, theorem_judge
+    from paper_checks.halbawi2017.theorems import judge_theorem
+
+    def evaluate(x):
+        if x < 0:
+            return None, None, "outside"
+        if x == 5:
+            return UNDECIDED, 0.5, "interval straddles the bound"
+        return x <= 10, (10 - x) / 10, f"x = {x}"
+
+    judge = theorem_judge("x <= 10")
+    for grid, want in (
+        ([-1, 0, 4], "reproduced"),
+        ([-1, 0, 5], "not checkable"),
+        ([0, 5, 11], "differs"),
+        ([-1, -2], "not checkable"),
+    ):
+        out = search(evaluate, grid)
+        got = judge(out)
+        assert got.verdict == want, (grid, got)
+        assert got.key["undecided"] == (out["undecided"], 0.0)
+        cex = None if not out["counterexample count"] else "x > 10"
+        summary = {
+            "instances": out["instances"],
+            "smallest slack": out["smallest slack"],
+            "counterexample": cex,
+            "inconclusive": out["undecided"],
+        }
+        assert judge_theorem(summary, "x <= 10").verdict == want

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import paper_checks.hetero_sources  # noqa: F401  (registers the claims)
-from paper_checks._framework import _REGISTRY
+from paper_checks._framework.registry import _REGISTRY
 
 IDS = {
     ("wang2019icdcs", "optimal-heterogeneous-allocation"): "not checkable",

@@ -80,3 +80,24 @@ def test_theorem6_counterexample_where_condition53_fails():
     ok, slack, d = thm6_evaluate((0.2, 0.35), 600, 110)
     assert ok is False and d["(53)"] == "fails" and d["LT residual"] > 0.2
     assert math.isclose(slack, (0.2 - d["LT residual"]) / 0.2, rel_tol=1e-4)
+
+
+def test_submultiplicative_step_flags_a_smaller_norm():
+    from paper_checks._framework.range_search import search
+    from paper_checks.wang2019.theorems import _sub_grid, submultiplicative_evaluate
+
+    grid = _sub_grid(True)
+    ok = search(submultiplicative_evaluate, grid)
+    assert ok["counterexample count"] == 0 and ok["instances"] == len(grid)
+    fro = search(lambda p: submultiplicative_evaluate(p, "frobenius"), grid)
+    assert fro["counterexample count"] == 0  # ||g||_F >= ||g||_2: holds a fortiori
+    broken = search(lambda p: submultiplicative_evaluate(p, "mean gradient"), grid)
+    assert broken["counterexample count"] > 0
+
+
+def test_appD_step_f_breaks_with_a_smaller_cut():
+    """Step (f)'s bound needs k = n^0.6; with k = n^0.2 the first dropped term exceeds it."""
+    from paper_checks.wang2019.proofs import stepf_evaluate
+
+    assert stepf_evaluate((10**6, 0.1))[0] is True
+    assert stepf_evaluate((10**6, 0.1), k_exp=0.2)[0] is False

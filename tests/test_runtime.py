@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 
 import mpmath
 import numpy as np
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from gctheory.montecarlo import UnreliableEstimateWarning
 from gctheory.order_stats import expected_order_statistic
 from gctheory.runtime import (
     SCHEMES,
@@ -173,7 +175,12 @@ def test_approx_time_eq20_tends_to_eq17():
 )
 def test_scheme_time_matches_monte_carlo(scheme, s, m, code, dist):
     exact = scheme_expected_time(scheme, dist, 12, s, m, tau=0.3, code=code)
-    est = scheme_time_mc(scheme, dist, 12, s, m, 20_000, tau=0.3, code=code, rng=5, level=0.999)
+    with warnings.catch_warnings():
+        if dist.dist.name == "pareto":
+            # an uncoded run waits for the slowest of 12 Pareto(2.5) workers: tail index 2.5,
+            # close enough to 2 that the heavy-tail diagnostic (issue 30, S4) may rightly warn
+            warnings.simplefilter("ignore", UnreliableEstimateWarning)
+        est = scheme_time_mc(scheme, dist, 12, s, m, 20_000, tau=0.3, code=code, rng=5, level=0.999)
     assert est.contains(exact), (est, exact)
     assert not est.contains(exact * 1.03)  # negative control
 

@@ -250,6 +250,18 @@ def test_lag_saves_communication_and_runs_are_reproducible():
         assert np.array_equal(a.w, b.w), name
 
 
+def test_lazy_schemes_record_how_often_each_group_was_selected():
+    base = dict(n=10, delay=EXP, iterations=60, rng=5)
+    lag = tr.simulate("lag", **base)
+    # LAG: one group per worker; each selected at the first iteration, and the counts
+    # add up to the uploads (a selected worker downloads and uploads: comm = 2 per worker)
+    assert lag.selected.shape == (10,) and lag.selected.min() >= 1
+    assert lag.selected.sum() == lag.comm.sum() / 2
+    ggd = tr.simulate("ggd", r=2, **base)  # every group every iteration
+    assert np.array_equal(ggd.selected, np.full(5, 60))
+    assert tr.simulate("gd", **base).selected is None
+
+
 def test_estimate_run_metric_validates_and_is_seeded():
     kw = dict(scheme="gd", n=4, iterations=5)
     a = tr.estimate_run_metric("total_time", 3, rng=1, **kw)
@@ -408,3 +420,13 @@ def test_cli_simulate_writes_nothing_into_the_current_folder(tmp_path, monkeypat
     m = re.search(r"wrote (\S+\.csv) and (\S+\.png)", out.err)
     assert m and Path(m[1]).is_file() and Path(m[2]).is_file()
     shutil.rmtree(Path(m[1]).parent)
+
+
+def test_paired_metric_refuses_an_unknown_metric_or_a_missing_target():
+    from gctheory.training.studies import estimate_paired_metric
+
+    a = dict(scheme="gd", n=4, iterations=3)
+    with pytest.raises(ValueError, match="metric must be one of"):
+        estimate_paired_metric("final_los", 2, a, a, rng=1)
+    with pytest.raises(ValueError, match="needs target_loss"):
+        estimate_paired_metric("time_to_target", 2, a, a, rng=1)

@@ -16,7 +16,11 @@ gradient-oracle protocol, the digits workloads), :mod:`~gctheory.cluster.worker`
 Dask), :mod:`~gctheory.cluster.mpi` (MPI), :mod:`~gctheory.cluster.rules` (whom
 the master waits for, how it decodes), :mod:`~gctheory.cluster.master` (the
 run loop), :mod:`~gctheory.cluster.trace`, :mod:`~gctheory.cluster.replay`,
-:mod:`~gctheory.cluster.compare` (measured versus predicted).
+:mod:`~gctheory.cluster.compare` (measured versus predicted),
+:mod:`~gctheory.cluster.checkpoint` (resume after the master is killed),
+:mod:`~gctheory.cluster.torch_oracle` (the optional PyTorch adapter);
+:mod:`~gctheory.cluster.base` holds what they share (the engine interface,
+the trace statuses), :mod:`~gctheory.cluster.results` the run's record.
 
 References
 ----------
@@ -26,17 +30,14 @@ References
 
 from __future__ import annotations
 
+from gctheory.cluster.base import ENGINES, STATUSES, Engine, Event
 from gctheory.cluster.compare import Comparison, compare
-from gctheory.cluster.engines import ENGINES, DaskEngine, Engine, Event, LocalEngine, make_engine
-from gctheory.cluster.master import (
-    STATUSES,
-    ClusterError,
-    ClusterRun,
-    WorkerLostWarning,
-    run,
-)
+from gctheory.cluster.engines import DaskEngine, LocalEngine, make_engine
+from gctheory.cluster.master import run
 from gctheory.cluster.replay import Replay, replay
+from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import SUPPORTED_SCHEMES, Rule, build_scheme
+from gctheory.cluster.torch_oracle import TorchOracle, digits_mlp
 from gctheory.cluster.trace import load_run, run_trace, save_run
 from gctheory.cluster.worker import OracleError, WorkerState
 from gctheory.cluster.workloads import (
@@ -64,10 +65,12 @@ __all__ = [
     "OracleError",
     "Replay",
     "Rule",
+    "TorchOracle",
     "WorkerLostWarning",
     "WorkerState",
     "build_scheme",
     "compare",
+    "digits_mlp",
     "load_run",
     "make_engine",
     "make_workload",

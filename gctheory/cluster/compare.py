@@ -6,8 +6,9 @@ where :mod:`gctheory.runtime` models the scheme: uncoded, ignore-s, cyclic
 MDS, FRC, Ye-Abbe; otherwise a Monte Carlo of the same rule on draws of the
 same delay model) plus the fixed overheads *measured* in the run: a worker's
 response minus its injected delay (sending the parameters, the gradient
-computation, the transfer back), averaged over every result that arrived, and
-the master's decoding and update. The test: is the measured mean inside the
+computation, the transfer back), averaged over the survivors' results (those
+stamped while the master waited for them), and the master's decoding and
+update. The test: is the measured mean inside the
 prediction's interval, a z-test of their difference with both standard errors.
 """
 
@@ -20,7 +21,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-__all__ = ["Comparison", "compare", "predicted_wait"]
+from gctheory.cluster.base import USED
+
+__all__ = ["Comparison", "compare", "predicted_wait", "law_mean", "sweep"]
 
 #: :mod:`gctheory.runtime` names of the schemes it models
 _RUNTIME_NAMES = {"gd": "uncoded", "ignore": "ignore-s", "cyclic_mds": "cyclic-mds",
@@ -69,6 +72,10 @@ class Comparison:
         return dict(self.__dict__)
 
 
+def dm_is_trace(spec: Any) -> bool:
+    return isinstance(spec, str) and spec.startswith("trace:")
+
+
 def _runtime_law(dist: Any, n: int) -> Any:
     """runtime's ``X`` is the time to process the whole dataset: ``n`` times the simulator's."""
     shapes, loc, scale = dist.dist._parse_args(*dist.args, **dist.kwds)
@@ -79,20 +86,40 @@ def predicted_wait(
     run: Any, delay: Any = None, *, trials: int = 20_000, rng: Any = 0
 ) -> tuple[float, float, str]:
     """Expected wait under ``delay`` (default: the run's law): (mean, standard error, method)."""
+    return _predicted(run.config, run.n, delay, trials, rng)
+
+
+def law_mean(scheme: str, n: int, delay: Any, *, s: int | None = None, K: int | None = None,
+             code_options: dict | None = None, seed: int = 0, trials: int = 20_000,
+             **delay_options: Any) -> float:  # fmt: skip
+    """Expected wait of ``scheme`` on ``n`` workers under ``delay`` alone (no overheads):
+    the predicted curve of :func:`sweep` and the figure, without a run."""
+    cfg = {"scheme": scheme, "s": s, "K": K, "m": 1, "code_options": code_options or {},
+           "seed": seed, "delay": delay, "delay_options": delay_options}  # fmt: skip
+    return _predicted(cfg, n, None, trials, 0)[0]
+
+
+def _predicted(
+    cfg: dict, n: int, delay: Any, trials: int, rng: Any, extra: np.ndarray | None = None
+) -> tuple[float, float, str]:
+    """Expected wait of the rule; with ``extra``, each finish time plus a draw from ``extra``."""
     from gctheory.cluster.rules import Rule, build_scheme
     from gctheory.delays import parse_delay
 
-    cfg = run.config
-    dm = parse_delay(cfg["delay"] if delay is None else delay)
+    opts = cfg.get("delay_options") or {}
+    if dm_is_trace(cfg["delay"] if delay is None else delay):
+        opts = {"comm_time": opts.get("comm_time", 0.0)}  # a trace carries its own structure
+    dm = parse_delay(cfg["delay"] if delay is None else delay, **opts)
     sch = build_scheme(
-        cfg["scheme"], run.n, s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
+        cfg["scheme"], n, s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
         code_options=cfg.get("code_options"), seed=int(cfg["seed"]),
     )  # fmt: skip
     rule = Rule(sch)
     name = _RUNTIME_NAMES.get(sch.name)
     uniform = bool(np.all(sch.loads == sch.loads[0]))
     if (
-        name is not None
+        extra is None
+        and name is not None
         and dm.replay is None
         and dm.n_slow == 0
         and dm.persist == 1
@@ -101,12 +128,10 @@ def predicted_wait(
     ):
         from gctheory.runtime import scheme_time_moments
 
-        s = run.n - rule.need
+        s = n - rule.need
         m = int(cfg.get("m", 1))
         try:
-            mom = scheme_time_moments(
-                name, _runtime_law(dm.dist, run.n), run.n, s, m, tau=dm.comm_time
-            )
+            mom = scheme_time_moments(name, _runtime_law(dm.dist, n), n, s, m, tau=dm.comm_time)
             if rule.groups is None or name == "frc":
                 return float(mom.mean), 0.0, "gctheory.runtime (exact)"
         except ValueError:
@@ -118,12 +143,23 @@ def predicted_wait(
         if dm.replay is not None:
             X = dm.replay.per_unit_times(j, sch.loads, gen)
         elif j % dm.persist == 0 or X is None:
-            X = dm.draw(gen, run.n)
-        waits[j] = rule.wait_time(sch.finish_times(X))
+            X = dm.draw(gen, n)
+        Tf = sch.finish_times(X)
+        if extra is not None:
+            Tf = Tf + extra[gen.integers(extra.size, size=n)]
+        waits[j] = rule.wait_time(Tf)
     return float(waits.mean()), float(waits.std(ddof=1) / math.sqrt(trials)), "monte carlo"
 
 
-def compare(run: Any, delay: Any = None, *, level: float = 0.99, rng: Any = 0) -> Comparison:
+def compare(
+    run: Any,
+    delay: Any = None,
+    *,
+    level: float = 0.99,
+    rng: Any = 0,
+    overhead: str = "fixed",
+    trials: int = 20_000,
+) -> Comparison:
     """Hold ``run``'s mean iteration time against the prediction for ``delay``.
 
     Parameters
@@ -135,9 +171,22 @@ def compare(run: Any, delay: Any = None, *, level: float = 0.99, rng: Any = 0) -
     level : float
         Confidence level of the intervals; ``agrees`` when the z-test does not
         reject at ``1 - level``.
+    overhead : {"fixed", "resampled"}
+        ``"fixed"``: the prediction is the law's expected wait (exact where
+        :mod:`gctheory.runtime` models the scheme) plus the mean measured
+        overhead. ``"resampled"``: a Monte Carlo of the rule on the law's
+        draws with each worker's response lengthened by an overhead drawn
+        from the run's measured ones (response minus injected delay), plus the
+        mean decoding time: on a busy machine the overheads vary, and the
+        order statistic of ``X_i + O_i`` exceeds that of ``X_i`` plus the mean
+        of ``O`` (a max of jittered times is later than the jitter's mean).
+    trials : int
+        Monte Carlo trials where one is needed.
     """
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    if overhead not in ("fixed", "resampled"):
+        raise ValueError(f"overhead must be 'fixed' or 'resampled', got {overhead!r}")
     x = np.asarray(run.iteration_time, float)
     T = len(x)
     if T < 2:
@@ -145,14 +194,23 @@ def compare(run: Any, delay: Any = None, *, level: float = 0.99, rng: Any = 0) -
     z_lv = float(stats.norm.ppf(0.5 + level / 2))
     se_meas = float(np.std(x, ddof=1)) / math.sqrt(T)
     mean = float(x.mean())
-    law, se_law, method = predicted_wait(run, delay, rng=rng)
     o = np.asarray(run.overhead, float)
-    o = o[np.isfinite(o)]
+    # the survivors' overheads only: their arrival is stamped while the master waits for
+    # them; an unused or late result is stamped when the master next polls (after its
+    # decoding, or in the next iteration), which would inflate the overhead
+    o = o[(np.asarray(run.status) == USED) & np.isfinite(o)]
     over_w = float(o.mean()) if o.size else 0.0
     se_w = float(o.std(ddof=1) / math.sqrt(o.size)) if o.size > 1 else 0.0
     dec = np.asarray(run.decode_time, float)
-    over = over_w + float(dec.mean())
-    se_over = math.hypot(se_w, float(dec.std(ddof=1)) / math.sqrt(T))
+    se_dec = float(dec.std(ddof=1)) / math.sqrt(T)
+    if overhead == "resampled" and o.size:
+        law, se_law, method = _predicted(run.config, run.n, delay, trials, rng, extra=o)
+        law, over, se_over = law - over_w, over_w + float(dec.mean()), math.hypot(se_w, se_dec)
+        method += " (overheads resampled)"
+    else:
+        law, se_law, method = _predicted(run.config, run.n, delay, trials, rng)
+        over = over_w + float(dec.mean())
+        se_over = math.hypot(se_w, se_dec)
     pred = law + over
     se_pred = math.hypot(se_law, se_over)
     se = math.hypot(se_meas, se_pred)
@@ -163,3 +221,58 @@ def compare(run: Any, delay: Any = None, *, level: float = 0.99, rng: Any = 0) -
         mean, mean - z_lv * se_meas, mean + z_lv * se_meas, pred, pred - z_lv * se_pred,
         pred + z_lv * se_pred, law, method, over, float(z), p, p >= 1 - level, level, label,
     )  # fmt: skip
+
+
+def sweep(
+    cases: Any,
+    *,
+    n: int = 8,
+    delay: Any = "shifted_exp(0.02, 0.02)",
+    iterations: int = 30,
+    engine: str = "local",
+    workload: Any = "quadratic",
+    rng: int = 0,
+    level: float = 0.99,
+    overhead: str = "fixed",
+    **delay_options: Any,
+) -> list[dict[str, Any]]:
+    """Run each case for real and hold it against the prediction: one row per case.
+
+    Parameters
+    ----------
+    cases : sequence of dict
+        Keyword arguments of :func:`gctheory.cluster.run` per case, at least
+        ``scheme`` (e.g. ``{"scheme": "cyclic_mds", "s": 2}``).
+    overhead : {"fixed", "resampled"}
+        How :func:`compare` adds the measured overheads.
+    n, delay, iterations, engine, workload, rng, **delay_options
+        Shared by every case (``delay_options``: ``n_slow``, ``slowdown``...).
+    level : float
+        Confidence level of the intervals and of the agreement test.
+
+    Returns
+    -------
+    list of dict
+        ``scheme``, ``s``, ``engine``, ``need``, the :class:`Comparison`'s
+        fields, ``iterations``, ``decode_ms`` and ``wall_s`` per case.
+    """
+    from gctheory.cluster.engines import DaskEngine
+    from gctheory.cluster.master import run as run_
+
+    if overhead not in ("fixed", "resampled"):
+        raise ValueError(f"overhead must be 'fixed' or 'resampled', got {overhead!r}")
+    rows = []
+    for case in cases:
+        case = dict(case)
+        if "scheme" not in case:
+            raise ValueError(f"every case needs a 'scheme', got {case!r}")
+        eng = DaskEngine() if engine == "dask" else engine
+        r = run_(n=n, delay=delay, iterations=iterations, engine=eng, workload=workload,
+                 rng=rng, eval_every=0, **delay_options, **case)  # fmt: skip
+        c = compare(r, level=level, overhead=overhead)
+        s = case.get("s", n - case["K"] if case.get("K") is not None else 0)
+        row = {"scheme": r.scheme, "s": s, "engine": r.engine.split()[0], "need": r.need}
+        row.update(c.row(), iterations=r.iterations, wall_s=r.wall_time)
+        row["decode_ms"] = 1e3 * float(np.mean(r.decode_time))
+        rows.append(row)
+    return rows

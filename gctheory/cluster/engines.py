@@ -14,72 +14,23 @@ import multiprocessing as mp
 import pickle
 import queue
 import time
-from dataclasses import dataclass
 from multiprocessing.connection import wait as _wait
 from typing import Any
 
 import numpy as np
 
+from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.worker import OracleError, WorkerState, worker_main
 
-__all__ = ["Event", "Engine", "LocalEngine", "DaskEngine", "ENGINES", "make_engine"]
-
-ENGINES = {
-    "local": "worker processes on this machine (multiprocessing; the default)",
-    "dask": "a Dask distributed cluster: 'dask' (a LocalCluster) or 'dask=tcp://HOST:PORT'",
-    "mpi": "MPI ranks under mpiexec (mpi4py): rank 0 is the master, ranks 1..n the workers",
-}
-
-
-@dataclass
-class Event:
-    """Something a worker reported.
-
-    ``kind`` is ``"result"`` (``message``, ``compute_s``, ``slept_s``,
-    ``nbytes``: the size of what crossed the wire), ``"error"`` (``error``: an
-    :class:`OracleError`) or ``"dead"`` (``error``: why). ``at`` is the
-    master's ``time.perf_counter()`` when it saw the event.
-    """
-
-    kind: str
-    worker: int
-    t: int
-    at: float
-    message: np.ndarray | None = None
-    compute_s: float = float("nan")
-    slept_s: float = float("nan")
-    nbytes: int = 0
-    error: Any = None
-
-
-class Engine:
-    """Base class of the engines (see the module docstring)."""
-
-    name = "engine"
-    #: most workers the engine can run (None: no limit)
-    max_workers: int | None = None
-
-    def start(self, states: list[WorkerState]) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
-        """Send a task; return the bytes sent. Never waits for the worker."""
-        raise NotImplementedError  # pragma: no cover
-
-    def poll(self, timeout: float | None) -> list[Event]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def close(self) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def describe(self) -> str:
-        return self.name
-
-    def __enter__(self) -> Engine:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+__all__ = [
+    "Event",
+    "Engine",
+    "LocalEngine",
+    "DaskEngine",
+    "ENGINES",
+    "make_engine",
+    "can_start_processes",
+]
 
 
 class LocalEngine(Engine):
@@ -228,6 +179,9 @@ class LocalEngine(Engine):
     def describe(self) -> str:
         return f"local ({self.context}, {len(self.pids)} processes)"
 
+    def where(self, worker: int) -> str:
+        return f"process {self.pids[worker]}" if worker < len(self.pids) else f"worker {worker}"
+
 
 # ---------------------------------------------------------------------------
 # Dask
@@ -263,6 +217,19 @@ class DaskEngine(Engine):
         naming the address.
     processes : bool
         For the LocalCluster: worker processes instead of threads.
+    n_workers : int, optional
+        For the LocalCluster: Dask workers to start (default one, with a
+        thread per gradient-coding worker; ``n_workers=n`` gives each
+        gradient-coding worker its own Dask worker, so closing one loses one).
+
+    Notes
+    -----
+    Worker ``i``'s state is scattered to the Dask worker ``i mod W`` (``W``
+    the Dask workers present at start) and its tasks are pinned there
+    (``workers=[address]``, ``allow_other_workers=False``): the data moves
+    once. When that Dask worker is closed or lost, its scattered states are
+    lost with it: the engine reports each gradient-coding worker it held as
+    dead (naming the Dask address), and the master goes on without them.
 
     Notes
     -----
@@ -279,6 +246,7 @@ class DaskEngine(Engine):
         client: Any = None,
         timeout: float = 10.0,
         processes: bool = False,
+        n_workers: int | None = None,
     ) -> None:
         try:
             import distributed  # noqa: F401
@@ -287,6 +255,11 @@ class DaskEngine(Engine):
                 'the dask engine needs dask.distributed: pip install "gctheory[dask]"'
             ) from exc
         self.address, self.timeout, self.processes = address, float(timeout), bool(processes)
+        if n_workers is not None and (not isinstance(n_workers, int) or n_workers < 1):
+            raise ValueError(f"n_workers must be a positive int or None, got {n_workers!r}")
+        self.n_workers = n_workers
+        self._where: list[str] = []
+        self._dead: set[int] = set()
         self._client, self._own = client, client is None
         self._cluster: Any = None
         self._states: list[Any] = []
@@ -299,9 +272,10 @@ class DaskEngine(Engine):
         if self._client is not None:
             return self._client
         if self.address is None:
+            nw = self.n_workers or (1 if not self.processes else min(n, 2))
             self._cluster = LocalCluster(
-                n_workers=1 if not self.processes else min(n, 2),
-                threads_per_worker=n if not self.processes else -(-n // 2),
+                n_workers=nw,
+                threads_per_worker=-(-n // nw),
                 processes=self.processes,
                 dashboard_address=None,
             )
@@ -319,12 +293,21 @@ class DaskEngine(Engine):
 
     def start(self, states: list[WorkerState]) -> None:
         client = self._connect(len(states))
-        self._states = [client.scatter(st, hash=False) for st in states]
+        addrs = sorted(client.scheduler_info()["workers"])
+        if not addrs:
+            raise TimeoutError(f"the Dask cluster {self.describe()} has no workers")
+        self._where = [addrs[i % len(addrs)] for i in range(len(states))]
+        self._states = [
+            client.scatter(st, workers=[a], hash=False) for st, a in zip(states, self._where)
+        ]
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
+        if worker in self._dead:
+            return 0
         fut = self._client.submit(
-            _dask_task, self._states[worker], t, params, float(delay), pure=False
-        )
+            _dask_task, self._states[worker], t, params, float(delay), pure=False,
+            workers=[self._where[worker]], allow_other_workers=False,
+        )  # fmt: skip
         self._futures[(worker, t)] = fut
         q = self._q
         fut.add_done_callback(lambda f, i=worker, tt=t: q.put((i, tt, f, time.perf_counter())))
@@ -344,12 +327,13 @@ class DaskEngine(Engine):
                 break
         for i, t, fut, at in items:
             self._futures.pop((i, t), None)
-            if fut.status == "cancelled":
-                continue
             try:
                 msg = fut.result()
             except Exception as exc:  # a lost worker, a killed task
-                events.append(Event("dead", i, t, at, error=f"{type(exc).__name__}: {exc}"))
+                if i not in self._dead:
+                    self._dead.add(i)
+                    why = f"Dask worker {self._where[i]} lost: {type(exc).__name__}: {exc}"
+                    events.append(Event("dead", i, t, at, error=why))
                 continue
             if msg[0] == "result":
                 _, tt, y, comp, slept = msg
@@ -372,6 +356,38 @@ class DaskEngine(Engine):
 
     def describe(self) -> str:
         return f"dask ({self.address or 'LocalCluster'})"
+
+    def where(self, worker: int) -> str:
+        return f"Dask worker {self._where[worker]}" if self._where else f"worker {worker}"
+
+
+def _idle(conn: Any) -> None:  # pragma: no cover - runs in the child
+    conn.send("up")
+    conn.close()
+
+
+def can_start_processes(timeout: float = 60.0) -> tuple[bool, str]:
+    """Whether this machine lets the local engine start a worker process: ``(ok, why not)``.
+
+    Starts one process the way :class:`LocalEngine` does (``forkserver``)
+    and waits for it to answer; a sandbox without process creation, pipes or
+    semaphores gives ``(False, reason)``. Figures and claims that need real
+    runs call this first and write nothing when it fails.
+    """
+    try:
+        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else None)
+        parent, child = ctx.Pipe()
+        p = ctx.Process(target=_idle, args=(child,), daemon=True)
+        p.start()
+        child.close()
+        ok = parent.poll(timeout) and parent.recv() == "up"
+        p.join(timeout=5.0)
+        parent.close()
+    except (OSError, ImportError, RuntimeError, ValueError) as exc:
+        return False, f"cannot start a worker process ({type(exc).__name__}: {exc})"
+    if not ok:
+        return False, f"a worker process did not answer within {timeout:g} s"
+    return True, ""
 
 
 def make_engine(engine: Any) -> Engine:

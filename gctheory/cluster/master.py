@@ -19,151 +19,23 @@ References
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 import warnings
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from gctheory.cluster.engines import Engine, make_engine
+from gctheory.cluster.base import DEAD, ERROR, LATE, NEVER, STATUSES, UNUSED, USED, Engine
+from gctheory.cluster.checkpoint import load_checkpoint, save_checkpoint
+from gctheory.cluster.engines import make_engine
+from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import Rule, build_scheme
 from gctheory.cluster.workloads import make_workload
 
 __all__ = ["ClusterRun", "ClusterError", "WorkerLostWarning", "run", "STATUSES"]
 
-#: what became of each worker's task in an iteration (the trace's ``status`` column)
-STATUSES = ("never", "used", "unused", "late", "error", "dead")
-_NEVER, _USED, _UNUSED, _LATE, _ERROR, _DEAD = range(6)
-
-
-class WorkerLostWarning(UserWarning):
-    """A worker died or failed; the run goes on without it (a permanent straggler)."""
-
-
-class ClusterError(RuntimeError):
-    """The run cannot go on (too many dead workers, an oracle error with ``on_error='stop'``,
-    no answer within the timeout). ``run`` holds the :class:`ClusterRun` so far (its
-    ``params`` are the last parameters reached)."""
-
-    def __init__(self, message: str, run: ClusterRun | None = None) -> None:
-        super().__init__(message)
-        self.run = run
-
-
-@dataclass(frozen=True, eq=False)
-class ClusterRun:
-    """One real run. Per-iteration arrays have length ``iterations`` (T); ``params_history``
-    has T + 1 rows (the start included).
-
-    Attributes
-    ----------
-    scheme, engine, delay : str
-    n, k, need : int
-        Workers, data partitions, survivors the rule waits for.
-    params, params_history : ndarray
-    iteration_time : ndarray (T,)
-        Seconds from sending the parameters to the updated parameters.
-    wait_time, decode_time : ndarray (T,)
-        Of which waiting for the survivors, and decoding plus the update.
-    survivors : list of tuple
-        The survivor set used each iteration (sorted).
-    injected, response : ndarray (T, n)
-        Injected delay of every worker, and the time from sending to its
-        result reaching the master (nan: never).
-    status : ndarray (T, n) of int
-        Index into :data:`STATUSES`.
-    bytes_down, bytes_up : ndarray (T,)
-        Bytes sent to the workers / received from the survivors.
-    message_numbers : int
-        Numbers per message the code promises, ``ceil(d/m)``.
-    message_numbers_measured : int
-        Numbers per message received.
-    metrics : dict of ndarray
-        Train / test metrics at ``metric_iterations``.
-    dead : dict
-        Worker -> iteration its death was seen.
-    config : dict
-        Everything :func:`gctheory.cluster.replay` needs.
-    """
-
-    scheme: str
-    engine: str
-    delay: str
-    n: int
-    k: int
-    need: int
-    params: np.ndarray = field(repr=False)
-    params_history: np.ndarray = field(repr=False)
-    iteration_time: np.ndarray = field(repr=False)
-    wait_time: np.ndarray = field(repr=False)
-    decode_time: np.ndarray = field(repr=False)
-    survivors: list = field(repr=False)
-    injected: np.ndarray = field(repr=False)
-    response: np.ndarray = field(repr=False)
-    status: np.ndarray = field(repr=False)
-    bytes_down: np.ndarray = field(repr=False)
-    bytes_up: np.ndarray = field(repr=False)
-    message_numbers: int = 0
-    message_numbers_measured: int = 0
-    metrics: dict = field(default_factory=dict, repr=False)
-    metric_iterations: np.ndarray = field(default=None, repr=False)
-    dead: dict = field(default_factory=dict)
-    config: dict = field(default_factory=dict, repr=False)
-    wall_time: float = 0.0
-    loads: np.ndarray = field(default=None, repr=False)
-
-    @property
-    def iterations(self) -> int:
-        return len(self.iteration_time)
-
-    @property
-    def iterations_per_second(self) -> float:
-        tot = float(np.sum(self.iteration_time))
-        return self.iterations / tot if tot > 0 else math.nan
-
-    @property
-    def stragglers_ignored(self) -> np.ndarray:
-        """Workers not used each iteration (late, never, dead or error)."""
-        return self.n - np.array([len(S) for S in self.survivors], dtype=np.int64)
-
-    @property
-    def overhead(self) -> np.ndarray:
-        """(T, n): measured response minus injected delay (transfer, compute, scheduling)."""
-        return self.response - self.injected
-
-    def mean_iteration_time(self, level: float = 0.95) -> Any:
-        """Mean iteration time with a CLT interval (a :class:`gctheory.montecarlo.Estimate`)."""
-        from scipy import stats
-
-        from gctheory.montecarlo import Estimate
-
-        x = self.iteration_time
-        sd = float(np.std(x, ddof=1)) if len(x) > 1 else math.nan
-        half = float(stats.norm.ppf(0.5 + level / 2)) * sd / math.sqrt(len(x))
-        v = float(np.mean(x))
-        return Estimate(v, v - half, v + half, len(x), level, None, sd, "clt")
-
-    def trace(self) -> Any:
-        """The run as a :class:`gctheory.delays.Trace` (see :mod:`gctheory.cluster.trace`)."""
-        from gctheory.cluster.trace import run_trace
-
-        return run_trace(self)
-
-    def save(self, path: Any) -> Any:
-        """Write the trace CSV and its ``.json`` sidecar (the config replay needs)."""
-        from gctheory.cluster.trace import save_run
-
-        return save_run(self, path)
-
-    def __repr__(self) -> str:
-        return (
-            f"ClusterRun({self.scheme!r}, n={self.n}, engine={self.engine!r}, "
-            f"iterations={self.iterations}, {self.iterations_per_second:.3g} it/s, "
-            f"dead={sorted(self.dead)})"
-        )
+_NEVER, _USED, _UNUSED, _LATE, _ERROR, _DEAD = NEVER, USED, UNUSED, LATE, ERROR, DEAD
 
 
 class _Bar:
@@ -227,6 +99,9 @@ def run(
     trace: Any = None,
     progress: bool | None = None,
     on_iteration: Any = None,
+    checkpoint: Any = None,
+    checkpoint_every: int = 1,
+    resume: bool = False,
 ) -> ClusterRun:
     """Run distributed gradient descent with ``scheme`` on ``n`` real workers.
 
@@ -279,7 +154,15 @@ def run(
     progress : bool, optional
         A progress bar on stderr (default: when stderr is a terminal).
     on_iteration : callable, optional
-        ``on_iteration(t, engine)`` after each iteration (fault tests use it).
+        ``on_iteration(t, engine)`` after each iteration (and its checkpoint).
+    checkpoint : path, optional
+        Write a checkpoint there every ``checkpoint_every`` iterations and
+        after the last (see :mod:`gctheory.cluster.checkpoint`).
+    resume : bool
+        Start from the checkpoint at ``checkpoint`` when there is one (same
+        configuration; ``iterations`` counts from the start of the first run);
+        without a file there the run starts afresh. Workers always start
+        afresh: a worker dead before the master stopped is alive again.
 
     Returns
     -------
@@ -307,6 +190,10 @@ def run(
         raise ValueError(f"deadline must be > 0 seconds or None, got {deadline!r}")
     if not timeout > 0:
         raise ValueError(f"timeout must be > 0 seconds, got {timeout!r}")
+    if resume and checkpoint is None:
+        raise ValueError("resume=True needs checkpoint=PATH (the file to resume from)")
+    if not isinstance(checkpoint_every, (int, np.integer)) or checkpoint_every < 1:
+        raise ValueError(f"checkpoint_every must be a positive int, got {checkpoint_every!r}")
     seed = _seed(rng)
     sch = build_scheme(scheme, n, s=s, K=K, m=m, code_options=code_options, seed=seed)
     rule = Rule(sch)
@@ -344,6 +231,12 @@ def run(
         "seed": seed,
         "step_size": alpha,
         "delay": getattr(dm, "label", str(delay)),
+        "delay_options": {
+            "persist": dm.persist,
+            "n_slow": dm.n_slow,
+            "slowdown": float(dm.slowdown),
+            "comm_time": float(dm.comm_time),
+        },
         "preempt": bool(preempt),
     }
 
@@ -357,7 +250,7 @@ def run(
     finish = np.full((T, n), np.nan)
     status = np.zeros((T, n), dtype=np.int8)
     bytes_down, bytes_up = np.zeros(T), np.zeros(T)
-    it_time, wait_t, dec_t = np.zeros(T), np.zeros(T), np.zeros(T)
+    it_time, wait_t, dec_t, cpu_t = np.zeros(T), np.zeros(T), np.zeros(T), np.zeros(T)
     survivors: list[tuple[int, ...]] = []
     history = [w.copy()]
     metrics: dict[str, list[float]] = {}
@@ -375,24 +268,58 @@ def run(
         metric_its.append(t)
 
     def partial(done: int) -> ClusterRun:
-        return _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, survivors,
+        return _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors,
                        injected, finish, start_at, status, bytes_down, bytes_up, measured_len,
                        metrics, metric_its, dead, config, done, t_run)  # fmt: skip
 
-    record_metrics(0)
+    def save(done: int) -> None:
+        save_checkpoint(checkpoint, {
+            "config": config, "done": done, "params": w, "history": np.array(history),
+            "injected": injected[:done], "start_at": start_at[:done], "finish": finish[:done],
+            "status": status[:done], "bytes_down": bytes_down[:done],
+            "bytes_up": bytes_up[:done], "it_time": it_time[:done], "wait_t": wait_t[:done],
+            "dec_t": dec_t[:done], "cpu_t": cpu_t[:done], "survivors": survivors,
+            "metrics": metrics,
+            "metric_its": metric_its, "dead": dead, "measured_len": measured_len,
+            "rng_state": delay_rng.bit_generator.state, "X": X,
+            "elapsed": time.perf_counter() - t_run,
+        })  # fmt: skip
+
+    t0, X, elapsed = 0, None, 0.0
+    st = load_checkpoint(checkpoint, config) if resume else None
+    if st is not None:
+        t0 = int(st["done"])
+        if t0 > T:
+            raise ValueError(
+                f"the checkpoint {str(checkpoint)!r} is at iteration {t0}, past "
+                f"iterations={T}; ask for iterations >= {t0}"
+            )
+        arrays = {"injected": injected, "start_at": start_at, "finish": finish, "status": status,
+                  "bytes_down": bytes_down, "bytes_up": bytes_up, "it_time": it_time,
+                  "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t}  # fmt: skip
+        for key, arr in arrays.items():
+            arr[:t0] = st[key]
+        w = np.array(st["params"], copy=True)
+        history = [np.array(h) for h in st["history"]]
+        survivors = list(st["survivors"])
+        metrics = {key: list(v) for key, v in st["metrics"].items()}
+        metric_its = list(st["metric_its"])
+        measured_len, X, elapsed = st["measured_len"], st["X"], float(st["elapsed"])
+        delay_rng.bit_generator.state = st["rng_state"]
+    else:
+        record_metrics(0)
     eng.start(states)
-    t_run = time.perf_counter()
-    X = None
-    done = 0
+    t_run = time.perf_counter() - elapsed  # a resumed run's clock goes on where it stopped
+    done = t0
     try:
-        for t in range(T):
+        for t in range(t0, T):
             if dm.replay is not None:
                 X = dm.replay.per_unit_times(t, sch.loads, delay_rng)
             elif t % dm.persist == 0 or X is None:
                 X = dm.draw(delay_rng, n)
             inj = np.asarray(sch.finish_times(X), float)
             injected[t] = inj
-            start = time.perf_counter()
+            start, cpu0 = time.perf_counter(), time.process_time()
             start_at[t] = start - t_run
             for i in range(n):
                 if i in dead:
@@ -429,7 +356,8 @@ def run(
                     bar.close()
                     raise ClusterError(
                         f"iteration {t}: no answer within timeout={timeout:g} s from workers "
-                        f"{pending} (engine {eng.describe()})",
+                        f"{pending} ({', '.join(eng.where(i) for i in pending)}; engine "
+                        f"{eng.describe()})",
                         partial(t),
                     )
                 for ev in eng.poll(wait_for):
@@ -475,10 +403,13 @@ def run(
                 status[t, i] = _USED
             survivors.append(Ss)
             it_time[t], wait_t[t], dec_t[t] = end - start, decided - start, end - decided
+            cpu_t[t] = time.process_time() - cpu0
             history.append(w.copy())
             done = t + 1
             if eval_every and done % eval_every == 0 or done == T:
                 record_metrics(done)
+            if checkpoint is not None and (done % checkpoint_every == 0 or done == T):
+                save(done)
             if on_iteration is not None:
                 on_iteration(t, eng)
             bar.update(done)
@@ -499,7 +430,7 @@ def run(
     return res
 
 
-def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, survivors, injected,
+def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors, injected,
             finish, start_at, status, bytes_down, bytes_up, measured_len, metrics, metric_its,
             dead, config, done, t_run) -> ClusterRun:  # fmt: skip
     T = done
@@ -516,6 +447,7 @@ def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, survivor
         iteration_time=it_time[:T].copy(),
         wait_time=wait_t[:T].copy(),
         decode_time=dec_t[:T].copy(),
+        master_cpu=cpu_t[:T].copy(),
         survivors=list(survivors[:T]),
         injected=injected[:T].copy(),
         response=resp,

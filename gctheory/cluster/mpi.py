@@ -13,13 +13,14 @@ A worker preempted by the next iteration's parameters drops its result.
 
 from __future__ import annotations
 
+import os
 import pickle
 import time
 from typing import Any
 
 import numpy as np
 
-from gctheory.cluster.engines import Engine, Event
+from gctheory.cluster.base import Engine, Event
 from gctheory.cluster.worker import OracleError, WorkerState, _single_thread
 
 __all__ = ["MPIEngine", "serve_worker", "is_worker_rank"]
@@ -53,12 +54,16 @@ def serve_worker(poll_s: float = 5e-4) -> None:
     state = comm.recv(source=0, tag=_INIT)
     if not isinstance(state, WorkerState):  # a rank the run does not need
         return
-    comm.send(("ready", state.index), dest=0, tag=_INIT)
+    comm.send(("ready", state.index, os.getpid()), dest=0, tag=_INIT)
     task = comm.recv(source=0, tag=_TASK)
     while True:
         while task[0] == "task" and comm.iprobe(source=0, tag=_TASK):
             task = comm.recv(source=0, tag=_TASK)  # superseded before it started
         if task[0] != "task":
+            # last message of this rank: the master drains results up to it, so no
+            # send of ours is left unmatched (a blocking send above the eager limit
+            # would otherwise hang this rank, and MPI_Finalize with it)
+            comm.send(("bye", state.index), dest=0, tag=_RESULT)
             return
         _, t, params, delay, preempt = task
         t0 = time.perf_counter()
@@ -91,7 +96,10 @@ class MPIEngine(Engine):
         self.max_workers = self.comm.Get_size() - 1
         self.start_timeout = float(start_timeout)
         self._reqs: list[Any] = []
+        self._byes: set[int] = set()
         self._n = 0
+        #: process ids of the worker ranks (rank ``i + 1`` runs worker ``i``), after start
+        self.pids: list[int] = []
 
     @property
     def is_worker(self) -> bool:
@@ -99,6 +107,7 @@ class MPIEngine(Engine):
 
     def start(self, states: list[WorkerState]) -> None:
         self._n = len(states)
+        self.pids = [0] * self._n
         for rank in range(self._n + 1, self.comm.Get_size()):  # ranks the run does not need
             self.comm.send(("stop",), dest=rank, tag=_INIT)
         for st in states:
@@ -109,7 +118,7 @@ class MPIEngine(Engine):
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"MPI rank {st.index + 1} did not start in time")
                 time.sleep(1e-3)
-            self.comm.recv(source=st.index + 1, tag=_INIT)
+            self.pids[st.index] = self.comm.recv(source=st.index + 1, tag=_INIT)[2]
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
         data = ("task", t, params, float(delay), bool(preempt))
@@ -132,18 +141,43 @@ class MPIEngine(Engine):
                 if msg[0] == "result":
                     _, t, y, comp, slept = msg
                     events.append(Event("result", src - 1, t, now, y, comp, slept, nbytes))
+                elif msg[0] == "bye":
+                    self._byes.add(src - 1)
                 else:
                     events.append(Event("error", src - 1, msg[1], now, error=msg[2]))
             if events or time.perf_counter() >= end:
                 return events
             time.sleep(2e-4)
 
-    def close(self) -> None:
+    def close(self, drain_timeout: float = 10.0) -> None:
+        """Tell every worker rank to stop, and receive what they still send until each says bye.
+
+        A rank that does not say bye within ``drain_timeout`` seconds (hung, or
+        its process gone) is named in a ``RuntimeWarning``; the job's
+        ``MPI_Finalize`` may then wait for it.
+        """
+        import warnings
+
         for i in range(self._n):
-            self.comm.send(("stop",), dest=i + 1, tag=_TASK)
-        for r in self._reqs:
-            r.Wait()
+            self._reqs.append(self.comm.isend(("stop",), dest=i + 1, tag=_TASK))
+        end = time.monotonic() + drain_timeout
+        while len(self._byes) < self._n and time.monotonic() < end:
+            self.poll(0.05)  # late results are dropped here: the run is over
+        missing = sorted(set(range(self._n)) - self._byes)
+        if missing:
+            warnings.warn(
+                f"MPI rank(s) {[i + 1 for i in missing]} (worker(s) {missing}) did not stop "
+                f"within {drain_timeout:g} s",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        else:
+            for r in self._reqs:
+                r.Wait()
         self._reqs = []
+
+    def where(self, worker: int) -> str:
+        return f"MPI rank {worker + 1}"
 
     def describe(self) -> str:
         return f"mpi ({self._n} worker ranks)"

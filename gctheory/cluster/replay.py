@@ -60,7 +60,7 @@ def replay(source: Any, *, workload: Any = None) -> Replay:
     -------
     Replay
     """
-    from gctheory.cluster.master import ClusterRun
+    from gctheory.cluster.results import ClusterRun
     from gctheory.cluster.trace import load_run, survivors_from_trace
 
     if isinstance(source, ClusterRun):

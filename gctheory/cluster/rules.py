@@ -13,9 +13,15 @@ share this definition; only the clock differs. The rule is:
   decode (FRC: one worker per group, Tandon et al. 2017, Section 3.1; CommFR:
   ``N - delta + 1`` per group, Kadhe et al. 2019, Theorem 1); decoded by the
   code's own decoder.
-* approximate codes (d-FRC, BRC, BGC, expander, graph assignment, BIBD, SGC,
+* peeling codes (BRC with its peeling decoder, Wang et al. 2019, Algorithm 1):
+  any decodable set: the earliest prefix of the arrivals from which peeling
+  recovers every batch that all ``n`` messages would (every batch, for a code
+  that covers and peels fully: the exact gradient). Not a count: sets of one
+  size may or may not peel. If every live worker answered (or a deadline
+  passed) without one, what arrived, decoded as far as peeling goes.
+* other approximate codes (d-FRC, BGC, expander, graph assignment, BIBD, SGC,
   IS-GC): the fastest ``wait_for`` (or whoever arrived by a deadline), decoded
-  by the code's (optimal or peeling) decoder.
+  by the code's optimal decoder.
 """
 
 from __future__ import annotations
@@ -79,9 +85,11 @@ class Rule:
 
     Attributes
     ----------
-    kind : {"all", "count", "exact", "approximate"}
+    kind : {"all", "count", "exact", "peeling", "approximate"}
     need : int
-        Survivors the rule waits for (``n``, ``K``, ``n - s`` or ``wait_for``).
+        Survivors the rule waits for (``n``, ``K``, ``n - s`` or ``wait_for``;
+        for ``peeling`` the simulator's count, for reference only: the rule
+        waits for a decodable set).
     exact : bool
         The decoded gradient equals the full gradient (up to rounding).
     """
@@ -100,6 +108,10 @@ class Rule:
         elif self.code is not None and self.code.s is not None:
             self.kind, self.need, self.exact = "exact", sch.n - self.code.s, True
             self.groups = getattr(sch, "groups_need", None)
+        elif self.code is not None and getattr(self.code, "decoder", None) == "peeling":
+            self.kind, self.need, self.exact = "peeling", int(sch.f), False
+            self._peels: dict[tuple[int, ...], bool] = {}
+            self.target = int(self.code.recovered_batches(range(self.n)).sum())
         elif self.code is not None:
             self.kind, self.need, self.exact = "approximate", int(sch.f), False
         else:  # pragma: no cover - guarded by build_scheme
@@ -133,6 +145,11 @@ class Rule:
         arrived, exact ones still need their set.
         """
         a = list(arrived)
+        if self.kind == "peeling":
+            L = self._first_decodable(a)
+            if L is not None:
+                return tuple(a[:L])
+            return tuple(a) if closed and a else None
         if self.groups is not None and a:  # the earliest prefix every group decodes from
             size, need = self.groups
             cnt = np.zeros(self.n // size, dtype=np.int64)
@@ -146,13 +163,43 @@ class Rule:
             return tuple(a)
         return None
 
+    def decodable(self, survivors: Sequence[int]) -> bool:
+        """Peeling recovers from ``survivors`` every batch all ``n`` workers would (cached)."""
+        key = tuple(sorted(int(i) for i in survivors))
+        hit = self._peels.get(key)
+        if hit is None:
+            hit = bool(key) and int(self.code.recovered_batches(key).sum()) >= self.target
+            if len(self._peels) > 4096:
+                self._peels.clear()
+            self._peels[key] = hit
+        return hit
+
+    def _first_decodable(self, order: Sequence[int]) -> int | None:
+        """Shortest prefix of ``order`` that peels (recovery only grows with the set)."""
+        if not order or not self.decodable(order):
+            return None
+        lo, hi = 1, len(order)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.decodable(order[:mid]):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
     def feasible(self, arrived: Sequence[int], live: int) -> bool:
         """Can the rule still be met with ``live`` workers yet to answer?"""
+        if self.kind == "peeling":
+            return live > 0 or bool(arrived)
         return len(arrived) + live >= self.need or (self.groups is not None and live > 0)
 
     def wait_time(self, T: np.ndarray) -> float:
         """When the rule is met for finishing times ``T`` (the simulator's clock)."""
         T = np.asarray(T, float)
+        if self.kind == "peeling":
+            order = np.argsort(T, kind="stable").tolist()
+            L = self._first_decodable(order)
+            return float(T[order[(L or len(order)) - 1]])
         kth = float(np.sort(T)[self.need - 1])
         if self.groups is not None:
             size, need = self.groups

@@ -26,12 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from gctheory.cluster.base import STATUSES
+
 __all__ = ["run_trace", "save_run", "load_run", "sidecar_path", "survivors_from_trace"]
 
 
 def run_trace(run: Any) -> Any:
     """The :class:`gctheory.delays.Trace` of a :class:`~gctheory.cluster.ClusterRun`."""
-    from gctheory.cluster.master import STATUSES
     from gctheory.delays import make_trace
 
     T, n = run.status.shape

@@ -21,12 +21,20 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["GradientOracle", "DigitsWorkload", "WORKLOADS", "make_workload", "roc_auc"]
+__all__ = [
+    "GradientOracle",
+    "DigitsWorkload",
+    "QuadraticWorkload",
+    "WORKLOADS",
+    "make_workload",
+    "roc_auc",
+]
 
 #: the built-in workloads, by name
 WORKLOADS = {
     "softmax": "softmax regression on the 10 digits (Halbawi et al. 2017, Section 6)",
     "logistic": "logistic regression on digit >= 5 (Wang et al. 2019, Section 5)",
+    "quadratic": "least squares on seeded synthetic data (no scikit-learn; timing studies)",
 }
 
 
@@ -228,6 +236,59 @@ class DigitsWorkload:
         return out
 
 
+class QuadraticWorkload:
+    """Least squares ``F(w) = |A w - b|^2 / (2 N)`` on seeded synthetic data, cut into ``k``.
+
+    Needs nothing beyond numpy: the workload of timing studies (the figure
+    ``cluster_measured_vs_predicted``, the claims of ``paper_checks.cluster_runs``,
+    the benchmark), where the injected waits dominate and the model is beside
+    the point. Partition ``j`` holds ``rows`` samples of dimension ``dim``.
+    """
+
+    def __init__(self, k: int = 1, *, dim: int = 8, rows: int = 16, seed: int = 0) -> None:
+        for name, v in (("k", k), ("dim", dim), ("rows", rows)):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{name} must be a positive int, got {v!r}")
+        self.k, self.dim, self.rows, self.seed = int(k), int(dim), int(rows), int(seed)
+        rng = np.random.default_rng(self.seed)
+        A = rng.standard_normal((self.k * self.rows, self.dim))
+        b = A @ rng.standard_normal(self.dim) + 0.1 * rng.standard_normal(len(A))
+        self.N = len(A)
+        self._parts = {j: (A[j * rows : (j + 1) * rows], b[j * rows : (j + 1) * rows])
+                       for j in range(self.k)}  # fmt: skip
+        self._A, self._b = A, b
+
+    def spec(self) -> dict[str, Any]:
+        return {"workload": "quadratic", "k": self.k, "dim": self.dim, "rows": self.rows,
+                "seed": self.seed}  # fmt: skip
+
+    def restrict(self, partitions: Any) -> QuadraticWorkload:
+        out = object.__new__(QuadraticWorkload)
+        out.__dict__.update(self.__dict__)
+        out._parts = {j: v for j, v in self._parts.items() if j in {int(i) for i in partitions}}
+        out._A = out._b = None
+        return out
+
+    def initial_params(self) -> np.ndarray:
+        return np.zeros(self.dim)
+
+    def partial_gradient(self, params: np.ndarray, partition: int) -> np.ndarray:
+        A, b = self._parts[int(partition)]
+        return A.T @ (A @ params - b) / self.N
+
+    def full_gradient(self, params: np.ndarray) -> np.ndarray:
+        return self._A.T @ (self._A @ params - self._b) / self.N
+
+    def step_size(self) -> float:
+        return float(self.N / np.linalg.norm(self._A, 2) ** 2)
+
+    def metrics(self, params: np.ndarray) -> dict[str, float]:
+        if self._A is None:
+            return {}
+        r = self._A @ params - self._b
+        return {"train_loss": float(r @ r / (2 * self.N))}
+
+
 def make_workload(spec: Any, k: int, seed: int = 0) -> Any:
     """A workload from a name (``"softmax"``, ``"logistic"``), a spec dict or an oracle.
 
@@ -240,8 +301,12 @@ def make_workload(spec: Any, k: int, seed: int = 0) -> Any:
                 f"unknown workload {spec!r}; valid: {', '.join(WORKLOADS)}, or an object with "
                 "partial_gradient(params, partition) and initial_params() (GradientOracle)"
             )
+        if spec == "quadratic":
+            return QuadraticWorkload(k, seed=seed)
         return DigitsWorkload(spec, k, seed=seed)
-    if isinstance(spec, dict) and spec.get("workload") == "digits":
+    if isinstance(spec, dict) and spec.get("workload") == "quadratic":
+        w = QuadraticWorkload(**{key: v for key, v in spec.items() if key != "workload"})
+    elif isinstance(spec, dict) and spec.get("workload") == "digits":
         opts = {key: v for key, v in spec.items() if key not in ("workload", "model", "k")}
         w = DigitsWorkload(spec["model"], int(spec["k"]), **opts)
     elif isinstance(spec, GradientOracle):

@@ -108,6 +108,8 @@ class _ApproximateCode(GradientCode):
         rtol: float = 1e-6,
         check: bool = True,
         condition: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> ApproxDecodeResult:
         """Best estimate of the gradient sum and the error made (never raises for decodability).
 
@@ -115,7 +117,14 @@ class _ApproximateCode(GradientCode):
         estimate is the full sum (relative residual <= ``rtol``).
         """
         res = super().decode_detail(
-            survivors, received, d, rtol=rtol, check=check, condition=condition
+            survivors,
+            received,
+            d,
+            rtol=rtol,
+            check=check,
+            condition=condition,
+            noise=noise,
+            on_noise=on_noise,
         )
         T = np.asarray(res.survivors, dtype=np.int64)
         e = self.A[T].T.astype(float) @ res.coefficients[:, 0].real - 1.0
@@ -126,6 +135,7 @@ class _ApproximateCode(GradientCode):
             residual=res.residual,
             survivors=res.survivors,
             exact=res.exact,
+            noise_bound=res.noise_bound,
             err=float(e @ e),
             unrecovered=tuple(int(j) for j in np.flatnonzero(np.abs(e) > 1e-8)),
         )

@@ -13,6 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from gctheory.codes._precision import (
+    act,
+    check_flag,
+    check_noise_options,
+    input_precision,
+    received_scale,
+)
 from gctheory.codes._stacked_solve import frobenius_norms, gather_solve, resolve_backend
 from gctheory.codes._survivors import (
     _EPS,
@@ -34,7 +41,10 @@ class BatchDecoding:
         rtol: float = 1e-6,
         check: bool = True,
         backend: str = "auto",
-    ) -> np.ndarray:
+        noise: float | None = None,
+        on_noise: str = "warn",
+        return_bounds: bool = False,
+    ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """Decode many survivor sets of this code in one call; returns (len(sets), d).
 
         Parameters
@@ -55,6 +65,15 @@ class BatchDecoding:
             numpy's stacked LAPACK calls at s = 25 (``benchmarks/bench_decoding.py``);
             ``"auto"`` takes it when installed and the systems are at most
             40 x 40. Same numbers up to rounding.
+        noise, on_noise
+            As in :meth:`decode`: each set's forward-error bound (the precision of
+            its received rows amplified by its decoding coefficients, see
+            :class:`~gctheory.codes.base.DecodeResult`) is compared with ``rtol``;
+            one :class:`DecodingPrecisionWarning` (``"raise"``: ``ValueError``)
+            says how many sets exceed it and the largest bound. A survivor's
+            non-finite row is refused.
+        return_bounds : bool
+            Also return the (N,) bounds: ``(gradients, bounds)``.
 
         Notes
         -----
@@ -64,6 +83,10 @@ class BatchDecoding:
         numbers as calling :meth:`decode` per set, up to rounding.
         """
         resolve_backend(backend, 0)  # the backend is checked before any work (any size)
+        noise = check_noise_options(noise, on_noise)
+        check = check_flag(check, "check")
+        if not isinstance(return_bounds, (bool, np.bool_)):
+            raise ValueError(f"return_bounds must be True or False, got {return_bounds!r}")
         sets, seen = _survivor_array_mask(survivor_sets, self.n, self.min_survivors if check else 1)
         N = len(sets)
         Yfull: np.ndarray | None = None
@@ -99,6 +122,7 @@ class BatchDecoding:
         width = self.m * r if d is None else d
         sample = Yfull if Yfull is not None else (per_set[0] if per_set else np.zeros(1))
         out = np.empty((N, width), dtype=np.result_type(self.encoding_matrix, sample, float))
+        bounds = np.zeros(N)
         done = np.zeros(N, dtype=bool)
         if isinstance(sets, np.ndarray) and self._batch_eligible():
             SS, Yb, rb, res = self._nullspace_batch_factors(sets, seen, backend)
@@ -123,11 +147,51 @@ class BatchDecoding:
                     ch = (np.swapaxes(A, 1, 2) @ np.stack(per_set)).reshape(N, -1)
                 out[ok] = ch[ok, :width]
                 done = ok
+                if on_noise != "ignore" or return_bounds:
+                    amp = np.abs(X).sum(axis=0).max(axis=1)  # (N,): max_u ||A_i[:, u]||_1
+                    if Yfull is not None:
+                        rowmax = np.abs(Yc).max(axis=1) if r else np.zeros(self.n)
+                        ymax = np.where(seen, rowmax, 0).max(axis=1)
+                        eps = input_precision(Yfull.dtype, noise)
+                    else:
+                        ymax = np.array([received_scale(y) for y in per_set])
+                        eps = input_precision(np.result_type(*per_set), noise)
+                    gmax = np.abs(ch).max(axis=1) if ch.shape[1] else np.zeros(N)
+                    # noise_bound per set, vectorised: 0 when nothing is amplified, inf
+                    # when the output is exactly 0 but the inputs are not
+                    top = eps * amp * ymax
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        b = np.where(top == 0, 0.0, top / gmax)
+                    bounds[ok] = b[ok]
+        detail = on_noise != "ignore" or return_bounds
         for i in np.flatnonzero(~done):
             T = sets[i]
             Y = Yfull[T] if Yfull is not None else per_set[i]
-            out[i] = self.decode(T, Y, d, rtol=rtol, check=check)
-        return out
+            if detail:
+                res = self.decode_detail(
+                    T,
+                    Y,
+                    d,
+                    rtol=rtol,
+                    check=check,
+                    condition=False,
+                    noise=noise,
+                    on_noise="ignore",
+                )
+                out[i], bounds[i] = res.gradient, res.noise_bound
+            else:
+                out[i] = self.decode(T, Y, d, rtol=rtol, check=check, on_noise="ignore")
+        if on_noise != "ignore":
+            over = np.flatnonzero(bounds > rtol)
+            if over.size:
+                i = int(over[np.argmax(bounds[over])])
+                act(
+                    float(bounds[i]),
+                    rtol,
+                    on_noise,
+                    f"decode_many: {over.size} of {N} survivor sets (the worst, set {i}, shown)",
+                )
+        return (out, bounds) if return_bounds else out
 
     def _nullspace_batch(
         self, sets: np.ndarray, alive: np.ndarray, backend: str = "auto"

@@ -68,12 +68,15 @@ class EmptyDecodeMixin:
         *,
         rtol: float = 1e-6,
         check: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> np.ndarray:
         """The estimate; the zero vector when no worker survives (never refuses)."""
         g = self._empty_gradient(survivors, received, d)
         if g is not None:
             return g
-        return super().decode(survivors, received, d, rtol=rtol, check=check)  # type: ignore[misc]
+        kw = {"rtol": rtol, "check": check, "noise": noise, "on_noise": on_noise}
+        return super().decode(survivors, received, d, **kw)  # type: ignore[misc]
 
     def decode_many(
         self,
@@ -84,11 +87,14 @@ class EmptyDecodeMixin:
         rtol: float = 1e-6,
         check: bool = True,
         backend: str = "auto",
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> np.ndarray:
         """Batched :meth:`decode`; an empty survivor set gives a zero row (never refuses)."""
         sets = list(survivor_sets) if not isinstance(survivor_sets, np.ndarray) else survivor_sets
         empty = [np.asarray(S).size == 0 for S in sets]
         kw = {"rtol": rtol, "check": check, "backend": backend}
+        kw.update(noise=noise, on_noise=on_noise)
         if not any(empty):
             return super().decode_many(survivor_sets, received, d, **kw)  # type: ignore[misc]
         full = isinstance(received, np.ndarray) and received.ndim == 2
@@ -120,6 +126,8 @@ class EmptyDecodeMixin:
         rtol: float = 1e-6,
         check: bool = True,
         condition: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> PartialDecodeResult:
         """:class:`PartialDecodeResult`: ``empty=True`` (not an exception) with no survivor."""
         g = self._empty_gradient(survivors, received, d)
@@ -133,9 +141,17 @@ class EmptyDecodeMixin:
                 exact=False,
                 err=float(self.k),
                 unrecovered=tuple(range(self.k)),
+                noise_bound=0.0,
                 empty=True,
             )
         res = super().decode_detail(  # type: ignore[misc]
-            survivors, received, d, rtol=rtol, check=check, condition=condition
+            survivors,
+            received,
+            d,
+            rtol=rtol,
+            check=check,
+            condition=condition,
+            noise=noise,
+            on_noise=on_noise,
         )
         return PartialDecodeResult(**{f.name: getattr(res, f.name) for f in fields(res)})

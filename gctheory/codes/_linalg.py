@@ -37,7 +37,8 @@ def effective_condition_number(M: np.ndarray) -> float:
 # ------------------------------------------------------------- chunk helpers
 def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
     """Pad (k, d) partials to length m r and return them as (k m, r) rows ``j m + u``, and d."""
-    partials = check_array(partials, "partials", ndim=2, complex_ok=True, finite=False)
+    # NaN and inf are refused as the encoders refuse them (issue 30, B14)
+    partials = check_array(partials, "partials", ndim=2, complex_ok=True)
     m = check_positive_int("m", m)
     k, d = partials.shape
     r = -(-d // m)

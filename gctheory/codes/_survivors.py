@@ -37,6 +37,14 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _few(values: np.ndarray, most: int = 12) -> str:
+    """Indices for a message, at most ``most`` of them (a refusal printed 990 survivors)."""
+    items = values.tolist()
+    if len(items) <= most:
+        return str(items)
+    return "[" + ", ".join(str(v) for v in items[:most]) + f", ... ({len(items)} in all)]"
+
+
 def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
     """Check a set of surviving worker indices; return them as an int array (order kept).
 
@@ -89,14 +97,12 @@ def _survivors_mask(survivors: Any, n: int, minimum: int) -> tuple[np.ndarray, n
         )
     if arr.size and int(arr.view(np.uint64).max()) >= n:  # negatives wrap to huge values
         bad = arr[(arr < 0) | (arr >= n)]
-        raise ValueError(
-            f"survivors must be worker indices in [0, n) with n={n}, got {bad.tolist()}"
-        )
+        raise ValueError(f"survivors must be worker indices in [0, n) with n={n}, got {_few(bad)}")
     seen = np.zeros(n, dtype=bool)
     seen[arr] = True
     if np.count_nonzero(seen) != arr.size:
         vals, counts = np.unique(arr, return_counts=True)
-        raise ValueError(f"survivors must be distinct, duplicated: {vals[counts > 1].tolist()}")
+        raise ValueError(f"survivors must be distinct, duplicated: {_few(vals[counts > 1])}")
     return arr, seen
 
 

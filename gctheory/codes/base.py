@@ -84,7 +84,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator
+from gctheory._validate import as_generator, check_real
 from gctheory.codes._decoding import GenericDecoding
 from gctheory.codes._linalg import (
     _join_chunks,
@@ -92,6 +92,18 @@ from gctheory.codes._linalg import (
     join_chunks,
     split_chunks,
     target_matrix,
+)
+from gctheory.codes._precision import (
+    DecodingPrecisionWarning,
+    abs_max,
+    act,
+    amplification,
+    check_flag,
+    check_noise_options,
+    input_precision,
+    noise_bound,
+    quick_check,
+    received_scale,
 )
 from gctheory.codes._survivors import (
     _EPS,
@@ -103,6 +115,7 @@ from gctheory.codes.io import CodeIO  # save / save_tandon_B
 
 __all__ = [
     "DecodeResult",
+    "DecodingPrecisionWarning",
     "DecodingCost",
     "GradientCode",
     "check_positive_int",
@@ -174,6 +187,13 @@ class DecodeResult:
     survivors : tuple of int
     exact : bool
         ``residual <= rtol`` (the survivors decode exactly up to rounding).
+    noise_bound : float
+        Bound on the relative forward error ``max|g_hat - g| / max|g_hat|`` that the
+        precision of ``received`` (its dtype's eps, or the ``noise`` given) can cause
+        through the decoding coefficients: ``noise * max_u ||A[:, u]||_1 * max|received|
+        / max|g_hat|`` (see ``gctheory.codes._precision``). ``decode`` warns
+        (:class:`DecodingPrecisionWarning`) or refuses when it exceeds ``rtol``.
+        NaN when not computed.
     """
 
     gradient: np.ndarray = field(repr=False)
@@ -182,6 +202,7 @@ class DecodeResult:
     residual: float
     survivors: tuple[int, ...] = field(repr=False)
     exact: bool
+    noise_bound: float = math.nan
 
     def error_bound(self, scale: float, size: int) -> float:
         """Forward-error tolerance ``10 * size * kappa * eps * scale`` for tests and checks.
@@ -193,6 +214,15 @@ class DecodeResult:
         """
         kappa = self.condition_number if math.isfinite(self.condition_number) else 1 / _EPS
         return 10.0 * size * kappa * _EPS * scale
+
+
+def _show_list(T: np.ndarray, most: int = 12) -> str:
+    """A survivor list for a message, truncated past ``most`` entries."""
+    items = sorted(T.tolist())
+    if len(items) <= most:
+        return str(items)
+    head = ", ".join(str(i) for i in items[:most])
+    return f"[{head}, ... ({len(items)} in all)]"
 
 
 # ---------------------------------------------------------------- interface
@@ -279,7 +309,9 @@ class GradientCode(CodeIO, GenericDecoding):
             )
         if not (np.issubdtype(P.dtype, np.number)):
             raise ValueError(f"partials must be numeric, got dtype {P.dtype}")
-        return P.astype(np.result_type(P.dtype, float), copy=False)
+        P = P.astype(np.result_type(P.dtype, float), copy=False)
+        received_scale(P, "partials")  # NaN or inf would spread to every worker silently
+        return P
 
     # -- decoding
     #: Most survivor sets whose decoding coefficients are kept (see :meth:`clear_decode_cache`).
@@ -320,7 +352,7 @@ class GradientCode(CodeIO, GenericDecoding):
     def _refuse(self, T: np.ndarray, res: float, rtol: float, kappa: float | None) -> None:
         cond = f" (condition number {kappa:.3g})" if kappa is not None else ""
         raise ValueError(
-            f"survivors {sorted(T.tolist())} cannot decode the gradient sum: the decoding "
+            f"survivors {_show_list(T)} cannot decode the gradient sum: the decoding "
             f"equations have relative residual {res:.3g} > rtol={rtol:g}{cond}; "
             f"{type(self).__name__} guarantees decoding only from any n - s = "
             f"{self.n - self.s} survivors"
@@ -335,6 +367,8 @@ class GradientCode(CodeIO, GenericDecoding):
         rtol: float = 1e-6,
         check: bool = True,
         condition: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> DecodeResult:
         """Decode and report conditioning and residual (see :class:`DecodeResult`).
 
@@ -356,9 +390,20 @@ class GradientCode(CodeIO, GenericDecoding):
         condition : bool
             Compute the condition number of the solved system (an SVD, the
             dominant cost of a decode); False reports ``nan``.
+        noise : float, optional
+            Relative precision of the entries of ``received`` (default: the unit
+            roundoff of its dtype, 1.2e-7 for float32, 2.2e-16 for float64).
+        on_noise : {"warn", "raise", "ignore"}
+            What to do when the forward-error bound ``noise_bound`` (see
+            :class:`DecodeResult`) exceeds ``rtol``: warn with
+            :class:`DecodingPrecisionWarning` (default), raise ``ValueError``, or
+            nothing. The bound is reported in the result either way.
         """
+        noise = check_noise_options(noise, on_noise)
+        check, condition = check_flag(check, "check"), check_flag(condition, "condition")
         T = validate_survivors(survivors, self.n, self.min_survivors if check else 1)
         Y = self._check_received(T, received, d)
+        ymax = received_scale(Y)
         if condition:
             A, res, kappa = self._coefficients_and_condition(T)
         else:
@@ -368,6 +413,10 @@ class GradientCode(CodeIO, GenericDecoding):
         if check and self.exact and not ok:
             self._refuse(T, res, rtol, kappa if condition else None)
         chunks = A.T @ Y
+        bound = noise_bound(
+            amplification(A), ymax, abs_max(chunks), input_precision(Y.dtype, noise)
+        )
+        act(bound, rtol, on_noise, lambda: f"decoding from survivors {_show_list(T)}")
         return DecodeResult(
             gradient=_join_chunks(chunks, d),
             coefficients=A,
@@ -375,6 +424,7 @@ class GradientCode(CodeIO, GenericDecoding):
             residual=res,
             survivors=tuple(int(t) for t in T),
             exact=bool(ok),
+            noise_bound=bound,
         )
 
     def decode(
@@ -385,21 +435,35 @@ class GradientCode(CodeIO, GenericDecoding):
         *,
         rtol: float = 1e-6,
         check: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> np.ndarray:
         """The gradient sum (d,) from the survivors' transmissions (see the module contract).
 
         The correctness check stays on: the relative residual of the decoding
         equations (O(size of the system)) must be <= ``rtol`` for an exact
-        code, else ``ValueError``. No condition number is computed (ask
-        :meth:`decode_detail`). Coefficients of repeated survivor sets come
-        from a cache.
+        code, else ``ValueError``. So does the precision check: the forward
+        error the precision of ``received`` (or ``noise``) can cause through the
+        decoding coefficients must be <= ``rtol``, else a
+        :class:`DecodingPrecisionWarning` (``on_noise="raise"``: ``ValueError``;
+        see :meth:`decode_detail`). Non-finite ``received`` is refused. No
+        condition number is computed (ask :meth:`decode_detail`). Coefficients
+        of repeated survivor sets come from a cache.
         """
+        if noise is not None or on_noise != "warn":
+            noise = check_noise_options(noise, on_noise)
+        if check is not True and check is not False:
+            check = check_flag(check, "check")
         T, alive = _survivors_mask(survivors, self.n, self.min_survivors if check else 1)
         Y = self._check_received(T, received, d)
         A, res = self._cached_coefficients(T, alive)
         if check and self.s is not None and res > rtol:
             self._refuse(T, res, rtol, None)
-        return _join_chunks(A.T @ Y, d)
+        chunks = A.T @ Y
+        quick_check(
+            A, Y, chunks, noise, rtol, on_noise, lambda: f"decoding from survivors {_show_list(T)}"
+        )
+        return _join_chunks(chunks, d)
 
     # -- cost model
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
@@ -427,6 +491,11 @@ class ToleranceCheck:
     ``max_condition``: largest condition number of a solved system;
     ``max_error_over_bound``: largest ratio of the error to its
     :meth:`DecodeResult.error_bound` (<= 1 means within tolerance).
+    ``over_rtol``: sets whose decoding equations the code cannot solve to ``rtol``
+    in float64 (residual above it: the code does not deliver its ``s`` there, however
+    it was constructed); ``over_bound``: sets decoded with an error beyond the bound;
+    ``refused``: sets that raised; ``max_residual``: the largest residual seen. ``str()``
+    says how many sets exceed the tolerance.
     """
 
     stragglers: int
@@ -436,10 +505,30 @@ class ToleranceCheck:
     max_condition: float
     max_error_over_bound: float
     exhaustive: bool
+    over_rtol: int = 0
+    over_bound: int = 0
+    refused: int = 0
+    max_residual: float = 0.0
+    rtol: float = 1e-6
 
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    def __str__(self) -> str:
+        how = "every" if self.exhaustive else "a random sample of"
+        if self.ok:
+            return (
+                f"{how} {self.sets} sets of {self.stragglers} stragglers decode within "
+                f"tolerance (largest condition number {self.max_condition:.3g})"
+            )
+        return (
+            f"{len(self.failures)} of {how} {self.sets} sets of {self.stragglers} stragglers "
+            f"exceed the tolerance: {self.over_rtol} with a residual above rtol="
+            f"{self.rtol:g} (largest {self.max_residual:.3g}, condition number up to "
+            f"{self.max_condition:.3g}), {self.over_bound} with an error beyond the "
+            f"forward bound, {self.refused} refused"
+        )
 
 
 def verify_straggler_sets(
@@ -449,6 +538,7 @@ def verify_straggler_sets(
     d: int = 5,
     max_sets: int | None = None,
     rng: Any = None,
+    rtol: float = 1e-6,
 ) -> ToleranceCheck:
     """Decode from every straggler set of a given size and compare with the true sum.
 
@@ -464,7 +554,12 @@ def verify_straggler_sets(
     random sample of that many sets is tried instead of all
     (``exhaustive=False``). Decoding runs with ``check=False``, so sets with
     more than ``s`` stragglers are decoded as far as the algebra allows and
-    counted as failures when not exact.
+    counted as failures when not exact. A set whose decoding equations keep a
+    residual above ``rtol`` counts as a failure too (``over_rtol``): a random
+    cyclic-MDS code of n = 1000, s = 10 has such sets in float64 (condition
+    numbers ~1e8-1e9), so ``code.s`` is a statement about exact arithmetic;
+    ``str(result)`` says how many sets exceed the tolerance (docs/codes.md gives
+    the n where random cyclic-MDS codes stop being reliable).
     """
     if not isinstance(code, GradientCode):
         raise ValueError(f"code must be a GradientCode, got {type(code).__name__}")
@@ -477,6 +572,7 @@ def verify_straggler_sets(
     d = check_positive_int("d", d)
     if max_sets is not None:
         max_sets = check_positive_int("max_sets", max_sets)
+    rtol = check_real(rtol, "rtol", low=0.0, low_open=True)
     P = gen.standard_normal((code.k, d))
     Y = code.encode(P)
     truth = P.sum(axis=0)
@@ -492,13 +588,19 @@ def verify_straggler_sets(
         exhaustive = False
     failures: list[tuple[int, ...]] = []
     count, max_err, max_kappa, max_ratio = 0, 0.0, 0.0, 0.0
+    over_rtol = over_bound = refused = 0
+    max_res = 0.0
     for S in sets:
         count += 1
         alive = np.setdiff1d(np.arange(code.n), S)
         try:
-            res = code.decode_detail(alive, Y[alive], d, check=False, condition=True)
+            # the error is measured here, against its own bound: no precision warning
+            res = code.decode_detail(
+                alive, Y[alive], d, check=False, condition=True, rtol=rtol, on_noise="ignore"
+            )
         except ValueError:
             failures.append(tuple(S))
+            refused += 1
             continue
         err = float(np.abs(res.gradient - truth).max())
         scale = float(np.abs(res.coefficients).sum(axis=0).max() * np.abs(Y[alive]).max()) + scale0
@@ -510,6 +612,9 @@ def verify_straggler_sets(
         max_err = max(max_err, err / scale0)
         max_kappa = max(max_kappa, res.condition_number)
         max_ratio = max(max_ratio, err / bound)
+        max_res = max(max_res, res.residual)
+        over_rtol += not res.exact
+        over_bound += err > bound
         if not res.exact or err > bound:
             failures.append(tuple(S))
     return ToleranceCheck(
@@ -520,4 +625,9 @@ def verify_straggler_sets(
         max_condition=max_kappa,
         max_error_over_bound=max_ratio,
         exhaustive=exhaustive,
+        over_rtol=int(over_rtol),
+        over_bound=int(over_bound),
+        refused=refused,
+        max_residual=max_res,
+        rtol=rtol,
     )

@@ -347,7 +347,7 @@ class BatchRaptorCode(_ApproximateCode):
         cls,
         n: int,
         s: int,
-        eps: float,
+        eps: float | Fraction,
         *,
         b: int | None = None,
         rng: Any = None,

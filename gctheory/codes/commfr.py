@@ -159,6 +159,9 @@ class CommFRCode(GradientCode):
     to e_u for each u, or None): see Section III-A.
     """
 
+    s: int  # an exact code: Theorem 1's tolerance (the peeling guarantee for LDPC)
+    delta: int | None  # None on CommFRLDPCCode, whose minimum distance is not computed
+
     def __init__(
         self, n: int, k: int, G: Any, *, delta: int | None = None, name: str | None = None
     ) -> None:
@@ -251,9 +254,9 @@ class CommFRCode(GradientCode):
         if self.systematic_columns is not None and cols.size >= K:
             sys_pos = {int(c): u for u, c in enumerate(self.systematic_columns)}
             have = {sys_pos[int(c)]: q for q, c in enumerate(cols) if int(c) in sys_pos}
-            missing = [u for u in range(K) if u not in have]
+            missing = np.array([u for u in range(K) if u not in have], dtype=np.intp)
             cand = [q for q, c in enumerate(cols) if int(c) not in sys_pos]
-            e = len(missing)
+            e = missing.size
             if e == 0 or len(cand) >= e:
                 A = np.zeros((cols.size, K), dtype=self.G.dtype)
                 for u, q in have.items():
@@ -271,8 +274,8 @@ class CommFRCode(GradientCode):
                     # y_P = x_S G[S, P] + x_M G[M, P]  =>  x_M = (y_P - x_S G[S, P]) W
                     W = np.linalg.inv(Gmp)
                     A[np.ix_(parity, missing)] = W
-                    S = list(have)
-                    if S:
+                    S = np.array(list(have), dtype=np.intp)
+                    if S.size:
                         corr = -self.G[np.ix_(S, Pc)] @ W  # |S| x e
                         for a, u in enumerate(S):
                             A[have[u], missing] += corr[a]

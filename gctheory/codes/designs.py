@@ -388,7 +388,9 @@ def bibd_error(v: int, b: int, r: int, lam: int, stragglers: int) -> Fraction:
     ``w = v - stragglers`` survivors; exact rational; ``b`` when every
     worker straggles. Derived from ``A_S A_S^T = (r - lam) I + lam J`` and
     ``A_S 1 = r 1`` (see the module docstring). Integers with ``v >= 2``,
-    ``b >= 1`` and ``0 <= lam < r`` (an incomplete design).
+    ``b >= 1`` and ``0 <= lam < r`` (an incomplete design) that satisfy the BIBD
+    identities ``b k = v r`` and ``lam (v - 1) = r (k - 1)`` for a block size
+    ``2 <= k < v``; other parameters are refused.
     """
     v = check_int(v, "v", low=2)
     b = check_int(b, "b", low=1)
@@ -396,6 +398,20 @@ def bibd_error(v: int, b: int, r: int, lam: int, stragglers: int) -> Fraction:
     lam = check_int(lam, "lam", low=0)
     if lam >= r:
         raise ValueError(f"lam must be < r (an incomplete design), got lam={lam}, r={r}")
+    # the closed form holds for a (v, b, r, k, lam) design only; other numbers give
+    # nonsense (issue 30, S7: bibd_error(7, 7, 3, 0, 2) was -8)
+    if (v * r) % b:
+        raise ValueError(
+            f"v, b, r, lam = {v}, {b}, {r}, {lam} are no BIBD: the block size k = v r / b "
+            f"must be an integer (b k = v r)"
+        )
+    k = v * r // b
+    if lam * (v - 1) != r * (k - 1) or not 2 <= k < v:
+        raise ValueError(
+            f"v, b, r, lam = {v}, {b}, {r}, {lam} are no BIBD: lam (v - 1) = {lam * (v - 1)} "
+            f"must equal r (k - 1) = {r * (k - 1)} with the block size k = v r / b = {k} in "
+            f"[2, v)"
+        )
     w = v - check_int(stragglers, "stragglers", low=0, high=v)
     if w == 0:
         return Fraction(b)

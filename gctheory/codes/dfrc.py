@@ -18,6 +18,7 @@ References
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -26,6 +27,7 @@ import numpy as np
 
 from gctheory._validate import as_generator, check_choice, check_memory
 from gctheory.codes._approximate import _ApproximateCode
+from gctheory.codes._group_failure import _group_failure
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 from gctheory.codes.tandon import _check_ns, _one_per_group, group_residual
 
@@ -84,8 +86,8 @@ def _group_sum_select(
     disjoint surviving intervals inside ``[0, b)``.
     """
     ends: list[list[int]] = [[] for _ in range(k + 1)]
-    for i in np.flatnonzero(alive):
-        ends[int(hi[i])].append(int(i))
+    for j in np.flatnonzero(alive):
+        ends[int(hi[j])].append(int(j))
     best = np.zeros(k + 1, dtype=np.int64)
     choice = np.full(k + 1, -1, dtype=np.int64)  # -1: partition b-1 left uncovered
     for b in range(1, k + 1):
@@ -106,23 +108,23 @@ def _group_sum_select(
     return np.asarray(chosen[::-1], dtype=np.int64), int(k - best[k])
 
 
-def dfrc_failure_probability(n: int, d: int, s: int) -> Fraction:
+def dfrc_failure_probability(n: int, d: int, s: int) -> Fraction | float:
     """Exact ``P(err(A_S) > 0)`` of the d-FRC with ``d | n`` under ``s`` uniform stragglers.
 
     Decoding fails iff all ``d`` replicas of some block straggle; by
     inclusion-exclusion over the ``n/d`` blocks,
     ``sum_{j>=1} (-1)^{j+1} C(n/d, j) C(n - j d, s - j d) / C(n, s)``
-    (the event analysed in Theorem 4 of Wang et al. 2019). Exact rational.
+    (the event analysed in Theorem 4 of Wang et al. 2019). Exact rational while that
+    is cheap (n up to about 10**4), else a float with relative error about
+    ``1e-13 sqrt(n)``: the computation of
+    :func:`gctheory.load_bounds.group_failure_probability` with ``n/d`` groups of
+    ``d``, shared (the big-integer sum took over 60 s at n = 10**6).
     """
     n, s = _check_ns(n, s)
     d = check_positive_int("d", d)
     if n % d:
         raise ValueError(f"d must divide n for the closed form, got n={n}, d={d}")
-    blocks = n // d
-    total = Fraction(0)
-    for j in range(1, min(blocks, s // d) + 1):
-        total += (-1) ** (j + 1) * math.comb(blocks, j) * math.comb(n - j * d, s - j * d)
-    return total / math.comb(n, s)
+    return _group_failure(n, s, Counter({d: n // d}))
 
 
 def dfrc_expected_error(n: int, d: int, s: int) -> Fraction:

@@ -76,6 +76,7 @@ __all__ = [
     "circulant_spectrum",
     "ExpanderCode",
     "expander_error_bound",
+    "expander_worst_case_lower_bound",
     "GraphAssignmentCode",
     "graph_optimal_alpha",
     "graph_adversarial_bound",
@@ -299,7 +300,30 @@ def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
     if s >= n:
         raise ValueError(f"s must be < n (some worker survives), got s={s}, n={n}")
     lam = check_real(lam, "lam", low=0.0)
-    return (lam / d) ** 2 * n * s / (n - s)
+    if s == 0:
+        return 0.0
+    try:
+        return (lam / d) ** 2 * n * s / (n - s)
+    except OverflowError:  # lam = 1e300 raised it (issue 30, B11): products of floats
+        r = lam / d  # overflow to inf instead, and stay finite where the bound is
+        return r * (r * (n * s / (n - s)))
+
+
+def expander_worst_case_lower_bound(s: int, d: int) -> float:
+    """Worst-case lower bound ``s / d`` on the squared error ``||u^T B_K - 1||^2``.
+
+    The bound Raviv et al.'s own code plots as "Lower Bound (worst case)" (its
+    square root ``sqrt(s / d)`` on the l2 error; ``rashisht1/approx_gradient_coding``,
+    ``all1_approx_tests.py``, at n = 50, d = 3, s = 3..7): some set of ``s``
+    stragglers leaves every decoder of a code whose partitions are each held by
+    ``d`` workers with at least this squared error. When ``d`` divides ``s`` and
+    the graph has ``s / d`` vertices with disjoint neighbourhoods, straggling those
+    neighbourhoods loses ``s / d`` partitions entirely, so the bound is attained by
+    that set (each lost partition costs 1). ``0 <= s``, ``d >= 1``.
+    """
+    s = check_int(s, "s", low=0)
+    d = check_int(d, "d", low=1)
+    return s / d
 
 
 class ExpanderCode(_ApproximateCode):

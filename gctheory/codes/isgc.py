@@ -178,7 +178,9 @@ def frc_expected_recovered(n: int, s: int, stragglers: int, k: int | None = None
     groups = n // (s + 1)
     if k % groups:
         raise ValueError(f"the number of groups {groups} must divide k, got k={k}")
-    lost = Fraction(math.comb(n - s - 1, e - s - 1), math.comb(n, e)) if e > s else Fraction(0)
+    # C(n - s - 1, e - s - 1) / C(n, e) = e^(s+1) / n^(s+1) (falling factorials): s + 1
+    # factors instead of two binomials of n bits (18.5 s at n = 10**6, e = n / 2; issue 30, B7)
+    lost = Fraction(math.perm(e, s + 1), math.perm(n, s + 1)) if e > s else Fraction(0)
     return k * (1 - lost)
 
 
@@ -450,7 +452,7 @@ class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
         """The largest recoverable partial sum as an :class:`ISGCResult` (empty, not an
         exception, when no worker survives)."""
         T = validate_survivors(survivors, self.n, 0)
-        Y = np.asarray(received, dtype=float)
+        Y = check_array(received, "received", min_size=0)  # no NaN/inf (issue 30, B14)
         if Y.ndim != 2 or Y.shape[0] != T.size:
             raise ValueError(
                 f"received must have shape (len(survivors), d) = ({T.size}, d), got {Y.shape}"

@@ -74,7 +74,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_choice, check_int, check_real
+from gctheory._validate import check_choice, check_int, check_law_parameters, check_real
 
 __all__ = [
     "PartialRecovery",
@@ -101,6 +101,7 @@ def _check_dist(dist: Any) -> Any:
             "dist must be a frozen scipy.stats distribution of the time per unit of data "
             f"(with cdf and rvs), got {type(dist).__name__}"
         )
+    check_law_parameters(dist)  # a NaN parameter sampled NaN times (issue 30's fuzzer)
     lo = dist.support()[0] if hasattr(dist, "support") else 0.0
     if lo < 0:
         raise ValueError(f"dist must give non-negative times (its support starts at {lo:g} < 0)")
@@ -210,7 +211,12 @@ class PartialPlacement:
     def __init__(self, orders: Sequence[Sequence[int]], k: int, *, kind: str = "general",
                  s: int | None = None, name: str = "placement") -> None:  # fmt: skip
         self.k = check_int(k, "k", low=1)
-        self.orders = [np.asarray(o, dtype=np.int64).ravel() for o in orders]
+        if isinstance(orders, (str, bytes, dict)) or not hasattr(orders, "__iter__"):
+            raise ValueError(f"orders must be a sequence of partition lists, got {orders!r:.60}")
+        try:
+            self.orders = [np.asarray(o, dtype=np.int64).ravel() for o in orders]
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError("orders must hold lists of integer partition indices") from None
         self.n = len(self.orders)
         if self.n < 1:
             raise ValueError("orders must list at least one worker")
@@ -680,6 +686,16 @@ def estimate_partial(
     from gctheory.montecarlo import estimate_mean, estimate_probability
 
     check_choice(what, "what", ("fraction", "exact", "time"))
+    # a string scheme or a list sampler raised TypeError inside the engine (issue 30 fuzzer)
+    if not isinstance(scheme, (PartialPlacement, _TwoMessageScheme)):
+        raise ValueError(
+            f"scheme must be a PartialPlacement or a two-message scheme, got "
+            f"{type(scheme).__name__}"
+        )
+    if not callable(sampler):
+        raise ValueError(
+            f"sampler must be callable (rng, size) -> times, got {type(sampler).__name__}"
+        )
     if what != "time":
         if tau is None:
             raise ValueError(f"tau (the deadline) is required for what={what!r}")

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._validate import check_array, check_memory
+from gctheory.codes._precision import check_flag
 from gctheory.codes.base import (
     DecodeResult,
     DecodingCost,
@@ -391,6 +392,8 @@ class ReedSolomonCode(GradientCode):
     ``docs/codes_rs_approx.md``).
     """
 
+    s: int  # an exact code: s = floor(w n / k) - 1
+
     name = "Reed-Solomon (Halbawi et al. 2017)"
 
     def __init__(self, n: int, k: int, w: int) -> None:
@@ -463,14 +466,24 @@ class ReedSolomonCode(GradientCode):
         check: bool = True,
         real: bool = True,
         condition: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> RSDecodeResult:
         """Decode with Algorithm 3; see :meth:`GradientCode.decode_detail`.
 
         ``real=True`` (default) returns the real part and reports the
         imaginary residue; ``real=False`` returns the complex vector.
         """
+        real = check_flag(real, "real")
         res = super().decode_detail(
-            survivors, received, d, rtol=rtol, check=check, condition=condition
+            survivors,
+            received,
+            d,
+            rtol=rtol,
+            check=check,
+            condition=condition,
+            noise=noise,
+            on_noise=on_noise,
         )
         g = res.gradient
         out = _fields(res)
@@ -486,10 +499,28 @@ class ReedSolomonCode(GradientCode):
         received: np.ndarray,
         d: int | None = None,
         *,
+        rtol: float = 1e-6,
+        check: bool = True,
         real: bool = True,
+        noise: float | None = None,
+        on_noise: str = "warn",
     ) -> np.ndarray:
-        """The gradient sum (real part for ``real=True``); see :meth:`decode_detail`."""
-        return self.decode_detail(survivors, received, d, real=real).gradient
+        """The gradient sum (real part for ``real=True``); see :meth:`decode_detail`.
+
+        Takes the keywords of :meth:`GradientCode.decode` (``rtol``, ``check``,
+        ``noise``, ``on_noise``), so ``decode_many`` works as for every code.
+        """
+        return self.decode_detail(
+            survivors,
+            received,
+            d,
+            rtol=rtol,
+            check=check,
+            real=real,
+            condition=False,
+            noise=noise,
+            on_noise=on_noise,
+        ).gradient
 
     def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
         """Algorithm 3: ``f (f - 1)`` look-up multiplications, then ``f d`` to combine.
@@ -511,4 +542,5 @@ def _fields(res: DecodeResult) -> dict[str, Any]:
         "residual": res.residual,
         "survivors": res.survivors,
         "exact": res.exact,
+        "noise_bound": res.noise_bound,
     }

@@ -103,18 +103,35 @@ def check_sgc_params(n: int, B: int, W: int, lam: int, scheme: str = "model") ->
         raise ValueError(f"sr-sgc needs B to divide W - 1: B={B}, W - 1={W - 1}")
 
 
+def _check_code(code: Any) -> Any:
+    """``code`` must be a sequential code (an int came back as AttributeError 'n')."""
+    if not isinstance(code, SequentialCode):
+        raise ValueError(
+            f"code must be a sequential code (SRSGC or MSGC), got {type(code).__name__}"
+        )
+    return code
+
+
 def sr_sgc_s(B: int, W: int, lam: int) -> int:
     """SR-SGC's per-round tolerance ``s = ceil(B lambda / (W - 1 + B))``."""
+    # B=True, lam=nan or an array B came back as numbers or raised ZeroDivisionError
+    # (issue 30's refusal fuzzer)
+    B = _int("B", B, 1)
+    if isinstance(W, bool) or not isinstance(W, (int, np.integer)) or W < 2:
+        raise ValueError(f"W must be an integer >= 2 (a window of at least two rounds), got {W!r}")
+    lam = _int("lam (lambda)", lam, 1)
     return -(-(B * lam) // (W - 1 + B))
 
 
 def sr_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
     """Normalised load of SR-SGC, ``(s + 1) / n``."""
+    check_sgc_params(n, B, W, lam, "model")
     return Fraction(sr_sgc_s(B, W, lam) + 1, n)
 
 
 def m_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
     """Normalised load of M-SGC (paper formula; D2 empty when lambda = n)."""
+    check_sgc_params(n, B, W, lam, "model")  # an array B raised TypeError (issue 30 fuzzer)
     if lam == n:
         return Fraction(W - 1 + B, n * (W - 1))
     return Fraction((lam + 1) * (W - 1 + B), n * (B + (W - 1) * (lam + 1)))
@@ -204,7 +221,7 @@ class SequentialMaster:
     """
 
     def __init__(self, code: SequentialCode, jobs: int) -> None:
-        self.code = code
+        self.code = _check_code(code)
         self.n = code.n
         self.jobs = _int("jobs", jobs, 1)
         self.rounds = self.jobs + code.T
@@ -608,6 +625,7 @@ def verify_sequential(code: SequentialCode, jobs: int) -> SequentialVerification
     ``jobs`` small. Returns the number of patterns, the failures (0 means
     verified) and the largest observed delay (decode round minus job).
     """
+    _check_code(code)
     jobs = _int("jobs", jobs, 1)
     if code.n > 8:
         raise ValueError(
@@ -635,6 +653,7 @@ def find_failure(code: SequentialCode, jobs: int) -> tuple[np.ndarray, str] | No
     Searches every pattern depth-first, stopping at the first failure; returns
     it with the model's reason for rejecting it, or ``None`` if none fails.
     """
+    _check_code(code)
     jobs = _int("jobs", jobs, 1)
     for pat, ok, _ in _walk(code, jobs, False, True):
         if not ok:

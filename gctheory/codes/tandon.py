@@ -123,6 +123,8 @@ class MatrixGradientCode(GradientCode):
     ``a^T B_T = 1^T`` (Tandon et al. 2017, Section 2).
     """
 
+    s: int  # an exact code: the tolerance is always given
+
     def __init__(self, B: Any, s: int, *, name: str = "matrix gradient code") -> None:
         B = check_array(B, "B", complex_ok=True, min_size=0)
         if B.ndim != 2 or B.shape[0] < 1 or B.shape[1] < 1:

@@ -77,6 +77,8 @@ class YeAbbeCode(GradientCode):
     rng : seed for the Gaussian V (keyword-only).
     """
 
+    s: int  # an exact code: the tolerance is always given
+
     def __init__(
         self,
         n: int,

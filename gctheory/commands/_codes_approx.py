@@ -32,10 +32,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gctheory._output import add_format_argument, format_table
 from gctheory.commands._common import _need
+
+if TYPE_CHECKING:
+    from gctheory.codes.base import GradientCode
 
 APPROX_FAMILIES = ("expander", "graph-assignment", "bibd", "sgc", "isgc")
 GRAPHS = ("random", "margulis")
@@ -121,6 +124,7 @@ def _graph(args: argparse.Namespace) -> Any:
 def _build(args: argparse.Namespace) -> tuple[Any, str]:
     """The code and a description of the family's bound column."""
     f = args.family
+    code: GradientCode
     if f == "expander":
         from gctheory.codes.expander import ExpanderCode
 
@@ -232,6 +236,7 @@ def _row(code: Any, family: str, e: int, args: argparse.Namespace) -> dict:
                 for S in itertools.combinations(range(n), e)
             ]
         )
+        worst: float | None
         mean, lo, hi, worst = float(errs.mean()), None, None, float(errs.max())
         method, sets = "exhaustive", total
     else:

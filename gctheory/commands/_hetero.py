@@ -224,10 +224,10 @@ def run_fit_per_worker(args: argparse.Namespace, tr: Any) -> int:
     M = tr.rounds(load)
     lab = cluster_workers(M, args.clusters)
     law = args.laws[0] if args.laws else "lognormal"
-    rows = []
+    rows: list[dict[str, Any]] = []
     for c in range(args.clusters):
         f = fit_law(M[:, lab == c].ravel(), law)
-        r = {
+        r: dict[str, Any] = {
             "cluster": c,
             "workers": int((lab == c).sum()),
             "median": float(np.median(M[:, lab == c])),

@@ -130,8 +130,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         _build(args)  # an unknown family is refused before the options are checked
     _check_args(args)
     code = _build(args)
+    s = code.s
+    assert s is not None, "every family _build makes is an exact code"
     rows = []
-    sizes = [code.s] + ([code.s + 1] if code.s + 1 < code.n else [])
+    sizes = [s] + ([s + 1] if s + 1 < code.n else [])
     # A solved system has condition number >= 1, so max_condition == 0 means no set was
     # decoded at all: every one was refused (too few survivors). Its max_* are then the
     # initial 0s of verify_straggler_sets, not measurements: print n/a, not a perfect 0.
@@ -152,7 +154,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                 "error/bound": na if refused else chk.max_error_over_bound,
             }
         )
-    bound = Fraction(code.s + code.m, code.n)
+    bound = Fraction(s + code.m, code.n)
     title = (
         f"{code.name}: n={code.n}, k={code.k}, load l={code.load}, m={code.m}, s={code.s}; "
         f"l/k={Fraction(code.load, code.k)} vs (s+m)/n={bound} "

@@ -4,10 +4,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gctheory._names import C_CHEN_DONGARRA, GENERATOR_FAMILIES, PREFACTORS, VANDERMONDE_NODES
 from gctheory._output import add_format_argument, format_table
 from gctheory.commands._common import renamed_choice
+
+if TYPE_CHECKING:
+    from gctheory.conditioning import MaxCondition
 
 # maxcond's old names: Vandermonde on these nodes, now named as in the registry
 _OLD_GENERATOR_NAMES = {v: "vandermonde-" + v.replace("_", "-") for v in VANDERMONDE_NODES}
@@ -115,7 +120,7 @@ def _cmd_maxcond(args: argparse.Namespace) -> int:
         args.t = args.N - 1
     if args.kappa is not None:
         e = empirical_s_kappa(G, args.kappa, exhaustive_limit=args.exhaustive_limit, rng=args.seed)
-        steps = e.steps
+        steps: Sequence[MaxCondition] = e.steps
     else:
         steps = [max_condition(G, args.t, exhaustive_limit=args.exhaustive_limit, rng=args.seed)]
     for mc in steps:

@@ -133,7 +133,7 @@ def _code(text: str | None) -> tuple[int, int, int] | None:
         parts = ()
     if len(parts) != 3:
         raise ValueError(f"--code takes N,K,delta (three integers), got {text!r}")
-    return parts  # type: ignore[return-value]
+    return parts
 
 
 def _scheme_times(args: argparse.Namespace, tr: Any, laws: Any, scheme_times: Any) -> Any:

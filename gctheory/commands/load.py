@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from gctheory._output import add_format_argument, format_table
 
@@ -60,7 +61,7 @@ _MC_FAMILIES = (
 )
 
 
-def _mc_rows(args: argparse.Namespace) -> list[dict]:
+def _mc_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """Monte Carlo achieved-load rows (``--mc TRIALS``) for the batch raptor code and the
     Bernoulli gradient code, through :func:`gctheory.load_bounds.achieved_load_mc`."""
     from gctheory.load_bounds import achieved_load_mc
@@ -69,7 +70,7 @@ def _mc_rows(args: argparse.Namespace) -> list[dict]:
         raise ValueError(f"--mc must be a positive number of trials, got {args.mc}")
     rows = []
     for i, (family, label, knob) in enumerate(_MC_FAMILIES):
-        row = {
+        row: dict[str, Any] = {
             "bound": f"{label}, achieved (Monte Carlo)",
             "kind": "achieved (MC)",
             "rel": None,

@@ -93,7 +93,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         eval_every=args.eval_every,
         trace=args.trace,
         progress=None if not args.quiet else False,
+        checkpoint=args.checkpoint,
+        resume=args.resume,
     )
+    if args.save_params:
+        np.save(args.save_params, r.params)
     cmp = compare(r) if r.iterations >= 2 else None
     row = _summary(r, cmp)
     if args.format in ("json", "csv"):
@@ -158,6 +162,11 @@ def register(sub: Any) -> None:
     p.add_argument("--eval-every", type=int, default=1, help="metrics every k iterations")
     p.add_argument("--no-preempt", action="store_true", help="let stragglers finish (late)")
     p.add_argument("--trace", help="write the trace CSV (and PATH.json for replay) here")
+    p.add_argument("--save-params", metavar="PATH", help="save the final parameters (.npy) here")
+    p.add_argument(
+        "--checkpoint", metavar="PATH", help="checkpoint the run there after every iteration"
+    )
+    p.add_argument("--resume", action="store_true", help="resume from --checkpoint when it exists")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_format_argument(p)
     p.set_defaults(func=_cmd_run)

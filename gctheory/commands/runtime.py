@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import Any
 
 from gctheory._names import RUNTIME_SCHEMES as SCHEMES
 from gctheory._names import ZHANG_SCHEMES
@@ -45,9 +46,9 @@ def _make_dist(args: argparse.Namespace):
         if getattr(args, k) is None:
             setattr(args, k, v)
     for k in ("scale", "shape", "mean"):
-        v = getattr(args, k, None)
-        if v is not None and not (math.isfinite(v) and v > 0):
-            raise ValueError(f"--{k} must be a positive number, got {v}")
+        given = getattr(args, k, None)
+        if given is not None and not (math.isfinite(given) and given > 0):
+            raise ValueError(f"--{k} must be a positive number, got {given}")
     if args.shift is not None and not (math.isfinite(args.shift) and args.shift >= 0):
         raise ValueError(f"--shift must be a number >= 0, got {args.shift}")
     if args.dist == "pareto":
@@ -195,7 +196,7 @@ def _cmd_zhang(args: argparse.Namespace) -> int:
         raise ValueError(f"--shape must be a positive number, got {args.shape}")
     if not 0 <= args.rho <= 1:
         raise ValueError(f"--rho must lie in [0, 1], got {args.rho}")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for scheme in ZHANG_SCHEMES:
         try:
             z = zhang_metrics(

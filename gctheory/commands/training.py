@@ -7,6 +7,7 @@ import csv
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -65,10 +66,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.list:
         from gctheory.codes.plugins import plugin_families
 
-        rows = [{"scheme": k, "description": v} for k, v in tr.SCHEMES.items()]
-        rows += [{"scheme": k, "description": f"{f.description} (plug-in {f.source})"}
-                 for k, f in plugin_families().items()]  # fmt: skip
-        print(format_table(rows, args.format))
+        schemes = [{"scheme": k, "description": v} for k, v in tr.SCHEMES.items()]
+        schemes += [{"scheme": k, "description": f"{f.description} (plug-in {f.source})"}
+                    for k, f in plugin_families().items()]  # fmt: skip
+        print(format_table(schemes, args.format))
         return 0
     if args.scheme is None:
         raise ValueError(f"--scheme is required; valid schemes: {', '.join(tr.SCHEMES)}")
@@ -140,7 +141,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     png = out.with_suffix(".png")
     fig.savefig(png, dpi=120, bbox_inches="tight")
     plt.close(fig)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "trial": j,
             "iterations": r.iterations,

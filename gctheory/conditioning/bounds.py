@@ -37,7 +37,7 @@ import mpmath
 import numpy as np
 from scipy.special import gammaln
 
-from gctheory._validate import check_real
+from gctheory._validate import check_memory, check_real
 from gctheory.conditioning._common import (
     _C,
     C_CHEN_DONGARRA,
@@ -189,6 +189,8 @@ def union_bound_profile(
     """
     N, K = _check_NK(N, K)
     kappa, C, a = _kappa(kappa), _C(C), _prefactor(prefactor)
+    # the profile and its log-space temporaries: refused at once for N = 10**18 (B10)
+    check_memory(8 * 6 * (N - K + 1), "N", f"the profile of {N - K + 1} values of t")
     if N - K < 2000:
         return np.array([float(_f_mp(N, K, t, kappa, C, a)) for t in range(K, N + 1)])
     logf, _ = _log_f_profile(N, K, kappa, C, a)
@@ -219,6 +221,7 @@ def is_monotone_decreasing(
     """Whether ``f(t)`` of eq. (7) is strictly decreasing on ``t = K..N`` (exact decision:
     log space, with mpmath wherever the float margin is too small)."""
     N, K = _check_NK(N, K)
+    check_memory(8 * 6 * (N - K + 1), "N", f"the profile of {N - K + 1} values of t")
     return _decreasing(N, K, _kappa(kappa), _C(C), _prefactor(prefactor))
 
 

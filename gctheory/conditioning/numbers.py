@@ -16,7 +16,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from gctheory._validate import check_choice, check_int
+from gctheory._validate import check_array, check_choice, check_int
 from gctheory.conditioning._common import _COND_BLOCK_ENTRIES, GRAM_LIMIT, _int
 
 __all__ = ["condition_numbers", "condition_number_mp", "vandermonde_condition_mp"]
@@ -59,8 +59,12 @@ def condition_numbers(M: Any) -> np.ndarray:
     M = np.asarray(M)
     if M.ndim < 2 or M.shape[-1] < 1 or M.shape[-2] < 1:
         raise ValueError(f"M must have shape (..., u, v) with u, v >= 1, got {M.shape}")
-    if not np.issubdtype(M.dtype, np.number) or np.issubdtype(M.dtype, np.integer):
+    if M.dtype.kind not in "biufc":  # strings, objects
+        raise ValueError(f"M must be a numeric (real or complex) array, got dtype {M.dtype}")
+    if M.dtype.kind in "biu":
         M = M.astype(np.float64)
+    if not np.isfinite(M).all():  # inf came out as a condition number (issue 30, B17)
+        raise ValueError("M must hold finite numbers, got NaN or infinite entries")
     batch = M.shape[:-2]
     M = M.reshape((-1,) + M.shape[-2:])
     u, v = M.shape[-2:]
@@ -190,9 +194,8 @@ def condition_number_mp(M: Any, dps: int = 50) -> mpmath.mpf:
 
     The entries are taken as exact (a float64 matrix is converted exactly).
     """
-    A = np.asarray(M)
-    if A.ndim != 2:
-        raise ValueError(f"M must be a 2-D matrix, got shape {A.shape}")
+    # empty and NaN matrices gave IndexError / RuntimeError from mpmath (issue 30, B12)
+    A = check_array(M, "M", ndim=2, complex_ok=True)
     dps = check_int(dps, "dps", low=16, high=MAX_DPS)
     with mpmath.workdps(dps):
         if np.iscomplexobj(A):

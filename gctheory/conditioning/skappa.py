@@ -141,7 +141,11 @@ def s_kappa_bound(
             stacklevel=2,
         )
     t_hi = N if strict else min(N, int(math.floor(kappa)))
-    hits = np.flatnonzero(_f_at_most(N, K, kappa, C, a, eps, t_hi)) if t_hi >= K else []
+    hits = (
+        np.flatnonzero(_f_at_most(N, K, kappa, C, a, eps, t_hi))
+        if t_hi >= K
+        else np.empty(0, np.intp)
+    )
     if len(hits) == 0:
         raise ValueError(
             f"no t in [{K}, {t_hi}] has f(t) <= eps={eps} (kappa={kappa}, C={C}, "

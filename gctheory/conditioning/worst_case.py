@@ -178,7 +178,16 @@ def _subset_conditions(G: np.ndarray, subsets: np.ndarray) -> np.ndarray:
 
 def _combinations_array(N: int, t: int) -> np.ndarray:
     """All t-subsets of range(N), one per row (sorted within a row), built without a
-    Python loop per subset: level j holds the j-subsets of range(n), extended n = 1..N."""
+    Python loop per subset: level j holds the j-subsets of range(n), extended n = 1..N.
+
+    Rows in colexicographic order. For t > N / 2 the (N - t)-subsets are built and
+    complemented (complementing reverses colex order): the levels cost O(N^2 t) copies,
+    12 s for 2000 subsets at N = 2000, t = 1999 (issue 30, B6)."""
+    if 2 * t > N:
+        small = _combinations_array(N, N - t)
+        mask = np.ones((len(small), N), bool)
+        mask[np.arange(len(small))[:, None], small] = False
+        return np.nonzero(mask)[1].reshape(len(small), t)[::-1].astype(np.intp)
     level = [np.zeros((1, 0), np.intp)] + [np.zeros((0, j), np.intp) for j in range(1, t + 1)]
     for n in range(1, N + 1):
         lowest = max(1, t - (N - n))  # smaller subsets can no longer reach size t
@@ -238,29 +247,43 @@ def _gram_bound_sq(G: np.ndarray, subsets: np.ndarray) -> np.ndarray:
 
 
 def _exhaustive_max(
-    G: np.ndarray, subsets: np.ndarray, top: int
-) -> tuple[np.ndarray, np.ndarray, int]:
+    G: np.ndarray, subsets: np.ndarray, top: int, deadline: float = math.inf
+) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Exact ``top`` largest condition numbers over ``subsets`` by branch and bound.
 
     Real G: a cheap upper bound for every subset (:func:`_gram_bound_sq`), then exact
     condition numbers in decreasing order of the bound until the bound falls below the
     ``top``-th largest exact value found (with a 1e-6 relative margin for rounding).
     Complex G, or fewer than ``_GRAM_PRUNE_MIN`` subsets: every subset exactly. Returns
-    (values, subset row indices), largest first, and the number evaluated exactly.
+    (values, subset row indices), largest first, the number evaluated exactly and a
+    bound on the subsets left unevaluated when ``deadline`` passed (``-inf`` when none
+    were: the enumeration is complete; ``inf`` when nothing bounds them).
     """
     if np.iscomplexobj(G) or G.shape[0] < 2 or len(subsets) < _GRAM_PRUNE_MIN:
-        vals = _subset_conditions(G, subsets)
+        per = _chunk(G, subsets.shape[1], 1)
+        parts = []
+        left = -math.inf
+        for a in range(0, len(subsets), per):
+            parts.append(_subset_conditions(G, subsets[a : a + per]))
+            if a + per < len(subsets) and time.perf_counter() > deadline:
+                left = math.inf
+                break
+        vals = np.concatenate(parts)
         order = np.argsort(-vals, kind="stable")[:top]
-        return vals[order], order, len(subsets)
+        return vals[order], order, len(vals), left
     ub = _gram_bound_sq(G, subsets)
     order = np.argsort(-ub, kind="stable")
     found_v: list[np.ndarray] = []
     found_i: list[np.ndarray] = []
     kth = -np.inf
     batch = 256
+    left = -math.inf
     for start in range(0, len(order), batch):
         cand = order[start : start + batch]
         if len(found_v) and ub[cand[0]] * (1 + 1e-6) < kth:
+            break
+        if len(found_v) and time.perf_counter() > deadline:
+            left = math.sqrt(ub[cand[0]]) * (1 + 1e-6)  # bounds every subset not evaluated
             break
         v = _subset_conditions(G, subsets[cand]) ** 2
         found_v.append(v)
@@ -271,30 +294,59 @@ def _exhaustive_max(
     vals = np.sqrt(np.concatenate(found_v))
     idx = np.concatenate(found_i)
     o = np.argsort(-vals, kind="stable")[:top]
-    return vals[o], idx[o], len(vals)
+    return vals[o], idx[o], len(vals), left
+
+
+def _chunk(G: np.ndarray, t: int, block: int) -> int:
+    """Subsets per batch of condition numbers: about 2^22 matrix entries (so a batch takes
+    milliseconds and the deadline is looked at between batches)."""
+    return max(1, 2**22 // max(1, G.shape[0] * t * block))
 
 
 def _local_search(
-    G: np.ndarray, start: np.ndarray, max_rounds: int, block: int = 1
+    G: np.ndarray,
+    start: np.ndarray,
+    max_rounds: int,
+    block: int = 1,
+    deadline: float = math.inf,
 ) -> tuple[float, np.ndarray, int]:
-    """Greedy swap ascent: replace one worker in T by one outside while cond increases."""
+    """Greedy swap ascent: replace one worker in T by one outside while cond increases.
+
+    The swaps of a round are evaluated in batches (positions of T in order, so the
+    best swap is the first of the largest, as over the whole round); past ``deadline``
+    the search stops with what it has (a condition number actually attained: a valid
+    lower bound). At N = 2000 one round was 10^6 subsets and the search ran 143 s
+    under time_limit=2 (issue 30, B6).
+    """
     N = G.shape[1] // block
     T = np.sort(start)
     best = float(_worker_conditions(G, T[None, :], block)[0])
     evaluated = 1
+    per = max(1, _chunk(G, len(T), block))
     for _ in range(max_rounds):
         outside = np.setdiff1d(np.arange(N), T)
         if outside.size == 0 or not np.isfinite(best):
             break
-        cand = np.repeat(T[None, :], len(T) * len(outside), axis=0)
-        pos = np.repeat(np.arange(len(T)), len(outside))
-        cand[np.arange(len(cand)), pos] = np.tile(outside, len(T))
-        vals = _worker_conditions(G, cand, block)
-        evaluated += len(cand)
-        j = int(np.argmax(vals))
-        if not vals[j] > best:
+        rows = max(1, per // len(outside))  # positions of T per batch
+        top_v, top_T = -math.inf, None
+        stopped = False
+        for p0 in range(0, len(T), rows):
+            pos = np.repeat(np.arange(p0, min(p0 + rows, len(T))), len(outside))
+            cand = np.repeat(T[None, :], len(pos), axis=0)
+            cand[np.arange(len(cand)), pos] = np.tile(outside, len(pos) // len(outside))
+            vals = _worker_conditions(G, cand, block)
+            evaluated += len(cand)
+            j = int(np.argmax(vals))
+            if vals[j] > top_v:
+                top_v, top_T = float(vals[j]), cand[j]
+            if time.perf_counter() > deadline:
+                stopped = True
+                break
+        if not top_v > best:
             break
-        best, T = float(vals[j]), np.sort(cand[j])
+        best, T = top_v, np.sort(top_T)
+        if stopped:
+            break
     return best, T, evaluated
 
 
@@ -453,19 +505,38 @@ class _Search:
 
 
 def _heuristic(
-    G: np.ndarray, t: int, block: int, samples: int, starts: int, max_rounds: int, rng
+    G: np.ndarray,
+    t: int,
+    block: int,
+    samples: int,
+    starts: int,
+    max_rounds: int,
+    rng,
+    deadline: float = math.inf,
 ) -> tuple[list[tuple[float, tuple[int, ...]]], int]:
-    """Random subsets, the worst few improved by swap local search (a lower bound)."""
+    """Random subsets, the worst few improved by swap local search (a lower bound).
+
+    Evaluated in batches; past ``deadline`` the subsets drawn so far (at least one
+    batch) and the searches begun are what it reports."""
     Nw = G.shape[1] // block
     subsets = np.sort(rng.random((samples, Nw)).argsort(axis=1)[:, :t], axis=1)
-    vals = _worker_conditions(G, subsets, block)
-    evaluated = samples
+    per = _chunk(G, t, block)
+    parts = []
+    for a in range(0, samples, per):
+        parts.append(_worker_conditions(G, subsets[a : a + per], block))
+        if time.perf_counter() > deadline:
+            break
+    vals = np.concatenate(parts)
+    subsets = subsets[: len(vals)]
+    evaluated = len(vals)
     order = np.argsort(-vals, kind="stable")[: max(1, starts)]
     found = []
     for i in order:
-        val, T, ev = _local_search(G, subsets[i], max_rounds, block)
+        val, T, ev = _local_search(G, subsets[i], max_rounds, block, deadline)
         evaluated += ev
         found.append((val, tuple(int(c) for c in T)))
+        if time.perf_counter() > deadline:
+            break
     return sorted(set(found), key=lambda p: -p[0]), evaluated
 
 
@@ -561,14 +632,17 @@ def max_condition(
     pruned = nodes = 0
     if method == "exhaustive":
         subsets = _combinations_array(N, t)
-        top_vals, top_idx, evaluated = _exhaustive_max(G, _expand(subsets, block), top)
+        top_vals, top_idx, evaluated, open_bound = _exhaustive_max(
+            G, _expand(subsets, block), top, deadline
+        )
         tops = tuple(
             (float(v), tuple(int(c) for c in subsets[i])) for v, i in zip(top_vals, top_idx)
         )
-        pruned = n_sub - evaluated
-        complete, label = True, "exhaustive"
+        complete = open_bound == -math.inf
+        pruned = n_sub - evaluated if complete else 0
+        label = "exhaustive" + ("" if complete else " (stopped at the time limit)")
     else:
-        found, evaluated = _heuristic(G, t, block, samples, starts, max_rounds, rng)
+        found, evaluated = _heuristic(G, t, block, samples, starts, max_rounds, rng, deadline)
         tops = tuple(found[:top])
         complete, label = False, "estimate (random subsets + local search)"
         if method == "branch-and-bound":
@@ -592,7 +666,7 @@ def max_condition(
         lower = upper = best_val
     else:
         lower, upper = lo, hi if complete else math.inf
-        if method == "branch-and-bound" and not complete:
+        if not complete and method in ("branch-and-bound", "exhaustive"):
             upper = max(hi, open_bound)
     reliable = best_val <= FLOAT64_RELIABLE_LIMIT
     value_mp = None
@@ -674,8 +748,10 @@ def empirical_s_kappa(
     ``(N - s)``-worker submatrices stays ``<= kappa`` (its certified lower
     bound decides "above kappa", its upper bound "at most kappa"). Compare
     with Theorem 2's guarantee :func:`gctheory.conditioning.s_kappa_bound`,
-    which holds with probability ``>= 1 - eps``. ``time_limit`` applies to
-    each step.
+    which holds with probability ``>= 1 - eps``. ``time_limit`` is the budget of
+    the whole search (each step gets what the steps before left; it applied to each
+    step, and N = 2000 ran > 150 s under time_limit=2, issue 30, B6): when it runs
+    out, the steps stop and the result is not ``exact``.
     """
     G = np.asarray(G)
     if G.ndim != 2 or G.shape[0] > G.shape[1]:
@@ -691,12 +767,19 @@ def empirical_s_kappa(
     low: int | None = None
     certified_so_far = True
     decided = False
+    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+    deadline = time.perf_counter() + time_limit
+    out_of_time = False
     for s in range(0, top_s + 1):
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            out_of_time = True
+            break
         mc = max_condition(
             G,
             N - s,
             exhaustive_limit=exhaustive_limit,
-            time_limit=time_limit,
+            time_limit=left,
             samples=samples,
             block=block,
             rng=rng,
@@ -714,5 +797,9 @@ def empirical_s_kappa(
         if certified_so_far:
             low = s
         value = s
-    exact = low == value and (decided or value == s_max or (value is not None and value == top_s))
+    exact = (
+        not out_of_time
+        and low == value
+        and (decided or value == s_max or (value is not None and value == top_s))
+    )
     return EmpiricalSKappa(value=value, exact=exact, kappa=kappa, steps=tuple(steps), low=low)

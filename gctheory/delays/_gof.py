@@ -17,7 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_array, check_int, check_probability
+from gctheory._validate import (
+    as_generator,
+    check_array,
+    check_int,
+    check_law_parameters,
+    check_probability,
+)
 from gctheory.delays._mle import _FITTERS, FitConvergenceError, LawFit, _check_sample
 from gctheory.delays._threads import blas_single_thread
 
@@ -32,14 +38,12 @@ def _check_law(dist: Any, name: str = "dist") -> Any:
         raise ValueError(
             f"{name} must be a frozen scipy.stats distribution (with cdf and sf), got {dist!r}"
         )
-    return dist
+    return check_law_parameters(dist, name)  # a NaN parameter gave nan (issue 30, S9)
 
 
 def ks_statistic(x: Any, dist: Any) -> float:
     """Kolmogorov-Smirnov distance between the sample ``x`` and the law ``dist``."""
-    xs = np.sort(check_array(x, "x", ndim=1, finite=False))
-    if np.isnan(xs).any():
-        raise ValueError("x must not hold NaN")
+    xs = np.sort(check_array(x, "x", ndim=1, bools=False))  # no NaN, no inf (B17)
     _check_law(dist)
     n = xs.size
     F = dist.cdf(xs)
@@ -54,9 +58,7 @@ def ad_statistic(x: Any, dist: Any) -> float:
     sample minimum (``F = 0`` there) gives a finite value; the bootstrap
     calibrates the clipped statistic the same way.
     """
-    xs = np.sort(check_array(x, "x", ndim=1, finite=False))
-    if np.isnan(xs).any():
-        raise ValueError("x must not hold NaN")
+    xs = np.sort(check_array(x, "x", ndim=1, bools=False))  # no NaN, no inf (B17)
     _check_law(dist)
     n = xs.size
     eps = 1e-12

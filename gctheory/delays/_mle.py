@@ -4,7 +4,8 @@ The law table (:data:`LAWS`, :data:`LAW_PARAMETERS`), the fit result
 (:class:`LawFit`), the sample check, and one fitter per law: closed forms for
 ``shifted_exp`` and ``pareto``, the likelihood profiled over the shift for
 ``weibull``, ``gamma`` and ``lognormal`` (Wald intervals from the observed
-information), EM over a grid of tail thresholds for the ``mixture``
+information; the Weibull shape's is a profile-likelihood interval), EM over a
+grid of tail thresholds for the ``mixture``
 (:data:`_FITTERS`, law -> ``fitter(x, level) -> (params, ci, dist, note)``).
 The method and its references are described in :mod:`gctheory.delays.fitting`,
 which re-exports every public name; import them from there.
@@ -336,6 +337,72 @@ def _wald(
     return out
 
 
+def _weibull_loglik(x: np.ndarray, k: float, loc: float) -> float:
+    """The Weibull log-likelihood at shape ``k`` and shift ``loc``, the scale at its maximum
+    (``scale^k = mean((x - loc)^k)``, so the sum of ``((x - loc)/scale)^k`` is ``n``)."""
+    ly = np.log(x - loc)
+    z = k * ly
+    m = float(z.max())
+    n = x.size
+    lmean = m + math.log(float(np.mean(np.exp(z - m))))
+    return n * math.log(k) - n * lmean + (k - 1) * float(ly.sum()) - n
+
+
+def _weibull_profile(x: np.ndarray, k: float) -> float:
+    """The profile log-likelihood of the Weibull shape: the maximum over the shift in
+    ``[0, min x)`` (the gap ``min x - loc`` on the point fit's grid, down to ``1e-10 min x``,
+    so for ``k < 1`` it is the likelihood's local value, not its unbounded supremum)."""
+    lo = float(x.min())
+    lg = np.linspace(0.0, -10.0 * math.log(10), 41) + math.log(lo)
+
+    def f(t: float) -> float:
+        return _weibull_loglik(x, k, lo - math.exp(t))
+
+    vals = np.array([f(t) for t in lg])
+    j = int(np.argmax(vals))
+    res = optimize.minimize_scalar(
+        lambda t: -f(t),
+        bounds=(lg[min(j + 1, lg.size - 1)], lg[max(j - 1, 0)]),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
+    return max(-float(res.fun), float(vals[j]))
+
+
+def _weibull_shape_ci(x: np.ndarray, k_hat: float, ll_hat: float, level: float) -> tuple:
+    """The profile-likelihood interval of the Weibull shape: ``{k : 2 (ll_hat - lp(k)) <=
+    chi2_1(level)}``, shift and scale profiled out (both ends found by bracketing, then
+    Brent). NaN for an end not bracketed within ``[1e-3, 1e3]``.
+
+    Why not Wald: with a free shift the shape's estimate is biased low at moderate n and
+    its likelihood is skewed (longer to the right); the symmetric Wald interval missed the
+    truth 27 times in 300 at 95% (n = 100 times of 0.5 + 2 Weibull(1.5)), always with the
+    truth above it. This interval: 283/300 (see ``gctheory.calibration``), but 929/1000
+    on 1000 seeds (55 misses above, 16 below): better than Wald, still short of 95%.
+    """
+    ll_hat = max(ll_hat, _weibull_profile(x, k_hat))
+    cut = ll_hat - 0.5 * float(stats.chi2.ppf(level, 1))
+
+    def g(k: float) -> float:
+        return _weibull_profile(x, k) - cut
+
+    def end(factor: float, bound: float) -> float:
+        inner = k_hat
+        for _ in range(60):
+            outer = inner * factor
+            if (factor > 1 and outer > bound) or (factor < 1 and outer < bound):
+                outer = bound
+            if g(outer) < 0:
+                a, b = sorted((inner, outer))
+                return float(optimize.brentq(g, a, b, xtol=1e-9 * k_hat, rtol=1e-10))
+            if outer == bound:
+                return math.nan
+            inner = outer
+        return math.nan
+
+    return end(1.25, 1e3), end(0.8, 1e-3)
+
+
 def _fit_shape_loc_scale(law: str, x: np.ndarray, level: float) -> tuple[dict, dict, Any, str]:
     ll, loc, (shape, scale), at_zero = _profile_loc(x, _INNER[law])
     if not (math.isfinite(ll) and shape > 0 and scale > 0):
@@ -347,6 +414,9 @@ def _fit_shape_loc_scale(law: str, x: np.ndarray, level: float) -> tuple[dict, d
     room = np.array([shape, 0.0 if at_zero else min(loc, float(x.min()) - loc), scale])
     ci3 = _wald(lambda t: _frozen3(law, *t), theta, x, level, room)
     ci = {n: tuple(ci3[i]) for i, n in enumerate(names)}
+    if law == "weibull":
+        hi, lo = _weibull_shape_ci(x, shape, ll, level)
+        ci["shape"] = (lo, hi)
     if at_zero:
         note = "shift at its bound 0 (no interval)"
     ci = {k: (float(a), float(b)) for k, (a, b) in ci.items()}

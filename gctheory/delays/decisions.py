@@ -314,9 +314,15 @@ def scheme_times(
         load = check_real(load, "load", low=0.0, high=1.0, low_open=True)
         layouts = [replace(lay, load=load) for lay in layouts]
     loads = trace.loads
-    model_name = load_model if isinstance(load_model, (str, type(None))) else load_model.name
     if isinstance(load_model, str) or load_model is None:
         check_choice(load_model, "load_model", LOAD_MODELS)
+    elif not isinstance(load_model, (LoadScaling, ProportionalLoad)):
+        # load_model=5 raised AttributeError ('int' has no attribute 'name'; issue 30, B8)
+        raise ValueError(
+            f"load_model must be one of {list(LOAD_MODELS)}, a LoadScaling or a "
+            f"ProportionalLoad, got {load_model!r:.60}"
+        )
+    model_name = load_model if isinstance(load_model, (str, type(None))) else load_model.name
     slope = None
     if load_model in ("interpolate", "affine"):
         scaling = fit_load_scaling(trace) if len(loads) >= 2 else None

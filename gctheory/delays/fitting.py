@@ -26,9 +26,13 @@ L-BFGS-B, and the best ``t0`` kept.
 
 Confidence intervals: exact pivots for the closed forms (chi-square for the
 exponential mean and Pareto shape, the minimum's own law for the shift and
-the Pareto scale); Wald intervals from the observed information (numerical
-Hessian of the log-likelihood) otherwise, none for a parameter on the
-boundary or for ``t0``.
+the Pareto scale); for the Weibull shape the profile-likelihood interval
+(shift and scale maximised out at each shape; the likelihood-ratio cut at
+``chi2_1(level)``), because with a free shift the shape's estimate is biased
+low and the Wald interval undercovered (273/300 at 95% in the calibration
+study; the profile interval 283/300, and 929/1000: still short); Wald intervals from the observed
+information (numerical Hessian of the log-likelihood) otherwise, none for a
+parameter on the boundary or for ``t0``.
 
 Goodness of fit (:func:`goodness_of_fit`): Kolmogorov-Smirnov and
 Anderson-Darling statistics with parametric-bootstrap p-values (Stute,

@@ -521,6 +521,7 @@ def _fit_hmm(S: np.ndarray, kind: str, K: int, level: float, rule: str) -> Marko
         res = optimize.minimize(nll, th0, method="BFGS")
         if best is None or res.fun < best.fun:
             best = res
+    assert best is not None, "starts holds two points for every kind"
     theta = best.x
     if kind == "fritchman" and K > 1:
         # label switching: order the good states by how long they last (stay_good ascending)

@@ -19,12 +19,15 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import stats
 
 from gctheory._validate import check_int, check_real
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 __all__ = ["DelayModel", "parse_delay", "DELAY_NAMES"]
 
@@ -292,7 +295,8 @@ def _caller_level() -> int:
     """``stacklevel`` pointing at the first frame outside gctheory (the user's call)."""
     import sys
 
-    frame, level = sys._getframe(1), 1
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and frame.f_globals.get("__name__", "").startswith("gctheory"):
         frame, level = frame.f_back, level + 1
     return level

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from gctheory._validate import check_array, check_int
+from gctheory._validate import check_array, check_int, check_law_parameters
 
 __all__ = [
     "empirical_weights",
@@ -66,7 +66,7 @@ def _check_layouts(layouts: Any) -> list[Layout]:
 def _check_law(dist: Any) -> Any:
     if not all(callable(getattr(dist, f, None)) for f in ("ppf", "isf", "cdf")):
         raise ValueError(f"dist must be a frozen scipy.stats distribution, got {dist!r}")
-    return dist
+    return check_law_parameters(dist)  # NaN parameters gave nan / inf (issue 30, S9)
 
 
 def _H(u: np.ndarray, groups: int, size: int, wait: int) -> np.ndarray:
@@ -119,7 +119,7 @@ def tail_index(dist: Any) -> float:
     """
     _check_law(dist)
     name = getattr(getattr(dist, "dist", None), "name", "")
-    shapes = dist.dist._parse_args(*dist.args, **dist.kwds)[0] if name else ()
+    shapes: tuple[Any, ...] = dist.dist._parse_args(*dist.args, **dist.kwds)[0] if name else ()
     if name == "pareto":
         return float(shapes[0])
     if name == "body_tail":

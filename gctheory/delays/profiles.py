@@ -27,7 +27,7 @@ import io
 import pickle
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -40,6 +40,58 @@ _NUMERIC_CODES = frozenset(
     ["?", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8"]
 )
 _SCALAR = {("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar")}
+
+
+def _brief(value: Any) -> str:
+    """A refused object named by its type and size, never by ``repr`` of the whole: a
+    331-byte pickle of shared references repr()s to 2^60 characters (issue 30, B2)."""
+    if isinstance(value, (str, bytes)):
+        text = repr(value[:40])
+        return text + ("..." if len(value) > 40 else "")
+    if isinstance(value, (int, float, bool)) or value is None:
+        return repr(value)[:40]
+    size = f" of {len(value)}" if isinstance(value, (list, tuple, dict)) else ""
+    return f"<{type(value).__name__}{size}>"
+
+
+#: a pickle's tree (shared references counted each time they are reached) may hold at
+#: most this many nodes per byte of the file, plus :data:`_TREE_SLACK`
+_TREE_PER_BYTE = 8
+_TREE_SLACK = 10**5
+
+
+def _check_tree(root: Any, nbytes: int) -> None:
+    """Refuse an unpickled tree whose size with shared references expanded is beyond
+    what ``nbytes`` of plain data can hold, or that contains itself (a cycle), before
+    anything walks it: a 12 KB pickle of references to references expanded to 9e6
+    profile rows and 2.4 GB (issue 30, B3). Linear in the distinct containers, no
+    recursion (any depth)."""
+    limit = _TREE_PER_BYTE * nbytes + _TREE_SLACK
+    box = (list, tuple, dict)
+    weight: dict[int, int] = {}
+    open_: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        obj, done = stack.pop()
+        i = id(obj)
+        kids = list(obj.keys()) + list(obj.values()) if isinstance(obj, dict) else obj
+        if done:
+            w = 1 + sum(weight[id(c)] if isinstance(c, box) else 1 for c in kids)
+            if w > limit:
+                raise pickle.UnpicklingError(
+                    f"refused: the pickle's {nbytes} bytes expand to more than {limit} "
+                    "objects through shared references (not a plain delay profile)"
+                )
+            weight[i] = w
+            open_.discard(i)
+            continue
+        if i in weight:
+            continue
+        if i in open_:
+            raise pickle.UnpicklingError("refused: the pickle holds a container inside itself")
+        open_.add(i)
+        stack.append((obj, True))
+        stack.extend((c, False) for c in kids if isinstance(c, box) and id(c) not in weight)
 
 
 class _DTypeSpec:
@@ -63,14 +115,14 @@ class _DTypeSpec:
             or not all(isinstance(x, int) for x in state[5:8])
             or (len(state) == 9 and state[8] is not None)
         ):
-            raise pickle.UnpicklingError(f"refused a numpy dtype state {state!r:.80}")
+            raise pickle.UnpicklingError(f"refused a numpy dtype state {_brief(state)}")
         self.order = state[1]
 
 
 def _dtype(code: Any, align: Any = False, copy: Any = False) -> _DTypeSpec:
     if not isinstance(code, str) or code not in _NUMERIC_CODES:
         raise pickle.UnpicklingError(
-            f"refused numpy.dtype({code!r:.40}): only numeric dtypes are admitted"
+            f"refused numpy.dtype({_brief(code)}): only numeric dtypes are admitted"
         )
     return _DTypeSpec(code)
 
@@ -78,7 +130,10 @@ def _dtype(code: Any, align: Any = False, copy: Any = False) -> _DTypeSpec:
 def _scalar(spec: Any, data: Any = None) -> Any:
     if not isinstance(spec, _DTypeSpec) or not isinstance(data, bytes):
         raise pickle.UnpicklingError("refused a numpy scalar that is not numeric data")
-    order = spec.order if spec.order in "<>" else "="
+    # the state admitted only "<", ">", "|" (no byte order) and "=" (native)
+    order: Literal["<", ">", "="] = (
+        "<" if spec.order == "<" else (">" if spec.order == ">" else "=")
+    )
     dt = np.dtype(spec.code).newbyteorder(order)
     if len(data) != dt.itemsize:
         raise pickle.UnpicklingError(
@@ -107,18 +162,27 @@ class _RestrictedUnpickler(pickle.Unpickler):
 def safe_loads(data: bytes, *, source: str = "pickle") -> Any:
     """Unpickle ``data`` admitting only lists, dicts, plain values and numpy numeric scalars.
 
-    Raises ValueError (naming ``source`` and the refused class) for anything else.
+    Raises ValueError (naming ``source`` and the refused class) for anything else,
+    and for a tree that shared references make much larger than the bytes (more than
+    8 objects per byte plus 10^5) or that contains itself. A refused object is named
+    by its type and size, never printed whole.
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ValueError(f"data must be the bytes of a pickle, got {type(data).__name__}")
     if not isinstance(source, str):
         raise ValueError(f"source must be a str naming where the bytes come from, got {source!r}")
     try:
-        return _RestrictedUnpickler(io.BytesIO(data)).load()
+        out = _RestrictedUnpickler(io.BytesIO(data)).load()
+        if isinstance(out, (list, tuple, dict)):
+            _check_tree(out, len(data))
+        return out
     except pickle.UnpicklingError as exc:
         raise ValueError(f"{source}: {exc}") from None
     except Exception as exc:  # any failure of the parser: the bytes are not a profile
-        raise ValueError(f"{source}: not a readable pickle ({type(exc).__name__}: {exc})") from None
+        text = str(exc)[:200]
+        raise ValueError(
+            f"{source}: not a readable pickle ({type(exc).__name__}: {text})"
+        ) from None
 
 
 def safe_load(path: str | Path) -> Any:

@@ -76,8 +76,8 @@ class TraceReplay:
         for ld, M in self._mats.items():
             if abs(ld - share) <= 1e-12 * max(1.0, share):
                 return M
-        M = self._moved.get(share)
-        if M is None:
+        moved = self._moved.get(share)
+        if moved is None:
             if self.load_model is None:
                 raise ValueError(
                     f"a worker's data share {share:.6g} is not a measured load of the trace "
@@ -85,9 +85,9 @@ class TraceReplay:
                     "model (fit one with fit_load_scaling, or use a trace with >= 2 loads)"
                 )
             l0 = self.load_model.source_load(self.loads, share)
-            M = self.load_model.move(self._mats[l0], l0, share)
-            self._moved[share] = M
-        return M
+            moved = self.load_model.move(self._mats[l0], l0, share)
+            self._moved[share] = moved
+        return moved
 
     def check(self, n: int, relative_loads: np.ndarray) -> None:
         """Refuse before any work: more workers than the trace has, or an unreachable share."""

@@ -102,9 +102,8 @@ def persistence(
     M: np.ndarray, top: float = 0.1, *, bootstrap: int = 999, level: float = 0.95, rng: Any = None
 ) -> tuple[float, tuple[float, float], float, tuple[float, float]]:
     """``(p, p_interval, h, h_interval)`` of a (rounds, workers) matrix (module docstring)."""
-    M = check_array(M, "M", ndim=2, finite=False)
-    if np.isnan(M).any():
-        raise ValueError("M must not hold NaN (a missing time)")
+    # NaN (a missing time) and inf (no time) are refused (issue 30, B17)
+    M = check_array(M, "M", ndim=2, bools=False)
     top = check_real(top, "top", low=0.0, high=1.0, low_open=True)
     level = check_probability(level, "level", open_low=True, open_high=True)
     B = check_int(bootstrap, "bootstrap", low=0, high=10**6)

@@ -66,6 +66,13 @@ def _parse_column(values: list[str]) -> np.ndarray:
         return np.array(values, dtype=str)
 
 
+def _columns(header: list[str], most: int = 20) -> str:
+    """Column names for a message: at most ``most``, each cut to 40 characters."""
+    names = [h if len(h) <= 40 else h[:37] + "..." for h in header[:most]]
+    more = f" and {len(header) - most} more" if len(header) > most else ""
+    return f"{names}{more}"
+
+
 def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
     """Read a trace from a CSV file, a profile pickle, or several of them.
 
@@ -103,13 +110,20 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
         raise ValueError(f"path: {str(p)!r} is not a readable trace CSV ({exc})") from None
     tcol = next((c for c in TIME_COLUMNS if c in header), None)
     missing = [c for c in _REQUIRED if c not in header] + ([] if tcol else ["time"])
-    if missing:
+    if len(missing) == len(_REQUIRED) + 1:
+        # not a trace at all: quote nothing of it (read_trace("/proc/self/environ") put
+        # the environment in the message; issue 30, minor)
+        raise ValueError(
+            f"path: {str(p)!r} is not a trace CSV: its first line names none of the columns "
+            "round, worker, load, time (or duration_s)"
+        )
+    if missing or tcol is None:
         raise ValueError(
             f"{p}: missing column(s) {missing}; a trace CSV needs round, worker, load and "
-            f"time (or duration_s); the header has {header}"
+            f"time (or duration_s); the header has {_columns(header)}"
         )
     if len(set(header)) != len(header):
-        raise ValueError(f"{p}: repeated column names in the header {header}")
+        raise ValueError(f"{p}: repeated column names in the header {_columns(header)}")
     rows = [r for r in rows if any(c.strip() for c in r)]
     if not rows:
         raise ValueError(f"{p}: no data rows after the header")

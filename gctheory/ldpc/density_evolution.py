@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gctheory._validate import check_int, check_probability
+from gctheory._validate import check_int, check_memory, check_probability
 from gctheory.ldpc.ensembles import (
     MAX_DEGREE,
     Distribution,
@@ -159,6 +159,7 @@ def de_trajectory(
     rho = _check_distribution("rho", rho, 2)
     eps = check_probability(eps, "eps")
     iterations = check_int(iterations, "iterations", low=0)
+    check_memory(8 * (iterations + 1), "iterations", f"{iterations} iterations' trajectory")
     lam_f = {d: float(f) for d, f in lam.items()}
     rho_f = {d: float(f) for d, f in rho.items()}
     x = np.empty(iterations + 1)

@@ -367,7 +367,7 @@ def _run_float(n: int, l: int, r: int):
                 continue
             src = (slice(0, t_hi + 1), slice(s_lo, s_hi + 1))
             dst = (slice(dt, t_hi + 1 + dt), slice(s_lo + ds, s_hi + 1 + ds))
-            new[(slice(None), *dst)] += prev[(slice(None), *src)] * W[src]
+            new[(slice(None),) + dst] += prev[(slice(None),) + src] * W[src]
         ff = math.prod(range(mr - l * v + 1, mr - l * (v - 1) + 1))  # (mr - l(v-1))_l
         new[:, :, 1:] *= v / (S[:, 1:] * ff)
         denom = math.comb(mr, l * v)
@@ -408,14 +408,14 @@ def _run_exact(n: int, l: int, r: int):
                 for q in range(3):
                     slot[q] += vals[q] * w
         new: dict[tuple[int, int], tuple[int, int, int]] = {}
-        for (t, s), vals in acc.items():
-            q = []
-            for x in vals:
+        for (t, s), sums in acc.items():
+            quot = []
+            for x in sums:
                 num = v * x
                 if num % s:  # the double counting makes this exact; anything else is a bug
                     raise ArithmeticError(f"s * A(v, t, s) not divisible at {(v, t, s)}")
-                q.append(num // s)
-            new[(t, s)] = tuple(q)
+                quot.append(num // s)
+            new[(t, s)] = (quot[0], quot[1], quot[2])
         lv = math.factorial(l * v)
         for t, w in enumerate(stop[v]):
             if w:

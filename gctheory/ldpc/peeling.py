@@ -75,7 +75,9 @@ def _as_parity_check(H: Any, multigraph: bool = False) -> sparse.csc_matrix:
     return M
 
 
-def _expanded(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray):
+def _expanded(
+    indptr: np.ndarray, indices: np.ndarray, data: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """CSR/CSC structure with every index repeated by its multiplicity (multigraph edges).
 
     A check that sees an erased variable over two edges then counts it twice,

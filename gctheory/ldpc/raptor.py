@@ -135,6 +135,10 @@ def _omega_prime(p: dict[int, float], x: np.ndarray) -> np.ndarray:
     return sum(k * float(f) * x ** (k - 1) for k, f in p.items()) + 0 * x
 
 
+#: fewest grid points :func:`check_condition_54` accepts
+MIN_GRID_54 = 101
+
+
 def check_condition_54(
     p: Distribution, overhead: float, x_max: float, *, grid: int = 20001
 ) -> tuple[float, float]:
@@ -144,15 +148,19 @@ def check_condition_54(
     degree distribution. Returns ``(margin, x_at)``: the minimum of ``(1 - x) -
     exp(-overhead Omega'(x))`` over the interval (grid, then refined with a
     bounded scalar minimiser) and where it occurs. The condition holds iff
-    ``margin > 0``.
+    ``margin > 0``. ``x_max`` in ``(0, 1]``; ``grid`` (at least
+    :data:`MIN_GRID_54` points: a coarser grid can step over the minimum) bounded
+    by the memory it needs.
     """
     from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
 
     p = _check_distribution("p", p, 1)
-    overhead = float(overhead)
-    if not (overhead > 0 and math.isfinite(overhead)):
-        raise ValueError(f"overhead must be a positive number, got {overhead!r}")
-    x_max = check_probability(x_max, "x_max")
+    overhead = check_real(overhead, "overhead", low=0.0, low_open=True)
+    # grid=1 / grid=True / x_max=0 evaluated x = 0 only and reported the condition as
+    # holding (issue 30, S10); grid=10**18 allocated until MemoryError (B10)
+    x_max = check_real(x_max, "x_max", low=0.0, high=1.0, low_open=True)
+    grid = check_int(grid, "grid", low=MIN_GRID_54)
+    check_memory(32 * grid, "grid", f"the {grid}-point grid of condition (54)")
 
     def margin(x):
         x = np.asarray(x, dtype=float)
@@ -218,6 +226,8 @@ def raptor_code_matrix(n: int, b: int, p: Distribution, *, rng: Any = None) -> s
     K = n // b
     if max(p) > K:
         raise ValueError(f"p has degree {max(p)} > K = n/b = {K} batches")
+    # n rows of up to max(p) batch indices and their temporaries (n = 10**18: B10)
+    check_memory(n * max(p) * 40, "n", f"the {n}-row coding matrix")
     rng = as_generator(rng)
     degs = np.array(list(p))
     probs = np.array([float(v) for v in p.values()])
@@ -241,6 +251,7 @@ def _theorem6_setup(n: Any, s: Any, eps: Any) -> tuple[int, int, RaptorParameter
     """Validate ``(n, s, eps)`` for Theorem 6's code: ``1 <= s < n``, ``b | n``; parameters, P_w."""
     n = check_int(n, "n", low=2)
     s = check_int(s, "s", low=1, high=n - 1)
+    check_memory(n * 64, "n", f"a code of n = {n} workers per trial")  # n = 10**18: B10
     prm = raptor_parameters(eps, s / n)
     if n % prm.b:
         raise ValueError(f"n must be a multiple of b = {prm.b}, got n={n}")

@@ -74,7 +74,7 @@ import numpy as np
 from mpmath import mp, mpf
 from scipy import linalg, special
 
-from gctheory._validate import check_choice, check_int, check_probability
+from gctheory._validate import check_array, check_choice, check_int, check_probability
 from gctheory.ldpc.ensembles import (
     MAX_DEGREE,
     Distribution,
@@ -414,15 +414,18 @@ class ScalingParameters:
         ``eps`` may be an array; ``shift=False`` drops the ``beta`` term.
         """
         n = check_int(n, "n", low=1)
-        e = np.asarray(eps, dtype=float)
-        for v in e.reshape(-1):
-            check_probability(float(v), "eps")
-        ok = np.ones_like(e)
+        e = check_array(eps, "eps", min_size=0, bools=False)
+        if e.size and not (np.all(e >= 0) and np.all(e <= 1)):
+            check_probability(float(e[(e < 0) | (e > 1)].reshape(-1)[0]), "eps")
+        # 1 - prod_i (1 - Q(z_i)) cancels to 0 once every Q(z_i) < 1e-17: sum the logs of
+        # 1 - Q(z_i) = Phi(z_i) instead (log_ndtr is accurate at both ends), then
+        # -expm1(sum) (issue 30, S2: Q = 3.55e-63 came out as 0.0)
+        log_ok = np.zeros_like(e)
         for p in self.points:
             s = p.beta * n ** (-2 / 3) if shift else 0.0
             z = math.sqrt(n) * (p.eps - s - e) / p.alpha
-            ok = ok * (1.0 - special.ndtr(-z))
-        out = 1.0 - ok
+            log_ok = log_ok + special.log_ndtr(z)
+        out = -np.expm1(log_ok)
         return float(out) if out.ndim == 0 else out
 
     def __repr__(self) -> str:

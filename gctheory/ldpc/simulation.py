@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from gctheory._validate import check_choice, check_int, check_probability
+from gctheory._validate import check_choice, check_int, check_memory, check_probability
 from gctheory.ldpc.ensembles import (
     MULTI_EDGES,
     _check_memory,
@@ -502,6 +502,13 @@ def waterfall(
         raise ValueError("waterfall needs at least one n and one eps value")
     trials = check_int(trials, "trials", low=2)
     codes = check_int(codes, "codes", low=1)
+    # the codes of one n are all held at once (about 40 bytes per edge); codes=10**18
+    # ran for ever (issue 30, B9)
+    check_memory(
+        codes * max(ns) * check_int(dv, "dv", low=1) * 40,
+        "codes",
+        f"{codes} drawn codes of length {max(ns)}",
+    )
     check_choice(multi_edges, "multi_edges", MULTI_EDGES)
     backend = _resolve_backend(backend)
     root = seed_sequence(rng)

@@ -96,7 +96,7 @@ def _int(name: str, value: Any) -> int:
         raise ValueError(f"{name} must be an integer, got {value!r}") from None
 
 
-def _sequence(name: str, value: Any) -> Sequence:
+def _sequence(name: str, value: Any) -> Sequence | np.ndarray:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence | np.ndarray):
         raise ValueError(f"{name} must be a sequence of integers, got {value!r}")
     if len(value) > 10**7:
@@ -129,7 +129,9 @@ def _check_eps(eps: Any) -> Fraction:
     """eps as an exact Fraction; floats are read through their shortest repr (0.01 -> 1/100)."""
     if isinstance(eps, bool):
         raise ValueError(f"eps must be a real number in [0, 1), got {eps!r}")
-    if isinstance(eps, (int, np.integer, Fraction)):
+    if isinstance(eps, np.integer):
+        eps = int(eps)
+    if isinstance(eps, (int, Fraction)):
         e = Fraction(eps)
     else:
         try:

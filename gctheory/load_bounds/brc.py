@@ -74,7 +74,7 @@ class BRCParameters:
 _MAX_D = 10**4  # exact Fractions with denominators lcm(1..D): ~0.1 s at D = 1e4
 
 
-def brc_parameters(n: int, s: int, eps: float) -> BRCParameters:
+def brc_parameters(n: int, s: int, eps: float | Fraction) -> BRCParameters:
     """Batch size, degree distribution and average load of Theorem 6 of Wang et al. 2019.
 
     Regime: ``0 < eps < 1/4`` (so ``u`` is defined and positive) and

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_memory
 from gctheory.load_bounds._common import (
     LoadBound,
     _check_eps,
@@ -40,14 +41,15 @@ __all__ = ["all_bounds", "load_curves", "AchievedLoad", "achieved_load_mc"]
 
 def all_bounds(
     n: int, s: int, eps: float = 0.01, target: float = 0.01
-) -> list[tuple[str, LoadBound, Fraction | None]]:
+) -> list[tuple[str, LoadBound, Fraction | float]]:
     """Every bound and achievable load for ``(n, s)``, without warnings.
 
     Returns ``(label, bound, frc_failure)`` triples, where ``frc_failure`` is
-    the exact d-FRC failure probability at the bound's integer load (what a
-    user would get by building the FRC with that many partitions per worker),
-    or None where that is not meaningful. Regime problems are in each
-    bound's ``notes``.
+    the d-FRC failure probability at the bound's integer load (what a user
+    would get by building the FRC with that many partitions per worker): an
+    exact Fraction, or a float where the exact sum is too costly (as
+    :func:`group_failure_probability`). Regime problems are in each bound's
+    ``notes``.
     """
     n, s = _check_ns(n, s)
     eps, target = float(_check_eps(eps)), float(_check_target(target))
@@ -123,6 +125,7 @@ def load_curves(
             "eq13_decreasing",
         )
     }
+    _check_target(target)  # checked even when s_values is empty (issue 30, minor)
     proof_ok = 2 * _check_eps(eps) * n + 4 < n
     for s in s_values:
         _check_ns(n, s)
@@ -220,6 +223,9 @@ def achieved_load_mc(
     if family not in ("frc", "brc", "bgc"):
         raise ValueError(f"family must be 'frc', 'brc' or 'bgc', got {family!r}")
     n, s = _check_ns(n, s)
+    # each code's n x n placement (and the n parameters tried by default): n = 10**18
+    # hit MemoryError (issue 30, B10)
+    check_memory(n * n + 8 * n, "n", f"the {n} x {n} placement of each code")
     e = _check_eps(eps)
     tgt = _check_target(target)
     from gctheory.order_stats import _check_mc_args  # lazy: it imports scipy.stats

@@ -21,7 +21,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from gctheory._validate import check_real
+from gctheory._validate import check_array, check_memory, check_real
 from gctheory.load_bounds._common import (
     LoadBound,
     _check_d,
@@ -54,8 +54,9 @@ __all__ = [
 ]
 
 
-def single_column_lower_bound(n: int, s: int, d: int) -> Fraction:
-    """``C(n - d, s - d) / C(n, s)``, the left side of eq. (26) of Wang et al. 2019 (exact).
+def single_column_lower_bound(n: int, s: int, d: int) -> Fraction | float:
+    """``C(n - d, s - d) / C(n, s)``, the left side of eq. (26) of Wang et al. 2019 (exact;
+    a ``float`` from log-gammas when ``d > 10**4``).
 
     The probability that a column with support ``d`` is all-zero in ``A_S``.
     A code with load ``d`` (at most ``d`` non-zeros per row) has a column with
@@ -81,15 +82,16 @@ def single_column_lower_bound(n: int, s: int, d: int) -> Fraction:
         return float(mpmath.exp(log_p))
 
 
-def union_lower_bound(n: int, s: int, d: int) -> Fraction:
+def union_lower_bound(n: int, s: int, d: int) -> Fraction | float:
     """Eq. (24) of Wang et al. 2019: P(one of ``t = floor(n/d^2)`` disjoint columns is all-zero).
 
     By Lemma 2 every ``A`` in ``U_n^d`` has ``t`` columns with pairwise
     disjoint supports of size ``d``; by Lemma 1 (and eq. (23)) every code of
     load ``d`` fails with probability at least this exact inclusion-exclusion
     sum ``sum_k (-1)^{k+1} C(t,k) C(n - kd, s - kd) / C(n, s)``. A finite-n
-    bound, exact; it inherits Lemma 1, whose column step is asserted rather
-    than proved in the paper.
+    bound, exact (a ``float`` beyond the exact budget, as
+    :func:`group_failure_probability`); it inherits Lemma 1, whose column step is
+    asserted rather than proved in the paper.
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
@@ -135,8 +137,9 @@ def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction
     return pmf
 
 
-def zero_column_tail_lower_bound(n: int, s: int, d: int, c: float) -> Fraction:
-    """Exact ``P(Y > c)`` for ``t = floor(n/d^2)`` disjoint columns of support ``d``.
+def zero_column_tail_lower_bound(n: int, s: int, d: int, c: float | Fraction) -> Fraction | float:
+    """Exact ``P(Y > c)`` for ``t = floor(n/d^2)`` disjoint columns of support ``d`` (a
+    ``float`` beyond the exact budget, as :func:`group_failure_probability`).
 
     ``err(A_S)`` is at least the number of all-zero columns of ``A_S``, so by
     Lemmas 1-2 every code of load ``d`` has ``P[err(A_S) > c] >= P(Y > c)``
@@ -309,9 +312,9 @@ def disjoint_support_columns(A: Any) -> np.ndarray:
 
     Returns the sorted column indices.
     """
-    A = np.asarray(A)
-    if A.ndim != 2 or A.size == 0:
-        raise ValueError(f"A must be a non-empty 2-D array, got shape {A.shape}")
+    # strings, objects and complex numbers were read as supports (issue 30, B15)
+    A = check_array(A, "A", ndim=2)
+    check_memory(16 * A.shape[1] ** 2, "A", f"the conflicts of {A.shape[1]} columns")
     supp = (A != 0).astype(np.int64)
     conflict = (supp.T @ supp) > 0
     np.fill_diagonal(conflict, False)
@@ -326,7 +329,7 @@ def disjoint_support_columns(A: Any) -> np.ndarray:
     return np.array(sorted(chosen), dtype=np.int64)
 
 
-def matrix_union_lower_bound(A: Any, s: int) -> Fraction:
+def matrix_union_lower_bound(A: Any, s: int) -> Fraction | float:
     """Exact lower bound on ``P(err(A_S) > 0)`` for a given coding matrix ``A`` (eq. (23)).
 
     Rows are workers; ``s`` uniformly random rows straggle. The columns of
@@ -336,8 +339,8 @@ def matrix_union_lower_bound(A: Any, s: int) -> Fraction:
     forces ``err(A_S) >= 1``, so this lower-bounds the failure probability of
     ``A`` itself (no lemma needed). Equal to it for the d-FRC.
     """
-    A = np.asarray(A)
-    if A.ndim != 2 or A.shape[0] < 2:
+    A = check_array(A, "A", ndim=2)
+    if A.shape[0] < 2:
         raise ValueError(f"A must be a 2-D array with at least 2 rows (workers), got {A.shape}")
     s = _int("s", s)
     if not 0 <= s < A.shape[0]:

@@ -20,7 +20,13 @@ Modules (one concept each):
   (Chan's formula for means);
 - :mod:`~gctheory.montecarlo.checkpoint`: append-only, validated checkpoints and
   the fingerprints of the functions behind them;
-- :mod:`~gctheory.montecarlo.stopping`: adaptive stopping rules (:class:`Stop`);
+- :mod:`~gctheory.montecarlo.lockfile`: one run per checkpoint path;
+- :mod:`~gctheory.montecarlo.stopping`: adaptive stopping rules (:class:`Stop`), and
+  :mod:`~gctheory.montecarlo.sequential`: the exact interval of a run stopped by
+  ``rel_half_width``;
+- :mod:`~gctheory.montecarlo.calibration` (and, above the domain packages whose
+  estimators it studies, :mod:`~gctheory.calibration`):
+  coverage studies of every interval estimator on cases with exact truths;
 - :mod:`~gctheory.montecarlo.sampling`: crude Monte Carlo
   (:func:`estimate_probability`, :func:`estimate_mean`);
 - :mod:`~gctheory.montecarlo.importance`: importance sampling with exact

@@ -12,8 +12,14 @@ much (one checksum per batch).
 
 A process killed at any moment leaves a readable file: at worst its last line
 is torn (no final newline); that line is dropped on resume and its chunks are
-redone. Anything else that does not validate is refused with a ``ValueError``
-that names the checkpoint, the line, the chunk and the field.
+redone. A full disk (``ENOSPC``, or a quota) is said in one line,
+:class:`CheckpointDiskFullError`, after the part of a line that did get
+written is cut off again: the file stays consistent and a rerun resumes from
+the chunks it holds. One run at a time: the file is locked
+(:mod:`gctheory.montecarlo.lockfile`), and a second run on the same path is
+refused at once, naming the holder. Anything else that does not validate is
+refused with a ``ValueError`` that names the checkpoint, the line, the chunk
+and the field.
 
 The fingerprint of a function (:func:`fingerprint`) covers its code: the
 bytecode and constants (recursively), default arguments, closure cells, the
@@ -24,6 +30,7 @@ function with the same name but an edited body does not match.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
@@ -37,6 +44,9 @@ from typing import Any
 import numpy as np
 
 from gctheory.montecarlo import summaries
+from gctheory.montecarlo.lockfile import CheckpointLock, CheckpointLockedError
+
+__all__ = ["Checkpoint", "CheckpointDiskFullError", "CheckpointLockedError", "fingerprint"]
 
 FORMAT = "gctheory-montecarlo-checkpoint"
 VERSION = 2
@@ -175,6 +185,24 @@ def fingerprint(func: Any) -> str:
 # ---------------------------------------------------------------------------
 # the checkpoint file
 
+#: Write errors that mean "no room": the disk (or the user's quota) is full.
+_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+class CheckpointDiskFullError(OSError):
+    """The disk filled up under a checkpoint; the file was left consistent (resumable)."""
+
+    def __init__(self, message: str, code: int = errno.ENOSPC):
+        super().__init__(message)
+        self.errno = code
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write ``data`` at the end of ``fd`` (all of it, or raise)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
 
 def _canon(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
@@ -238,16 +266,25 @@ class Checkpoint:
         self.done: dict[int, Any] = {}
         self._buffer: list[tuple[int, Any]] = []
         self._last_flush = time.monotonic()
-        self._fh = None
+        self._fd: int | None = None
+        self._size = 0  # bytes of complete lines in the file
         head = {"format": FORMAT, "version": VERSION, "header": header}
         self._head_line = _canon({"head": head, "sha256": self.head_sha}) + "\n"
-        if path.exists() and not self._fresh(path):
-            self._load()
-            self._fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
-        else:
-            self._fh = open(path, "w", encoding="utf-8")  # noqa: SIM115
-            self._fh.write(self._head_line)
-            self._fh.flush()
+        self._lock = CheckpointLock(path)  # refuses at once a path another run holds
+        try:
+            if path.exists() and not self._fresh(path):
+                self._load()
+                self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+                self._size = os.fstat(self._fd).st_size
+            else:
+                self._fd = os.open(
+                    path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644
+                )
+                self._write(self._head_line.encode())
+        except BaseException:
+            self._close_fd()
+            self._lock.release()
+            raise
 
     def _fresh(self, path: Path) -> bool:
         """Empty, or a header line of this very run cut off by a kill: start afresh."""
@@ -374,16 +411,52 @@ class Checkpoint:
         if now - self._last_flush >= FLUSH_SECONDS:
             self.flush()
 
+    def _write(self, data: bytes) -> None:
+        """Append complete lines; on a full disk cut off what got written and say so."""
+        try:
+            _write_all(self._fd, data)
+        except OSError as exc:
+            if exc.errno not in _FULL:
+                raise
+            try:
+                os.ftruncate(self._fd, self._size)  # no room needed to shrink a file
+            except OSError:
+                pass  # a torn last line: dropped on resume all the same
+            self._close_fd()
+            saved = set(self.done) - {i for i, _ in self._buffer}
+            upto = next(k for k in range(len(saved) + 1) if k not in saved)
+            held = (
+                "holds no chunk yet"
+                if not saved
+                else f"holds {len(saved)} finished chunk(s), complete up to chunk {upto - 1}"
+                if upto
+                else f"holds {len(saved)} finished chunk(s)"
+            )
+            raise CheckpointDiskFullError(
+                f"checkpoint {str(self.path)!r}: the disk is full ({os.strerror(exc.errno)}); "
+                f"the checkpoint is consistent and {held}: free some space and rerun the same "
+                "call to resume",
+                exc.errno,
+            ) from None
+        self._size += len(data)
+
     def flush(self) -> None:
-        if self._buffer and self._fh is not None:
+        if self._buffer and self._fd is not None:
             text = _canon([[i, summaries.encode(self.kind, v)] for i, v in self._buffer])
-            self._fh.write(f'{{"chunks":{text},"sha256":"{self._batch_sha(text)}"}}\n')
-            self._fh.flush()
+            line = f'{{"chunks":{text},"sha256":"{self._batch_sha(text)}"}}\n'
+            self._write(line.encode())
             self._buffer.clear()
         self._last_flush = time.monotonic()
 
+    def _close_fd(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
+
     def close(self) -> None:
-        if self._fh is not None:
-            self.flush()
-            self._fh.close()
-            self._fh = None
+        try:
+            if self._fd is not None:
+                self.flush()
+        finally:
+            self._close_fd()
+            self._lock.release()

@@ -12,7 +12,10 @@ the result depends only on ``(seed, trials, chunk_size)`` (and ``stop``).
 
 Worker processes of a pool the engine starts exit by themselves when the
 parent process dies (a watchdog thread in each worker), so a killed run leaves
-no workers behind.
+no workers behind. A worker that dies under a run (killed, out of memory)
+breaks a process pool: the chunks it lost are rerun on a fresh pool, up to
+:data:`MAX_POOL_RESTARTS` times, with a :class:`WorkerLostWarning`; the
+per-chunk seeds make the result the one a serial run gives.
 """
 
 from __future__ import annotations
@@ -24,14 +27,24 @@ import pickle
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
 
 from gctheory._validate import as_generator, available_memory
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "chunk_plan", "seed_sequence"]
+__all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "MAX_CHUNKS",
+    "MAX_POOL_RESTARTS",
+    "WorkerLostError",
+    "WorkerLostWarning",
+    "chunk_plan",
+    "seed_sequence",
+]
 
 DEFAULT_CHUNK_SIZE = 1 << 16
 
@@ -40,6 +53,17 @@ DEFAULT_CHUNK_SIZE = 1 << 16
 MAX_CHUNKS = 10**8
 
 _PARENT_POLL_SECONDS = 0.2
+
+#: Fresh process pools one run may start after a worker died; one more death ends the run.
+MAX_POOL_RESTARTS = 3
+
+
+class WorkerLostWarning(RuntimeWarning):
+    """A process-pool worker died; its chunks were rerun on a fresh pool (same result)."""
+
+
+class WorkerLostError(RuntimeError):
+    """Process-pool workers died more than :data:`MAX_POOL_RESTARTS` times in one run."""
 
 
 # ---------------------------------------------------------------------------
@@ -317,12 +341,14 @@ def run_chunks(
 
     own = isinstance(executor, int)
     pool = local_pool(executor) if own else executor
-    in_flight = max(2, 2 * _workers(executor))
+    workers = _workers(executor)
+    in_flight = max(2, 2 * workers)
     ahead = 4 * in_flight  # results kept waiting for an earlier chunk, at most
     futures: dict[cf.Future, int] = {}
     ready: dict[int, Any] = {}
     nxt = 0  # next chunk to accept
     sub = 0  # next chunk to consider for submission
+    restarts = 0
     try:
         while True:
             while nxt in ready or (nxt < plan.n_chunks and nxt in done):
@@ -332,17 +358,52 @@ def run_chunks(
                 nxt += 1
             if nxt >= plan.n_chunks:
                 return plan.n_chunks
+            broken = False
             while len(futures) < in_flight and sub < min(plan.n_chunks, nxt + ahead):
                 if sub not in done and sub >= nxt:
-                    futures[pool.submit(task, plan.seed(sub), plan.size(sub))] = sub
+                    try:
+                        futures[pool.submit(task, plan.seed(sub), plan.size(sub))] = sub
+                    except BrokenProcessPool:
+                        broken = True
+                        break
                 sub += 1
-            finished, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
-            for fut in finished:
-                i = futures.pop(fut)
-                s = fut.result()
-                record(i, s)
-                progress.update(plan.size(i))
-                ready[i] = s
+            if not broken:
+                finished, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+                for fut in finished:
+                    try:
+                        s = fut.result()
+                    except BrokenProcessPool:
+                        broken = True  # the chunk stays in futures: it is rerun below
+                        continue
+                    i = futures.pop(fut)
+                    record(i, s)
+                    progress.update(plan.size(i))
+                    ready[i] = s
+            if broken:
+                restarts += 1
+                lost = sorted(futures.values())
+                futures.clear()
+                if own:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                if restarts > MAX_POOL_RESTARTS:
+                    own = False
+                    raise WorkerLostError(
+                        f"the process pool broke {restarts} times in this run (a worker "
+                        "killed each time: out of memory, a signal, or the function crashes "
+                        "its process); rerun with a checkpoint to keep the finished chunks, "
+                        "or serially (executor=None) to see the error"
+                    )
+                warnings.warn(
+                    f"a worker of the process pool died (killed, or out of memory); "
+                    f"{len(lost)} unfinished chunk(s) rerun on a fresh pool "
+                    f"(restart {restarts} of at most {MAX_POOL_RESTARTS}; the per-chunk seeds "
+                    "make the result the serial one)",
+                    WorkerLostWarning,
+                    stacklevel=4,
+                )
+                pool, own = local_pool(workers), True
+                for i in lost:
+                    futures[pool.submit(task, plan.seed(i), plan.size(i))] = i
     finally:
         for fut in futures:
             fut.cancel()

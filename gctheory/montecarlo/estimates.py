@@ -137,8 +137,15 @@ class Estimate:
         Sample standard deviation of the terms averaged (means, importance
         sampling); None for binomial proportions.
     method : str
-        ``"wilson"``, ``"clopper-pearson"``, ``"clt"``, ``"importance"`` or
-        ``"splitting"``.
+        ``"wilson"``, ``"clopper-pearson"``, ``"clt"``, ``"importance"``,
+        ``"splitting"`` or ``"sequential"``: a probability run ended by a stop
+        rule, whose interval is the exact one for that rule (the stagewise
+        ordering of group sequential designs: a run stopped when its count is
+        high for its length has a plain interval that covers less than stated)
+        -- :func:`gctheory.montecarlo.stopping.events_estimate` for
+        ``Stop(events=e)`` (with its unbiased value), and
+        :mod:`gctheory.montecarlo.sequential` for ``rel_half_width`` (alone or
+        with ``events``; the value stays ``count / n``).
     stopped_by : str
         The rule that ended the run: ``"trials"`` (the trial budget, always the
         case without ``stop=``), ``"rel_half_width"`` or ``"events"``.

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from gctheory._validate import check_int, check_real
+from gctheory._validate import check_int, check_law_parameters, check_real
 
 __all__ = [
     "InfiniteMomentWarning",
@@ -106,6 +106,8 @@ def _check_dist(dist: Any) -> None:
         raise ValueError(f"dist scale must be positive and finite, got {scale!r}")
     if not np.isfinite(loc):
         raise ValueError(f"dist loc must be finite, got {loc!r}")
+    # NaN shapes were named 'Pareto shape xi', not dist; the domain has its own messages
+    check_law_parameters(dist, domain=False)
 
 
 def _params(dist: Any) -> tuple[tuple[float, ...], float, float]:

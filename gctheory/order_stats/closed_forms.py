@@ -255,4 +255,12 @@ def _pareto_moments(loc: float, t0: float, xi: float, k: int, n: int) -> OrderSt
     if math.isinf(rel):
         reason = f"Pareto variance of the {k}-th of {n} is infinite: n - k + 1 = {m} <= 2/xi"
         return OrderStatMoments(mean, math.inf, "closed-pareto", reason)
-    return OrderStatMoments(mean, (t0 * e1) ** 2 * rel, "closed-pareto")
+    try:
+        var = (t0 * e1) ** 2 * rel
+    except OverflowError:  # a representable mean (1.77e301) raised it (issue 30, B11)
+        reason = (
+            f"Pareto variance of the {k}-th of {n} is finite but beyond the float range "
+            f"(mean {mean:.3g})"
+        )
+        return OrderStatMoments(mean, math.inf, "closed-pareto", reason)
+    return OrderStatMoments(mean, var, "closed-pareto")

@@ -134,8 +134,8 @@ def expected_order_statistic(
     0.666667
     """
     r = order_statistic_moments(dist, k, n, method=method)
-    if math.isinf(r.mean):
-        warnings.warn(r.reason, InfiniteMomentWarning, stacklevel=2)
+    if math.isinf(r.mean):  # reason is set whenever a moment is infinite; the text is a fallback
+        warnings.warn(r.reason or "the mean is infinite", InfiniteMomentWarning, stacklevel=2)
     return r.mean
 
 
@@ -146,7 +146,7 @@ def order_statistic_variance(
     ``dist`` may be a sequence of per-worker laws, as in :func:`order_statistic_moments`."""
     r = order_statistic_moments(dist, k, n, method=method)
     if math.isinf(r.variance):
-        warnings.warn(r.reason, InfiniteMomentWarning, stacklevel=2)
+        warnings.warn(r.reason or "the variance is infinite", InfiniteMomentWarning, stacklevel=2)
     return r.variance
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,10 +24,20 @@ from gctheory.conditioning import (
     vandermonde_condition_mp,
 )
 from gctheory.generators import VANDERMONDE_NODES, gaussian_generator, vandermonde_generator
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import (
+    Drawing,
+    _axes,
+    _figure,
+    _legend,
+    _Recorder,
+    figure,
+    plt,
+    save_figure,
+)
 from gctheory.tables import TABLE1_PRINTED
 
 KAPPA, EPS = 1000, 1e-3
+_OPEN = "open marker: not certified (bound)"
 NODE_LABEL = {
     "equispaced": "Vandermonde, equispaced",
     "chebyshev": "Vandermonde, Chebyshev",
@@ -47,7 +58,19 @@ def _bound_or_nan(fn, *args) -> float:
     description="Theorem 2's s_kappa vs s: CommFR-GC vs Ye-Abbe (Gaussian), Table I markers",
 )
 def make_skappa_vs_s(outdir: Path, quick: bool) -> list[Path]:
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig = plt.figure(figsize=(11, 4.4), layout="constrained")
+    drawn = plot_skappa_vs_s(fig=fig, quick=quick)
+    return save_figure(fig, outdir, "kadhe2019_skappa_vs_s", drawn.data)
+
+
+def plot_skappa_vs_s(*, fig: Any = None, quick: bool = True) -> Drawing:
+    """Theorem 2's guaranteed s_kappa versus s (kappa = 1000, eps = 1e-3): CommFR-GC
+    versus Ye-Abbe with a Gaussian V at n = 60 and n = 1000, Table I's printed values as
+    markers. Computes (a coarser s grid at n = 1000 when ``quick``) and draws two panels
+    on ``fig``; ``.data`` holds the curves."""
+    fig = _figure(fig, (11, 4.4))
+    rec = _Recorder(fig)
+    axes = fig.subplots(1, 2)
     data: dict[str, list] = {"n": [], "s": [], "scheme": [], "m": [], "s_kappa": []}
     for ax, n, ms in ((axes[0], 60, (2, 12)), (axes[1], 1000, (10, 210))):
         step = 1 if n == 60 else (10 if quick else 5)
@@ -72,15 +95,16 @@ def make_skappa_vs_s(outdir: Path, quick: bool) -> list[Path]:
             if tn != n:
                 continue
             col = "C0" if tm == ms[0] else "C1"
-            ax.plot([ts], [pcf], "o", mfc="none", color=col, ms=8)
-            ax.plot([ts], [pya], "s", mfc="none", color="k", ms=8)
+            table1 = "Table I printed (circles CommFR, squares YA)"
+            ax.plot([ts], [pcf], "o", mfc="none", color=col, ms=8, label=table1)
+            ax.plot([ts], [pya], "s", mfc="none", color="k", ms=8, label=table1)
         ax.set_title(f"n = {n}, kappa = {KAPPA}, eps = {EPS:g} (C = 6.414)")
         ax.set_xlabel("s (stragglers the code tolerates)")
         ax.set_ylabel("guaranteed s_kappa")
         ax.grid(alpha=0.3)
-    axes[0].plot([], [], "ko", mfc="none", label="Table I printed (circles CommFR, squares YA)")
-    axes[0].legend(fontsize=7, loc="upper left")
-    return save_figure(fig, outdir, "kadhe2019_skappa_vs_s", data)
+    for ax in axes:
+        _legend(ax, fontsize=7, loc="upper left")
+    return rec.done({"n60": axes[0], "n1000": axes[1]}, data)
 
 
 @figure(
@@ -89,8 +113,20 @@ def make_skappa_vs_s(outdir: Path, quick: bool) -> list[Path]:
     description="s_kappa of [m+s, m] codes: Theorem 2 bound vs sampled Gaussian vs Vandermonde",
 )
 def make_skappa_empirical(outdir: Path, quick: bool) -> list[Path]:
+    fig = plt.figure(figsize=(11, 4.6), layout="constrained")
+    drawn = plot_skappa_empirical(fig=fig, quick=quick)
+    return save_figure(fig, outdir, "kadhe2019_skappa_empirical", drawn.data)
+
+
+def plot_skappa_empirical(*, fig: Any = None, quick: bool = True) -> Drawing:
+    """s_kappa of [m + s, m] codes, m = 4 and 8: Theorem 2's bound, the mean empirical
+    s_kappa of sampled Gaussian generators (99% CI; fewer samples when ``quick``) and the
+    exact s_kappa of Vandermonde generators. Computes and draws two panels on ``fig``;
+    ``.data`` holds the curves."""
     trials = 30 if quick else 200
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
+    fig = _figure(fig, (11, 4.6))
+    rec = _Recorder(fig)
+    axes = fig.subplots(1, 2)
     data: dict[str, list] = {"m": [], "s": [], "theorem2": [], "gaussian_mean": []}
     data.update({"gaussian_low": [], "gaussian_high": []})
     data.update({f"vandermonde_{k}": [] for k in VANDERMONDE_NODES})
@@ -130,7 +166,7 @@ def make_skappa_empirical(outdir: Path, quick: bool) -> list[Path]:
         for k in VANDERMONDE_NODES:
             data[f"vandermonde_{k}"] += vand[k]
     axes[0].legend(fontsize=7)
-    return save_figure(fig, outdir, "kadhe2019_skappa_empirical", data)
+    return rec.done({"m4": axes[0], "m8": axes[1]}, data)
 
 
 @figure(
@@ -139,6 +175,16 @@ def make_skappa_empirical(outdir: Path, quick: bool) -> list[Path]:
     description="worst condition number of the Ye-Abbe decoding matrices vs n (s = 1)",
 )
 def make_cond_vs_n(outdir: Path, quick: bool) -> list[Path]:
+    fig, ax = plt.subplots(figsize=(6.5, 4.4), layout="constrained")
+    drawn = plot_cond_vs_n(ax=ax, quick=quick)
+    return save_figure(fig, outdir, "kadhe2019_cond_vs_n", drawn.data)
+
+
+def plot_cond_vs_n(*, ax: Any = None, quick: bool = True) -> Drawing:
+    """Worst condition number of the Ye-Abbe decoding matrices versus n (s = 1):
+    Vandermonde on three node sets (mpmath, with float64 dots) and Gaussian V (median
+    and max over seeds). Computes (every other n when ``quick``) and draws on ``ax``;
+    ``.data`` holds the curves."""
     s = 1
     ns = list(range(6, 41, 2 if quick else 1))
     seeds = 3 if quick else 10
@@ -156,18 +202,19 @@ def make_cond_vs_n(outdir: Path, quick: bool) -> list[Path]:
         vals = [max_condition(gaussian_generator(K, n, rng=[n, r]), K).value for r in range(seeds)]
         gmed.append(float(np.median(vals)))
         gmax.append(float(np.max(vals)))
-    fig, ax = plt.subplots(figsize=(6.5, 4.4))
+    ax = _axes(ax, (6.5, 4.4))
+    rec = _Recorder(ax.figure)
     for nodes, col in zip(VANDERMONDE_NODES, ("C3", "C2", "C4")):
         ax.semilogy(ns, curves[nodes], "-", color=col, label=NODE_LABEL[nodes] + " (mpmath)")
-        ax.semilogy(ns, f64[nodes], ".", color=col, ms=3)
+        ax.semilogy(ns, f64[nodes], ".", color=col, ms=3, label="_caption:dots: float64 values")
     ax.semilogy(ns, gmed, "C0-", label=f"Gaussian V: median of {seeds}")
     ax.semilogy(ns, gmax, "C0:", label=f"Gaussian V: max of {seeds}")
-    ax.axhline(FLOAT64_RELIABLE_LIMIT, color="grey", ls="--", lw=1)
-    ax.axhline(1 / np.finfo(float).eps, color="k", ls="--", lw=1)
+    ax.axhline(FLOAT64_RELIABLE_LIMIT, color="grey", ls="--", lw=1, label="_caption:1e10: float64")
+    ax.axhline(1 / np.finfo(float).eps, color="k", ls="--", lw=1, label="_caption:1/eps: no digit")
     ax.text(ns[-1], FLOAT64_RELIABLE_LIMIT / 8, "1e10: float64 keeps < 6 digits", fontsize=7,
             ha="right")  # fmt: skip
     ax.text(ns[-1], 1 / np.finfo(float).eps / 8, "1/eps: no digit left", fontsize=7, ha="right")
-    ax.axvline(25, color="grey", lw=0.8)
+    ax.axvline(25, color="grey", lw=0.8, label="n = 25: unstable beyond (Kadhe et al., Sec. I)")
     ax.set_xlabel("n (workers); decoding matrix V_T is (n-1) x (n-1)")
     ax.set_ylabel("max over T of cond(V_T), s = 1")
     ax.set_title("Ye-Abbe decoding matrices (dots: float64 values)")
@@ -177,7 +224,7 @@ def make_cond_vs_n(outdir: Path, quick: bool) -> list[Path]:
     for k in VANDERMONDE_NODES:
         data[f"{k}_mp"] = curves[k]
         data[f"{k}_float64"] = f64[k]
-    return save_figure(fig, outdir, "kadhe2019_cond_vs_n", data)
+    return rec.done({"condition": ax}, data)
 
 
 @figure(
@@ -186,9 +233,19 @@ def make_cond_vs_n(outdir: Path, quick: bool) -> list[Path]:
     description="Chen-Dongarra tail bound (Lemma 1) vs Monte Carlo P(cond > kappa)",
 )
 def make_tail(outdir: Path, quick: bool) -> list[Path]:
+    fig, ax = plt.subplots(figsize=(6.5, 4.4), layout="constrained")
+    drawn = plot_condition_tail(ax=ax, quick=quick)
+    return save_figure(fig, outdir, "kadhe2019_tail_bound_mc", drawn.data)
+
+
+def plot_condition_tail(*, ax: Any = None, quick: bool = True) -> Drawing:
+    """Lemma 1 (Chen-Dongarra) tail bound on P(cond(M) > kappa) of u x v Gaussian M
+    versus Monte Carlo (99% CI). Computes (fewer shapes and trials when ``quick``) and
+    draws on ``ax``; ``.data`` holds the curves."""
     trials = 20_000 if quick else 50_000
     shapes = [(2, 5), (12, 14), (12, 12)] + ([] if quick else [(57, 60)])
-    fig, ax = plt.subplots(figsize=(6.5, 4.4))
+    ax = _axes(ax, (6.5, 4.4))
+    rec = _Recorder(ax.figure)
     data: dict[str, list] = {
         "u": [], "v": [], "kappa": [], "bound": [], "mc": [], "mc_low": [], "mc_high": []
     }  # fmt: skip
@@ -220,7 +277,7 @@ def make_tail(outdir: Path, quick: bool) -> list[Path]:
     ax.grid(alpha=0.3, which="both")
     ax.set_ylim(1e-5, 2)
     ax.legend(fontsize=6.5)
-    return save_figure(fig, outdir, "kadhe2019_tail_bound_mc", data)
+    return rec.done({"tail": ax}, data)
 
 
 def _empirical_or_minus1(G, **kw) -> tuple[int, bool]:
@@ -234,6 +291,12 @@ def _empirical_or_minus1(G, **kw) -> tuple[int, bool]:
     description="s_kappa vs n at s = n/4: Ye-Abbe vs CommFR-GC (m = 4), Gaussian vs Vandermonde",
 )
 def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
+    fig = plt.figure(figsize=(11.5, 5.4), layout="constrained")
+    drawn = plot_skappa_vs_n(fig=fig, quick=quick)
+    return save_figure(fig, outdir, "kadhe2019_skappa_vs_n", drawn.data)
+
+
+def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     """s_kappa versus n with s = floor(n/4) stragglers, kappa = 1000, eps = 1e-3.
 
     Left, Ye-Abbe: the server inverts column submatrices of an ``(n-s) x n``
@@ -252,14 +315,17 @@ def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
     :func:`s_kappa_ye_abbe` and :func:`s_kappa_commfr`, out to n = 60.
     Vandermonde values use the mpmath reference
     (:func:`vandermonde_condition_mp`) wherever float64 is unreliable.
-    Empirical curves: n = 8..44 (quick: 8..32).
+    Empirical curves: n = 8..44 (quick: 8..32). Computes and draws two panels on
+    ``fig``; ``.data`` holds the curves.
     """
     m = 4
     ns = list(range(8, (32 if quick else 44) + 1, 4))
     ns_bound = list(range(8, 61, 4))
     seeds = 1 if quick else 2
     trials = 20 if quick else 60
-    fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.8), sharey=True)
+    fig = _figure(fig, (11.5, 5.4))
+    rec = _Recorder(fig)
+    axes = fig.subplots(1, 2, sharey=True)
     styles = dict(zip(VANDERMONDE_NODES, (("C3", "--^"), ("C2", "--v"), ("C4", "--d"))))
     data: dict[str, list] = {"scheme": [], "n": [], "s": [], "curve": [], "s_kappa": []}
     data.update({"exact": [], "ci_low": [], "ci_high": []})
@@ -272,7 +338,7 @@ def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
         ax.plot(xs, [v for v, _ in points], fmt, color=color, ms=5, label=label)
         for n, (v, ex) in zip(xs, points):
             if not ex:
-                ax.plot([n], [v], fmt[-1], color=color, ms=5, mfc="white")
+                ax.plot([n], [v], fmt[-1], color=color, ms=5, mfc="white", label=_OPEN)
 
     # Ye-Abbe: (n - s) x n matrix V
     ax = axes[0]
@@ -299,7 +365,7 @@ def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
         draw(ax, ns, gauss[r], "C0", "-s" if r == 0 else ":s", f"Gaussian V, seed {r}")
     for nodes in VANDERMONDE_NODES:
         draw(ax, ns, vand[nodes], *styles[nodes], NODE_LABEL[nodes])
-    ax.plot([], [], "s", color="grey", mfc="white", label="open marker: not certified (bound)")
+    ax.plot([], [], "s", color="grey", mfc="white", label=_OPEN)
     ax.set_title("Ye-Abbe: (n - s) x n matrix V", fontsize=10)
 
     # CommFR-GC: one group's [m + s, m] code
@@ -329,13 +395,13 @@ def make_skappa_vs_n(outdir: Path, quick: bool) -> list[Path]:
 
     for ax in axes:
         ax.plot(ns_bound, [n // 4 for n in ns_bound], ":", color="grey", label="s = floor(n/4)")
-        ax.axhline(0, color="grey", lw=0.6)
+        ax.axhline(0, color="grey", lw=0.6, label="_caption:(-1: even the full matrix")
         ax.set_xlabel("n (workers); s = floor(n/4) stragglers")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="upper left")
+        _legend(ax, fontsize=7, loc="upper left")
     axes[0].set_ylabel("s_kappa   (-1: even the full matrix has cond > kappa)")
     fig.suptitle(
         f"s_kappa versus n at s = n/4, kappa = {KAPPA}, eps = {EPS:g} (Theorem 2 with C = 6.414)",
         fontsize=10,
     )
-    return save_figure(fig, outdir, "kadhe2019_skappa_vs_n", data)
+    return rec.done({"ye-abbe": axes[0], "commfr": axes[1]}, data)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import Drawing, _figure, _Recorder, figure, plt, save_figure
 
 ENV = "GCTHEORY_DELAYS_DATA"
 CAMPAIGN = {"profile": "cnn-desktop-long", "region": "Canada"}
@@ -95,13 +95,33 @@ def _cdf_fits(outdir: Path, quick: bool) -> list[Path]:
     name = "delays-cdf-fits"
     if _missing(name):
         return []
+    tr, fits = _load()
+    fig = plt.figure(figsize=(3.2 * len(tr.loads) + 1.6, 3.9), layout="constrained")
+    drawn = plot_delay_fits(tr, fits, fig=fig)
+    return save_figure(fig, outdir, name, drawn.data)
+
+
+def plot_delay_fits(trace: Any = None, fits: dict | None = None, *, fig: Any = None) -> Drawing:
+    """Measured worker times per load: the empirical survival function (every point of
+    the upper tail, a thinned body) with every converged maximum-likelihood law, log
+    scales, one panel per load.
+
+    ``trace`` is a :class:`gctheory.delays.Trace` of one campaign and ``fits`` maps
+    (law, load) to :func:`gctheory.delays.fit_laws` results; by default both come from
+    the shared AWS Lambda measurements (:func:`data_path`). Draws on ``fig``; ``.data``
+    holds the curves.
+    """
     from gctheory.delays import LAWS
 
-    tr, fits = _load()
+    if trace is None or fits is None:
+        trace, fits = _load()
+    tr = trace
     loads = list(tr.loads)
-    fig, axes = plt.subplots(1, len(loads), figsize=(3.2 * len(loads), 3.6), sharey=True)
+    fig = _figure(fig, (3.2 * len(loads) + 1.6, 3.9))
+    rec = _Recorder(fig)
+    axes = fig.subplots(1, len(loads), sharey=True, squeeze=False)[0]
     data: dict[str, list] = {"load": [], "curve": [], "t": [], "sf": []}
-    for ax, ld in zip(np.atleast_1d(axes), loads):
+    for ax, ld in zip(axes, loads):
         x = np.sort(tr.times(ld))
         m = x.size
         # every point of the upper tail, a thinned body
@@ -133,12 +153,10 @@ def _cdf_fits(outdir: Path, quick: bool) -> list[Path]:
         ax.set_ylim(0.2 / m, 1.5)
         ax.set_title(f"load {ld:g} ({m} times)")
         ax.set_xlabel("time (s)")
-    np.atleast_1d(axes)[0].set_ylabel("P(T > t)")
-    np.atleast_1d(axes)[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
-    fig.suptitle(
-        "AWS Lambda, 256 workers: measured times and maximum-likelihood laws", fontsize=10, y=1.03
-    )
-    return save_figure(fig, outdir, name, data)
+    axes[0].set_ylabel("P(T > t)")
+    axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1))
+    fig.suptitle("AWS Lambda, 256 workers: measured times and maximum-likelihood laws", fontsize=10)
+    return rec.done({f"load {ld:g}": ax for ld, ax in zip(loads, axes)}, data)
 
 
 @figure(
@@ -151,10 +169,31 @@ def _time_vs_s(outdir: Path, quick: bool) -> list[Path]:
     name = "delays-scheme-time-vs-s"
     if _missing(name):
         return []
+    tr, fits = _load()
+    fig = plt.figure(figsize=(5.2 * len(SCHEMES), 4.6), layout="constrained")
+    drawn = plot_delay_scheme_times(tr, fits, fig=fig, quick=quick)
+    return save_figure(fig, outdir, name, drawn.data)
+
+
+def plot_delay_scheme_times(
+    trace: Any = None, fits: dict | None = None, *, fig: Any = None, quick: bool = True
+) -> Drawing:
+    """Expected iteration time versus s at n = 256 for cyclic-MDS and FRC on measured
+    worker times: empirical and per-round estimates with bootstrap bands (50 resamples
+    when ``quick``, else 200), each fitted law beside them, optima starred.
+
+    ``trace`` and ``fits`` as for :func:`plot_delay_fits` (by default the shared AWS
+    Lambda measurements). Draws one panel per scheme on ``fig``; ``.data`` holds the
+    curves.
+    """
     from gctheory.delays import LAWS, scheme_times
 
-    tr, fits = _load()
-    fig, axes = plt.subplots(1, len(SCHEMES), figsize=(5.2 * len(SCHEMES), 4.2))
+    if trace is None or fits is None:
+        trace, fits = _load()
+    tr = trace
+    fig = _figure(fig, (5.2 * len(SCHEMES), 4.6))
+    rec = _Recorder(fig)
+    axes = fig.subplots(1, len(SCHEMES), squeeze=False)[0]
     data: dict[str, list] = {
         "scheme": [],
         "estimator": [],
@@ -163,7 +202,7 @@ def _time_vs_s(outdir: Path, quick: bool) -> list[Path]:
         "low": [],
         "high": [],
     }
-    for ax, scheme in zip(np.atleast_1d(axes), SCHEMES):
+    for ax, scheme in zip(axes, SCHEMES):
         res = scheme_times(
             tr, scheme, N, laws=LAWS, fits=fits, bootstrap=50 if quick else 200, rng=1
         )
@@ -174,9 +213,10 @@ def _time_vs_s(outdir: Path, quick: bool) -> list[Path]:
             marker = "o" if scheme == "frc" else None
             ax.plot(res.s, t, style, color=color, lw=lw, marker=marker, ms=3, label=est)
             if est in res.low:
-                ax.fill_between(res.s, res.low[est], res.high[est], color=color, alpha=0.2, lw=0)
+                ax.fill_between(res.s, res.low[est], res.high[est], color=color, alpha=0.2, lw=0,
+                                label=est)  # fmt: skip
             s_opt, t_opt = res.optimum(est)
-            ax.plot([s_opt], [t_opt], "*", color=color, ms=11, mec="white", mew=0.6)
+            ax.plot([s_opt], [t_opt], "*", color=color, ms=11, mec="white", mew=0.6, label=est)
             data["scheme"] += [scheme] * len(res.s)
             data["estimator"] += [est] * len(res.s)
             data["s"] += res.s.tolist()
@@ -189,12 +229,15 @@ def _time_vs_s(outdir: Path, quick: bool) -> list[Path]:
         ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
         ax.set_xlabel("stragglers tolerated s (load (s+1)/n)")
         ax.set_title(f"{scheme}, n={N}")
-    np.atleast_1d(axes)[0].set_ylabel("expected iteration time (s)")
-    np.atleast_1d(axes)[0].legend(fontsize=7)
+    axes[0].set_ylabel("expected iteration time (s)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    keep: dict[str, Any] = {}
+    for h, lab in zip(handles, labels):
+        keep.setdefault(lab, h)
+    axes[0].legend(keep.values(), keep.keys(), fontsize=7)
     fig.suptitle(
         "Which s on the measured cluster (cnn-desktop-long): bands = 95% bootstrap over rounds, "
         "stars = optima",
         fontsize=10,
-        y=1.02,
     )
-    return save_figure(fig, outdir, name, data)
+    return rec.done(dict(zip(SCHEMES, axes)), data)

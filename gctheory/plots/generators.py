@@ -9,12 +9,14 @@ bound could be certified in float64).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from gctheory.codes.stability import compare_generators
 from gctheory.generators import GENERATOR_FAMILIES
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import Drawing, _figure, _Recorder, figure, plt, save_figure
 
 KAPPA = 1000.0
 YA_S = 2  # Ye-Abbe: fixed s, the regime of the published polynomial growth rates
@@ -61,7 +63,26 @@ def study(quick: bool) -> dict[str, list]:
 )
 def make(outdir: Path, quick: bool) -> list[Path]:
     data = study(quick)
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5))
+    fig = plt.figure(figsize=(12, 9.2), layout="constrained")
+    plot_stability_generators(data, fig=fig)
+    return save_figure(fig, outdir, "stability_generators", data)
+
+
+def plot_stability_generators(
+    data: dict[str, list] | None = None, *, fig: Any = None, quick: bool = True
+) -> Drawing:
+    """Every generator family side by side, Ye-Abbe (left) and CommFR-GC (right):
+    certified worst-case condition number (top; bars: certified intervals) and exact
+    empirical s_kappa (bottom) versus n, with Theorem 2's Gaussian guarantee.
+
+    ``data`` is :func:`study`'s table (computed with ``quick`` when not given); draws
+    four panels and one legend on ``fig``.
+    """
+    if data is None:
+        data = study(quick)
+    fig = _figure(fig, (12, 9.2))
+    rec = _Recorder(fig)
+    axes = fig.subplots(2, 2)
     rows = list(zip(*data.values()))
     keys = list(data)
     col = {k: i for i, k in enumerate(keys)}
@@ -78,7 +99,7 @@ def make(outdir: Path, quick: bool) -> list[Path]:
             lo = np.array([r[col["worst_low"]] for r in pts])
             hi = np.array([min(r[col["worst_high"]], top) for r in pts])
             off = (GENERATOR_FAMILIES.index(fam) - 4) * 0.25  # side by side at each n
-            ax_k.vlines(n + off, lo, hi, color=color, lw=2)
+            ax_k.vlines(n + off, lo, hi, color=color, lw=2, label="_caption:Bars: certified")
             ax_k.semilogy(n + off, lo, marker=marker, color=color, ms=4, ls="-", lw=0.8,
                           label=fam)  # fmt: skip
             sk = [r[col["s_kappa"]] for r in pts]
@@ -88,11 +109,12 @@ def make(outdir: Path, quick: bool) -> list[Path]:
         t2 = [(n, v) for n, v in t2 if v != ""]
         if t2:
             ax_s.plot(*zip(*t2), "k--", lw=1.5, label="Theorem 2 (Gaussian, eps = 1e-3)")
-        ax_k.axhline(KAPPA, color="grey", ls=":", lw=1)
-        ax_k.axhline(1e10, color="grey", ls="--", lw=0.8)
+        ax_k.axhline(KAPPA, color="grey", ls=":", lw=1, label=f"kappa = {KAPPA:g}")
+        ax_k.axhline(1e10, color="grey", ls="--", lw=0.8, label="1e10: float64 keeps < 6 digits")
         ax_k.set_ylim(1, top)
         ax_k.set_ylabel("worst-case condition number (certified)")
         ax_s.set_ylabel(f"empirical s_kappa, kappa = {KAPPA:g} (-1: cond(G) > kappa)")
+        ax_s.yaxis.set_major_locator(MaxNLocator(integer=True))  # s_kappa is an integer
         for ax in (ax_k, ax_s):
             ax.set_xlabel("n (workers)")
             ax.grid(alpha=0.3, which="both")
@@ -102,12 +124,15 @@ def make(outdir: Path, quick: bool) -> list[Path]:
             else f"CommFR-GC: [s + {M}, {M}] group code, s = n/4"
         )
         ax_k.set_title(what, fontsize=10)
-    axes[0, 0].legend(fontsize=7, ncol=2, loc="upper left")
-    axes[1, 1].legend(fontsize=7, ncol=2, loc="upper left")
+    entries: dict[str, Any] = {}
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(lab, h)
+    fig.legend(entries.values(), entries.keys(), fontsize=8, ncol=4, loc="outside lower center")
     fig.suptitle(
         "Which generator? Bars: certified [lower, upper] worst case (to the top: float64 "
-        "cannot bound it); dotted: kappa = 1000; dashed: 1e10",
+        "cannot bound it); markers: the lower end",
         fontsize=10,
     )
-    fig.tight_layout()
-    return save_figure(fig, outdir, "stability_generators", data)
+    return rec.done({f"{k}_{s}": axes[i, j] for i, k in enumerate(("condition", "s_kappa"))
+                     for j, s in enumerate(("ye-abbe", "commfr"))})  # fmt: skip

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import figure, plt, save_figure
 from gctheory.plots.delays import CAMPAIGN, _missing, data_path
 
 N = 256

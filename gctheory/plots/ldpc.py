@@ -6,7 +6,10 @@ from :mod:`gctheory.ldpc`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -24,14 +27,15 @@ from gctheory.ldpc import (
     regular_threshold,
     waterfall,
 )
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import Drawing, _axes, _figure, _Recorder, figure, plt, save_figure
 
 LAM, RHO = {3: 1.0}, {6: 1.0}
 
 
 def _estimates(ax, x, ests, log: bool, **style) -> None:
     """Monte Carlo points with their intervals; on a log axis a zero count is drawn as its
-    upper confidence limit (a down triangle) instead of an error bar reaching 0."""
+    upper confidence limit (a down triangle, legend entry ``_UPPER``) instead of an error
+    bar reaching 0."""
     x = np.asarray(x, dtype=float)
     v = np.array([e.value for e in ests])
     lo = np.array([e.low for e in ests])
@@ -39,18 +43,33 @@ def _estimates(ax, x, ests, log: bool, **style) -> None:
     pos = v > 0 if log else np.ones(v.size, dtype=bool)
     ax.errorbar(x[pos], v[pos], yerr=[v[pos] - lo[pos], hi[pos] - v[pos]], capsize=2, **style)
     if log and np.any(~pos):
-        ax.plot(x[~pos], hi[~pos], "v", ms=4, color=style.get("color"), alpha=0.6)
+        ax.plot(x[~pos], hi[~pos], "v", ms=4, color=style.get("color"), alpha=0.6, label=_UPPER)
 
 
-@figure(
-    "ldpc_waterfall",
-    description="Peeling block failure of (3,6) codes vs erasure (straggler) probability: Monte "
-    "Carlo (simple Tanner graphs, 99% intervals) for n = 1000..16000 with the finite-length "
-    "scaling law, the exact analysis at n = 200 with Monte Carlo of the same (multigraph) "
-    "ensemble, the stopping-set floor, BP and MAP thresholds, residual erasures vs DE",
-    paper="kadhe2019",
-)
-def _waterfall(outdir: Path, quick: bool) -> list[Path]:
+_UPPER = "no failure seen: 99% upper limit"
+
+
+@dataclass(frozen=True)
+class WaterfallData:
+    """The numbers of :func:`plot_ldpc_waterfall` (from :mod:`gctheory.ldpc`)."""
+
+    ns: list[int]
+    eps: Any
+    trials: int
+    codes: int
+    points: list[Any]  # WaterfallPoint per (n, eps), simple Tanner graphs
+    low_eps: list[float]
+    low: list[Any]  # the floor region at n = 1000
+    n_small: int
+    small: list[Any]  # Estimate per eps, multigraph ensemble at n_small
+    exact: Any  # erasure_profile(n_small, 3, 6)
+    threshold: Any
+    map_threshold: Any
+    law: Any
+
+
+def waterfall_data(quick: bool = True) -> WaterfallData:
+    """Compute the (3,6) waterfall figure's data (quick: 10 eps, 200 frames, 2 codes)."""
     ns = [1000, 2000, 4000, 8000, 16000]
     eps = np.linspace(0.37, 0.46, 10 if quick else 19)
     trials = 200 if quick else 1000
@@ -70,45 +89,80 @@ def _waterfall(outdir: Path, quick: bool) -> list[Path]:
     # the floor region: a few lower eps at n = 1000, more frames, more codes
     low_eps = [0.30, 0.33] if quick else [0.28, 0.30, 0.33, 0.35]
     low = waterfall([1000], low_eps, 3, 6, 4 * trials, codes=4 * codes, rng=20190906)
+    return WaterfallData(
+        ns, eps, trials, codes, pts, low_eps, low, n_small, small, exact, th, mt, law
+    )
+
+
+def plot_ldpc_waterfall(
+    data: WaterfallData | None = None, *, fig: Any = None, quick: bool = True
+) -> Drawing:
+    """Peeling block failure of (3,6) codes versus erasure probability, three panels.
+
+    (a) Monte Carlo (99% intervals) with the finite-length scaling law per n and the
+    exact analysis at n = 200 with Monte Carlo of its multigraph ensemble; (b) the same
+    on a log scale with the stopping-set floor; (c) residual erasures versus density
+    evolution. ``data`` from :func:`waterfall_data` (computed with ``quick`` when not
+    given); draws on ``fig`` (a new 17 x 4.6 inch figure by default).
+    """
+    if data is None:
+        data = waterfall_data(quick)
+    fig = _figure(fig, (17, 4.6))
+    rec = _Recorder(fig)
+    d = data
+    ns, eps, pts, th, mt, law = d.ns, d.eps, d.points, d.threshold, d.map_threshold, d.law
     fine = np.linspace(0.25, 0.47, 300)
-    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(17, 4.6))
+    ax1, ax2, ax3 = fig.subplots(1, 3)
+    bp = f"BP threshold eps* = {th.eps:.4f}"
+    mp = f"MAP threshold = {mt.eps:.4f}"
     for i, n in enumerate(ns):
         sel = [p for p in pts if p.n == n]
         x = [p.eps for p in sel]
+        lab = f"n = {n}: MC and scaling law"
         for ax, log in ((ax1, False), (ax2, True)):
-            _estimates(ax, x, [p.failure for p in sel], log, fmt="o", ms=3, color=f"C{i}")
+            _estimates(ax, x, [p.failure for p in sel], log, fmt="o", ms=3, color=f"C{i}",
+                       label=lab)  # fmt: skip
         pred = law.block_erasure(n, fine)
-        ax1.plot(fine, pred, "-", color=f"C{i}", lw=1, label=f"n = {n}: MC and scaling law")
+        ax1.plot(fine, pred, "-", color=f"C{i}", lw=1, label=lab)
         floor = error_floor(n, 3, 6, fine)
-        ax2.plot(fine, 1 - (1 - pred) * (1 - floor), "-", color=f"C{i}", lw=1)
+        ax2.plot(fine, 1 - (1 - pred) * (1 - floor), "-", color=f"C{i}", lw=1, label=lab)
         ax3.plot(x, [p.residual.value for p in sel], "o", ms=3, color=f"C{i}", label=f"n = {n}")
-    _estimates(ax2, low_eps, [p.failure for p in low], True, fmt="s", ms=3, color="C0")
+    low_lab = "n = 1000, lower eps: 4x frames and codes"
+    _estimates(ax2, d.low_eps, [p.failure for p in d.low], True, fmt="s", ms=3, color="C0",
+               label=low_lab)  # fmt: skip
     floor_1000 = error_floor(1000, 3, 6, fine)
     ax2.plot(fine, floor_1000, ":", color="C0", lw=1, label="n = 1000: floor alone")
+    small_lab = f"n = {d.n_small}: exact (Di et al.) and MC, multigraph"
     for ax, log in ((ax1, False), (ax2, True)):
-        _estimates(ax, eps, small, log, fmt="^", ms=3, color="k")
-        ax.plot(fine, exact.block_erasure(fine), "k--", lw=1.2)
-    ax1.plot([], [], "k^--", ms=3, label=f"n = {n_small}: exact (Di et al.) and MC, multigraph")
+        _estimates(ax, eps, d.small, log, fmt="^", ms=3, color="k", label=small_lab)
+        ax.plot(fine, d.exact.block_erasure(fine), "k--", lw=1.2, label=small_lab)
     for ax in (ax1, ax2):
-        ax.axvline(th.eps, color="k", ls="--", lw=0.8)
-        ax.axvline(mt.eps, color="grey", ls=":", lw=1)
+        ax.axvline(th.eps, color="k", ls="--", lw=0.8, label=bp)
+        ax.axvline(mt.eps, color="grey", ls=":", lw=1, label=mp)
         ax.set_xlabel("erasure (straggler) probability eps")
         ax.grid(alpha=0.3)
-    ax1.text(th.eps + 0.001, 0.5, f"BP eps* = {th.eps:.4f}", rotation=90, va="center", fontsize=8)
-    ax1.text(mt.eps - 0.006, 0.5, f"MAP = {mt.eps:.4f}", rotation=90, va="center", fontsize=8)
     ax1.set_xlim(0.33, 0.495)
     ax1.set_ylabel("block failure rate of peeling")
     ax1.set_title(
-        f"(3,6): {codes} simple codes per n, {trials} frames per point;\n"
+        f"(3,6): {d.codes} simple codes per n, {d.trials} frames per point;\n"
         f"scaling law alpha = {law.alpha:.4f}, beta = {law.beta:.4f}",
         fontsize=9,
     )
-    ax1.legend(fontsize=7, loc="upper left")
+    handles, labels = ax1.get_legend_handles_labels()
+    keep: dict[str, Any] = {}
+    for h, lab in zip(handles, labels):
+        keep.setdefault(lab, h)  # one entry per label
+    ax1.legend(keep.values(), keep.keys(), fontsize=7, loc="upper left")
     ax2.set_yscale("log")
     ax2.set_ylim(1e-5, 1.5)
     ax2.set_xlim(0.25, 0.47)
     ax2.set_title("log scale: prediction = 1 - (1 - law)(1 - floor)", fontsize=9)
-    ax2.legend(fontsize=7, loc="lower right")
+    handles, labels = ax2.get_legend_handles_labels()
+    extra: dict[str, Any] = {}
+    for h, lab in zip(handles, labels):
+        if lab not in keep:
+            extra.setdefault(lab, h)
+    ax2.legend(extra.values(), extra.keys(), fontsize=7, loc="lower right")
     ax3.plot(
         fine,
         [de_fixed_point(LAM, RHO, e)[1] for e in fine],
@@ -116,15 +170,40 @@ def _waterfall(outdir: Path, quick: bool) -> list[Path]:
         lw=1,
         label="density evolution (n = inf)",
     )
-    ax3.plot(fine, exact.bit_erasure(fine), "k--", lw=1, label=f"exact bit erasure, n = {n_small}")
-    ax3.axvline(th.eps, color="k", ls="--", lw=0.8)
+    ax3.plot(fine, d.exact.bit_erasure(fine), "k--", lw=1,
+             label=f"exact bit erasure, n = {d.n_small}")  # fmt: skip
+    ax3.axvline(th.eps, color="k", ls="--", lw=0.8, label=bp)
     ax3.set_xlim(0.33, 0.47)
     ax3.set_xlabel("erasure (straggler) probability eps")
     ax3.set_ylabel("fraction of variables left erased")
     ax3.set_title("residual erasures vs density evolution", fontsize=9)
     ax3.legend(fontsize=7, loc="upper left")
     ax3.grid(alpha=0.3)
-    fig.tight_layout()
+    return rec.done({"failure": ax1, "failure_log": ax2, "residual": ax3})
+
+
+@figure(
+    "ldpc_waterfall",
+    description="Peeling block failure of (3,6) codes vs erasure (straggler) probability: Monte "
+    "Carlo (simple Tanner graphs, 99% intervals) for n = 1000..16000 with the finite-length "
+    "scaling law, the exact analysis at n = 200 with Monte Carlo of the same (multigraph) "
+    "ensemble, the stopping-set floor, BP and MAP thresholds, residual erasures vs DE",
+    paper="kadhe2019",
+)
+def _waterfall(outdir: Path, quick: bool) -> list[Path]:
+    d = waterfall_data(quick)
+    fig = plt.figure(figsize=(17, 4.6), layout="constrained")
+    plot_ldpc_waterfall(d, fig=fig)
+    ns, eps, pts, low, n_small, small, exact = (
+        d.ns,
+        d.eps,
+        d.points,
+        d.low,
+        d.n_small,
+        d.small,
+        d.exact,
+    )
+    th, mt, law = d.threshold, d.map_threshold, d.law
     rows = [
         ("mc-simple", p.n, p.eps, p.failure.value, p.failure.low, p.failure.high, p.residual.value)
         for p in [*pts, *low]
@@ -165,34 +244,66 @@ def _waterfall(outdir: Path, quick: bool) -> list[Path]:
     paper="kadhe2019",
 )
 def _de(outdir: Path, quick: bool) -> list[Path]:
+    data = density_evolution_data()
+    fig = plt.figure(figsize=(11.5, 4.3), layout="constrained")
+    plot_density_evolution(data, fig=fig)
+    return save_figure(fig, outdir, "ldpc_density_evolution", data)
+
+
+def density_evolution_data(iterations: int = 400) -> dict[str, list]:
+    """DE trajectories of the (3,6) ensemble and its fixed-point function, long form:
+    ``curve`` (trajectory / tunnel), ``eps``, ``index`` (iteration or x), ``value``."""
     th = regular_threshold(3, 6)
     eps_list = [0.38, 0.42, round(th.eps - 1e-4, 4), 0.43, 0.45]
-    L = 400
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11.5, 4.3))
+    L = iterations
     data: dict[str, list] = {"curve": [], "eps": [], "index": [], "value": []}
-    for i, e in enumerate(eps_list):
+    for e in eps_list:
         x = de_trajectory(LAM, RHO, e, L)
-        ax1.plot(np.arange(L + 1), x, color=f"C{i}", label=f"eps = {e}")
         data["curve"] += ["trajectory"] * (L + 1)
         data["eps"] += [e] * (L + 1)
         data["index"] += list(range(L + 1))
         data["value"] += [float(v) for v in x]
+    xs = np.linspace(0.0, 0.5, 501)
+    for e in [0.38, 0.42, th.eps, 0.45]:
+        g = e * (1 - (1 - xs) ** 5) ** 2 - xs
+        data["curve"] += ["tunnel"] * xs.size
+        data["eps"] += [float(e)] * xs.size
+        data["index"] += [float(v) for v in xs]
+        data["value"] += [float(v) for v in g]
+    return data
+
+
+def plot_density_evolution(
+    data: dict[str, list] | None = None, *, fig: Any = None, iterations: int = 400
+) -> Drawing:
+    """Density evolution of the (3,6) ensemble: trajectories x_l for eps around the
+    threshold, and the fixed-point function eps lambda(1 - rho(1 - x)) - x whose tunnel
+    closes at eps*. ``data`` from :func:`density_evolution_data` (computed when not
+    given); draws two panels on ``fig``."""
+    if data is None:
+        data = density_evolution_data(iterations)
+    th = regular_threshold(3, 6)
+    fig = _figure(fig, (11.5, 4.3))
+    rec = _Recorder(fig)
+    ax1, ax2 = fig.subplots(1, 2)
+    rows = list(zip(data["curve"], data["eps"], data["index"], data["value"]))
+    for kind, ax in (("trajectory", ax1), ("tunnel", ax2)):
+        eps_list = list(dict.fromkeys(e for c, e, _, _ in rows if c == kind))
+        for i, e in enumerate(eps_list):
+            pts = [(x, v) for c, ee, x, v in rows if c == kind and ee == e]
+            xs, vs = zip(*pts)
+            if kind == "trajectory":
+                label = f"eps = {e}"
+            else:
+                label = f"eps = {e:.4f}" + (" (= eps*)" if e == th.eps else "")
+            ax.plot(xs, vs, color=f"C{i}", label=label)
     ax1.set_xlabel("iteration l")
     ax1.set_ylabel("erasure probability x_l of a message")
     ax1.set_ylim(0, 0.46)
     ax1.set_title("density evolution, (3,6) ensemble")
     ax1.legend(fontsize=8)
     ax1.grid(alpha=0.3)
-    xs = np.linspace(0.0, 0.5, 501)
-    for i, e in enumerate([0.38, 0.42, th.eps, 0.45]):
-        g = e * (1 - (1 - xs) ** 5) ** 2 - xs
-        tag = " (= eps*)" if e == th.eps else ""
-        ax2.plot(xs, g, color=f"C{i}", label=f"eps = {e:.4f}{tag}")
-        data["curve"] += ["tunnel"] * xs.size
-        data["eps"] += [float(e)] * xs.size
-        data["index"] += [float(v) for v in xs]
-        data["value"] += [float(v) for v in g]
-    ax2.axhline(0, color="k", lw=0.8)
+    ax2.axhline(0, color="k", lw=0.8, label="_caption:the curve touches 0")
     ax2.plot([th.x], [0], "k*", ms=9, label=f"critical x* = {th.x:.4f}")
     ax2.set_xlabel("x")
     ax2.set_ylabel("eps lambda(1 - rho(1 - x)) - x")
@@ -200,8 +311,7 @@ def _de(outdir: Path, quick: bool) -> list[Path]:
     ax2.set_title("fixed points: DE stalls where the curve touches 0")
     ax2.legend(fontsize=8)
     ax2.grid(alpha=0.3)
-    fig.tight_layout()
-    return save_figure(fig, outdir, "ldpc_density_evolution", data)
+    return rec.done({"trajectories": ax1, "tunnel": ax2})
 
 
 @figure(
@@ -211,31 +321,40 @@ def _de(outdir: Path, quick: bool) -> list[Path]:
     paper="wang2019",
 )
 def _raptor(outdir: Path, quick: bool) -> list[Path]:
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), layout="constrained")
+    drawn = plot_raptor_condition54(ax=ax)
+    return save_figure(fig, outdir, "wang2019_raptor_condition54", drawn.data)
+
+
+def plot_raptor_condition54(
+    *, ax: Any = None, eps: Sequence[float] = (0.02, 0.05, 0.1, 0.2)
+) -> Drawing:
+    """Condition (54) of Wang et al. 2019 for the batch raptor code's degree distribution
+    P_w: the margin (1 - x) - exp(-c Omega'(x)) on [0, 1], c = (1 - 2 eps)/(1 - 4 eps),
+    for each ``eps``; it must be positive on [0, 1 - eps] (dotted). Computes and draws
+    on ``ax``; the returned drawing's ``data`` holds the curves (eps, x, margin)."""
     xs = np.linspace(0.0, 1.0, 1001)
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax = _axes(ax, (6.4, 4.2))
+    rec = _Recorder(ax.figure)
     data: dict[str, list] = {"eps": [], "x": [], "margin": []}
-    for i, e in enumerate([0.02, 0.05, 0.1, 0.2]):
+    for i, e in enumerate(eps):
         p = raptor_degree_distribution(e)
         c = (1 - 2 * e) / (1 - 4 * e)
         om = sum(k * float(v) * xs ** (k - 1) for k, v in p.items())
         mg = (1 - xs) - np.exp(-c * om)
         m54, _ = check_condition_54(p, c, 1 - e)
         res = lt_residual_fraction(p, c)
-        ax.plot(
-            xs,
-            mg,
-            color=f"C{i}",
-            label=f"eps = {e}: min on [0, 1-eps] = {m54:.3g}, residual {res:.3g}",
-        )
-        ax.axvline(1 - e, color=f"C{i}", ls=":", lw=1)
+        label = f"eps = {e}: min on [0, 1-eps] = {m54:.3g}, residual {res:.3g}"
+        ax.plot(xs, mg, color=f"C{i}", label=label)
+        ax.axvline(1 - e, color=f"C{i}", ls=":", lw=1, label=label)
         data["eps"] += [e] * xs.size
         data["x"] += [float(v) for v in xs]
         data["margin"] += [float(v) for v in mg]
-    ax.axhline(0, color="k", lw=0.8)
+    ax.axhline(0, color="k", lw=0.8, label="_caption:positive on")
     ax.set_xlabel("recovered fraction x")
     ax.set_ylabel("(1 - x) - exp(-c Omega'(x))")
     ax.set_title("Theorem 6, condition (54): positive on [0, 1 - eps] (dotted)")
-    ax.legend(fontsize=7)
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles[::2], labels[::2], fontsize=7)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return save_figure(fig, outdir, "wang2019_raptor_condition54", data)
+    return rec.done({"margin": ax}, data)

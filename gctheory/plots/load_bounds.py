@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from gctheory.load_bounds import load_curves
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import Drawing, _figure, _Recorder, figure, plt, save_figure
 
-__all__ = ["make_fig2"]
+__all__ = ["make_fig2", "plot_load_bounds"]
 
 NAME = "wang2019_fig2_load_bounds"
 
@@ -22,12 +23,37 @@ NAME = "wang2019_fig2_load_bounds"
     paper="wang2019",
 )
 def make_fig2(outdir: Path, quick: bool) -> list[Path]:
-    n, eps, target = 1000, 0.01, 0.01
+    c = _curves(1000, 0.01, 0.01, quick)
+    fig = plt.figure(figsize=(12, 4.8), layout="constrained")
+    plot_load_bounds(c, fig=fig, n=1000, eps=0.01, target=0.01)
+    return save_figure(fig, outdir, NAME, data=c)
+
+
+def _curves(n: int, eps: float, target: float, quick: bool) -> dict[str, Any]:
     num = 30 if quick else 90
     s_values = sorted({int(round(x)) for x in np.geomspace(1, n - 1, num)})
-    c = load_curves(n, s_values, eps=eps, target=target)
+    return load_curves(n, s_values, eps=eps, target=target)
+
+
+def plot_load_bounds(
+    curves: dict[str, Any] | None = None,
+    *,
+    fig: Any = None,
+    n: int = 1000,
+    eps: float = 0.01,
+    target: float = 0.01,
+    quick: bool = True,
+) -> Drawing:
+    """Wang et al. 2019 Fig. 2: (a) the closed-form lower bounds on the load versus s,
+    (b) integer loads, the bounds next to what the d-FRC achieves. ``curves`` from
+    :func:`gctheory.load_bounds.load_curves` at ``n``, ``eps``, ``target`` (computed on
+    a geometric grid of s, finer unless ``quick``, when not given); draws two panels on
+    ``fig``."""
+    c = _curves(n, eps, target, quick) if curves is None else curves
     s = np.array(c["s"])
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.8), sharex=True)
+    fig = _figure(fig, (12, 4.8))
+    rec = _Recorder(fig)
+    ax1, ax2 = fig.subplots(1, 2, sharex=True)
 
     ax1.plot(s, c["worst_case"], "k-", lw=2, label="worst case $s+1$ (Tandon)")
     dec = np.array(c["eq13_decreasing"], bool)
@@ -37,7 +63,7 @@ def make_fig2(outdir: Path, quick: bool) -> list[Path]:
     ax1.plot(s, c["thm3_eq29"], "C0--", lw=1, label="proof of Thm 3, eq. (29)")
     ax1.plot(s, c["thm5_stated"], "C1-", label=f"Thm 5 as stated, $\\epsilon={eps:g}$")
     ax1.plot(s, c["thm5_eq52"], "C1--", label=f"proof of Thm 5, eq. (52), $\\epsilon={eps:g}$")
-    ax1.axhline(1, color="grey", lw=0.8)
+    ax1.axhline(1, color="grey", lw=0.8, label="load 1")
     ax1.set_xscale("log")
     ax1.set_yscale("symlog", linthresh=1)
     ax1.set_ylim(-20, 1500)
@@ -85,5 +111,4 @@ def make_fig2(outdir: Path, quick: bool) -> list[Path]:
     ax2.set_ylabel("partitions per worker (integer load)")
     ax2.set_title("(b) integer loads: bounds next to what the d-FRC achieves")
     ax2.legend(fontsize=7.5, loc="upper left")
-    fig.tight_layout()
-    return save_figure(fig, outdir, NAME, data=c)
+    return rec.done({"bounds": ax1, "integer_loads": ax2})

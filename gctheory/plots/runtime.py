@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -17,7 +18,16 @@ from gctheory.order_stats import (
     order_statistic_mc,
     order_statistic_moments,
 )
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import (
+    Drawing,
+    _axes,
+    _figure,
+    _legend,
+    _Recorder,
+    figure,
+    plt,
+    save_figure,
+)
 from gctheory.runtime import (
     halbawi_alpha_star,
     halbawi_approx_time,
@@ -41,6 +51,15 @@ T0, XI, N_CG, N80 = 0.001, 1.1, 0.035, 80  # halbawi2017 Figure 3 / Section 6
     paper="halbawi2017",
 )
 def _fig3(outdir: Path, quick: bool) -> list[Path]:
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), layout="constrained")
+    drawn = plot_halbawi_fig3(ax=ax, quick=quick)
+    return save_figure(fig, outdir, "halbawi2017_fig3", drawn.data)
+
+
+def plot_halbawi_fig3(*, ax: Any = None, quick: bool = True) -> Drawing:
+    """Halbawi et al. 2017, Fig. 3: T_f of eq. (21) versus alpha with alpha* of eq. (22)
+    starred, the exact eq. (17) at n = 80 and Monte Carlo points (99% CI; fewer trials when
+    ``quick``). Computes and draws on ``ax``; ``.data`` holds the curves."""
     alpha = np.linspace(0.02, 1.0, 400)
     t21 = np.array([halbawi_approx_time(a, t0=T0, xi=XI, n_cg=N_CG) for a in alpha])
     a_star = halbawi_alpha_star(T0, XI, N_CG)
@@ -48,7 +67,8 @@ def _fig3(outdir: Path, quick: bool) -> list[Path]:
     f_all = np.arange(1, N80 + 1)
     a_exact = (N80 - f_all + 1) / N80
     d = stats.pareto(XI, scale=T0)
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax = _axes(ax, (6.4, 4.2))
+    rec = _Recorder(ax.figure)
     ax.plot(alpha, t21, label="eq. (21), large-n approximation")
     ax.plot(a_exact, opt.times, ".", ms=3, color="C1", label="eq. (17) exact, n = 80")
     ax.plot(
@@ -81,14 +101,14 @@ def _fig3(outdir: Path, quick: bool) -> list[Path]:
     ax.set_ylabel("expected time T_f (s)")
     ax.set_ylim(0, 0.06)
     ax.set_title("Halbawi et al. 2017, Fig. 3: N c_g = 0.035, t0 = 0.001, xi = 1.1")
-    ax.legend(fontsize=8)
+    _legend(ax, fontsize=8)
     data = {
         "alpha": list(alpha) + list(a_exact) + mc_a,
         "T": list(t21) + list(opt.times) + mc_v,
         "ci_half_width": [0.0] * (len(alpha) + len(a_exact)) + mc_e,
         "curve": ["eq21"] * len(alpha) + ["eq17_n80"] * len(a_exact) + ["monte_carlo"] * len(mc_a),
     }
-    return save_figure(fig, outdir, "halbawi2017_fig3", data)
+    return rec.done({"time": ax}, data)
 
 
 @figure(
@@ -98,10 +118,20 @@ def _fig3(outdir: Path, quick: bool) -> list[Path]:
     paper="halbawi2017",
 )
 def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), layout="constrained")
+    drawn = plot_halbawi_f(ax=ax, quick=quick)
+    return save_figure(fig, outdir, "runtime_halbawi_f", drawn.data)
+
+
+def plot_halbawi_f(*, ax: Any = None, quick: bool = True) -> Drawing:
+    """T_f of eq. (17) versus f at n = 80 with offline, O(f^2) (RS) and O(f^3) (generic)
+    decoding, optima starred, Monte Carlo points (99% CI) where the variance is finite.
+    Computes and draws on ``ax``; ``.data`` holds the curves."""
     kw = dict(t0=T0, xi=XI, n_cg=N_CG)
     lo1, hi1 = halbawi_cm_range(33, N80, decoding="generic", **kw)
     c_m = (lo1 + hi1) / 2
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax = _axes(ax, (6.4, 4.2))
+    rec = _Recorder(ax.figure)
     data: dict[str, list] = {"f": [], "T": [], "decoding": [], "mc": [], "ci_half_width": []}
     f_all = np.arange(1, N80 + 1)
     # Monte Carlo of the only random term, the delay E[T_(f:n)]; the rest of eq. (17)
@@ -121,7 +151,7 @@ def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
         o = halbawi_optimal_f(N80, c_m=c_m, decoding=dec, **kw)
         ok = np.isfinite(o.times)
         (line,) = ax.plot(f_all[ok], o.times[ok], label=f"{label}: f* = {o.f}")
-        ax.plot([o.f], [o.time], "*", ms=12, color=line.get_color())
+        ax.plot([o.f], [o.time], "*", ms=12, color=line.get_color(), label=line.get_label())
         data["f"] += list(f_all)
         data["T"] += list(o.times)
         data["decoding"] += [dec] * N80
@@ -140,8 +170,9 @@ def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
             data["mc"].append(mc_v[-1])
             data["ci_half_width"].append(mc_e[-1])
         ax.errorbar(
-            mc_f, mc_v, yerr=mc_e, fmt="o", mfc="none", ms=5, color=line.get_color(), capsize=3
-        )
+            mc_f, mc_v, yerr=mc_e, fmt="o", mfc="none", ms=5, color=line.get_color(), capsize=3,
+            label=line.get_label(),
+        )  # fmt: skip
     ax.errorbar(
         [],
         [],
@@ -156,7 +187,7 @@ def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
     ax.set_xlabel("f (machines waited for)")
     ax.set_ylabel("T_f (s)")
     ax.set_title(f"eq. (17), n = 80, N c_g = 0.035, c_m = {c_m:.3g} s/FLOP")
-    ax.legend(fontsize=8)
+    _legend(ax, fontsize=8)
     ax.text(
         0.02,
         0.02,
@@ -165,7 +196,7 @@ def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
         fontsize=7,
         color="0.3",
     )
-    return save_figure(fig, outdir, "runtime_halbawi_f", data)
+    return rec.done({"time": ax}, data)
 
 
 @figure(
@@ -175,13 +206,25 @@ def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
     paper="kadhe2019",
 )
 def _schemes(outdir: Path, quick: bool) -> list[Path]:
+    fig = plt.figure(figsize=(11, 4.6), layout="constrained")
+    drawn = plot_runtime_schemes(fig=fig, quick=quick)
+    return save_figure(fig, outdir, "runtime_schemes", drawn.data)
+
+
+def plot_runtime_schemes(*, fig: Any = None, quick: bool = True) -> Drawing:
+    """Expected iteration time versus straggler tolerance s per scheme (cyclic-MDS, FRC,
+    Ye-Abbe m = 2, ignore-s), n = 24, shifted exponential and Pareto delays, optima
+    starred, Monte Carlo points (99% CI). Computes and draws two panels on ``fig``;
+    ``.data`` holds the curves."""
     n, tau = 24, 0.5
     models = {
         "shifted exp. 1 + Exp(1)": stats.expon(loc=1.0, scale=1.0),
         "Pareto(1, 1.5)": stats.pareto(1.5, scale=1.0),
     }
     trials = 2000 if quick else 20000
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig = _figure(fig, (11, 4.6))
+    rec = _Recorder(fig)
+    axes = fig.subplots(1, 2)
     data: dict[str, list] = {"model": [], "scheme": [], "s": [], "time": [], "mc": [], "ci": []}
     for ax, (mname, d) in zip(axes, models.items(), strict=True):
         for scheme, m in (("cyclic-mds", 1), ("frc", 1), ("ye-abbe", 2), ("ignore-s", 1)):
@@ -192,7 +235,7 @@ def _schemes(outdir: Path, quick: bool) -> list[Path]:
             lab = f"{scheme}" + (f" (m={m})" if m > 1 else "")
             (line,) = ax.plot(ss, t, label=lab)
             i = int(np.argmin(t))
-            ax.plot([ss[i]], [t[i]], "*", ms=12, color=line.get_color())
+            ax.plot([ss[i]], [t[i]], "*", ms=12, color=line.get_color(), label=line.get_label())
             mc_s = ss[:: max(1, len(ss) // 4)]
             for s in mc_s:
                 if not math.isfinite(scheme_time_moments(scheme, d, n, s, m, tau=tau).variance):
@@ -206,6 +249,7 @@ def _schemes(outdir: Path, quick: bool) -> list[Path]:
                     mfc="none",
                     color=line.get_color(),
                     capsize=2,
+                    label=line.get_label(),
                 )
                 data["model"].append(mname)
                 data["scheme"].append(scheme)
@@ -222,15 +266,15 @@ def _schemes(outdir: Path, quick: bool) -> list[Path]:
                 data["ci"].append(math.nan)
         ax.set_title(f"{mname}, n = {n}, tau = {tau}")
         ax.set_xlabel("straggler tolerance s")
-        ax.set_ylabel("expected iteration time")
-        ax.legend(fontsize=8)
+        ax.set_ylabel("expected iteration time (units of the delay's scale)")
+        _legend(ax, fontsize=8)
     fig.suptitle(
-        "load scales compute time, 1/m scales communication; stars: optimum; "
+        "load scales compute time, 1/m scales communication; stars: optimum;\n"
         "circles: Monte Carlo 99% CI (omitted where the variance is infinite); "
         "ignore-s gives only an approximate gradient",
         fontsize=9,
     )
-    return save_figure(fig, outdir, "runtime_schemes", data)
+    return rec.done(dict(zip(models, axes)), data)
 
 
 @figure(
@@ -240,6 +284,15 @@ def _schemes(outdir: Path, quick: bool) -> list[Path]:
     paper="xu2021",
 )
 def _xu(outdir: Path, quick: bool) -> list[Path]:
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), layout="constrained")
+    drawn = plot_xu_order_statistics(ax=ax, quick=quick)
+    return save_figure(fig, outdir, "runtime_xu_K", drawn.data)
+
+
+def plot_xu_order_statistics(*, ax: Any = None, quick: bool = True) -> Drawing:
+    """Xu et al. 2021: E[X_(K:N)] for X ~ 0.05 + Exp(mean 0.02), N = 10, exact, the
+    eq. (21) log approximation and Monte Carlo (99% CI). Computes and draws on ``ax``;
+    ``.data`` holds the curves."""
     N, delta, mu = 10, 0.05, 0.02
     d = stats.expon(loc=delta, scale=mu)
     ks = list(range(1, N + 1))
@@ -247,7 +300,8 @@ def _xu(outdir: Path, quick: bool) -> list[Path]:
     approx = [exponential_log_approx(delta, mu, k, N) for k in ks]
     trials = 4000 if quick else 40000
     mc = [order_statistic_mc(d, k, N, trials, rng=k) for k in ks]
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax = _axes(ax, (6.4, 4.2))
+    rec = _Recorder(ax.figure)
     ax.plot(ks, exact, "-", label="exact delta + mu (H_N - H_{N-K})")
     ax.plot(ks, approx, "--", label="eqs. (21)-(22) log approximation")
     ax.errorbar(
@@ -270,7 +324,7 @@ def _xu(outdir: Path, quick: bool) -> list[Path]:
     ax.set_xlabel("K (fastest workers waited for)")
     ax.set_ylabel("expected iteration time (s)")
     ax.set_title("Xu et al. 2021: X ~ 0.05 + Exp(mean 0.02), N = 10")
-    ax.legend(fontsize=8)
+    _legend(ax, fontsize=8)
     data = {
         "K": ks,
         "exact": exact,
@@ -278,7 +332,7 @@ def _xu(outdir: Path, quick: bool) -> list[Path]:
         "mc": [e.value for e in mc],
         "mc_half_width": [e.half_width for e in mc],
     }
-    return save_figure(fig, outdir, "runtime_xu_K", data)
+    return rec.done({"time": ax}, data)
 
 
 @figure(
@@ -289,17 +343,29 @@ def _xu(outdir: Path, quick: bool) -> list[Path]:
     paper="zhang2020",
 )
 def _zhang(outdir: Path, quick: bool) -> list[Path]:
+    fig = plt.figure(figsize=(11, 5.0), layout="constrained")
+    drawn = plot_zhang_runtime(fig=fig, quick=quick)
+    return save_figure(fig, outdir, "runtime_zhang", drawn.data)
+
+
+def plot_zhang_runtime(*, fig: Any = None, quick: bool = True) -> Drawing:
+    """Zhang et al. 2020: time per iteration versus redundancy r for GC, G-GD and G-LAG
+    (rho = 0.5) and the r-independent GD and LAG, n = 24, exponential and Pareto
+    computing times, optima starred, Monte Carlo points (99% CI) where the variance is
+    finite. Computes and draws two panels on ``fig``; ``.data`` holds the curves."""
     n, rho = 24, 0.5
     rs = [r for r in range(1, n + 1) if n % r == 0]
     trials = 1000 if quick else 10000
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    fig = _figure(fig, (11, 5.0))
+    rec = _Recorder(fig)
+    axes = fig.subplots(1, 2)
     data: dict[str, list] = {"model": [], "scheme": [], "r": [], "time": [], "mc": [], "ci": []}
 
     def add(model, scheme, r, time, mc=math.nan, ci=math.nan):
         for key, v in zip(data, (model, scheme, r, time, mc, ci), strict=True):
             data[key].append(v)
 
-    def mc_point(ax, model, shape, scheme, r, time, color, seed):
+    def mc_point(ax, model, shape, scheme, r, time, color, seed, label):
         # zhang_metrics' time as "fastest `wait` of `size` in each of `groups` groups":
         # GD/LAG: all of n (or round(rho n)); GC: n - r + 1 of n; G-GD: the fastest of each of
         # the n/r groups of r; G-LAG: the same over round(rho n/r) groups
@@ -316,8 +382,9 @@ def _zhang(outdir: Path, quick: bool) -> list[Path]:
             return False  # infinite variance: the MC mean is unreliable, no error bar drawn
         e = grouped_completion_mc(dist, groups, size, wait, trials, rng=seed)
         ax.errorbar(
-            [r], [e.value], yerr=[e.half_width], fmt="o", mfc="none", ms=6, color=color, capsize=3
-        )
+            [r], [e.value], yerr=[e.half_width], fmt="o", mfc="none", ms=6, color=color, capsize=3,
+            label=label,
+        )  # fmt: skip
         add(model, scheme, r, time, e.value, e.half_width)
         return True
 
@@ -329,17 +396,27 @@ def _zhang(outdir: Path, quick: bool) -> list[Path]:
             t = [zhang_metrics(scheme, n, r, model=model, shape=shape, rho=rho).time for r in rs]
             (line,) = ax.plot(rs, t, "o-", ms=3, label=scheme)
             i = int(np.argmin(t))
-            ax.plot([rs[i]], [t[i]], "*", ms=12, color=line.get_color())
+            ax.plot([rs[i]], [t[i]], "*", ms=12, color=line.get_color(), label=line.get_label())
             for r, v in zip(rs, t, strict=True):
                 add(model, scheme, r, v)
                 seed = 100 * j + 10 * si + r
-                if not mc_point(ax, model, shape, scheme, r, v, line.get_color(), seed):
+                if not mc_point(ax, model, shape, scheme, r, v, line.get_color(), seed, scheme):
                     skipped.append(f"{scheme} r={r}")
         for scheme, ls in (("GD", ":"), ("LAG", "-.")):
             v = zhang_metrics(scheme, n, model=model, shape=shape, rho=rho).time
             ax.axhline(v, ls=ls, color="gray", label=f"{scheme} (r = 1)")
             add(model, scheme, 1, v)
-            if not mc_point(ax, model, shape, scheme, 1, v, "gray", 100 * j + 90 + len(scheme)):
+            if not mc_point(
+                ax,
+                model,
+                shape,
+                scheme,
+                1,
+                v,
+                "gray",
+                100 * j + 90 + len(scheme),
+                f"{scheme} (r = 1)",
+            ):
                 skipped.append(scheme)
         ax.errorbar(
             [],
@@ -362,14 +439,13 @@ def _zhang(outdir: Path, quick: bool) -> list[Path]:
             )
         ax.set_xscale("log", base=2)
         ax.set_xlabel("storage redundancy r (group size for G-GD / G-LAG)")
-        ax.set_ylabel("expected time per iteration")
+        ax.set_ylabel("expected time per iteration (model time units)")
         ax.set_title(f"{model}" + (f", shape {shape}" if model == "pareto" else "") + ", n = 24")
-        ax.legend(fontsize=8)
+        _legend(ax, fontsize=8)
     fig.suptitle(
         "Zhang et al. 2020 model: mean time proportional to r; LAG/G-LAG select "
         "half the workers/groups\ncircles: Monte Carlo 99% CI (GD/LAG at r = 1), omitted where "
         "the variance is infinite",
         fontsize=9,
     )
-    fig.subplots_adjust(top=0.84)
-    return save_figure(fig, outdir, "runtime_zhang", data)
+    return rec.done({"exponential": axes[0], "pareto": axes[1]}, data)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import figure, plt, save_figure
 from gctheory.plots.delays import _missing, data_path
 
 CAMPAIGN = {"profile": "cnn-desktop-long", "region": "Canada"}

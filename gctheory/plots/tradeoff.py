@@ -22,7 +22,7 @@ from typing import Any
 import matplotlib
 import numpy as np
 
-from gctheory.plots import figure, plt
+from gctheory.plots._base import figure, plt
 
 __all__ = ["PAPER_ATLASES", "SCHEME_STYLE", "plot_tradeoff", "save_atlas"]
 
@@ -59,6 +59,11 @@ def _style(name: str) -> tuple[str, str]:
     return SCHEME_STYLE.get(name, ("#333333", "o"))
 
 
+def _label(name: str, faded: set[str]) -> str:
+    """A scheme's entry in the figure's legend; every artist of the scheme carries it."""
+    return name + (" (dominated)" if name in faded else "")
+
+
 def _rows(table: Any, scheme: str, **where: Any) -> list[dict[str, Any]]:
     rows = [r for r in table.rows if r["scheme"] == scheme]
     for k, v in where.items():
@@ -91,7 +96,15 @@ def _panel_load(ax: Any, axf: Any, table: Any, schemes: Sequence[str], faded: se
         lw = 2.2 if name == "exact" else 1.1
         ax.plot(s, np.where(ok, y, np.nan), color=colour, ls=ls, lw=lw, label=label, zorder=2)
         if (~ok).any():
-            ax.plot(s, np.where(~ok, y, np.nan), color=colour, ls=":", lw=lw, zorder=2)
+            ax.plot(
+                s,
+                np.where(~ok, y, np.nan),
+                color=colour,
+                ls=":",
+                lw=lw,
+                zorder=2,
+                label="_caption:dotted: outside the theorem's regime",
+            )
     for name in schemes:
         rows = [r for r in _main_rows(table, name) if _finite(r["load"])]
         if not rows:
@@ -109,6 +122,7 @@ def _panel_load(ax: Any, axf: Any, table: Any, schemes: Sequence[str], faded: se
             alpha=a,
             zorder=3,
             gid=f"a:{name}",
+            label=_label(name, faded),
         )
         frows = [r for r in rows if r["kind"] == "approximate" and r["failure"] is not None]
         if frows:
@@ -126,6 +140,7 @@ def _panel_load(ax: Any, axf: Any, table: Any, schemes: Sequence[str], faded: se
                 lw=1,
                 capsize=2,
                 alpha=a,
+                label=_label(name, faded),
             )
             eb.lines[0].set_gid(f"a-failure:{name}")
     ax.set_yscale("log")
@@ -133,26 +148,23 @@ def _panel_load(ax: Any, axf: Any, table: Any, schemes: Sequence[str], faded: se
     ax.set_ylim(0.8, n * 1.3)
     ax.set_ylabel("partitions per worker (load d, k = n)")
     ax.set_title(
-        "(a) computation load versus stragglers (dotted: outside the theorem's regime)", fontsize=10
+        "(a) computation load versus stragglers (dotted: outside the theorem's regime; "
+        "bounds: legend below)",
+        fontsize=10,
     )
-    ax.legend(fontsize=7, loc="lower right", framealpha=0.85)
     ax.tick_params(labelbottom=False)
     eps = table.parameters.get("eps")
     if eps:
-        axf.axhline(eps, color="0.3", lw=0.8, ls="--")
+        axf.axhline(eps, color="0.3", lw=0.8, ls="--", label="_caption:ε = ")
         axf.text(n - 1, eps, f" ε = {eps:g}", va="bottom", ha="right", fontsize=7)
     axf.set_yscale("log")
     axf.set_ylim(_FLOOR / 2, 1.5)
     axf.set_xlim(-0.5, n - 0.5)
-    axf.set_xlabel("stragglers s")
-    axf.set_ylabel("P(err > error·k)", fontsize=8)
-    axf.text(
-        0.005,
-        0.04,
-        f"approximate codes (P = 0 drawn at {_FLOOR:g}; bars: 99% CI)",
-        transform=axf.transAxes,
-        fontsize=7,
+    axf.set_xlabel(
+        f"stragglers s   (below: approximate codes' failure; P = 0 drawn at {_FLOOR:g}; "
+        "bars: 99% CI)"
     )
+    axf.set_ylabel("P(err > error·k)", fontsize=8)
 
 
 def _panel_comm(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) -> None:
@@ -184,6 +196,7 @@ def _panel_comm(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
             zorder=3,
             ls="-" if len(rows) > 1 else "none",
             gid=f"b:{name}",
+            label=_label(name, faded),
         )
         for r in rows:
             if r["scheme"] in ("ye-abbe", "commfr-gc") and r["m"] in (1, 2, 4, 8, 16):
@@ -201,21 +214,16 @@ def _panel_comm(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
     ax.set_xlabel("partitions per worker (load)")
     ax.set_ylabel("message length / gradient (1/m)")
     ax.set_title(f"(b) communication versus computation at s = {s0}", fontsize=10)
-    ax.legend(fontsize=7, loc="lower left")
+    if b:
+        ax.legend(handles=ax.lines[:1], fontsize=7, loc="lower left")
 
 
 def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
     p = table.parameters
     n = p["n"]
-    if p.get("kappa") is None:
-        ax.text(
-            0.5, 0.5, "no kappa given: stability not computed", ha="center", transform=ax.transAxes
-        )
-        ax.set_axis_off()
-        return
     fams = [f for f in str(p.get("generators", "")).split(",") if f]
     fam_marker = {f: _FAMILY_MARKERS[i % len(_FAMILY_MARKERS)] for i, f in enumerate(fams)}
-    ax.plot([0, n - 1], [0, n - 1], color="0.7", ls=":", lw=1, label="s_κ = s")
+    handles = ax.plot([0, n - 1], [0, n - 1], color="0.7", ls=":", lw=1, label="s_κ = s")
     width = max(0.5, n / 50)  # horizontal spread of the families at one s
     for si, name in enumerate(("ye-abbe", "commfr-gc")):
         rows = _main_rows(table, name)
@@ -225,7 +233,7 @@ def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
         a = _FADE if name in faded else 1.0
         g = [r for r in rows if r["s_kappa_guaranteed"] is not None]
         if g:
-            ax.plot(
+            handles += ax.plot(
                 [r["s"] for r in g],
                 [r["s_kappa_guaranteed"] for r in g],
                 color=colour,
@@ -247,7 +255,15 @@ def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
             x = np.array([r["s"] for r in fr]) + off
             lo = np.array([r["s_kappa_low"] for r in fr], dtype=float)
             hi = np.array([r["s_kappa_high"] for r in fr], dtype=float)
-            ax.vlines(x, lo, hi, color=colour, lw=1, alpha=0.6 * a)
+            ax.vlines(
+                x,
+                lo,
+                hi,
+                color=colour,
+                lw=1,
+                alpha=0.6 * a,
+                label="_caption:filled: certified empirical low end, hollow: high end",
+            )
             ax.plot(
                 x,
                 lo,
@@ -257,6 +273,7 @@ def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
                 ms=4.5,
                 alpha=a,
                 gid=f"c:{name}:{fam}",
+                label=fam,
             )
             ax.plot(
                 x[hi > lo],
@@ -267,34 +284,25 @@ def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
                 mfc="none",
                 color=colour,
                 alpha=a,
+                label=fam,
             )
     for fam in fams:
-        ax.plot([], [], ls="none", marker=fam_marker[fam], color="0.3", label=fam)
-    ax.axhline(-1, color="0.8", lw=0.6)
+        handles += ax.plot([], [], ls="none", marker=fam_marker[fam], color="0.3", label=fam)
+    ax.axhline(-1, color="0.8", lw=0.6, label="_caption:−1: even cond(G) > κ")
     ax.text(n - 1, -1, "−1: even cond(G) > κ", fontsize=7, va="bottom", ha="right", color="0.4")
     ax.set_xlim(-1, n)
     ax.set_xlabel("stragglers s the code is built for")
     ax.set_ylabel("s_κ: stragglers decodable with cond ≤ κ")
     ax.set_title(
-        f"(c) stability at κ = {p['kappa']:g}, m = {p['m']} (filled: certified "
-        "empirical low end, hollow: high end)",
+        f"(c) stability at κ = {p['kappa']:g}, m = {p['m']}\n(filled: certified "
+        "empirical low end, hollow: high end; colour: scheme, marker: generator)",
         fontsize=10,
     )
-    ax.legend(fontsize=6.5, loc="upper left", ncol=2)
+    ax.legend(handles=handles, fontsize=6.5, loc="upper left", ncol=2)
 
 
 def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) -> None:
     p = table.parameters
-    if p.get("delay") is None:
-        ax.text(
-            0.5,
-            0.5,
-            "no delay model given: times not computed",
-            ha="center",
-            transform=ax.transAxes,
-        )
-        ax.set_axis_off()
-        return
     n = p["n"]
     for name in schemes:
         rows = [r for r in _main_rows(table, name) if _finite(r["time"])]
@@ -303,7 +311,15 @@ def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
         colour, marker = _style(name)
         a = _FADE if name in faded else 1.0
         if name == "uncoded":
-            ax.axhline(rows[0]["time"], color=colour, lw=1, ls="--", alpha=a, gid="d:uncoded")
+            ax.axhline(
+                rows[0]["time"],
+                color=colour,
+                lw=1,
+                ls="--",
+                alpha=a,
+                gid="d:uncoded",
+                label=_label(name, faded),
+            )
             continue
         ax.plot(
             [r["s"] for r in rows],
@@ -312,6 +328,7 @@ def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
             lw=1.3,
             alpha=a,
             gid=f"d:{name}",
+            label=_label(name, faded),
         )
         band = [r for r in rows if r["time_mc"] is None and _finite(r["time_low"])]
         if band:  # a measured trace: bootstrap interval over its rounds
@@ -322,6 +339,7 @@ def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
                 color=colour,
                 alpha=0.18 * a,
                 lw=0,
+                label=_label(name, faded),
             )
         mc = [r for r in rows if _finite(r["time_mc"])]
         if mc:
@@ -340,6 +358,7 @@ def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
                 color=colour,
                 capsize=2,
                 alpha=a,
+                label=_label(name, faded),
             )
         for r in rows:
             if r["time_optimal"]:
@@ -353,33 +372,60 @@ def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
                     mew=0.6,
                     alpha=a,
                     zorder=5,
+                    label=_label(name, faded),
                 )
     ax.set_yscale("log")
     ax.set_xlim(-0.5, n - 0.5)
     ax.set_xlabel("stragglers s")
-    ax.set_ylabel("expected iteration time")
+    trace = str(p["delay"]).startswith("trace:")
+    ax.set_ylabel(
+        "expected iteration time " + ("(s)" if trace else "(the delay model's time unit)")
+    )
     tau = p.get("tau") or 0
     ax.set_title(
         (
-            "(d) iteration time on the measured trace (bands: 99% bootstrap over rounds; "
+            "(d) iteration time on the measured trace\n(bands: 99% bootstrap over rounds; "
             "stars: optima)"
-            if str(p["delay"]).startswith("trace:")
+            if trace
             else f"(d) iteration time, delay {p['delay']}"
             + (f", τ = {tau:g}" if tau else "")
-            + " (lines exact; points Monte Carlo, 99% CI; stars: optima)"
+            + "\n(lines exact; points Monte Carlo, 99% CI; stars: optima)"
         ),
         fontsize=10,
     )
 
 
 def plot_tradeoff(
-    table: Any, *, title: str | None = None, figsize: tuple[float, float] = (15.5, 11.5)
+    table: Any,
+    *,
+    fig: Any = None,
+    title: str | None = None,
+    figsize: tuple[float, float] = (15.5, 12.5),
 ) -> Any:
     """The four-panel atlas of a :class:`gctheory.tradeoff.TradeoffTable`.
 
     Panels share each scheme's colour and marker (:data:`SCHEME_STYLE`); dominated
     schemes (every row dominated on the table's axes) are faded and listed at the
-    bottom with one dominating row each. Returns the matplotlib Figure.
+    bottom with one dominating row each. A panel the table has no data for (stability
+    without ``kappa``, times without a delay model) is left out, its neighbour takes
+    the row, and the footer says why.
+
+    Parameters
+    ----------
+    table : TradeoffTable
+        What :func:`gctheory.tradeoff` returns.
+    fig : matplotlib.figure.Figure or SubFigure, optional
+        Draw on this (empty) figure; by default a new one of ``figsize`` inches.
+    title : str, optional
+        The figure's title (default: the table's parameters).
+    figsize : (float, float)
+        Size of the new figure when ``fig`` is not given.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on: its axes are the panels, in the order (a) load,
+        (a) failure, (b), then (c) and (d) where drawn.
     """
     from gctheory.tradeoff import TradeoffTable
 
@@ -400,31 +446,33 @@ def plot_tradeoff(
     p = table.parameters
     schemes = table.schemes()
     faded = set(table.dominated_schemes())
-    fig = plt.figure(figsize=figsize)
+    if fig is None:
+        fig = plt.figure(figsize=figsize)
+    bottom = [k for k in ("kappa", "delay") if p.get(k) is not None]
     gs = fig.add_gridspec(
-        4,
+        4 if bottom else 2,
         2,
-        height_ratios=[3.0, 1.05, 0.75, 4.0],
+        height_ratios=[3.0, 1.05, 0.75, 4.0] if bottom else [3.0, 1.05],
         hspace=0.08,
         wspace=0.17,
         left=0.055,
         right=0.985,
         top=0.935,
-        bottom=0.165,
+        bottom=0.2,
     )
     ax_load = fig.add_subplot(gs[0, 0])
     ax_fail = fig.add_subplot(gs[1, 0], sharex=ax_load)
     ax_comm = fig.add_subplot(gs[0:2, 1])
-    ax_stab = fig.add_subplot(gs[3, 0])
-    ax_time = fig.add_subplot(gs[3, 1])
     _panel_load(ax_load, ax_fail, table, schemes, faded)
     _panel_comm(ax_comm, table, schemes, faded)
-    _panel_stability(ax_stab, table, faded)
-    _panel_time(ax_time, table, schemes, faded)
+    if p.get("kappa") is not None:
+        _panel_stability(fig.add_subplot(gs[3, 0] if len(bottom) == 2 else gs[3, :]), table, faded)
+    if p.get("delay") is not None:
+        ax_time = fig.add_subplot(gs[3, 1] if len(bottom) == 2 else gs[3, :])
+        _panel_time(ax_time, table, schemes, faded)
     handles = []
     for name in schemes:
         colour, marker = _style(name)
-        label = name + (" (dominated)" if name in faded else "")
         (h,) = ax_load.plot(
             [],
             [],
@@ -432,7 +480,7 @@ def plot_tradeoff(
             marker=marker,
             lw=1.5,
             alpha=_FADE if name in faded else 1.0,
-            label=label,
+            label=_label(name, faded),
         )
         handles.append(h)
     fig.legend(
@@ -440,9 +488,21 @@ def plot_tradeoff(
         loc="lower center",
         ncol=min(6, len(handles)),
         fontsize=9,
-        bbox_to_anchor=(0.5, 0.055),
+        bbox_to_anchor=(0.5, 0.045),
         frameon=False,
     )
+    bounds = [ln for ln in ax_load.lines if ln.get_label() in {v[0] for v in _BOUNDS.values()}]
+    if bounds:  # (a)'s bounds: below the panels, not over the curves
+        fig.legend(
+            handles=bounds,
+            loc="lower center",
+            ncol=3,
+            fontsize=8,
+            bbox_to_anchor=(0.5, 0.115),
+            title="(a) bounds on the load (dotted: outside the theorem's regime)",
+            title_fontsize=8,
+            frameon=False,
+        )
     head = title or (
         f"Tradeoff atlas: n = {p['n']}, m = {p['m']}, "
         + (f"kappa = {p['kappa']:g}, " if p.get("kappa") else "")
@@ -472,6 +532,11 @@ def _footer(table: Any, faded: set[str]) -> str:
         lines.append(f"Dominated on {axes}: " + "; ".join(parts))
     else:
         lines.append(f"No scheme is dominated on {axes}.")
+    p = table.parameters
+    if p.get("kappa") is None:
+        lines.append("Panel (c), stability, is left out: no kappa given (pass kappa / --kappa).")
+    if p.get("delay") is None:
+        lines.append("Panel (d), iteration time, is left out: no delay model given (--delay).")
     left = [x for x in table.notes if "left out:" in x and " at " not in x.split(":")[1]]
     if left:
         lines.append("Left out: " + "; ".join(x.split(": left out: ")[0] for x in left))

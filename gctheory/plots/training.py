@@ -6,11 +6,16 @@ seeded runs the paper checks judge); nothing is computed here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from gctheory.plots import figure, plt, save_figure
+from gctheory.plots._base import Drawing, _axes, _figure, _Recorder, figure, plt, save_figure
+
+#: the time axis of a simulation whose delays are not stated in seconds
+MODEL_TIME = "simulated wall-clock time (model time units)"
 
 
 def _long(curves: dict, keys: tuple[str, ...], extra: dict | None = None) -> dict[str, list]:
@@ -29,7 +34,105 @@ def _long(curves: dict, keys: tuple[str, ...], extra: dict | None = None) -> dic
 
 def _band(ax, c, label):
     (line,) = ax.plot(c["time"], c["mean"], label=label)
-    ax.fill_between(c["time"], c["low"], c["high"], color=line.get_color(), alpha=0.25, lw=0)
+    ax.fill_between(
+        c["time"], c["low"], c["high"], color=line.get_color(), alpha=0.25, lw=0, label=label
+    )
+
+
+def plot_loss_curves(
+    curves: Mapping[str, Mapping[str, Any]],
+    *,
+    ax: Any = None,
+    logx: bool = False,
+    logy: bool = False,
+    xlabel: str = MODEL_TIME,
+    legend: bool = True,
+) -> Drawing:
+    """Loss (or optimality gap) versus simulated time, one line per scheme with its band.
+
+    ``curves`` maps a scheme's label to a mapping with ``time``, ``mean``, ``low`` and
+    ``high`` (what :func:`gctheory.training.studies.loss_curves` returns). On a log time
+    axis (``logx``) the first grid point, t = 0, is left out. Draws on ``ax``.
+    """
+    ax = _axes(ax, (7, 4.2))
+    rec = _Recorder(ax.figure)
+    for lab, cv in curves.items():
+        # a log time axis cannot show t = 0: draw from the grid's second point
+        _band(ax, {k: v[1:] for k, v in cv.items()} if logx else cv, lab)
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.grid(alpha=0.3)
+    if legend:
+        ax.legend(fontsize=8)
+    return rec.done({"loss": ax})
+
+
+def plot_iteration_times(estimates: Mapping[str, Any], *, ax: Any = None) -> Drawing:
+    """Mean time per iteration of each scheme as horizontal bars with 95% intervals.
+
+    ``estimates`` maps a scheme's label to an estimate with ``value`` and
+    ``half_width`` (:class:`gctheory.montecarlo.Estimate`). Draws on ``ax``.
+    """
+    ax = _axes(ax, (7, 3.8))
+    rec = _Recorder(ax.figure)
+    labs = list(estimates)
+    est = [estimates[k] for k in labs]
+    y = np.arange(len(labs))
+    ax.barh(y, [e.value for e in est], xerr=[e.half_width for e in est], capsize=3,
+            label="mean, 95% CI")  # fmt: skip
+    ax.set_yticks(y, labs)
+    ax.set_xlabel(f"mean {MODEL_TIME.replace('wall-clock time', 'time per iteration')}")
+    ax.legend(fontsize=8, loc="lower right")
+    return rec.done({"times": ax})
+
+
+def plot_completion_times(
+    times: Mapping[str, Mapping[float, Any]], *, ax: Any = None, n: int | None = None
+) -> Drawing:
+    """Completion time versus the fraction of stragglers, one line per scheme with 95%
+    intervals. ``times`` maps a scheme's label to {fraction: estimate with ``value``,
+    ``low``, ``high``}; ``n`` (workers) only labels the axis. Draws on ``ax``."""
+    ax = _axes(ax, (6, 4))
+    rec = _Recorder(ax.figure)
+    for lab, per in times.items():
+        fr = np.array(list(per))
+        est = list(per.values())
+        m = np.array([e.value for e in est])
+        err = np.array([[e.value - e.low for e in est], [e.high - e.value for e in est]])
+        ax.errorbar(100 * fr, m, yerr=err, marker="o", capsize=3, label=lab)
+    of = f" of n = {n} workers" if n else ""
+    ax.set_xlabel(f"stragglers (%{of}, slowed 5x)")
+    ax.set_ylabel("simulated completion time (model time units)")
+    ax.legend(fontsize=8)
+    return rec.done({"completion": ax})
+
+
+def plot_gap_and_communication(
+    curves: Mapping[str, Mapping[str, Mapping[str, Any]]], *, fig: Any = None
+) -> Drawing:
+    """Optimality gap (left, with bands) and cumulative communication (right) versus
+    simulated time, one row per delay model. ``curves`` maps a delay model's name to
+    :func:`gctheory.training.studies.loss_curves` output with a ``comm`` column. Draws
+    on ``fig``."""
+    fig = _figure(fig, (11, 3.9 * max(1, len(curves))))
+    rec = _Recorder(fig)
+    axes = fig.subplots(len(curves), 2, squeeze=False)
+    for row, (dname, cvs) in enumerate(curves.items()):
+        for lab, cv in cvs.items():
+            _band(axes[row, 0], cv, lab)
+            axes[row, 1].plot(cv["time"], cv["comm"], label=lab)
+        axes[row, 0].set_yscale("log")
+        axes[row, 0].set_ylabel(f"optimality gap F - F* ({dname})")
+        axes[row, 1].set_ylabel(f"communication load ({dname})")
+    for ax in axes[-1]:
+        ax.set_xlabel(MODEL_TIME)
+    axes[0, 0].legend(fontsize=8)
+    names = {f"{d}_{k}": axes[i, j] for i, d in enumerate(curves)
+             for j, k in enumerate(("gap", "comm"))}  # fmt: skip
+    return rec.done(names)
 
 
 @figure(
@@ -49,13 +152,10 @@ def _xu(outdir: Path, quick: bool) -> list[Path]:
         "LGC-SGD": dict(scheme="lgc", K=K, **c),
     }
     curves = loss_curves(schemes, cfg["trials"], rng=cfg["rng"], own_grid=True)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for lab, cv in curves.items():
-        _band(ax, cv, lab)
-    ax.set_xlabel("simulated wall-clock time")
+    fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
+    plot_loss_curves(curves, ax=ax, xlabel="simulated wall-clock time (s)")
     ax.set_ylabel("training loss (softmax, digits)")
-    ax.set_title("Xu et al. 2021, Fig. 4 analogue: N=10, K=7, non-IID(3), h=10")
-    ax.legend()
+    ax.set_title("Xu et al. 2021, Fig. 4 analogue: N=10, K=7, non-IID(3), h=10", fontsize=10)
     return save_figure(
         fig, outdir, "training-xu2021-loss-vs-time", _long(curves, ("time", "mean", "low", "high"))
     )
@@ -74,26 +174,20 @@ def _zhang(outdir: Path, quick: bool) -> list[Path]:
 
     cfg = ZHANG2020(quick)
     Fs = reference_loss("softmax")
-    fig, axes = plt.subplots(2, 2, figsize=(11, 7.5))
     data: dict[str, list] = {}
-    for row, (dname, delay) in enumerate(cfg["delays"].items()):
+    by_delay = {}
+    for dname, delay in cfg["delays"].items():
         schemes = {
             lab: dict(delay=delay, target_loss=Fs + cfg["eps"], **cfg["common"], **kw)
             for lab, kw in cfg["schemes"].items()
         }
         curves = loss_curves(schemes, cfg["trials"], rng=cfg["rng"], gap=Fs, own_grid=True)
-        for lab, cv in curves.items():
-            _band(axes[row, 0], cv, lab)
-            axes[row, 1].plot(cv["time"], cv["comm"], label=lab)
-        axes[row, 0].set_yscale("log")
-        axes[row, 0].set_ylabel(f"optimality gap F - F* ({dname})")
-        axes[row, 1].set_ylabel(f"communication load ({dname})")
+        by_delay[dname] = curves
         part = _long(curves, ("time", "mean", "low", "high", "comm"), {"delay": dname})
         for k, v in part.items():
             data.setdefault(k, []).extend(v)
-    for ax in axes[1]:
-        ax.set_xlabel("simulated wall-clock time")
-    axes[0, 0].legend(fontsize=8)
+    fig = plt.figure(figsize=(11, 7.8), layout="constrained")
+    plot_gap_and_communication(by_delay, fig=fig)
     fig.suptitle(f"Zhang & Simeone 2020 schemes, runs stop at gap {cfg['eps']} (mean, 95% band)")
     return save_figure(fig, outdir, "training-zhang2020-gap-and-comm-vs-time", data)
 
@@ -109,23 +203,17 @@ def _wang(outdir: Path, quick: bool) -> list[Path]:
     from gctheory.training.studies import study_wang2019
 
     r = study_wang2019(quick)
-    fig, ax = plt.subplots(figsize=(6, 4))
     data: dict[str, list] = {"scheme": [], "fraction": [], "mean": [], "low": [], "high": []}
     for lab, per in r["times"].items():
-        fr = np.array(list(per))
         est = list(per.values())
-        m = np.array([e.value for e in est])
-        err = np.array([[e.value - e.low for e in est], [e.high - e.value for e in est]])
-        ax.errorbar(100 * fr, m, yerr=err, marker="o", capsize=3, label=lab)
-        data["scheme"] += [lab] * len(fr)
-        data["fraction"] += [float(f) for f in fr]
+        data["scheme"] += [lab] * len(est)
+        data["fraction"] += [float(f) for f in per]
         data["mean"] += [float(e.value) for e in est]
         data["low"] += [float(e.low) for e in est]
         data["high"] += [float(e.high) for e in est]
-    ax.set_xlabel("stragglers (% of n = 30 workers, slowed 5x)")
-    ax.set_ylabel("simulated completion time")
+    fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
+    plot_completion_times(r["times"], ax=ax, n=30)
     ax.set_title("Wang et al. 2019, Fig. 5 analogue")
-    ax.legend(fontsize=8)
     return save_figure(fig, outdir, "training-wang2019-time-vs-straggler-fraction", data)
 
 
@@ -141,11 +229,8 @@ def _kadhe(outdir: Path, quick: bool) -> list[Path]:
     r = study_kadhe2019(quick)
     labs = list(r["mean_wait"])
     est = [r["mean_wait"][k] for k in labs]
-    fig, ax = plt.subplots(figsize=(7, 3.8))
-    y = np.arange(len(labs))
-    ax.barh(y, [e.value for e in est], xerr=[e.half_width for e in est], capsize=3)
-    ax.set_yticks(y, labs)
-    ax.set_xlabel("mean simulated time per iteration")
+    fig, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
+    plot_iteration_times(r["mean_wait"], ax=ax)
     ax.set_title("Kadhe et al. 2019, Sec. V analogue (model, not EC2)")
     data = {
         "scheme": labs,
@@ -154,16 +239,6 @@ def _kadhe(outdir: Path, quick: bool) -> list[Path]:
         "high": [e.high for e in est],
     }
     return save_figure(fig, outdir, "training-kadhe2019-iteration-time", data)
-
-
-def _loss_figure(ax, curves: dict, logx: bool = False) -> None:
-    for lab, cv in curves.items():
-        # a log time axis cannot show t = 0: draw from the grid's second point
-        _band(ax, {k: v[1:] for k, v in cv.items()} if logx else cv, lab)
-    if logx:
-        ax.set_xscale("log")
-    ax.set_xlabel("simulated wall-clock time")
-    ax.grid(alpha=0.3)
 
 
 @figure(
@@ -179,7 +254,7 @@ def _kadhe_loss(outdir: Path, quick: bool) -> list[Path]:
     cfg = KADHE2019(quick)
     curves = kadhe2019_loss_curves(quick)
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
-    _loss_figure(ax, curves)
+    plot_loss_curves(curves, ax=ax, legend=False)
     ax.set_ylabel("training loss (logistic, digits >= 5)")
     ax.set_title(
         f"Kadhe et al. 2019, Sec. V analogue: n = 60, s = 3, m = 2, {cfg['trials']} seeds\n"
@@ -214,9 +289,8 @@ def _wang_loss(outdir: Path, quick: bool) -> list[Path]:
     data: dict[str, list] = {}
     for ax, f in zip(axes[0], fracs, strict=True):
         curves = r["curves"][f]
-        _loss_figure(ax, curves)
-        ax.set_yscale("log")
-        ax.axhline(r["gap_target"], color="grey", ls=":", lw=1)
+        plot_loss_curves(curves, ax=ax, logy=True, legend=False)
+        ax.axhline(r["gap_target"], color="grey", ls=":", lw=1, label="_caption:(dotted)")
         ax.set_title(f"{round(100 * f)}% stragglers (s = {round(f * 30)} of n = 30)", fontsize=10)
         part = _long(curves, ("time", "mean", "low", "high"), {"fraction": f})
         for k, v in part.items():
@@ -225,7 +299,7 @@ def _wang_loss(outdir: Path, quick: bool) -> list[Path]:
     axes[0, 0].legend(fontsize=8)
     fig.suptitle(
         f"Wang et al. 2019, Fig. 4 analogue: runs stop at gap {r['gap_target']} "
-        f"(dotted), mean and 95% band over {r['config']['trials']} seeds",
+        f"(dotted),\nmean and 95% band over {r['config']['trials']} seeds",
         fontsize=10,
     )
     return save_figure(fig, outdir, "training-wang2019-loss-vs-time", data)
@@ -245,14 +319,14 @@ def _halbawi_loss(outdir: Path, quick: bool) -> list[Path]:
     cfg = HALBAWI2017(quick)
     curves = halbawi2017_loss_curves(quick)
     fig, ax = plt.subplots(figsize=(7, 4.8), layout="constrained")
-    _loss_figure(ax, curves, logx=True)
+    plot_loss_curves(curves, ax=ax, logx=True, xlabel="simulated wall-clock time (s)", legend=False)
     ax.set_ylabel("training loss (softmax, digits)")
     ax.set_title(
         f"Halbawi et al. 2017, Sec. 6 analogue: n = 40 (paper: 80), Pareto(0.001, 1.1), "
         f"{cfg['trials']} seeds\n"
-        "n = 40 because at n = 80 the RS decoder fails its 1e-6 residual check in double "
-        "precision\ntime = load x Pareto draw: RS's clock is 7x, MDS's ~24x that of uncoded at "
-        "the same f (same seeds)",
+        "n = 40 because at n = 80 the RS decoder fails its 1e-6 residual check\n"
+        "in double precision; time = load x Pareto draw: RS's clock is 7x,\n"
+        "MDS's ~24x that of uncoded at the same f (same seeds)",
         fontsize=9,
     )
     ax.legend(fontsize=8)

@@ -86,6 +86,10 @@ def zhang_worker_dist(model: str, r: int, *, theta: float = 1.0, shape: float = 
     raise ValueError(f"model must be 'exponential' or 'pareto', got {model!r}")
 
 
+#: largest n whose divisors :func:`zhang_best_redundancy` looks for (a second or so)
+_MAX_DIVISOR_SCAN = 10**7
+
+
 def _selected(rho: float, count: int) -> int:
     rho = check_real(rho, "rho (the selection fraction)", low=0.0, high=1.0, low_open=True)
     return max(1, round(rho * count))
@@ -139,6 +143,18 @@ def zhang_metrics(
     r = _int("r", r)
     if r > n:
         raise ValueError(f"r must be <= n = {n}, got {r}")
+    # every argument given is checked, used by the scheme or not: iterations=-1.0 was
+    # echoed into GC's metrics and rho=7 accepted for GD (issue 30, minor)
+    check_choice(scheme, "scheme", ZHANG_SCHEMES)
+    _check_pos("theta", theta)
+    if shape is not None:  # read by the Pareto model only (the CLI passes None otherwise)
+        _check_pos("shape", shape)
+    check_real(iterations, "iterations", low=0.0, low_open=True)
+    if lag_iterations is not None:
+        check_real(lag_iterations, "lag_iterations", low=0.0, low_open=True)
+    _selected(rho, 1)
+    if groups is not None:
+        _int("groups", groups)
     lag_it = iterations if lag_iterations is None else lag_iterations
     d1 = zhang_worker_dist(model, 1, theta=theta, shape=shape)
     dr = zhang_worker_dist(model, r, theta=theta, shape=shape)
@@ -189,10 +205,17 @@ def zhang_best_redundancy(
     time per iteration of ``scheme`` (GC, G-GD or G-LAG), with all times."""
     n = _int("n", n)
     check_choice(scheme, "scheme", ("GC", "G-GD", "G-LAG"))
-    zhang_worker_dist(model, 1, theta=theta, shape=shape)  # validates model, theta, shape
+    zhang_worker_dist(model, 1, theta=theta, shape=shape)  # validates model, theta
+    if shape is not None:  # also for the exponential model, which does not read it
+        _check_pos("shape", shape)
     _selected(rho, n)
     if scheme == "GC":
         _check_scan("n", n, None, "zhang_best_redundancy('GC')")
+    elif n > _MAX_DIVISOR_SCAN:  # the divisors of n = 10**18 were searched for ever (B9)
+        raise ValueError(
+            f"n must be <= {_MAX_DIVISOR_SCAN} here, got {n}: zhang_best_redundancy("
+            f"{scheme!r}) scans the n candidate group sizes for divisors of n"
+        )
     candidates = [r for r in range(1, n + 1) if scheme == "GC" or n % r == 0]
     times = {}
     for r in candidates:

@@ -156,7 +156,9 @@ def _run_gc(D: np.ndarray, s: int, jobs: int, mu: float, rules: str) -> tuple[np
     return dur, waits
 
 
-def _run_sr(D, B, W, lam, jobs, mu, rules) -> tuple[np.ndarray, int]:
+def _run_sr(
+    D: np.ndarray, B: int, W: int, lam: int, jobs: int, mu: float, rules: str
+) -> tuple[np.ndarray, int]:
     n = D.shape[0]
     s = sr_sgc_s(B, W, lam)
     R = jobs + B
@@ -200,7 +202,9 @@ def _run_sr(D, B, W, lam, jobs, mu, rules) -> tuple[np.ndarray, int]:
     return dur, waits
 
 
-def _run_m(D, B, W, lam, jobs, mu, rules) -> tuple[np.ndarray, int]:
+def _run_m(
+    D: np.ndarray, B: int, W: int, lam: int, jobs: int, mu: float, rules: str
+) -> tuple[np.ndarray, int]:
     n = D.shape[0]
     D1, M = W - 1, W - 1 + B
     T = W - 2 + B
@@ -237,6 +241,10 @@ def _run_m(D, B, W, lam, jobs, mu, rules) -> tuple[np.ndarray, int]:
     return dur, waits
 
 
+# typed as every scheme's params (a bare () would make mypy track the tuple's length per branch)
+_NO_PARAMS: tuple[int, ...] = ()
+
+
 def run_scheme(
     delays: np.ndarray,
     scheme: str,
@@ -269,7 +277,7 @@ def run_scheme(
         if len(params) != 1 or not 0 <= params[0] <= n:
             raise ValueError(f"GC takes params (s,) with 0 <= s <= n = {n}, got {params}")
     elif scheme in ("no coding", "no-wait"):
-        params = ()
+        params = _NO_PARAMS
     else:
         raise ValueError(f"scheme must be one of {SCHEMES}, got {scheme!r}")
     T = scheme_delay(scheme, params)
@@ -283,9 +291,11 @@ def run_scheme(
     if scheme == "GC":
         dur, waits = _run_gc(D, params[0], jobs, mu, rules)
     elif scheme == "SR-SGC":
-        dur, waits = _run_sr(D, *params, jobs, mu, rules)
+        B, W, lam = params
+        dur, waits = _run_sr(D, B, W, lam, jobs, mu, rules)
     elif scheme == "M-SGC":
-        dur, waits = _run_m(D, *params, jobs, mu, rules)
+        B, W, lam = params
+        dur, waits = _run_m(D, B, W, lam, jobs, mu, rules)
     elif scheme == "no coding":
         dur, waits = D[:, :jobs].max(axis=0), jobs
     else:
@@ -341,14 +351,15 @@ def search_runtimes(
     n, R = D.shape
     if R < jobs:
         raise ValueError(f"the trace has {R} rounds < jobs = {jobs} (rule: rounds >= jobs + T)")
-    best, rows = [], []
+    best: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
     for scheme in schemes:
-        top = None
+        top: dict[str, Any] | None = None
         for p in param_grid(scheme, n, R, jobs, rules):
             r = run_scheme(D, scheme, p, jobs=jobs, mu=mu, base_load=base_load,
                            base_comp=base_comp, rules=rules)  # fmt: skip
-            row = {"scheme": scheme, "runtime": r.runtime, "params": list(p), "load": r.load,
-                   "waits": r.waits}  # fmt: skip
+            row: dict[str, Any] = {"scheme": scheme, "runtime": r.runtime, "params": list(p),
+                                   "load": r.load, "waits": r.waits}  # fmt: skip
             if keep_all:
                 rows.append(row)
             if top is None or row["runtime"] < top["runtime"]:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from gctheory import ldpc
-from gctheory._validate import check_int, check_probability
+from gctheory._validate import check_int, check_memory, check_probability
 from gctheory.montecarlo import Estimate, importance_sampling, seed_sequence
 from gctheory.tails.gaussian import MAX_ENTRIES
 
@@ -186,6 +186,8 @@ def block_failure_is(
     n = Hs.shape[1]
     eps = check_probability(eps, "eps", open_low=True, open_high=True)
     pilot = check_int(pilot, "pilot", low=100)
+    # the pilot's erasure patterns are drawn at once (pilot=10**18 hit MemoryError, B10)
+    check_memory(pilot * max(n, 1) * 16, "pilot", f"{pilot} pilot patterns of {n} bits")
     if rng is None:
         raise ValueError("block_failure_is needs a seed (rng=...) so its pilot is reproducible")
     ss = seed_sequence(rng)

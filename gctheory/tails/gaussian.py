@@ -115,7 +115,7 @@ def _haar_stiefel(rng: np.random.Generator, size: int, q: int, p: int) -> np.nda
     return Q * sign[:, None, :]
 
 
-def _factor(M: np.ndarray) -> np.ndarray:
+def _factor(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Bartlett factors (positive diagonal) of a stack of p x q matrices, p <= q."""
     Q, R = np.linalg.qr(np.swapaxes(M, -1, -2))
     L = np.swapaxes(R, -1, -2)
@@ -311,16 +311,26 @@ def conditional_tail_probability(L: np.ndarray, x: float, q: int) -> np.ndarray:
     F_d(c_hi^2)`` with ``d = q - p + 1``; 1 where the event holds whatever
     ``L_pp`` is.
     """
-    L = check_array(L, "L", ndim=(2, 3))
+    L = check_array(L, "L", ndim=(2, 3), bools=False)
     p = L.shape[-1]
     if L.shape[-2] != p or p < 2:
         raise ValueError(f"L must hold p x p Bartlett factors with p >= 2, got shape {L.shape}")
+    # a 2-D L (one factor) raised IndexError, a factor that is not lower triangular with a
+    # positive diagonal "Singular matrix" (issue 30, B13)
+    one = L.ndim == 2
+    if one:
+        L = L[None]
+    if np.any(np.triu(L, 1) != 0) or np.any(np.diagonal(L, axis1=-2, axis2=-1)[:, :-1] <= 0):
+        raise ValueError(
+            "L must hold Bartlett factors: lower triangular, with a positive diagonal (L_pp aside)"
+        )
     x = check_real(x, "x", low=1.0, high=MAX_CONDITION_X, low_open=True)
     q = check_int(q, "q", low=p)
     d = q - p + 1
     c_lo, c_hi = _roots(L, x, d)
     f_lo, f_hi = _pieces(c_lo, c_hi, d)
-    return f_lo + f_hi
+    out = f_lo + f_hi
+    return out[0] if one else out
 
 
 def _draw_conditional_c(

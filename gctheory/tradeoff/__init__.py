@@ -95,4 +95,7 @@ sys.modules[__name__].__class__ = _CallableModule
 # inspect.signature(gctheory.tradeoff) and help() give the function's real signature,
 # not the (*args, **kwargs) of __call__
 __signature__ = inspect.signature(tradeoff)
-__doc__ = f"{__doc__}\nCalling the package: ``tradeoff{__signature__}``\n\n{tradeoff.__doc__}"
+__doc__ = (
+    f"{__doc__}\nCalling the package: ``tradeoff{__signature__}``\n\n"
+    f"{inspect.cleandoc(tradeoff.__doc__ or '')}"
+)

@@ -85,6 +85,11 @@ def resolve_delay(delay: Any) -> tuple[Any, Any, str | None]:
     """
     if delay is None:
         return None, None, None
+    from gctheory.delays.markov_times import is_memory_delay, memory_delay_of
+
+    if is_memory_delay(delay):  # issue 23: stragglers with memory
+        mem, label = memory_delay_of(delay)
+        return mem, None, f"memory: {label}"
     from gctheory.order_stats.heterogeneous import is_worker_sequence
 
     if is_worker_sequence(delay):  # issue 23: one law per worker (or (law, count) pairs)
@@ -239,7 +244,14 @@ def tradeoff(
     if time_trials is not None:
         effort["time_trials"] = check_int(time_trials, "time_trials", low=2)
     dist, replay, delay_label = resolve_delay(delay)
-    if dist is not None and isinstance(dist, list):  # per-worker laws (issue 23)
+    from gctheory.delays.markov import MemoryDelay
+
+    memory = isinstance(dist, MemoryDelay)  # stragglers with memory: checked when built
+    if memory:
+        from gctheory.delays.markov_times import atlas_note, has_exact_time, stationary_law
+
+        notes_memory = [atlas_note(dist, str(delay_label))]
+    elif dist is not None and isinstance(dist, list):  # per-worker laws (issue 23)
         from gctheory.order_stats.heterogeneous import worker_groups
 
         worker_groups(dist, n, name="delay")  # one law per worker: the count must be n
@@ -272,7 +284,11 @@ def tradeoff(
             "Carlo trial)"
         )
 
-    sweep = _sweep(n, s_fixed, m_sweep, names, s_values, effort, dist, tau)
+    sweep_law = dist
+    if memory:  # the sweep's time optima under the stationary law, where there is one
+        notes += notes_memory
+        sweep_law = stationary_law(dist) if has_exact_time(dist) and n <= 200 else None
+    sweep = _sweep(n, s_fixed, m_sweep, names, s_values, effort, sweep_law, tau)
     mvals = _m_values(n, s_fixed, m_sweep, m_values, quick)
     mc_s = frozenset(_spread([x for x in sweep if x >= 1], int(effort["mc_points"])) + [s_fixed])
     stab_s = _stability_points(n, m_sweep, sweep, s_fixed, names, int(effort["stability_points"]))
@@ -297,6 +313,7 @@ def tradeoff(
         stability_families=tuple(gen_names),
         stab_s=stab_s,
         sweep=tuple(sweep),
+        memory=memory,
     )
 
     tasks: list[tuple[str, int, int]] = []

@@ -98,8 +98,8 @@ def dominance(
     gt = np.any(V[None, :, :] > V[:, None, :], axis=2)
     dom = ge & gt
     out: list[tuple[bool | None, str | None]] = [(None, None)] * len(rows)
-    for a, i in enumerate(live):
-        who = np.flatnonzero(dom[a])
+    for p, i in enumerate(live):
+        who = np.flatnonzero(dom[p])
         if who.size == 0:
             out[i] = (False, None)
             continue

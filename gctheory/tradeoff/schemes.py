@@ -81,7 +81,7 @@ class Context:
     error: float
     kappa: float | None
     tau: float
-    dist: Any  # frozen scipy.stats distribution or None
+    dist: Any  # frozen scipy.stats distribution, per-worker laws, a MemoryDelay, or None
     replay: Any  # gctheory.delays.TraceReplay of a measured trace, or None
     root: np.random.SeedSequence
     trials: int
@@ -95,6 +95,7 @@ class Context:
     stab_s: dict[str, frozenset[int]] = field(default_factory=dict)
     sweep: tuple[int, ...] = ()  # the straggler counts of the sweep
     cache: dict[Any, Any] = field(default_factory=dict)
+    memory: bool = False  # dist is a MemoryDelay (stragglers with memory)
 
     @property
     def threshold(self) -> float:
@@ -127,6 +128,14 @@ def _time_fields(
         return _trace_time_fields(ctx, s, m, layout=layout, code=code, scale=scale)
     if ctx.dist is None:
         return {}, []
+    if ctx.memory:  # stragglers with memory (issue 23): gctheory.delays.markov_times
+        from gctheory.delays.markov_times import atlas_time_fields
+
+        rng = np.random.default_rng(seed_for(ctx.root, "memory-time", layout, s, m, scale))
+        return atlas_time_fields(
+            ctx.dist, layout, ctx.n, s, m, tau=ctx.tau, code=code, scale=scale, mc=mc,
+            time_trials=ctx.time_trials, rng=rng,
+        )  # fmt: skip
     n, notes = ctx.n, []
     if scale is None:
         mom = scheme_time_moments(layout, ctx.dist, n, s, m, tau=ctx.tau, code=code)

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from gctheory import generators as _gen
-from gctheory._validate import as_generator, check_array, check_int, check_real
+from gctheory._validate import as_generator, check_array, check_choice, check_int, check_real
 from gctheory.conditioning import (
     Float64Warning,
     max_condition,
@@ -68,6 +68,8 @@ __all__ = [
 
 #: Families Theorem 2 of Kadhe et al. 2019 speaks about (i.i.d. standard normal entries).
 GUARANTEED_FAMILIES = ("gaussian",)
+#: the schemes :func:`s_kappa_guarantee` knows (Theorem 2's two settings of N and K)
+GUARANTEED_SCHEMES = ("ye-abbe", "commfr-gc")
 
 _OVERHEAD = 200  # work units per subset besides the K^2 N of its Gram matrix (measured)
 #: generators wider than this many columns (block embeddings of many workers) are not analysed
@@ -116,6 +118,15 @@ def s_kappa_guarantee(
     cover the parameters (another family, ``K < 2``, eq. (8) or Lemma 1's domain
     violated, no ``t`` with ``f(t) <= eps``): never an extrapolated number.
     """
+    # an unknown scheme used to fall through to CommFR-GC's formula (issue 30, S8)
+    check_choice(scheme, "scheme", GUARANTEED_SCHEMES)
+    # every number is checked, also where the family's answer does not use it: n=True or
+    # kappa=nan came back as (None, reason) for a non-Gaussian family
+    check_int(n, "n", low=1)
+    check_int(s, "s", low=0)
+    check_int(m, "m", low=1)
+    check_real(kappa, "kappa", low=1.0)
+    check_real(eps, "eps", low=0.0, high=1.0, low_open=True, high_open=True)
     if family not in GUARANTEED_FAMILIES:
         return None, f"Theorem 2 covers i.i.d. Gaussian generators only, not {family}"
     try:

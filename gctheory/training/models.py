@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy import special
@@ -165,9 +165,29 @@ def partition_indices(
 @dataclass(frozen=True)
 class _Model:
     l2: float = 1e-3
+    name: ClassVar[str]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "l2", check_real(self.l2, "l2", low=0.0))
+
+    # -- provided by each model
+    def check(self, data: Dataset) -> None:
+        raise NotImplementedError
+
+    def dim(self, data: Dataset) -> int:
+        raise NotImplementedError
+
+    def forward(self, w: np.ndarray, X: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, int]:
+        """Return (sum of sample losses, residual d loss_i / d z_i, correct predictions)."""
+        raise NotImplementedError
+
+    def back(self, X: np.ndarray, resid: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def hessian_bound(self) -> float:
+        """Bound on the second derivative of a sample loss in ``z``: smoothness is this times
+        ``|X|_2^2 / N`` plus ``l2``."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,10 @@ def _metric(run: TrainingRun, metric: str, target: float | None) -> float:
         return float(run.comp.sum())
     if metric == "mean_grad_error":
         return float(np.mean(run.grad_error))
+    if metric != "time_to_target":
+        raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}")
+    if target is None:
+        raise ValueError("metric 'time_to_target' needs target_loss")
     t = run.time_to_loss(target)
     if not math.isfinite(t):
         raise ValueError(

@@ -11,7 +11,7 @@ server waited, and the communication and computation loads of Zhang & Simeone
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -284,7 +284,7 @@ class Coded(Scheme):
 
         if isinstance(code, FractionalRepetitionCode) and code.k == code.n:
             self.groups_need = (code.s + 1, 1)
-        elif type(code) is CommFRCode:
+        elif type(code) is CommFRCode and code.delta is not None:  # (always, but LDPC's)
             self.groups_need = (code.N, code.N - code.delta + 1)
 
     def step(self, it: Iteration) -> Step:
@@ -335,7 +335,7 @@ class Sequential(Scheme):
         self.mu = check_real(mu, "mu", low=0.0)
         self.T = c.T
         self.unit = 1
-        if kind == "sr_sgc":
+        if isinstance(c, SRSGC):
             from gctheory.codes import cyclic_support
 
             k, support = n, cyclic_support(n, c.s + 1)
@@ -386,7 +386,7 @@ class Sequential(Scheme):
         if c.name == "SR-SGC":
             return {"Y": c._code().encode(P)}
         d1 = c.n * (c.W - 1)
-        out = {"D1": P[:d1]}
+        out: dict[str | int, np.ndarray] = {"D1": P[:d1]}
         for g in range(c.groups):
             out[g] = c._code().encode(P[d1 + g * c.n : d1 + (g + 1) * c.n])
         return out
@@ -422,7 +422,7 @@ class Sequential(Scheme):
         for i in np.flatnonzero(~st):
             for lab in labels[i]:
                 if lab is not None:
-                    self.received.setdefault(lab[0], []).append(self._message(lab, i))
+                    self.received.setdefault(lab[0], []).append(self._message(lab, int(i)))
                     msgs += 1
         j = t - self.T
         grad = np.zeros(it.G.shape[1])
@@ -434,7 +434,12 @@ class Sequential(Scheme):
 
 
 def lag_select(
-    L: np.ndarray, stale: np.ndarray, w: np.ndarray, history: list[float], alpha: float, xi: float
+    L: np.ndarray,
+    stale: np.ndarray,
+    w: np.ndarray,
+    history: Sequence[float] | np.ndarray,
+    alpha: float,
+    xi: float,
 ) -> np.ndarray:
     """LAG-PS selection (Chen et al. 2018; Zhang & Simeone 2020, eqs. (13), (17)).
 
@@ -512,6 +517,7 @@ class Grouped(Scheme):
         self.stale_g: np.ndarray | None = None
         self.history: list[float] = []
         self.prev_w: np.ndarray | None = None
+        self.selected_count = np.zeros(self.groups, dtype=np.int64)
 
     def step(self, it: Iteration) -> Step:
         G, w = it.G, it.w
@@ -521,7 +527,7 @@ class Grouped(Scheme):
             self.history.append(float(np.sum((w - self.prev_w) ** 2)))
             self.history = self.history[-self.D :]
         self.prev_w = w.copy()
-        if self.stale_w is None:
+        if self.stale_w is None or self.stale_g is None:  # the first step (set together)
             self.stale_w = np.repeat(w[None], groups, axis=0)
             self.stale_g = np.zeros((groups, d))
             sel = np.ones(groups, bool)
@@ -531,6 +537,7 @@ class Grouped(Scheme):
             sel = np.ones(groups, bool)
         T = self.finish_times(it.X)
         wait, comm, comp, ops = 0.0, 0, 0.0, 0
+        self.selected_count += sel
         for g in np.flatnonzero(sel):
             slots = slice(g * ng, (g + 1) * ng)
             Tg = T[slots]

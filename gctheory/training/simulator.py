@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_int, check_real
+from gctheory._validate import as_generator, check_int, check_memory, check_real
 from gctheory.delays._threads import blas_single_thread
 from gctheory.delays.models import parse_delay
 from gctheory.training.models import _model_and_data, partition_indices, smoothness
@@ -61,6 +61,10 @@ class TrainingRun:
         Relative loads of the workers.
     w : ndarray
         The final model.
+    selected : ndarray (groups,) or None
+        For the lazily aggregated schemes of Zhang & Simeone 2020 (LAG, G-LAG, LAGC,
+        G-GD, GC as ``Grouped``): how many iterations each group (each worker, for LAG)
+        was selected by rule (13)/(17); None for the other schemes.
     """
 
     scheme: str
@@ -75,6 +79,7 @@ class TrainingRun:
     w: np.ndarray = field(repr=False)
     draws: np.ndarray | None = field(default=None, repr=False)
     stats: dict[str, np.ndarray] | None = field(default=None, repr=False)
+    selected: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def iterations(self) -> int:
@@ -237,6 +242,13 @@ def _simulate(
         batch_rng = np.random.default_rng(rng.integers(2**63))
     iterations = check_int(iterations, "iterations", low=1)
     n = check_int(n, "n", low=1)
+    # every iteration keeps about ten numbers (and n delays with record_draws): refuse a
+    # run whose record cannot fit instead of running for ever (iterations=10**18, B9)
+    check_memory(
+        iterations * (400 + (8 * n if record_draws else 0)),
+        "iterations",
+        f"the record of {iterations} iterations",
+    )
     if target_loss is not None:
         target_loss = check_real(target_loss, "target_loss", low=0.0)
     if step_size is not None:
@@ -372,6 +384,7 @@ def _simulate(
         w=w,
         draws=np.array(draws) if record_draws else None,
         stats={key: np.array(v) for key, v in stats.items()} if record_stats else None,
+        selected=getattr(sch, "selected_count", None),
     )
 
 

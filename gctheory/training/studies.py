@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from gctheory import montecarlo
-from gctheory.training.runs import _memo_run, _metric, reference_loss, repeat_runs
+from gctheory.training.runs import _METRICS, _memo_run, _metric, reference_loss, repeat_runs
 
 __all__ = [
     "estimate_paired_metric",
@@ -75,6 +75,10 @@ def estimate_paired_metric(
     """
     if op not in ("ratio", "difference", "relative"):
         raise ValueError(f"op must be 'ratio', 'difference' or 'relative', got {op!r}")
+    if metric not in _METRICS:
+        raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}")
+    if metric == "time_to_target" and None in (a.get("target_loss"), b.get("target_loss")):
+        raise ValueError("metric 'time_to_target' needs target_loss in both a and b")
     sampler = functools.partial(_paired_sampler, dict(a), dict(b), metric, op)
     return montecarlo.estimate_mean(
         sampler, trials, rng=rng, level=level, chunk_size=1, executor=executor
@@ -181,7 +185,7 @@ def study_xu2021_bias(quick: bool) -> dict[str, Any]:
     for h, cls in cases:
         base = {**c, "partition": cls, "persist": h}
         gd = dict(scheme="gd", **base)
-        row = {"c": cls, "h": h}
+        row: dict[str, Any] = {"c": cls, "h": h}
         names = ("ignore", "lgc") if h == 10 else ("ignore",)
         for name in names:
             row[name] = estimate_paired_metric(
@@ -191,7 +195,7 @@ def study_xu2021_bias(quick: bool) -> dict[str, Any]:
     return out
 
 
-def study_xu2021_scaling(quick: bool) -> dict[str, Any]:
+def study_xu2021_scaling(quick: bool) -> dict[int, dict[str, float]]:
     """Section V-C.3: time saving of LGC over Full-SGD for N = 10, 20, 40 with K = 0.7 N.
 
     Paired seeds, same iterations (the saving does not depend on the loss, so
@@ -205,7 +209,7 @@ def study_xu2021_scaling(quick: bool) -> dict[str, Any]:
 
     dist = stats.expon(loc=0.05, scale=0.02)
     R = 6 if quick else 16
-    out: dict[str, Any] = {}
+    out: dict[int, dict[str, float]] = {}
     for N in (10, 20, 40):
         K = round(0.7 * N)
         # h = 1: the expected iteration time does not depend on h, and 100 independent

@@ -10,3 +10,36 @@
 - ``common_codes``, ``common_generators``, ``common_training``: judges and helpers
   shared by the claim modules of several papers.
 """
+
+# the registry's names, for claim modules that import them from the framework package
+from paper_checks._framework.registry import (  # noqa: E402
+    KINDS,
+    OTHER_SOURCES,
+    PAPERS,
+    VERDICTS,
+    Claim,
+    ClaimResult,
+    Outcome,
+    all_claims,
+    all_sources,
+    claim,
+    close_verdict,
+    register_source,
+    run_claims,
+)
+
+__all__ = [
+    "KINDS",
+    "OTHER_SOURCES",
+    "PAPERS",
+    "VERDICTS",
+    "Claim",
+    "ClaimResult",
+    "Outcome",
+    "all_claims",
+    "all_sources",
+    "claim",
+    "close_verdict",
+    "register_source",
+    "run_claims",
+]

@@ -4,10 +4,10 @@ Shared by the theorem checks of ``kadhe2019/theorems.py``, ``wang2019/theorems.p
 ``wang2019/ldpc.py`` (issue 11, section 3). A theorem's check supplies
 
 - ``evaluate(point) -> (verdict, slack, detail)``: ``verdict`` is True (the
-  statement holds at the point), False (a counterexample) or None (the point
-  is outside the hypothesis, or a Monte Carlo interval is inconclusive: not
-  counted); ``slack`` is the relative slack (0 means the bound is met with
-  equality, negative a violation);
+  statement holds at the point), False (a counterexample), None (the point is
+  outside the hypothesis: not counted) or :data:`UNDECIDED` (in the hypothesis,
+  but a Monte Carlo interval cannot decide it); ``slack`` is the relative slack
+  (0 means the bound is met with equality, negative a violation);
 - a seeded grid of points;
 - ``neighbours(point)``: the points to try next around one of the tightest.
 
@@ -17,6 +17,14 @@ slack, or the edge of the hypothesis), and summarises: instances verified,
 smallest slack and where, counterexamples. :func:`theorem_judge` turns the
 summary into an :class:`Outcome` with ``instances``, ``slack`` and
 ``counterexample`` set.
+
+One rule for every theorem checked over its range (this judge and
+``halbawi2017.theorems.judge_theorem`` both call :func:`range_verdict`; stated in
+``docs/design.md``, "Verdicts"): a decided violation is ``differs``; otherwise any
+undecided point in the hypothesis makes it ``not checkable`` (an undecided point is
+evidence neither way, and "verified over the range" would claim it); otherwise, with at
+least one verified point, ``reproduced``. Points outside the hypothesis are not counted.
+The number of undecided points is in the ledger key and the report's theorem table.
 """
 
 from __future__ import annotations
@@ -27,7 +35,20 @@ from typing import Any
 
 from paper_checks._framework.registry import Outcome
 
-__all__ = ["search", "theorem_judge", "theorem_examples"]
+__all__ = ["UNDECIDED", "range_verdict", "search", "theorem_judge", "theorem_examples"]
+
+UNDECIDED = "undecided"
+"""What ``evaluate`` returns for a point in the hypothesis that a Monte Carlo interval
+cannot decide."""
+
+
+def range_verdict(instances: int, violations: int, undecided: int) -> str:
+    """The one rule for a theorem over its range: see the module docstring."""
+    if violations:
+        return "differs"
+    if undecided or not instances:
+        return "not checkable"
+    return "reproduced"
 
 
 def search(
@@ -42,10 +63,13 @@ def search(
     """Evaluate ``grid``, refine around the tightest points, and summarise.
 
     Returns a dict with ``instances`` (points where the statement was verified),
-    ``grid points`` and ``refined points`` (evaluated), ``inconclusive``,
+    ``grid points`` and ``refined points`` (evaluated), ``outside hypothesis``,
+    ``undecided`` (in the hypothesis, not decided by a Monte Carlo interval),
     ``smallest slack`` (over verified points) with ``at`` (its point and
-    detail), ``counterexample count`` and ``counterexamples`` (the first
-    ``keep``, the most violated first).
+    detail) and ``slack precision`` (from a dict detail's ``"slack precision"``: the
+    absolute error of a Monte Carlo slack, which the ledger pins it at; else None),
+    ``counterexample count`` and ``counterexamples`` (the first ``keep``, the most
+    violated first).
     """
     seen: dict[Hashable, tuple[bool | None, float | None, Any]] = {}
 
@@ -53,7 +77,7 @@ def search(
         if p not in seen:
             ok, slack, detail = evaluate(p)
             seen[p] = (
-                None if ok is None else bool(ok),
+                None if ok is None else ok if ok == UNDECIDED else bool(ok),
                 None if slack is None else float(slack),
                 detail,
             )
@@ -81,11 +105,17 @@ def search(
     if finite:
         p, v = min(finite, key=lambda pv: pv[1][1])
         slack, at = float(v[1]), {"point": p, "detail": v[2]}
+    # a slack carrying an error (a Monte Carlo estimate) says how large in its detail
+    precision = None
+    if at is not None and isinstance(at["detail"], dict):
+        precision = at["detail"].get("slack precision")
     return {
+        "slack precision": precision,
         "instances": len(ok),
         "grid points": n_grid,
         "refined points": len(seen) - n_grid,
-        "inconclusive": sum(v[0] is None for v in seen.values()),
+        "outside hypothesis": sum(v[0] is None for v in seen.values()),
+        "undecided": sum(v[0] == UNDECIDED for v in seen.values()),
         "smallest slack": slack,
         "at": at,
         "counterexample count": len(bad),
@@ -112,35 +142,46 @@ def theorem_judge(
     def judge(c: dict) -> Outcome:
         cmp = comparison(c) if callable(comparison) else comparison
         n, slack, nbad = c["instances"], c["smallest slack"], c["counterexample count"]
-        key: dict[str, Any] = {"instances": (n, 0.0), "counterexamples": (nbad, 0.0)}
+        und = c.get("undecided", 0)
+        key: dict[str, Any] = {
+            "instances": (n, 0.0),
+            "counterexamples": (nbad, 0.0),
+            "undecided": (und, 0.0),
+        }
         if slack is not None:
-            key["smallest slack"] = (slack, slack_rtol, slack_atol)
+            prec = c.get("slack precision")
+            # pinned at the precision of its computation: a Monte Carlo slack at its interval
+            key["smallest slack"] = (
+                (slack, slack_rtol, slack_atol) if prec is None else (slack, 0.0, float(prec))
+            )
         where = "" if c["at"] is None else f" at {c['at']['point']}"
-        if nbad:
+        outside = c.get("outside hypothesis", 0)
+        counts = f"{outside} point(s) outside the hypothesis not counted, {und} undecided"
+        verdict = range_verdict(n, nbad, und)
+        if verdict == "differs":
             ce = c["counterexamples"][0]
             text = (
                 f"counterexample at {ce['point']} (slack {_g(ce['slack'])}; {ce['detail']}); "
-                f"{nbad} counterexample(s) among {n + nbad} conclusive points"
+                f"{nbad} counterexample(s) among {n + nbad} conclusive points ({counts})"
             )
             if cause is not None:
                 text += "; " + cause(c)
             return Outcome(
                 "differs", c, cmp, text, key=key, instances=n, slack=slack, counterexample=ce
             )
-        if n == 0:
-            return Outcome(
-                "not checkable",
-                c,
-                cmp,
-                f"no conclusive point ({c['inconclusive']} inconclusive)",
-                key=key,
-                instances=0,
+        if verdict == "not checkable":
+            why = (
+                f"{und} point(s) in the hypothesis not decided by their Monte Carlo intervals "
+                f"(verified at {n:,}; no counterexample)"
+                if und
+                else f"no conclusive point ({counts})"
             )
+            return Outcome("not checkable", c, cmp, why, key=key, instances=n, slack=slack)
         return Outcome(
             "reproduced",
             c,
             f"{cmp}; verified on {n:,} instances ({c['grid points']} grid points, "
-            f"{c['refined points']} by refinement), smallest slack {_g(slack)}{where}",
+            f"{c['refined points']} by refinement; {counts}), smallest slack {_g(slack)}{where}",
             key=key,
             instances=n,
             slack=slack,
@@ -163,7 +204,8 @@ def theorem_examples(point: Any, detail: Any = "", **extra: Any) -> list[tuple[d
         "instances": 40,
         "grid points": 30,
         "refined points": 10,
-        "inconclusive": 0,
+        "outside hypothesis": 0,
+        "undecided": 0,
         "smallest slack": 0.2,
         "at": {"point": point, "detail": detail},
         "counterexample count": 0,
@@ -175,5 +217,11 @@ def theorem_examples(point: Any, detail: Any = "", **extra: Any) -> list[tuple[d
         "counterexample count": 1,
         "counterexamples": [{"point": point, "slack": -0.1, "detail": detail}],
     }
-    none = {**good, "instances": 0, "smallest slack": None, "at": None, "inconclusive": 40}
-    return [(good, "reproduced"), (bad, "differs"), (none, "not checkable")]
+    none = {**good, "instances": 0, "smallest slack": None, "at": None, "outside hypothesis": 40}
+    undecided = {**good, "undecided": 1}
+    return [
+        (good, "reproduced"),
+        (bad, "differs"),
+        (none, "not checkable"),
+        (undecided, "not checkable"),
+    ]

@@ -284,7 +284,7 @@ class ClaimResult:
         assert self.outcome is not None
         return self.outcome.verdict
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, finding_of: Callable[[str, str], str | None] | None = None) -> dict[str, Any]:
         # no timings: a second run of an unchanged checkout must write the same file
         o = self.outcome
         out = {
@@ -301,6 +301,8 @@ class ClaimResult:
             "key": _jsonable(dict(o.key)) if o else {},
             "error": self.error,
             "skipped": self.skipped,
+            # which finding (root cause) a differing claim counts toward: the report knows
+            "finding": finding_of(self.claim.key, self.verdict) if finding_of else None,
         }
         if o is not None and self.claim.kind == "theorem":
             out["instances"] = o.instances

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from paper_checks._framework.experiments import is_not_the_paper
+from paper_checks._framework.findings import GROUPS, finding_of
 from paper_checks._framework.registry import PAPERS, ClaimResult, all_sources
 
 
@@ -17,6 +19,11 @@ def _fmt(x: Any) -> str:
     if isinstance(x, dict):
         return "; ".join(f"{k}: {_fmt(v)}" for k, v in x.items())
     return str(x).replace("\n", " ")
+
+
+def _value(v: Any) -> Any:
+    """A ledger key's number without its tolerance."""
+    return v[0] if isinstance(v, tuple) else v
 
 
 def _verdict_counts(results: list[ClaimResult]) -> dict[str, int]:
@@ -31,13 +38,17 @@ def _cell(text: str) -> str:
 
 
 def _overview(results: list[ClaimResult]) -> list[str]:
-    """Per paper: statements in the inventory, how many are checked, and the verdicts."""
+    """Per paper: statements in the inventory, how many are checked, the verdicts of the
+    paper's own claims, the internal-/analogue- checks, and the distinct findings."""
     from paper_checks._framework.inventory import load_inventory
 
     cols = ["reproduced", "differs", "not checkable", "error", "skipped"]
+    found = findings(results)
     lines = [
-        "| paper | statements (inventory) | checked | claims | " + " | ".join(cols) + " |",
-        "|---|---|---|---|" + "---|" * len(cols),
+        "| paper | statements (inventory) | checked | claims | "
+        + " | ".join(cols)
+        + " | internal-/analogue- | findings |",
+        "|---|---|---|---|" + "---|" * len(cols) + "---|---|",
     ]
     for paper in all_sources():
         rows = [r for r in results if r.claim.paper == paper]
@@ -46,16 +57,87 @@ def _overview(results: list[ClaimResult]) -> list[str]:
         ran = {r.claim.id for r in rows if not r.error and not r.skipped}
         inv = load_inventory(paper)
         checked = sum(all(c in ran for c in e.claims) for e in inv)
-        counts = _verdict_counts(rows)
+        own, checks = _paper_rows(rows)
+        counts = _verdict_counts(own)
+        n_found = sum(1 for v in found.values() if v[0].claim.paper == paper)
         inv_cells = [str(len(inv)), str(checked)] if inv else ["-", "-"]
         lines.append(
             "| "
             + " | ".join(
-                [paper, *inv_cells, str(len(rows)), *(str(counts.get(c, 0)) for c in cols)]
+                [
+                    paper,
+                    *inv_cells,
+                    str(len(own)),
+                    *(str(counts.get(c, 0)) for c in cols),
+                    str(len(checks)),
+                    str(n_found),
+                ]
             )
             + " |"
         )
     return lines
+
+
+def _paper_rows(results: list[ClaimResult]) -> tuple[list[ClaimResult], list[ClaimResult]]:
+    """(the papers' own claims, the checks of gctheory: internal- and analogue- claims)."""
+    own = [r for r in results if not is_not_the_paper(r.claim.id)]
+    return own, [r for r in results if is_not_the_paper(r.claim.id)]
+
+
+def findings(results: list[ClaimResult]) -> dict[str, list[ClaimResult]]:
+    """Finding id -> the differing paper claims it explains (see ``findings.py``)."""
+    out: dict[str, list[ClaimResult]] = {}
+    for r in results:
+        f = finding_of(r.claim.key, r.verdict)
+        if f is not None:
+            out.setdefault(f, []).append(r)
+    return out
+
+
+def _summary(results: list[ClaimResult]) -> list[str]:
+    own, checks = _paper_rows(results)
+    found = findings(results)
+
+    def verdicts(rows: list[ClaimResult]) -> str:
+        return ", ".join(f"{v}: {n}" for v, n in sorted(_verdict_counts(rows).items()))
+
+    return [
+        f"Summary: {len(results)} claims. The papers' own claims ({len(own)}): {verdicts(own)}. "
+        f"Checks of gctheory standing in for a statement (internal-, analogue-; "
+        f"{len(checks)}): {verdicts(checks) or 'none'}.",
+        "",
+        f"Findings (distinct root causes of the papers' 'differs'; one printed number counts "
+        f"once however many claims judge it): {len(found)}, from "
+        f"{sum(len(v) for v in found.values())} differing claims.",
+    ]
+
+
+def _findings_section(results: list[ClaimResult]) -> list[str]:
+    found = findings(results)
+    if not found:
+        return []
+    per_paper: dict[str, int] = {}
+    for rows in found.values():
+        per_paper[rows[0].claim.paper] = per_paper.get(rows[0].claim.paper, 0) + 1
+    lines = [
+        "## Findings by root cause",
+        "",
+        "Distinct findings per paper: "
+        + ", ".join(f"{p}: {n}" for p, n in per_paper.items())
+        + ".",
+        "",
+        "| finding | paper | claims | what does not hold |",
+        "|---|---|---|---|",
+    ]
+    for f, rows in found.items():
+        what = GROUPS[f][0] if f in GROUPS else (rows[0].outcome.cause if rows[0].outcome else "")
+        if len(what) > 300:
+            what = what[:297] + "..."
+        ids = ", ".join(r.claim.id for r in rows)
+        lines.append(
+            "| " + " | ".join(_cell(c) for c in (f, rows[0].claim.paper, ids, what)) + " |"
+        )
+    return lines + [""]
 
 
 def _theorem_table(results: list[ClaimResult]) -> list[str]:
@@ -65,15 +147,16 @@ def _theorem_table(results: list[ClaimResult]) -> list[str]:
     lines = [
         "## Theorems verified over their parameter range",
         "",
-        "| claim | where | instances | smallest slack | verdict | counterexample |",
-        "|---|---|---|---|---|---|",
+        "| claim | where | instances | undecided | smallest slack | verdict | counterexample |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         o = r.outcome
         inst = "" if o is None or o.instances is None else f"{o.instances:,}"
         slack = "" if o is None or o.slack is None else _fmt(float(o.slack))
         cex = "" if o is None or o.counterexample is None else _fmt(o.counterexample)
-        cells = [r.claim.key, r.claim.where, inst, slack, f"**{r.verdict}**", cex]
+        und = "" if o is None or "undecided" not in o.key else _fmt(_value(o.key["undecided"]))
+        cells = [r.claim.key, r.claim.where, inst, und, slack, f"**{r.verdict}**", cex]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return lines + [""]
 
@@ -86,11 +169,11 @@ def render_markdown(results: list[ClaimResult], *, quick: bool) -> str:
         "by gctheory; the paper's printed value is shown for comparison only."
     )
     lines.append("")
-    counts = _verdict_counts(results)
-    lines.append("Summary: " + ", ".join(f"{v}: {n}" for v, n in sorted(counts.items())))
+    lines += _summary(results)
     lines.append("")
     lines += _overview(results)
     lines.append("")
+    lines += _findings_section(results)
     lines += _theorem_table(results)
     other_heading = False
     for paper, title in all_sources().items():
@@ -140,11 +223,13 @@ def write_report(
     md.write_text(render_markdown(results, quick=quick))
     js.write_text(
         json.dumps(
-            {"quick": quick, "claims": [r.to_json() for r in results]}, indent=1, sort_keys=False
+            {"quick": quick, "claims": [r.to_json(finding_of) for r in results]},
+            indent=1,
+            sort_keys=False,
         )
         + "\n"
     )
     return md, js
 
 
-__all__ = ["render_markdown", "write_report"]
+__all__ = ["findings", "render_markdown", "write_report"]

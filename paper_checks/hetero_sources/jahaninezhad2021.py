@@ -10,7 +10,7 @@ the universal construction are not in the stored text: ``not checkable``.
 from __future__ import annotations
 
 from paper_checks import register_source
-from paper_checks._codes_common import unretrieved_claim
+from paper_checks._framework.common_codes import unretrieved_claim
 
 PAPER = "jahaninezhad2021"
 register_source(

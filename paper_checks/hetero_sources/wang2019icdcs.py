@@ -11,7 +11,7 @@ claim is ``not checkable``; gctheory's heterogeneous code on a measured split
 from __future__ import annotations
 
 from paper_checks import register_source
-from paper_checks._codes_common import unretrieved_claim
+from paper_checks._framework.common_codes import unretrieved_claim
 
 PAPER = "wang2019icdcs"
 register_source(

@@ -307,7 +307,8 @@ def _judge_remark2(c: dict) -> Outcome:
     want = {k: 3 * float(a) for k, a in c["alpha"].items()}
     key = {f"exponent {k}": (v, 1e-9) for k, v in got.items()}
     cmp = (
-        "sum over the solved systems of (block size)^3, recorded from the decoder for the worst "
+        "sum over the solved systems of (block size)^3, recorded from the decoder for the "
+        "worst "
         f"straggler pattern at n in {c['n']}, s = n/p - m with p = {c['groups']} groups (s "
         "linear in n); log-log slope against n compared with 3 alpha, +- 0.1"
     )
@@ -325,10 +326,11 @@ def _judge_remark2(c: dict) -> Outcome:
 
 @claim(
     paper=PAPER,
-    id="remark2-sublinear-m-complexity",
-    where="Section IV-A, Remark 2",
-    statement="with s = O(n) (linear), CommFR-GC with an MDS code decodes in O(n^3) when m = "
-    "O(n), like Ye-Abbe, and in O(n^(3 alpha)) when m = O(n^alpha), alpha < 1",
+    id="internal-remark2-sublinear-m-complexity",
+    where="internal check of gctheory, standing in for Section IV-A, Remark 2",
+    statement="gctheory's CommFR-GC decoder, on the worst straggler pattern with s linear in n, "
+    "solves systems whose summed (block size)^3 grows like n^3 for m = O(n) and n^(3 "
+    "alpha) for m = O(n^alpha) (a check of gctheory's decoder, not of the paper)",
     paper_value="O(n^(3 alpha))",
     judge=_judge_remark2,
     examples=[
@@ -396,7 +398,8 @@ def _judge_instability(c: dict) -> Outcome:
         f"magnitude (rounding errors of ill-conditioned solves): Ye-Abbe Vandermonde "
         f"{_order(ya_v)} vs CommFR-GC {_order(cf)}; Ye-Abbe with Gaussian V {_order(ya_g)}; "
         "reproduced iff "
-        "the Vandermonde Ye-Abbe decoder loses more than 3 digits beyond float64 (error > 1e-3) "
+        "the Vandermonde Ye-Abbe decoder loses more than 3 digits beyond float64 (error > "
+        "1e-3) "
         "where CommFR-GC stays below 1e-9"
     )
     key = {"Ye-Abbe Vandermonde order": (round(float(np.log10(ya_v))), 0.0)}

@@ -598,3 +598,80 @@ def _outperforms(quick: bool) -> dict:
         "ties between 0 and s per n": per_n,
         "CommFR-GC worse": worse_l,
     }
+
+
+# ---------------------------------------------------------------------------
+# Section IV-B: the choice of Table I's rows
+
+
+def _judge_regimes(c: dict) -> Outcome:
+    blocks = c["regime per (n, m) block"]
+    mixed = {k: v for k, v in blocks.items() if v == "mixed"}
+    cmp = (
+        "Table I's (n, s, m): s as a share of n per n: "
+        + "; ".join(f"n = {n}: {v}" for n, v in c["s / n per n"].items())
+        + " (reported: 'around' names no tolerance); the m regime of each (n, m) block of "
+        "three s values, judged: " + ", ".join(f"{k}: {v}" for k, v in blocks.items())
+    )
+    key = {"mixed blocks": (len(mixed), 0)}
+    if not mixed:
+        return Outcome("reproduced", c, cmp, key=key)
+    rows = [r for r in c["rows outside their block's regime"]]
+    return Outcome(
+        "differs",
+        c,
+        cmp,
+        f"the block(s) {sorted(mixed)} mix the regimes: {rows} has s > m where the block's other "
+        "rows have s < m",
+        key=key,
+    )
+
+
+@claim(
+    paper=PAPER,
+    id="sec4b-table1-regimes",
+    where="Section IV-B, the paragraph before Table I",
+    statement="Table I takes s around 5%, 10% and 20% of n and, for m, the two regimes s >= m "
+    "and s <= m (one m value per regime and n)",
+    paper_value="s ~ 5, 10, 20% of n; s >= m and s <= m",
+    judge=_judge_regimes,
+    examples=[
+        (
+            {
+                "s / n per n": {60: "5%"},
+                "regime per (n, m) block": {"(60, 2)": "s >= m"},
+                "rows outside their block's regime": [],
+            },
+            "reproduced",
+        ),
+        (
+            {
+                "s / n per n": {60: "5%"},
+                "regime per (n, m) block": {"(60, 12)": "mixed"},
+                "rows outside their block's regime": [(60, 13, 12)],
+            },
+            "differs",
+        ),
+    ],  # fmt: skip
+)
+def _regimes(quick: bool) -> dict:
+    shares: dict[int, list[str]] = {}
+    blocks: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for n, s, m in TABLE1_PARAMETERS:
+        shares.setdefault(n, [])
+        share = f"{100 * s / n:.1f}%"
+        if share not in shares[n]:
+            shares[n].append(share)
+        blocks.setdefault((n, m), []).append((n, s, m))
+    regime, outside = {}, []
+    for (n, m), rows in blocks.items():
+        ge = [r for r in rows if r[1] > r[2]]
+        le = [r for r in rows if r[1] < r[2]]
+        regime[f"({n}, {m})"] = "mixed" if ge and le else ("s >= m" if not le else "s <= m")
+        if ge and le:
+            outside += ge if len(ge) < len(le) else le
+    return {
+        "s / n per n": {n: ", ".join(v) for n, v in shares.items()},
+        "regime per (n, m) block": regime,
+        "rows outside their block's regime": outside,
+    }

@@ -387,9 +387,11 @@ def _judge_mds_row(c: dict) -> Outcome:
 
 @claim(
     paper=PAPER,
-    id="table1-cyclic-mds-row",
-    where="Table 1 (row cyclic MDS) and Section 1",
-    statement="the cyclic MDS code [17] has computation load s + 1 and gradient error 0",
+    id="internal-table1-cyclic-mds-row",
+    where="internal check of gctheory, standing in for Table 1 (row cyclic MDS) and Section 1",
+    statement="gctheory's CyclicMDSCode (Tandon et al.'s construction [17]) has load s + 1 and "
+    "decodes exactly from every set of s stragglers (a check of gctheory's implementation,"
+    " not of the paper)",
     paper_value=("s + 1", 0),
     judge=_judge_mds_row,
     examples=[
@@ -500,27 +502,54 @@ def _bgc(quick: bool) -> dict:
 
 
 def _judge_expander(c: dict) -> Outcome:
-    rows = c["per degree"]
-    prod = [r["mean err/n x d (n-s)/s"] for r in rows.values()]
-    key = {f"d={d} mean err/n": (r["mean err / n"], 0.3) for d, r in rows.items()}
+    # load d = O(n s/((n-s) eps)) at error eps (Definition 3 scale: err <= eps n) says the
+    # product eps d (n-s)/s is bounded by one constant over all (n, s, d): judged as no growth
+    # in d (the error falls at least like 1/d: within a factor 2 over d at each (n, s)) and
+    # no growth in n at fixed s/n (largest n within a factor 2 of the smallest)
+    rows = c["per (n, s)"]
+    prod = {k: list(r.values()) for k, r in rows.items()}
+    in_d = {k: max(v) / min(v) for k, v in prod.items()}
+    by_frac: dict[str, dict[int, float]] = {}
+    for k, v in prod.items():
+        n, s = (int(x.split("=")[1]) for x in k.split(", "))
+        by_frac.setdefault(f"s/n = {s / n:g}", {})[n] = max(v)
+    in_n = {f: r[max(r)] / r[min(r)] for f, r in by_frac.items()}
+    ok = max(in_d.values()) <= 2 and max(in_n.values()) <= 2
+    top = max(max(v) for v in prod.values())
+    key = {"largest eps d (n-s)/s": (top, 0.3), "largest spread over d": (max(in_d.values()), 0.3)}
     cmp = (
-        f"the row's trade-off: error eps with load d = O(n s/((n-s) eps)) (Definition 3 scale: "
-        f"err <= eps n), i.e. eps d (n-s)/s bounded. Random d-regular bipartite multigraphs "
-        f"(sums of d permutations: expanders whp) with the least-squares decoder, n = "
-        f"{c['n']}, s = {c['s']}, {c['trials']} straggler sets: "
-        + ", ".join(f"d = {d}: {r['mean err/n x d (n-s)/s']:.3f}" for d, r in rows.items())
-        + "; reproduced if the product stays within a factor 2 as d grows"
+        f"random d-regular bipartite multigraphs (sums of d permutations: expanders whp), "
+        f"least-squares decoder, {c['trials']} straggler sets each; eps d (n-s)/s per (n, s) "
+        f"over d = {c['d']}: "
+        + "; ".join(f"{k}: " + ", ".join(f"{x:.3f}" for x in v) for k, v in prod.items())
+        + "; spread over d "
+        + ", ".join(f"{k} {x:.2f}" for k, x in in_d.items())
+        + "; largest n over smallest at fixed s/n "
+        + ", ".join(f"{k} {x:.2f}" for k, x in in_n.items())
+        + f"; reproduced iff both <= 2 (largest product {top:.3f})"
     )
-    if max(prod) <= 2 * min(prod):
+    if ok:
         return Outcome("reproduced", c, cmp, key=key)
+    bad = [k for k, x in in_d.items() if x > 2] + [k for k, x in in_n.items() if x > 2]
     return Outcome(
         "differs",
         c,
         cmp,
-        f"eps d (n-s)/s moves from {prod[0]:.3f} to {prod[-1]:.3f}: the error does not fall "
-        "like 1/d",
+        f"eps d (n-s)/s grows (by more than 2) at {bad}: the error does not fall like "
+        "n s/((n-s) d)",
         key=key,
     )
+
+
+def _expander_example(grow: float) -> dict:
+    return {
+        "trials": 12,
+        "d": (4, 8),
+        "per (n, s)": {
+            "n=100, s=10": {4: 0.11, 8: 0.12},
+            "n=400, s=40": {4: 0.12, 8: 0.12 * grow},
+        },
+    }
 
 
 @claim(
@@ -528,50 +557,33 @@ def _judge_expander(c: dict) -> Outcome:
     id="table1-expander-row",
     where="Table 1 (row expander graph code) and Sections 1, 2.1",
     statement="the expander-graph code [14] reaches error eps with computation load "
-    "O(ns/((n-s) eps))",
+    "O(ns/((n-s) eps)) (one constant over n = 100..400, s/n = 0.1, 0.3, d = 4..32)",
     paper_value="load O(ns/((n-s) eps)) at error eps",
     judge=_judge_expander,
-    examples=[
-        (
-            {
-                "n": 200,
-                "s": 20,
-                "trials": 10,
-                "per degree": {
-                    4: {"mean err / n": 0.03, "mean err/n x d (n-s)/s": 1.1},
-                    16: {"mean err / n": 0.008, "mean err/n x d (n-s)/s": 1.2},
-                },
-            },
-            "reproduced",
-        ),
-        (
-            {
-                "n": 200,
-                "s": 20,
-                "trials": 10,
-                "per degree": {
-                    4: {"mean err / n": 0.03, "mean err/n x d (n-s)/s": 1.1},
-                    16: {"mean err / n": 0.03, "mean err/n x d (n-s)/s": 4.4},
-                },
-            },
-            "differs",
-        ),
-    ],  # fmt: skip
+    examples=[(_expander_example(1.1), "reproduced"), (_expander_example(3.0), "differs")],
 )
 @single_threaded
 def _expander(quick: bool) -> dict:
     from gctheory.codes.approximate import recovery_error
 
-    n, s, trials = 200, 20, 6 if quick else 12
+    trials = 6 if quick else 12
+    ns = (100, 200) if quick else (100, 200, 400)
+    ds = (4, 8, 16) if quick else (4, 8, 16, 32)
     rows = {}
-    for d in (4, 8, 16) if quick else (4, 8, 16, 32):
-        rng = np.random.default_rng([n, d])
-        # a random d-regular bipartite multigraph (sum of d random permutation matrices):
-        # an expander with high probability; entries count multiple edges
-        A = np.zeros((n, n))
-        for _ in range(d):
-            A[np.arange(n), rng.permutation(n)] += 1
-        errs = [recovery_error(A[np.sort(rng.permutation(n)[: n - s])]) for _ in range(trials)]
-        e = float(np.mean(errs)) / n
-        rows[d] = {"mean err / n": e, "mean err/n x d (n-s)/s": e * d * (n - s) / s}
-    return {"n": n, "s": s, "trials": trials, "per degree": rows}
+    for n in ns:
+        for frac in (0.1, 0.3):
+            s = round(frac * n)
+            row = {}
+            for d in ds:
+                rng = np.random.default_rng([n, s, d])
+                # a random d-regular bipartite multigraph (sum of d random permutation
+                # matrices): an expander with high probability; entries count multiple edges
+                A = np.zeros((n, n))
+                for _ in range(d):
+                    A[np.arange(n), rng.permutation(n)] += 1
+                errs = [
+                    recovery_error(A[np.sort(rng.permutation(n)[: n - s])]) for _ in range(trials)
+                ]
+                row[d] = float(np.mean(errs)) / n * d * (n - s) / s
+            rows[f"n={n}, s={s}"] = row
+    return {"trials": trials, "d": ds, "per (n, s)": rows}

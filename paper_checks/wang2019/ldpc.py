@@ -21,7 +21,12 @@ from mpmath import inf, log, mp, mpf, nsum
 from gctheory import ldpc
 from paper_checks import Outcome, claim
 from paper_checks._framework.blas import single_threaded
-from paper_checks._framework.range_search import search, theorem_examples, theorem_judge
+from paper_checks._framework.range_search import (
+    UNDECIDED,
+    search,
+    theorem_examples,
+    theorem_judge,
+)
 
 PAPER = "wang2019"
 
@@ -256,7 +261,7 @@ def thm6_evaluate(point: tuple, n: int, trials: int) -> tuple:
         return True, slack, detail
     if fail.low > 0.5 and pred > eps:
         return False, slack, detail  # P(err > eps) -> 1, not exp(-c0 n)
-    return None, slack, {**detail, "note": "inconclusive at this n"}
+    return UNDECIDED, slack, {**detail, "note": "inconclusive at this n"}
 
 
 def thm6_search(quick: bool) -> dict:

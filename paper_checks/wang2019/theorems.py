@@ -693,3 +693,64 @@ def _stirling(quick: bool) -> dict:
     out = search(stirling_evaluate, list(range(1, upto + 1)) + big)
     out.update({"all n up to": upto, "largest n": big[-1]})
     return out
+
+
+# ---------------------------------------------------------------------------
+# Section 2.1, after Definition 1: min_u ||u A_S g - 1_n g|| <= ||g|| min_u ||u A_S - 1_n||
+
+
+def submultiplicative_evaluate(point: tuple, norm: str = "spectral") -> tuple:
+    """One random instance: A (n x n, d nonzeros per row, random values), n - s survivors,
+    g (n x p partial gradients); holds iff the decoding error of the best u for g is at most
+    ||g|| (``norm``: the spectral norm, the reading of the step) times err(A_S)^(1/2)."""
+    n, s, d, p, seed = point
+    rng = np.random.default_rng(list(point))
+    A = np.zeros((n, n))
+    for i in range(n):
+        A[i, rng.choice(n, d, replace=False)] = rng.standard_normal(d)
+    S = np.sort(rng.permutation(n)[: n - s])
+    g = rng.standard_normal((n, p)) * rng.uniform(0.1, 10, size=(n, 1))
+    AS, one = A[S], np.ones(n)
+    u, *_ = np.linalg.lstsq(AS.T, one, rcond=None)
+    err = float(np.linalg.norm(AS.T @ u - one))  # min_u ||u A_S - 1_n||
+    M = AS @ g  # min_u ||u A_S g - 1_n g||: least squares in u
+    v, *_ = np.linalg.lstsq(M.T, g.T @ one, rcond=None)
+    lhs = float(np.linalg.norm(M.T @ v - g.T @ one))
+    gn = {
+        "spectral": lambda: np.linalg.norm(g, 2),
+        "frobenius": lambda: np.linalg.norm(g, "fro"),
+        # a broken statement for the tests: the norm of the mean partial gradient
+        "mean gradient": lambda: np.linalg.norm(g.mean(axis=0)),
+    }[norm]()
+    rhs = gn * err
+    slack = (rhs - lhs) / rhs if rhs > 0 else 0.0
+    return lhs <= rhs * (1 + 1e-9) + 1e-12, slack, f"lhs {lhs:.4g}, ||g|| err^0.5 {rhs:.4g}"
+
+
+def _sub_grid(quick: bool) -> list[tuple]:
+    rng = np.random.default_rng(21)
+    pts = []
+    for k in range(60 if quick else 400):
+        n = int(rng.integers(6, 40))
+        pts.append((n, int(rng.integers(1, n // 2)), int(rng.integers(1, 4)),
+                    int(rng.integers(1, 6)), k))  # fmt: skip
+    return pts
+
+
+@claim(
+    paper=PAPER,
+    id="sec2.1-decoding-error-submultiplicative",
+    where="Section 2.1, after Definition 1",
+    statement="the minimum decoding error satisfies min_u ||u A_S g - 1_n g|| <= ||g|| min_u "
+    "||u A_S - 1_n|| (||g|| the spectral norm of the stacked partial gradients)",
+    paper_value="<=",
+    kind="theorem",
+    judge=theorem_judge(
+        "random A (d nonzeros per row, Gaussian values), survivors, partial gradients of "
+        "spread magnitudes; both minima by least squares; slack = 1 - lhs/(||g||_2 err^0.5)"
+    ),
+    examples=theorem_examples((10, 3, 2, 3, 0), "lhs 0.5, ||g|| err^0.5 1"),
+)
+@single_threaded
+def _submultiplicative(quick: bool) -> dict:
+    return search(submultiplicative_evaluate, _sub_grid(quick))

@@ -89,23 +89,30 @@ def _example(quick: bool) -> dict:
 
 
 def _judge_summing(c: dict) -> Outcome:
+    # Reading: Section III-A says each worker sends "a designed linear combination" and "the
+    # PS then computes a linear combination of the vectors so as to recover the full
+    # gradient"; the Example's "summing" is that combination (with decoding coefficients),
+    # not a sum with unit coefficients, which no encoding with this storage allows for every
+    # pair (reported, not judged).
+    ok = c["encoding + decoding for every pair"] != "none" and c["instance decodes every pair"]
     cmp = (
-        "exact (sympy) solve for an encoding with the example's storage (worker i holds D_i, "
-        "D_{i+1}) whose functions sum, with unit coefficients, to g_1 + g_2 + g_3 for every "
-        f"pair: {c['solutions for all pairs']}; for the pair of Fig. 3 alone (workers 1 and 3): "
-        f"{c['solutions for workers 1 and 3']}"
+        "reading: 'summing' = the PS's linear combination of Section III-A. Exact (sympy) solve "
+        "for an encoding with the example's storage (worker i holds D_i, D_{i+1}) and, per pair "
+        f"of workers, decoding coefficients giving g_1 + g_2 + g_3: "
+        f"{c['encoding + decoding for every pair']}; one rational instance "
+        f"{c['instance']} decodes every pair: {c['instance decodes every pair']}. Not judged: "
+        f"unit-coefficient sums for every pair: {c['unit sums for all pairs']}; for workers 1 "
+        f"and 3 alone: {c['unit sums for workers 1 and 3']}"
     )
-    key = {"all pairs solvable": c["solutions for all pairs"] != "none"}
-    if c["solutions for all pairs"] != "none":
+    key = {"every pair decodes": bool(ok)}
+    if ok:
         return Outcome("reproduced", c, cmp, key=key)
     return Outcome(
         "differs",
         c,
         cmp,
-        "no encoding with this storage lets plain sums of any two workers give the gradient "
-        "(b_1 + b_2 = b_1 + b_3 = b_2 + b_3 = 1 forces b_1 = b_2 = b_3, impossible with "
-        "different supports); 'summing' must be read as a linear combination with decoding "
-        "coefficients, as Section III-A's 'linear combination' says, or holds for one pair only",
+        "no encoding with the example's storage lets every pair of workers recover the gradient "
+        "by a linear combination",
         key=key,
     )
 
@@ -113,22 +120,32 @@ def _judge_summing(c: dict) -> Outcome:
 @claim(
     paper=PAPER,
     id="sec3a-gc-example-summing",
-    where="Section III-A, Example",
-    statement="it can be easily seen that, by summing the functions received from any two "
-    "workers, the PS recovers the exact full gradient",
+    where="Section III-A, Example (and the paragraph before it)",
+    statement="it can be easily seen that, by summing (the PS's linear combination of Section "
+    "III-A) the functions received from any two workers, the PS recovers the exact full "
+    "gradient",
     paper_value="sum of any two",
     judge=_judge_summing,
     examples=[
         (
             {
-                "solutions for all pairs": "none",
-                "solutions for workers 1 and 3": "a 2-parameter family",
+                "encoding + decoding for every pair": "a family with 4 free parameters",
+                "instance": "[[1/2, 1, 0], [0, 1, -1], [1/2, 0, 1]]",
+                "instance decodes every pair": True,
+                "unit sums for all pairs": "none",
+                "unit sums for workers 1 and 3": "a family",
             },
-            "differs",
+            "reproduced",
         ),
         (
-            {"solutions for all pairs": "b = ...", "solutions for workers 1 and 3": "a family"},
-            "reproduced",
+            {
+                "encoding + decoding for every pair": "none",
+                "instance": "none",
+                "instance decodes every pair": False,
+                "unit sums for all pairs": "none",
+                "unit sums for workers 1 and 3": "a family",
+            },
+            "differs",
         ),
     ],  # fmt: skip
 )
@@ -140,18 +157,49 @@ def _summing(quick: bool) -> dict:
         [b[5], 0, b[4]],  # worker 3: D3, D1 (partition order D1, D2, D3)
     ]
     M = sp.Matrix(rows)
+    pairs = [(0, 1), (0, 2), (1, 2)]
 
-    def solve(pairs):
-        eqs = [sp.Eq(M[i, j] + M[k, j], 1) for i, k in pairs for j in range(3)]
+    def unit(ps):
+        eqs = [sp.Eq(M[i, j] + M[k, j], 1) for i, k in ps for j in range(3)]
         sol = sp.solve(eqs, b, dict=True)
         if not sol:
             return "none"
-        free = len(b) - len(sol[0])
-        return f"{len(sol)} solution family with {free} free parameter(s): {sol[0]}"
+        return f"{len(sol)} solution family with {len(b) - len(sol[0])} free parameter(s)"
 
+    a = sp.symbols("a0:6")  # decoding coefficients, two per pair
+    eqs = [
+        sp.Eq(a[2 * p] * M[i, j] + a[2 * p + 1] * M[k, j], 1)
+        for p, (i, k) in enumerate(pairs)
+        for j in range(3)
+    ]
+    sol = sp.solve(eqs, list(b) + list(a), dict=True)
+    family, instance, works = "none", "none", False
+    if sol:
+        free = sorted({x for v in sol[0].values() for x in v.free_symbols}, key=str)
+        family = f"a family with {len(free)} free parameter(s) {[str(x) for x in free]}"
+        # any admissible values of the free parameters: the smallest positive integers that
+        # keep every coefficient finite and nonzero
+        for vals in itertools.product((1, 2, 3, -1), repeat=len(free)):
+            sub = dict(zip(free, vals))
+            try:
+                full = {x: sp.nsimplify(sol[0].get(x, x).subs(sub)) for x in list(b) + list(a)}
+            except ZeroDivisionError:
+                continue
+            if any(v.has(sp.zoo, sp.nan) or v == 0 for v in full.values()):
+                continue
+            Mi = M.subs(full)
+            works = all(
+                list(full[a[2 * p]] * Mi.row(i) + full[a[2 * p + 1]] * Mi.row(k)) == [1, 1, 1]
+                for p, (i, k) in enumerate(pairs)
+            )
+            instance = str(Mi.tolist())
+            break
     return {
-        "solutions for all pairs": solve([(0, 1), (0, 2), (1, 2)]),
-        "solutions for workers 1 and 3": solve([(0, 2)]),
+        "encoding + decoding for every pair": family,
+        "instance": instance,
+        "instance decodes every pair": bool(works),
+        "unit sums for all pairs": unit(pairs),
+        "unit sums for workers 1 and 3": unit([(0, 2)]),
     }
 
 

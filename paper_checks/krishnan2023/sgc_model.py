@@ -14,15 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from gctheory.delays.markov import BurstyModel
-from paper_checks import claim, register_source
+from paper_checks import claim
 from paper_checks._framework import Outcome
 
-PAPER = "krishnan2023"
-register_source(
-    PAPER,
-    "M. N. Krishnan, M. R. Ebrahimi, A. Khisti, 'Sequential gradient coding for straggler "
-    "mitigation', ICLR 2023; code: github.com/mamaj/Sequential-Gradient-Coding-2",
-)
+PAPER = "krishnan2023"  # registered by paper_checks/krishnan2023/sgc.py
 
 
 def _judge(c: dict) -> Outcome:

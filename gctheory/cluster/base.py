@@ -1,0 +1,83 @@
+"""What the cluster modules share: the engine interface, its events, the trace statuses.
+
+The bottom of :mod:`gctheory.cluster`: :mod:`~gctheory.cluster.engines`,
+:mod:`~gctheory.cluster.mpi`, :mod:`~gctheory.cluster.master` and
+:mod:`~gctheory.cluster.trace` import from here and never from each other
+in a circle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gctheory.cluster.worker import WorkerState
+
+__all__ = ["ENGINES", "STATUSES", "Engine", "Event"]
+
+#: what became of each worker's task in an iteration (the trace's ``status`` column)
+STATUSES = ("never", "used", "unused", "late", "error", "dead")
+NEVER, USED, UNUSED, LATE, ERROR, DEAD = range(6)
+
+ENGINES = {
+    "local": "worker processes on this machine (multiprocessing; the default)",
+    "dask": "a Dask distributed cluster: 'dask' (a LocalCluster) or 'dask=tcp://HOST:PORT'",
+    "mpi": "MPI ranks under mpiexec (mpi4py): rank 0 is the master, ranks 1..n the workers",
+}
+
+
+@dataclass
+class Event:
+    """Something a worker reported.
+
+    ``kind`` is ``"result"`` (``message``, ``compute_s``, ``slept_s``,
+    ``nbytes``: the size of what crossed the wire), ``"error"`` (``error``: an
+    :class:`OracleError`) or ``"dead"`` (``error``: why). ``at`` is the
+    master's ``time.perf_counter()`` when it saw the event.
+    """
+
+    kind: str
+    worker: int
+    t: int
+    at: float
+    message: np.ndarray | None = None
+    compute_s: float = float("nan")
+    slept_s: float = float("nan")
+    nbytes: int = 0
+    error: Any = None
+
+
+class Engine:
+    """Base class of the engines (see the module docstring)."""
+
+    name = "engine"
+    #: most workers the engine can run (None: no limit)
+    max_workers: int | None = None
+
+    def start(self, states: list[WorkerState]) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
+        """Send a task; return the bytes sent. Never waits for the worker."""
+        raise NotImplementedError  # pragma: no cover
+
+    def poll(self, timeout: float | None) -> list[Event]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.name
+
+    def where(self, worker: int) -> str:
+        """Where ``worker`` runs, for messages (a process id, an MPI rank, a Dask address)."""
+        return f"worker {worker}"
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,149 @@
+"""What a real run returns (:class:`ClusterRun`) and how it fails (:class:`ClusterError`).
+
+Kept apart from the run loop (:mod:`gctheory.cluster.master`) so that
+:mod:`~gctheory.cluster.replay`, :mod:`~gctheory.cluster.trace` and
+:mod:`~gctheory.cluster.checkpoint` can use the type without importing the loop.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["ClusterRun", "ClusterError", "WorkerLostWarning"]
+
+
+class WorkerLostWarning(UserWarning):
+    """A worker died or failed; the run goes on without it (a permanent straggler)."""
+
+
+class ClusterError(RuntimeError):
+    """The run cannot go on (too many dead workers, an oracle error with ``on_error='stop'``,
+    no answer within the timeout). ``run`` holds the :class:`ClusterRun` so far (its
+    ``params`` are the last parameters reached)."""
+
+    def __init__(self, message: str, run: ClusterRun | None = None) -> None:
+        super().__init__(message)
+        self.run = run
+
+
+@dataclass(frozen=True, eq=False)
+class ClusterRun:
+    """One real run. Per-iteration arrays have length ``iterations`` (T); ``params_history``
+    has T + 1 rows (the start included).
+
+    Attributes
+    ----------
+    scheme, engine, delay : str
+    n, k, need : int
+        Workers, data partitions, survivors the rule waits for.
+    params, params_history : ndarray
+    iteration_time : ndarray (T,)
+        Seconds from sending the parameters to the updated parameters.
+    wait_time, decode_time : ndarray (T,)
+        Of which waiting for the survivors, and decoding plus the update.
+    master_cpu : ndarray (T,)
+        CPU seconds of the master process per iteration (``time.process_time``:
+        encoding and sending, the waiting loop's bookkeeping, decoding; a
+        blocked wait costs none). With an in-process Dask cluster it includes
+        the scheduler's and the threads' work.
+    survivors : list of tuple
+        The survivor set used each iteration (sorted).
+    injected, response : ndarray (T, n)
+        Injected delay of every worker, and the time from sending to its
+        result reaching the master (nan: never).
+    status : ndarray (T, n) of int
+        Index into :data:`STATUSES`.
+    bytes_down, bytes_up : ndarray (T,)
+        Bytes sent to the workers / received from the survivors.
+    message_numbers : int
+        Numbers per message the code promises, ``ceil(d/m)``.
+    message_numbers_measured : int
+        Numbers per message received.
+    metrics : dict of ndarray
+        Train / test metrics at ``metric_iterations``.
+    dead : dict
+        Worker -> iteration its death was seen.
+    config : dict
+        Everything :func:`gctheory.cluster.replay` needs.
+    """
+
+    scheme: str
+    engine: str
+    delay: str
+    n: int
+    k: int
+    need: int
+    params: np.ndarray = field(repr=False)
+    params_history: np.ndarray = field(repr=False)
+    iteration_time: np.ndarray = field(repr=False)
+    wait_time: np.ndarray = field(repr=False)
+    decode_time: np.ndarray = field(repr=False)
+    master_cpu: np.ndarray = field(repr=False)
+    survivors: list = field(repr=False)
+    injected: np.ndarray = field(repr=False)
+    response: np.ndarray = field(repr=False)
+    status: np.ndarray = field(repr=False)
+    bytes_down: np.ndarray = field(repr=False)
+    bytes_up: np.ndarray = field(repr=False)
+    message_numbers: int = 0
+    message_numbers_measured: int = 0
+    metrics: dict = field(default_factory=dict, repr=False)
+    metric_iterations: np.ndarray = field(default=None, repr=False)
+    dead: dict = field(default_factory=dict)
+    config: dict = field(default_factory=dict, repr=False)
+    wall_time: float = 0.0
+    loads: np.ndarray = field(default=None, repr=False)
+
+    @property
+    def iterations(self) -> int:
+        return len(self.iteration_time)
+
+    @property
+    def iterations_per_second(self) -> float:
+        tot = float(np.sum(self.iteration_time))
+        return self.iterations / tot if tot > 0 else math.nan
+
+    @property
+    def stragglers_ignored(self) -> np.ndarray:
+        """Workers not used each iteration (late, never, dead or error)."""
+        return self.n - np.array([len(S) for S in self.survivors], dtype=np.int64)
+
+    @property
+    def overhead(self) -> np.ndarray:
+        """(T, n): measured response minus injected delay (transfer, compute, scheduling)."""
+        return self.response - self.injected
+
+    def mean_iteration_time(self, level: float = 0.95) -> Any:
+        """Mean iteration time with a CLT interval (a :class:`gctheory.montecarlo.Estimate`)."""
+        from scipy import stats
+
+        from gctheory.montecarlo import Estimate
+
+        x = self.iteration_time
+        sd = float(np.std(x, ddof=1)) if len(x) > 1 else math.nan
+        half = float(stats.norm.ppf(0.5 + level / 2)) * sd / math.sqrt(len(x))
+        v = float(np.mean(x))
+        return Estimate(v, v - half, v + half, len(x), level, None, sd, "clt")
+
+    def trace(self) -> Any:
+        """The run as a :class:`gctheory.delays.Trace` (see :mod:`gctheory.cluster.trace`)."""
+        from gctheory.cluster.trace import run_trace
+
+        return run_trace(self)
+
+    def save(self, path: Any) -> Any:
+        """Write the trace CSV and its ``.json`` sidecar (the config replay needs)."""
+        from gctheory.cluster.trace import save_run
+
+        return save_run(self, path)
+
+    def __repr__(self) -> str:
+        return (
+            f"ClusterRun({self.scheme!r}, n={self.n}, engine={self.engine!r}, "
+            f"iterations={self.iterations}, {self.iterations_per_second:.3g} it/s, "
+            f"dead={sorted(self.dead)})"
+        )

@@ -1,0 +1,188 @@
+"""The figure registry and its helpers, below every topic module of :mod:`gctheory.plots`.
+
+:func:`figure` registers a maker, :func:`all_figures` imports the topic modules and lists
+the makers, :func:`save_figure` writes PNG, SVG and CSV; :class:`Drawing` is what a
+public plot function returns. The package ``__init__`` re-exports these names.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """What a plot function drew: its ``figure``, the ``axes`` it drew on (by panel
+    name, in drawing order), the ``artists`` it added to them (lines, collections,
+    patches, texts, legends; figure-level texts and legends included) and, for a
+    function that computed its numbers, the ``data`` drawn (column -> values, the
+    figure's CSV)."""
+
+    figure: Any
+    axes: dict[str, Any]
+    artists: list[Any] = field(default_factory=list)
+    data: dict[str, Any] | None = None
+
+    @property
+    def ax(self) -> Any:
+        """The first (for a single-panel function, the only) axes."""
+        return next(iter(self.axes.values()))
+
+
+def _artists_of(obj: Any) -> list[Any]:
+    if isinstance(obj, matplotlib.axes.Axes):
+        found = [*obj.lines, *obj.collections, *obj.patches, *obj.texts, *obj.images]
+        leg = obj.get_legend()
+        return found + ([leg] if leg is not None else [])
+    return [*obj.texts, *obj.legends, *obj.lines, *obj.patches]  # a Figure's own
+
+
+class _Recorder:
+    """Record the artists added to a figure and its axes between construction and
+    :meth:`done` (axes created in between count whole)."""
+
+    def __init__(self, fig: Any) -> None:
+        self.fig = fig
+        self.before = {id(a) for obj in (fig, *fig.axes) for a in _artists_of(obj)}
+
+    def done(self, axes: dict[str, Any], data: dict[str, Any] | None = None) -> Drawing:
+        new = [
+            a
+            for obj in (*axes.values(), self.fig)
+            for a in _artists_of(obj)
+            if id(a) not in self.before
+        ]
+        return Drawing(self.fig, dict(axes), new, data)
+
+
+def _axes(ax: Any, figsize: tuple[float, float]) -> Any:
+    """The caller's axes, or one new figure's only axes (laid out by constrained layout)."""
+    if ax is not None:
+        return ax
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def _figure(fig: Any, figsize: tuple[float, float]) -> Any:
+    """The caller's figure, or a new one (laid out by constrained layout)."""
+    if fig is not None:
+        return fig
+    return plt.figure(figsize=figsize, layout="constrained")
+
+
+def _legend(ax: Any, **kw: Any) -> Any:
+    """``ax.legend`` with one entry per label (the first artist drawn with it)."""
+    keep: dict[str, Any] = {}
+    for h, lab in zip(*ax.get_legend_handles_labels()):
+        keep.setdefault(lab, h)
+    return ax.legend(list(keep.values()), list(keep), **kw)
+
+
+@dataclass(frozen=True)
+class FigureMaker:
+    """A named figure: ``make(outdir, quick) -> list of written paths``."""
+
+    name: str
+    paper: str | None
+    description: str
+    make: Callable[[Path, bool], list[Path]]
+    slow: bool = False
+
+
+_FIGURES: dict[str, FigureMaker] = {}
+
+
+def figure(
+    name: str, *, description: str, paper: str | None = None, slow: bool = False
+) -> Callable[[Callable[[Path, bool], list[Path]]], Callable[[Path, bool], list[Path]]]:
+    """Register a figure maker ``make(outdir: Path, quick: bool) -> list[Path]``.
+
+    ``quick=True`` (CI) should use smaller grids and fewer Monte Carlo trials;
+    a maker with ``slow=True`` is skipped in quick mode.
+    """
+
+    def register(func: Callable[[Path, bool], list[Path]]) -> Callable[[Path, bool], list[Path]]:
+        if name in _FIGURES and _FIGURES[name].make.__qualname__ != func.__qualname__:
+            raise ValueError(f"figure {name!r} is registered twice")
+        _FIGURES[name] = FigureMaker(name, paper, description, func, slow)
+        return func
+
+    return register
+
+
+def all_figures() -> list[FigureMaker]:
+    """Import every topic module of ``gctheory.plots`` and return the makers, by name."""
+    # the topic modules beside this one, found on disk (importing the package would
+    # import this module's importer)
+    for mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if not mod.name.startswith("_"):
+            importlib.import_module(f"gctheory.plots.{mod.name}")
+    return [_FIGURES[k] for k in sorted(_FIGURES)]
+
+
+# fixed metadata: no date, no library version, so a second run (or another machine with
+# the same libraries' rendering) writes the same bytes
+_SVG_METADATA = {"Date": None, "Creator": "gctheory"}
+_PNG_METADATA = {"Software": "gctheory"}
+
+
+def _format_value(v: Any, digits: int) -> Any:
+    if isinstance(v, (float, np.floating)):
+        return f"{float(v):.{digits}g}"
+    return v
+
+
+def save_figure(
+    fig: Any,
+    outdir: Path | str,
+    name: str,
+    data: Mapping[str, Sequence[Any]] | None = None,
+    *,
+    digits: int | Mapping[str, int] = 10,
+) -> list[Path]:
+    """Save ``fig`` as ``name.png`` and ``name.svg`` and ``data`` as ``name.csv``.
+
+    ``data`` maps column names to equal-length sequences (the numbers plotted).
+    Floats are written with ``digits`` significant digits (one number for every
+    column, or a mapping column -> digits, 10 for columns not named): give a column
+    no more digits than its computation supports (a quadrature good to 1e-8: 8), so
+    the file does not change with the last bits of a platform's floating point. The
+    SVG and PNG carry no date and no library version. The figure is closed
+    afterwards. Returns the written paths.
+    """
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
+    fig.savefig(paths[0], dpi=130, bbox_inches="tight", metadata=_PNG_METADATA)
+    # a fixed hash salt makes the SVG's element ids, and so the file, reproducible
+    with matplotlib.rc_context({"svg.hashsalt": name}):
+        fig.savefig(paths[1], bbox_inches="tight", metadata=_SVG_METADATA)
+    plt.close(fig)
+    if data is not None:
+        cols = list(data)
+        lengths = {len(data[c]) for c in cols}
+        if len(lengths) > 1:
+            raise ValueError(f"data columns of figure {name!r} have different lengths {lengths}")
+        per_col = (
+            {c: digits.get(c, 10) for c in cols}
+            if isinstance(digits, Mapping)
+            else dict.fromkeys(cols, digits)
+        )
+        path = outdir / f"{name}.csv"
+        with path.open("w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(cols)
+            for row in zip(*(data[c] for c in cols)):
+                w.writerow([_format_value(v, per_col[c]) for c, v in zip(cols, row)])
+        paths.append(path)
+    return paths
