@@ -46,7 +46,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "bench_conditioning": ([], ["--n", "20000", "--repeat", "1", "--budget", "5"]),
     "bench_finite_length": ([], ["--float-n", "50", "100", "--exact-n", "50"]),
     "bench_delays": ([], []),
-    "bench_cluster": ([], ["--iterations", "10"]),
+    "bench_cluster": ([], ["--iterations", "10", "--rounds", "2", "--engines", "local"]),
     "bench_training": ([], ["--iterations", "50"]),
     "bench_tradeoff": ([], ["--quick-only"]),
     "bench_scale": ([], ["20"]),
