@@ -39,18 +39,18 @@ DROP = 0.30  # flag a change for the worse of more than 30%
 
 #: benchmark -> (arguments of the full run, arguments of --quick)
 BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
-    "bench_montecarlo": ([], ["--quick", "--trials", "100000", "--repeat", "2"]),
-    "bench_decoding": ([], ["--quick"]),
+    "bench_import": ([], ["--rounds", "3"]),
     "bench_order_stats": ([], []),
-    "bench_peeling": ([], ["--frames", "2048", "--numpy-frames", "256", "--bp-frames", "20"]),
-    "bench_conditioning": ([], ["--n", "20000", "--repeat", "1", "--budget", "5"]),
-    "bench_finite_length": ([], ["--float-n", "50", "100", "--exact-n", "50"]),
-    "bench_delays": ([], []),
-    "bench_cluster": ([], ["--iterations", "10", "--rounds", "2", "--engines", "local"]),
-    "bench_training": ([], ["--iterations", "50"]),
     "bench_tradeoff": ([], ["--quick-only"]),
     "bench_scale": ([], ["20"]),
-    "bench_import": ([], ["--rounds", "3"]),
+    "bench_montecarlo": ([], ["--quick", "--trials", "100000", "--repeat", "2"]),
+    "bench_decoding": ([], ["--quick"]),
+    "bench_delays": ([], []),
+    "bench_finite_length": ([], ["--float-n", "50", "100", "--exact-n", "50"]),
+    "bench_peeling": ([], ["--frames", "2048", "--numpy-frames", "256", "--bp-frames", "20"]),
+    "bench_conditioning": ([], ["--n", "20000", "--repeat", "1", "--budget", "5"]),
+    "bench_training": ([], ["--iterations", "50"]),
+    "bench_cluster": ([], ["--iterations", "10", "--rounds", "2", "--engines", "local"]),
 }
 
 
@@ -87,7 +87,9 @@ def _machine() -> dict:
     return info
 
 
-def run(names: list[str], quick: bool, timeout: float, root: Path = ROOT) -> tuple[dict, dict]:
+def run(
+    names: list[str], quick: bool, timeout: float, root: Path = ROOT, after=None
+) -> tuple[dict, dict]:
     """``({benchmark: {name: record}}, {benchmark: why it failed})``; the benchmarks import
     the ``gctheory`` found in ``root`` (another checkout gives a before/after table)."""
     results: dict[str, dict] = {}
@@ -126,6 +128,8 @@ def run(names: list[str], quick: bool, timeout: float, root: Path = ROOT) -> tup
             + (f", FAILED ({failed[name]})" if name in failed else ""),
             flush=True,
         )
+        if after is not None:
+            after(results, failed)  # e.g. save what is measured so far
     return results, failed
 
 
@@ -187,17 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     timeout = args.timeout or (600.0 if args.quick else 1800.0)
     load0 = os.getloadavg()
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    results, failed = run(names, args.quick, timeout, args.root.resolve())
-    load1 = os.getloadavg()
     target = args.out or HISTORY / f"{version}.json"
-    flagged = 0
-    if args.compare:
-        ref = args.against or last_release(version, exclude=target if args.write else None)
-        if ref is None:
-            print("\nno stored history to compare with")
-        else:
-            flagged = compare(results, ref)
-    if args.write:
+
+    def save(results: dict, failed: dict, done: bool = False) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         doc = {
             "version": version,
@@ -206,12 +202,26 @@ def main(argv: list[str] | None = None) -> int:
             "quick": args.quick,
             "machine": _machine(),
             "load_average_before": [round(x, 2) for x in load0],
-            "load_average_after": [round(x, 2) for x in load1],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
             "note": args.note,
+            "not_run": [] if done else [x for x in names if x not in results],
             "failed": failed,
             "benchmarks": results,
         }
-        target.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+        target.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+    results, failed = run(
+        names, args.quick, timeout, args.root.resolve(), after=save if args.write else None
+    )
+    flagged = 0
+    if args.compare:
+        ref = args.against or last_release(version, exclude=target if args.write else None)
+        if ref is None:
+            print("\nno stored history to compare with")
+        else:
+            flagged = compare(results, ref)
+    if args.write:
+        save(results, failed, done=True)
         print(f"wrote {target}")
     return 1 if failed or (args.strict and flagged) else 0
 
