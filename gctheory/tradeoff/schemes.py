@@ -492,13 +492,19 @@ def dfrc_load(ctx: Context, s: int) -> tuple[int, Fraction, Fraction]:
     found: for a fixed code ``P(err > c)`` does not decrease with ``s`` (couple the
     straggler sets so the smaller lies inside the larger; a group lost stays lost).
     """
-    from gctheory.load_bounds.frc import _frc_error_counts
+    from gctheory.load_bounds.frc import _frc_counts, _frc_error_counts
 
     def scan() -> tuple[int, Fraction, Fraction]:
         target = Fraction(repr(ctx.eps))
         done = [k[1] for k in ctx.cache if k[0] == "dfrc" and k[1] < s]
         start = ctx.cache[("dfrc", max(done))][0] if done else 1
         for d in range(start, ctx.n + 1):
+            # n - s survivors receive at most n - s blocks, so err >= n - (n - s) (largest
+            # block): past the threshold, P(err > threshold) = 1 > eps with no pmf to sum
+            # (at s near n the scan crosses thousands of such loads)
+            big = max(a for a, x in _frc_counts(ctx.n, d, "ceil").items() if x)
+            if ctx.n - (ctx.n - s) * big > ctx.threshold:
+                continue
             # frc_error_pmf's numerators over C(n, s): the same exact sums, one Fraction each
             nums, den = _frc_error_counts(ctx.n, s, d)
             p = Fraction(sum(q for e, q in nums.items() if e > ctx.threshold), den)
