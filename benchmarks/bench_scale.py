@@ -144,7 +144,8 @@ def main(limit: float = 60.0) -> None:
         ratio = times[-1] / times[0] if times[0] else float("nan")
         row = "".join(f"{c:>14s}" for c in cells)
         print(f"{name:42s}{row}{issue:>22s}  x{ratio:.3g}", flush=True)
-        record(f"{name}: time at 1e6 / time at 1e4", ratio, better="lower")
+        # informative only: a faster small case raises it (E[X_(1:n)] went 1.5 -> 11)
+        record(f"{name}: time at 1e6 / time at 1e4", ratio, better="none")
 
 
 if __name__ == "__main__":
