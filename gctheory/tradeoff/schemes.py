@@ -498,18 +498,27 @@ def dfrc_load(ctx: Context, s: int) -> tuple[int, Fraction, Fraction]:
         target = Fraction(repr(ctx.eps))
         done = [k[1] for k in ctx.cache if k[0] == "dfrc" and k[1] < s]
         start = ctx.cache[("dfrc", max(done))][0] if done else 1
+        failed = set()  # group structures already found to miss the target
         for d in range(start, ctx.n + 1):
+            # the law of err depends on d only through the groups ({size: count}, the same
+            # for every d with the same ceil(n/d)): a structure that missed the target
+            # misses it again (thousands of loads share a few structures when s is near n)
+            counts = _frc_counts(ctx.n, d, "ceil")
+            key = tuple(sorted(counts.items()))
+            if key in failed:
+                continue
             # n - s survivors receive at most n - s blocks, so err >= n - (n - s) (largest
             # block): past the threshold, P(err > threshold) = 1 > eps with no pmf to sum
-            # (at s near n the scan crosses thousands of such loads)
-            big = max(a for a, x in _frc_counts(ctx.n, d, "ceil").items() if x)
+            big = max(a for a, x in counts.items() if x)
             if ctx.n - (ctx.n - s) * big > ctx.threshold:
+                failed.add(key)
                 continue
             # frc_error_pmf's numerators over C(n, s): the same exact sums, one Fraction each
             nums, den = _frc_error_counts(ctx.n, s, d)
             p = Fraction(sum(q for e, q in nums.items() if e > ctx.threshold), den)
             if p <= target:
                 return d, p, Fraction(sum(e * q for e, q in nums.items()), den)
+            failed.add(key)
         raise AssertionError("unreachable: the FRC with d = n never fails")  # pragma: no cover
 
     return ctx.memo(("dfrc", s), scan)
