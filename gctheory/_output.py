@@ -146,8 +146,7 @@ def _json_value(v: Any) -> Any:
 def _nonfinite(v: Any) -> str | None:
     """``'inf'``/``'-inf'``/``'nan'`` for a non-finite number (also inside an interval)."""
     if isinstance(v, (list, tuple)):
-        found = [_nonfinite(x) for x in v]
-        found = [f for f in found if f]
+        found = [f for f in (_nonfinite(x) for x in v) if f]
         return "/".join(found) or None
     try:
         f = float(v) if isinstance(v, numbers.Real) and not isinstance(v, bool) else None
@@ -159,8 +158,8 @@ def _nonfinite(v: Any) -> str | None:
 def _json_rows(rows: Sequence[Mapping[str, Any]], cols: list[str]) -> list[dict[str, Any]]:
     """Rows as JSON values; a non-finite number becomes null and the row's ``reason`` says
     what it was (``time: inf``), so no number is lost and no parser meets a string."""
-    out = []
-    reasons = []
+    out: list[dict[str, Any]] = []
+    reasons: list[str] = []
     for r in rows:
         why = []
         for c in cols:
@@ -170,9 +169,9 @@ def _json_rows(rows: Sequence[Mapping[str, Any]], cols: list[str]) -> list[dict[
         reasons.append("; ".join(why))
         out.append({c: _json_value(r.get(c)) for c in cols})
     if any(reasons):
-        for row, why in zip(out, reasons):
+        for row, reason in zip(out, reasons):
             old = row.get("reason")
-            row["reason"] = "; ".join(x for x in (old, why) if x) or None
+            row["reason"] = "; ".join(x for x in (old, reason) if x) or None
     return out
 
 

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import os
 import pkgutil
+import re
 import sys
 import time
 import traceback
@@ -133,8 +134,17 @@ def _run_claims_with_progress(claims, quick: bool, log: bool = False):
     return results
 
 
-# measured on the reference machine (docs/cli.md: 2 shared cores of an x86-64 server)
-_CHECK_ALL_MINUTES = {"quick": 2, "full": 12}
+# CPU seconds of every claim, measured with /usr/bin/time on 2 shared AMD EPYC (x86-64)
+# cores: `gctheory check` 41 s (3 min 05 s of wall time with ~10 other jobs running),
+# `gctheory check --full` 238 s (15 min wall on the same busy machine; 1.0 GB at most).
+# The claims run one after another on one core: on an idle machine wall ~ CPU.
+_CHECK_ALL_SECONDS = {"quick": 41, "full": 238}
+
+
+def _check_all_time(mode: str) -> str:
+    from gctheory._progress import duration
+
+    return f"about {duration(_CHECK_ALL_SECONDS[mode])} of CPU"
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -159,12 +169,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
         if quick:
             slow = sum(c.slow for c in claims)
             what = (
-                f"{len(claims)} claims in quick mode, about {_CHECK_ALL_MINUTES['quick']} min "
-                f"({slow} slow claims skipped; --full runs every claim in full mode, about "
-                f"{_CHECK_ALL_MINUTES['full']} min)"
+                f"{len(claims)} claims in quick mode, {_check_all_time('quick')} "
+                f"({slow} slow claims skipped; --full runs every claim in full mode, "
+                f"{_check_all_time('full')})"
             )
         else:
-            what = f"{len(claims)} claims in full mode, about {_CHECK_ALL_MINUTES['full']} min"
+            what = f"{len(claims)} claims in full mode, {_check_all_time('full')}"
         _log(
             f"gctheory check: every paper, {what}; one paper: gctheory check PAPER "
             "(gctheory check --list names them)"
@@ -300,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--full",
         action="store_true",
-        help=f"every claim in full mode (every paper: about {_CHECK_ALL_MINUTES['full']} min)",
+        help=f"every claim in full mode (every paper: {_check_all_time('full')})",
     )
     p.add_argument("--list", action="store_true", help="list the papers and sources and exit")
     add_format_argument(p)
@@ -365,6 +375,72 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
         pass
 
 
+def _leaf_parser(parser: argparse.ArgumentParser, args: argparse.Namespace):
+    """The (sub)parser of the command that was chosen (``delays fit``, ``optimum xu``...)."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            return parser
+        chosen = getattr(args, subs[0].dest, None) if subs[0].dest != argparse.SUPPRESS else None
+        if chosen not in subs[0].choices:
+            return parser
+        parser = subs[0].choices[chosen]
+
+
+def _given(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[str]:
+    """The destinations of the options written on the command line (defaults are not)."""
+    out = set()
+    for tok in argv:
+        if tok == "--":
+            break
+        if tok.startswith("-") and len(tok) > 1 and not tok[1:2].isdigit() and tok != "-":
+            action = parser._option_string_actions.get(tok.split("=", 1)[0])
+            if action is not None:
+                out.add(action.dest)
+    return out
+
+
+#: library parameter names that the CLI spells differently (checked in this order)
+_ALIASES = {
+    "t0": ("scale",),
+    "xi": ("shape",),
+    "mu": ("mean",),
+    "delta": ("shift",),
+    "N": ("n",),
+    "kappas": ("kappa",),
+    "eps": ("eps_min", "eps_max"),
+    "rng seed": ("seed",),
+    "rng": ("seed",),
+    "lambda": ("lam",),
+}
+_NAMED = re.compile(r"^(rng seed|[A-Za-z_]\w*)( in \w+)?(?=(?: \(.*?\))? must\b| \S+ is not\b)")
+
+
+def _option_error(msg: str, parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """A library's message that begins with its parameter's Python name (``n must lie in
+    [2, inf]``), rewritten to begin with the option the user typed (``--n must ...``)."""
+    m = _NAMED.match(msg)
+    if not m:
+        return msg
+    name = m.group(1)
+    options = {
+        a.dest: a.option_strings[0]
+        for a in parser._actions
+        if a.option_strings and a.help != argparse.SUPPRESS and a.dest != "help"
+    }
+    cands = [d for d in (name, *_ALIASES.get(name, ())) if d in options]
+    if not cands:
+        return msg
+    given = [d for d in cands if d in getattr(args, "_given", ())]
+    cands = given or cands
+    if len(cands) > 1:  # the one whose value the message quotes (``got -1``)
+        got = re.search(r"got (?:\w+=)?(\S+?)[,;)]?$", msg)
+        same = [d for d in cands if got and str(getattr(args, d, None)) in (got.group(1),)]
+        cands = same or cands
+    flag = " or ".join(options[d] for d in cands)
+    return flag + msg[m.end() :]
+
+
 def _parameters(args: argparse.Namespace) -> dict:
     """The options of the command line as given (for json and csv output)."""
     skip = {"func", "format"}
@@ -381,11 +457,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    leaf = _leaf_parser(parser, args)
+    args._given = _given(leaf, sys.argv[1:] if argv is None else list(argv))
     saved = warnings.showwarning
     if argv is None:  # the console script (not a caller's in-process main([...])): restored
         warnings.showwarning = _show_warning  # on the way out
     set_parameters(_parameters(args))
     try:
+        seed = getattr(args, "seed", None)
+        if isinstance(seed, int) and seed < 0:
+            raise ValueError(f"--seed must lie in [0, inf] (a non-negative integer), got {seed}")
         rc = int(args.func(args) or 0)
         sys.stdout.flush()
         return rc
@@ -395,7 +476,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except ValueError as exc:
-        print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)
+        print(
+            f"gctheory {args.command}: error: {_option_error(str(exc), leaf, args)}",
+            file=sys.stderr,
+        )
         return 2
     except OSError as exc:
         from gctheory.montecarlo.checkpoint import CheckpointDiskFullError

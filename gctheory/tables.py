@@ -155,6 +155,7 @@ def generator_table(
     families: Any = None,
     time_limit: float = 10.0,
     rng: Any = 0,
+    progress: Any = None,
 ) -> list[dict[str, Any]]:
     """For each (n, s, m), kappa and scheme: the generator to use, and the runner-up.
 
@@ -163,7 +164,8 @@ def generator_table(
     recommendation (:func:`gctheory.codes.stability.recommend`) is the family
     with the smallest certified worst case within kappa, ``"none certified"``
     when no family is certified within kappa at that s. Defaults:
-    :data:`GENERATOR_TABLE_GRID`.
+    :data:`GENERATOR_TABLE_GRID`. ``progress``, if given, is called as
+    ``progress(done, total, what)`` per family and scheme of each (n, s, m).
     """
     from gctheory.codes.stability import _rank, compare_generators, recommend
 
@@ -181,8 +183,16 @@ def generator_table(
                 f"got {(n, s, m)}"
             )
     out = []
-    for n, s, m in nsm:
-        rows = compare_generators(n, s, m, families=families, time_limit=time_limit, rng=rng)
+    for i, (n, s, m) in enumerate(nsm):
+        inner = None
+        if progress is not None:
+
+            def inner(done: int, total: int, what: str, i: int = i, n: int = n, s: int = s) -> None:
+                progress(i * total + done, len(nsm) * total, f"n={n} s={s} {what}")
+
+        rows = compare_generators(
+            n, s, m, families=families, time_limit=time_limit, rng=rng, progress=inner
+        )
         for kappa in kappas:
             at = [dataclasses.replace(r, kappa=float(kappa)) for r in rows]
             best = recommend(at)

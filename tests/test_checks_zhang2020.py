@@ -42,3 +42,16 @@ def test_eq19_flags_a_too_fast_rate():
     fast = tr.verify_eq19((0.1,), 60, bound=lambda k, g0, mu, L: (1 - 10 * mu / L) ** k * g0)
     assert fast["counterexample"] is not None
     assert math.isfinite(fast["smallest slack"])
+
+
+def test_group_size_times_match_the_closed_forms():
+    from paper_checks.zhang2020 import stragglers as st
+
+    h = lambda j: sum(1 / i for i in range(1, j + 1))  # noqa: E731
+    # one group of 12 with r = 3 is GC: the 10th of 12 Exp(mean 3), eq. (21)
+    assert math.isclose(st.lagc_time(12, 3, 12, "exponential"), 3 * (h(12) - h(2)), rel_tol=1e-9)
+    # groups of r = 3 are G-LAG: the max of 4 Exp(1) (min of 3 Exp(mean 3))
+    assert math.isclose(st.lagc_time(12, 3, 3, "exponential"), h(4), rel_tol=1e-7)
+    # a group smaller than r stores its partition only: load 2, the max of 6 Exp(1)
+    assert math.isclose(st.lagc_time(12, 3, 2, "exponential"), h(6), rel_tol=1e-7)
+    assert st.worst_case_tolerance(3, 12) == 2 and st.worst_case_tolerance(3, 1) == 0

@@ -56,7 +56,7 @@ def test_cli_run_json_numbers(capsys, tmp_path):
                "shifted_exp(0.01, 0.01)", "--iterations", "5", "--model", "logistic",
                "--trace", str(path), "--format", "json", "--quiet"])  # fmt: skip
     assert rc == 0
-    row = json.loads(capsys.readouterr().out)[0]
+    row = json.loads(capsys.readouterr().out)["rows"][0]
     assert row["iterations"] == 5 and row["need"] == 3
     for key in ("iterations_per_s", "mean_iteration_s", "predicted_s", "final_test_auc",
                 "bytes_up_per_it", "stragglers_ignored_per_it"):  # fmt: skip
@@ -79,7 +79,7 @@ def test_mpi_engine_under_mpiexec(tmp_path):
            "--quiet", "--format", "json", "--trace", str(path)]  # fmt: skip
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    row = json.loads(out.stdout)[0]
+    row = json.loads(out.stdout)["rows"][0]
     assert row["engine"].startswith("mpi") and row["iterations"] == 4
     rp = cl.replay(path)
     assert rp.iterations == 4

@@ -200,7 +200,7 @@ def test_mpi_run_replays_bit_for_bit(tmp_path):
                    "json", "--trace", str(path), "--save-params", str(saved))  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert time.monotonic() - t0 < 120  # every rank stopped: no rank left in a blocking send
-    row = json.loads(out.stdout)[0]
+    row = json.loads(out.stdout)["rows"][0]
     assert row["engine"].startswith("mpi") and row["iterations"] == 5
     assert np.array_equal(cl.replay(path).params, np.load(saved))
 

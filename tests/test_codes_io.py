@@ -38,6 +38,9 @@ def _families():
         "FractionalRepetitionCode": c.FractionalRepetitionCode(12, 2),
         "CyclicMDSCode": c.CyclicMDSCode(7, 2, rng=1),
         "YeAbbeCode": c.YeAbbeCode(8, 2, 2, V="gaussian", rng=0),
+        "HeterogeneousGradientCode": c.HeterogeneousGradientCode(
+            c.measured_split([1, 1, 2, 2, 3, 3], 6, 1), 6, 1, rng=0
+        ),
     }
 
 

@@ -227,3 +227,18 @@ def test_decode_many_gives_a_zero_row_for_an_empty_set():
         assert not code.decode_many([[]], Y).any()
         with pytest.raises(ValueError, match="received must have shape"):
             code.decode_many([[0], []], [Y[[0]], np.zeros((2, 3))])
+
+
+def test_decode_many_returns_bounds_with_an_empty_set():
+    """return_bounds is the base contract's; the empty-set mixin used to refuse it."""
+    from gctheory.codes.designs import StochasticGradientCode
+
+    for code in (ISGCCode(12, 2, "cyclic"), StochasticGradientCode.cyclic(12, 3, 0.2)):
+        Y = code.encode(np.random.default_rng(8).standard_normal((12, 3)))
+        for sets in ([[0, 4, 8], [], [1, 2, 5, 9]], [[0, 4, 8], [1, 2, 5]]):
+            got, bounds = code.decode_many(sets, Y, 3, return_bounds=True)
+            np.testing.assert_array_equal(got, code.decode_many(sets, Y, 3))
+            for i, S in enumerate(sets):
+                assert bounds[i] == code.decode_detail(S, Y[S], 3).noise_bound
+        with pytest.raises(ValueError, match="return_bounds"):
+            code.decode_many([[]], Y, return_bounds=1)

@@ -206,6 +206,10 @@ def test_slowdown_tolerance_of_the_partial_schemes():
         (lambda: PartialPlacement.cyclic(4, 1).recovery_time(np.ones(4), "fast"), "rule"),
         (lambda: PartialPlacement([[0, 0]], 1), "repeats a partition"),
         (lambda: PartialPlacement([[0]], 2), "partition 1 is not"),
+        (  # an 'frc' placement built by hand without s: was TypeError on s + 1
+            lambda: PartialPlacement([[0, 1], [1, 0]], 2, kind="frc").exact_probability(1.0, DIST),
+            "needs its s",
+        ),
         (
             lambda: estimate_partial(
                 PartialPlacement.cyclic(4, 1), scipy_sampler(DIST, 4), what="fraction"

@@ -192,6 +192,17 @@ def test_checkpoint_is_appended_not_rewritten(tmp_path):
     assert path.read_text() == first and path.stat().st_ino == inode
 
 
+def test_checkpoint_of_a_seed_sequence_with_array_entropy(tmp_path):
+    # a user's SeedSequence keeps its entropy as given; the header used int() on an array
+    path = tmp_path / "array-seed.ckpt"
+    seed = np.random.SeedSequence(np.array([3, 4]))
+    got = estimate_probability(EVENT, 2_000, rng=seed, chunk_size=1_000, checkpoint=path)
+    plain = estimate_probability(EVENT, 2_000, rng=np.random.SeedSequence([3, 4]), chunk_size=1_000)
+    assert got == plain
+    head = json.loads(path.read_text().splitlines()[0])["head"]
+    assert head["header"]["seed"]["entropy"] == [3, 4]
+
+
 def test_checkpoint_in_a_missing_folder_is_refused_before_any_work(tmp_path):
     target = tmp_path / "no" / "such" / "dir" / "run.ckpt"
     with pytest.raises(ValueError, match=r"its folder .* does not exist"):

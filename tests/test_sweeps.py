@@ -223,6 +223,12 @@ def test_combine_refuses_the_same_samples_twice_and_an_existing_output(tmp_path)
         (lambda: Problem("ldpc-block", {"n": 100}), r"ldpc-block\(n=100\).*'eps' is required"),
         (lambda: Problem("ldpc-block", {"n": 100, "eps": 0.3, "x": 1}), "unknown parameter"),
         (lambda: Problem("ldpc-block", {"n": 1.5, "eps": 0.3}), "n must be an integer"),
+        # int(inf) raised OverflowError, int(nan) a ValueError without the problem's name
+        (lambda: Problem("ldpc-block", {"n": float("inf"), "eps": 0.3}), "n must be an integer"),
+        (
+            lambda: Problem("ldpc-block", {"n": float("nan"), "eps": 0.3}),
+            r"ldpc-block.*n must be an",
+        ),
         (lambda: Problem("runtime", {"scheme": "frc", "n": 6}, batch_size=1), "batch_size"),
         (lambda: Problem("runtime", {"scheme": "frc", "n": 6}, max_events=3), "max_events"),
         (lambda: Problem("ldpc-block", {"n": 100, "eps": 0.3}, rel_half_width=0), "rel_half"),

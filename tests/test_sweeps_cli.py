@@ -28,7 +28,7 @@ def _collect(path, *extra):
 def test_collect_combine_plot(tmp_path, capsys):
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     assert _collect(a, "--worker", "0", "--workers", "2", "--format", "json") == 0
-    out = json.loads(capsys.readouterr().out)
+    out = json.loads(capsys.readouterr().out)["rows"]
     assert [r["problem"] for r in out] == ["s=3", "s=5"] and out[0]["trials"] == 1000
     assert _collect(b, "--worker", "1", "--workers", "2") == 0
     one = tmp_path / "one.csv"
@@ -36,7 +36,7 @@ def test_collect_combine_plot(tmp_path, capsys):
     capsys.readouterr()
     c = tmp_path / "c.csv"
     assert main(["combine", str(a), str(b), "--out", str(c), "--format", "json"]) == 0
-    merged = json.loads(capsys.readouterr().out)
+    merged = json.loads(capsys.readouterr().out)["rows"]
     assert [(r["trials"], r["events"]) for r in merged] == [
         (s.trials, s.events) for s in read_stats(one)
     ]

@@ -2,8 +2,9 @@
 
 :func:`run` trains with any scheme of :mod:`gctheory.training` that does not
 keep server state (uncoded GD, ignore-stragglers, every exact and approximate
-gradient code) on ``n`` real workers, injects the simulator's delays as real
-waiting, and records a trace in the :mod:`gctheory.delays` format;
+gradient code, and the sequential codes SR-SGC and M-SGC, whose jobs span
+rounds: :mod:`~gctheory.cluster.sequential`) on ``n`` real workers, injects
+the simulator's delays as real waiting, and records a trace in the :mod:`gctheory.delays` format;
 :func:`replay` recomputes a run's parameters bit for bit from its survivor
 sets; :func:`compare` holds the measured iteration time against
 :mod:`gctheory.runtime`'s prediction. A real run and a simulated run of a
@@ -37,6 +38,7 @@ from gctheory.cluster.master import run
 from gctheory.cluster.replay import Replay, replay
 from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import SUPPORTED_SCHEMES, Rule, build_scheme
+from gctheory.cluster.sequential import SEQUENTIAL_SCHEMES, SequentialRule
 from gctheory.cluster.torch_oracle import TorchOracle, digits_mlp
 from gctheory.cluster.trace import load_run, run_trace, save_run
 from gctheory.cluster.worker import OracleError, WorkerState
@@ -51,6 +53,7 @@ from gctheory.cluster.workloads import (
 __all__ = [
     "ENGINES",
     "STATUSES",
+    "SEQUENTIAL_SCHEMES",
     "SUPPORTED_SCHEMES",
     "WORKLOADS",
     "ClusterError",
@@ -65,6 +68,7 @@ __all__ = [
     "OracleError",
     "Replay",
     "Rule",
+    "SequentialRule",
     "TorchOracle",
     "WorkerLostWarning",
     "WorkerState",

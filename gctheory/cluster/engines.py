@@ -70,7 +70,9 @@ class LocalEngine(Engine):
             ctx.set_forkserver_preload(["gctheory.cluster.worker", "gctheory.training"])
         for st in states:
             parent, child = ctx.Pipe(duplex=True)
-            p = ctx.Process(target=worker_main, args=(child, st.index), daemon=True)
+            # typeshed types get_context(str) as BaseContext, which lacks Process; every
+            # start method's context (fork, spawn, forkserver) has it
+            p = ctx.Process(target=worker_main, args=(child, st.index), daemon=True)  # type: ignore[attr-defined]
             p.start()
             child.close()
             self.procs.append(p)
@@ -130,7 +132,7 @@ class LocalEngine(Engine):
             if obj in objs:
                 i = objs[obj]
                 try:
-                    data = obj.recv_bytes()
+                    data = self.conns[i].recv_bytes()  # obj itself: a Connection
                 except (EOFError, OSError):
                     died.append(i)
                     continue

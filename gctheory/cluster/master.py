@@ -31,6 +31,7 @@ from gctheory.cluster.checkpoint import load_checkpoint, save_checkpoint
 from gctheory.cluster.engines import make_engine
 from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import Rule, build_scheme
+from gctheory.cluster.sequential import SequentialRule, is_sequential, run_sequential
 from gctheory.cluster.workloads import make_workload
 
 __all__ = ["ClusterRun", "ClusterError", "WorkerLostWarning", "run", "STATUSES"]
@@ -196,7 +197,15 @@ def run(
         raise ValueError(f"checkpoint_every must be a positive int, got {checkpoint_every!r}")
     seed = _seed(rng)
     sch = build_scheme(scheme, n, s=s, K=K, m=m, code_options=code_options, seed=seed)
-    rule = Rule(sch)
+    seq = is_sequential(sch)
+    if seq:
+        bad = [k for k, v in (("deadline", deadline), ("checkpoint", checkpoint)) if v is not None]
+        if bad:
+            raise ValueError(
+                f"{scheme!r} waits by the (B, W, lambda) rule and keeps rounds in flight: "
+                f"{' and '.join(bad)} are not supported for sequential codes (yet)"
+            )
+    rule: Any = SequentialRule(sch) if seq else Rule(sch)
     dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
     if dm.n_slow > n:
         raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
@@ -221,7 +230,7 @@ def run(
         raise ValueError(f"step_size must be > 0, got {step_size!r}")
     delay_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[0])
     config = {
-        "scheme": sch.name,
+        "scheme": str(scheme).replace("-", "_") if seq else sch.name,
         "n": n,
         "s": s,
         "K": K,
@@ -312,7 +321,34 @@ def run(
     t_run = time.perf_counter() - elapsed  # a resumed run's clock goes on where it stopped
     done = t0
     try:
-        for t in range(t0, T):
+        if seq:  # SR-SGC / M-SGC: rounds with jobs in flight (gctheory.cluster.sequential)
+            ctx = {"sch": sch, "eng": eng, "dm": dm, "rule": rule, "T": T, "alpha": alpha,
+                   "timeout": timeout, "on_error": on_error, "preempt": preempt,
+                   "injected": injected, "start_at": start_at, "finish": finish,
+                   "status": status, "bytes_down": bytes_down, "bytes_up": bytes_up,
+                   "it_time": it_time, "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t,
+                   "survivors": survivors, "history": history, "dead": dead, "t_run": t_run,
+                   "delay_rng": delay_rng, "w": w, "measured_len": 0}  # fmt: skip
+
+            def after(k: int) -> None:
+                nonlocal w, done, measured_len
+                w, done, measured_len = ctx["w"], k, ctx["measured_len"]
+                if eval_every and k % eval_every == 0 or k == T:
+                    record_metrics(k)
+                if on_iteration is not None:
+                    on_iteration(k - 1, eng)
+                bar.update(k)
+
+            def seq_partial(k: int) -> ClusterRun:
+                nonlocal w
+                w = ctx["w"]
+                bar.close()
+                return partial(k)
+
+            ctx["after"], ctx["partial"] = after, seq_partial
+            run_sequential(ctx)
+            config["waited_all"], config["straggled"] = ctx["waited_all"], ctx["straggled"]
+        for t in range(t0 if not seq else T, T):
             if dm.replay is not None:
                 X = dm.replay.per_unit_times(t, sch.loads, delay_rng)
             elif t % dm.persist == 0 or X is None:
@@ -385,12 +421,14 @@ def run(
                             f"{ev.error}; treated as a straggler", WorkerLostWarning, stacklevel=2
                         )
                     elif et == t:
+                        message = ev.message
+                        assert message is not None, "a result event (neither dead nor error)"
                         finish[t, i] = ev.at - t_run
                         arrived.append(i)
-                        msgs[i] = ev.message
+                        msgs[i] = message
                         status[t, i] = _UNUSED
                         bytes_up[t] += ev.nbytes
-                        measured_len = ev.message.size
+                        measured_len = message.size
                     elif 0 <= et < t:  # a late result: recorded, dropped
                         finish[et, i] = ev.at - t_run
                         status[et, i] = _LATE
@@ -436,7 +474,7 @@ def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, s
     T = done
     resp = finish[:T] - start_at[:T, None]
     return ClusterRun(
-        scheme=sch.name,
+        scheme=str(config["scheme"]),
         engine=eng.describe(),
         delay=str(config["delay"]),
         n=sch.n,

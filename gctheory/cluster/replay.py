@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from gctheory.cluster.rules import Rule, build_scheme
+from gctheory.cluster.sequential import is_sequential, replay_sequential
 from gctheory.cluster.workloads import make_workload
 
 __all__ = ["Replay", "replay"]
@@ -72,19 +73,23 @@ def replay(source: Any, *, workload: Any = None) -> Replay:
         cfg["scheme"], int(cfg["n"]), s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
         code_options=cfg.get("code_options"), seed=int(cfg["seed"]),
     )  # fmt: skip
-    rule = Rule(sch)
     spec = workload if workload is not None else cfg.get("workload")
     if spec is None:
         raise ValueError(
             "the run used the caller's own gradient oracle: pass it as workload= to replay"
         )
     wl = make_workload(spec, sch.k, int(cfg["seed"]))
-    states = rule.states(wl)
     alpha = float(cfg["step_size"])
+    if is_sequential(sch):  # SR-SGC / M-SGC: stragglers are the workers with a task not used
+        with _one_thread():
+            w, hist = replay_sequential(sch, wl, alpha, survivors)
+        return Replay(w, np.array(hist), survivors, str(cfg["scheme"]))
+    rule = Rule(sch)
+    states = rule.states(wl)
     w = np.asarray(wl.initial_params(), float).copy()
     hist = [w.copy()]
     for t, S in enumerate(survivors):
-        if not S:
+        if not S and not is_sequential(sch):
             raise ValueError(f"iteration {t} of the trace has no survivor ('used') rows")
     with _one_thread():  # the workers' BLAS ran on one thread: the same sums, the same bits
         for t, S in enumerate(survivors):

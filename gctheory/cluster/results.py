@@ -64,7 +64,9 @@ class ClusterRun:
     message_numbers_measured : int
         Numbers per message received.
     metrics : dict of ndarray
-        Train / test metrics at ``metric_iterations``.
+        Train / test metrics at ``metric_iterations`` (ndarray of int).
+    loads : ndarray (n,)
+        Each worker's share of the data.
     dead : dict
         Worker -> iteration its death was seen.
     config : dict
@@ -89,14 +91,14 @@ class ClusterRun:
     status: np.ndarray = field(repr=False)
     bytes_down: np.ndarray = field(repr=False)
     bytes_up: np.ndarray = field(repr=False)
+    metric_iterations: np.ndarray = field(repr=False)
+    loads: np.ndarray = field(repr=False)
     message_numbers: int = 0
     message_numbers_measured: int = 0
     metrics: dict = field(default_factory=dict, repr=False)
-    metric_iterations: np.ndarray = field(default=None, repr=False)
     dead: dict = field(default_factory=dict)
     config: dict = field(default_factory=dict, repr=False)
     wall_time: float = 0.0
-    loads: np.ndarray = field(default=None, repr=False)
 
     @property
     def iterations(self) -> int:

@@ -22,6 +22,9 @@ share this definition; only the clock differs. The rule is:
 * other approximate codes (d-FRC, BGC, expander, graph assignment, BIBD, SGC,
   IS-GC): the fastest ``wait_for`` (or whoever arrived by a deadline), decoded
   by the code's optimal decoder.
+* sequential codes (SR-SGC, M-SGC; Krishnan et al. 2023): jobs in flight across
+  rounds, the paper's (1 + mu) x fastest rule with the (B, W, lambda) model;
+  see :mod:`gctheory.cluster.sequential` (its own rule and round loop).
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ def _schemes() -> dict[str, str]:
 
 
 SUPPORTED_SCHEMES = tuple(_schemes())
-"""Schemes :func:`gctheory.cluster.run` runs: uncoded, ignore-stragglers and every gradient code."""
+"""Schemes :func:`gctheory.cluster.run` runs: uncoded, ignore-stragglers, every gradient code and
+the sequential codes ``sr_sgc``, ``m_sgc``."""
 
 
 def build_scheme(
@@ -165,10 +169,12 @@ class Rule:
 
     def decodable(self, survivors: Sequence[int]) -> bool:
         """Peeling recovers from ``survivors`` every batch all ``n`` workers would (cached)."""
+        code = self.code
+        assert code is not None, "only a peeling rule (which has its code) asks"
         key = tuple(sorted(int(i) for i in survivors))
         hit = self._peels.get(key)
         if hit is None:
-            hit = bool(key) and int(self.code.recovered_batches(key).sum()) >= self.target
+            hit = bool(key) and int(code.recovered_batches(key).sum()) >= self.target
             if len(self._peels) > 4096:
                 self._peels.clear()
             self._peels[key] = hit

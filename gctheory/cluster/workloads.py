@@ -158,8 +158,11 @@ class DigitsWorkload:
         self.dim = self.model.dim(ds)
         self.n_labels = ds.n_labels
         self._parts = {j: (ds.X[train][p], ds.y[train][p]) for j, p in enumerate(parts)}
-        self._X, self._y = ds.X[train], ds.y[train]
-        self._Xt, self._yt = ds.X[test], ds.y[test]
+        # the whole data set; None in a restricted copy (a worker's partitions only)
+        self._X: np.ndarray | None = ds.X[train]
+        self._y: np.ndarray | None = ds.y[train]
+        self._Xt: np.ndarray | None = ds.X[test]
+        self._yt: np.ndarray | None = ds.y[test]
 
     def __repr__(self) -> str:
         return (
@@ -203,18 +206,22 @@ class DigitsWorkload:
         _, resid, _ = self.model.forward(params, X, y)
         return self.model.back(X, resid) / self.N + (self.l2 / self.k) * params
 
+    def _train(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._X is None or self._y is None:
+            raise ValueError("a restricted workload holds only some partitions")
+        return self._X, self._y
+
     def full_gradient(self, params: np.ndarray) -> np.ndarray:
         """The gradient of the training loss (for checks)."""
-        if self._X is None:
-            raise ValueError("a restricted workload holds only some partitions")
-        _, resid, _ = self.model.forward(params, self._X, self._y)
-        return self.model.back(self._X, resid) / self.N + self.l2 * params
+        X, y = self._train()
+        _, resid, _ = self.model.forward(params, X, y)
+        return self.model.back(X, resid) / self.N + self.l2 * params
 
     def step_size(self) -> float:
         """``1/L``, L the smoothness constant of the training loss (the simulator's default)."""
         from gctheory.training import smoothness
 
-        return 1.0 / smoothness(self.model, self._X, self.N, 1.0)
+        return 1.0 / smoothness(self.model, self._train()[0], self.N, 1.0)
 
     def _scores(self, params: np.ndarray, X: np.ndarray) -> np.ndarray:
         if self.model_name == "logistic":
@@ -226,12 +233,17 @@ class DigitsWorkload:
         out: dict[str, float] = {}
         pen = 0.5 * self.l2 * float(params @ params)
         for name, X, y in (("train", self._X, self._y), ("test", self._Xt, self._yt)):
-            if X is None or len(y) == 0:
+            if X is None or y is None or len(y) == 0:
                 continue
             loss, _, correct = self.model.forward(params, X, y)
             out[f"{name}_loss"] = loss / len(y) + pen
             out[f"{name}_accuracy"] = correct / len(y)
-        if self.model_name == "logistic" and self._Xt is not None and len(self._yt):
+        if (
+            self.model_name == "logistic"
+            and self._Xt is not None
+            and self._yt is not None
+            and len(self._yt)
+        ):
             out["test_auc"] = roc_auc(self._scores(params, self._Xt), self._yt)
         return out
 
@@ -256,7 +268,9 @@ class QuadraticWorkload:
         self.N = len(A)
         self._parts = {j: (A[j * rows : (j + 1) * rows], b[j * rows : (j + 1) * rows])
                        for j in range(self.k)}  # fmt: skip
-        self._A, self._b = A, b
+        # the whole data set; None in a restricted copy (a worker's partitions only)
+        self._A: np.ndarray | None = A
+        self._b: np.ndarray | None = b
 
     def spec(self) -> dict[str, Any]:
         return {"workload": "quadratic", "k": self.k, "dim": self.dim, "rows": self.rows,
@@ -276,14 +290,20 @@ class QuadraticWorkload:
         A, b = self._parts[int(partition)]
         return A.T @ (A @ params - b) / self.N
 
+    def _whole(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._A is None or self._b is None:
+            raise ValueError("a restricted workload holds only some partitions")
+        return self._A, self._b
+
     def full_gradient(self, params: np.ndarray) -> np.ndarray:
-        return self._A.T @ (self._A @ params - self._b) / self.N
+        A, b = self._whole()
+        return A.T @ (A @ params - b) / self.N
 
     def step_size(self) -> float:
-        return float(self.N / np.linalg.norm(self._A, 2) ** 2)
+        return float(self.N / np.linalg.norm(self._whole()[0], 2) ** 2)
 
     def metrics(self, params: np.ndarray) -> dict[str, float]:
-        if self._A is None:
+        if self._A is None or self._b is None:
             return {}
         r = self._A @ params - self._b
         return {"train_loss": float(r @ r / (2 * self.N))}
@@ -305,7 +325,9 @@ def make_workload(spec: Any, k: int, seed: int = 0) -> Any:
             return QuadraticWorkload(k, seed=seed)
         return DigitsWorkload(spec, k, seed=seed)
     if isinstance(spec, dict) and spec.get("workload") == "quadratic":
-        w = QuadraticWorkload(**{key: v for key, v in spec.items() if key != "workload"})
+        w: QuadraticWorkload | DigitsWorkload | GradientOracle = QuadraticWorkload(
+            **{key: v for key, v in spec.items() if key != "workload"}
+        )
     elif isinstance(spec, dict) and spec.get("workload") == "digits":
         opts = {key: v for key, v in spec.items() if key not in ("workload", "model", "k")}
         w = DigitsWorkload(spec["model"], int(spec["k"]), **opts)

@@ -8,12 +8,12 @@ are public through :mod:`gctheory.codes.approximate`, which gives the notation
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from gctheory._validate import check_array
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.base import DecodeResult, GradientCode, validate_survivors
 
 __all__ = ["ApproxDecodeResult", "recovery_error"]
@@ -70,6 +70,8 @@ class _ApproximateCode(GradientCode):
 
     s = None
     m = 1
+    #: n x k: row i is worker i's weights on the k partitions (0/1 for most codes); set by each code
+    A: np.ndarray
 
     @property
     def encoding_matrix(self) -> np.ndarray:
@@ -90,7 +92,7 @@ class _ApproximateCode(GradientCode):
         R -= 1.0
         return math.sqrt(R.dot(R) / self.k)
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         """The error ``||A_S^T u - 1||^2`` this code's decoder makes on ``survivors``.
 
         Here (least-squares decoding) it is ``err(A_S)`` of eq. (5); the
@@ -101,7 +103,7 @@ class _ApproximateCode(GradientCode):
 
     def decode_detail(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,

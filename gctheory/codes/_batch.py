@@ -9,7 +9,7 @@ single ``decode`` for sets the batch does not clear, and ``_batch_eligible``.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,13 +24,69 @@ from gctheory.codes._stacked_solve import frobenius_norms, gather_solve, resolve
 from gctheory.codes._survivors import (
     _EPS,
     _FALLBACK_RESIDUAL,
+    Survivors,
     _survivor_array_mask,
     check_positive_int,
 )
 
+if TYPE_CHECKING:
+    from gctheory.codes.base import DecodeResult
+
 
 class BatchDecoding:
-    """``decode_many`` and the stacked null-space decoder behind it."""
+    """``decode_many`` and the stacked null-space decoder behind it.
+
+    Expects the attributes and hooks of :class:`~gctheory.codes.base.GradientCode`
+    declared below (``_batch_eligible`` and ``_nullspace_data`` come from
+    :class:`~gctheory.codes._decoding.GenericDecoding`).
+    """
+
+    n: int
+    k: int
+    m: int
+
+    if TYPE_CHECKING:  # provided by GenericDecoding, GradientCode and the families
+
+        @property
+        def encoding_matrix(self) -> np.ndarray: ...
+
+        @property
+        def min_survivors(self) -> int: ...
+
+        def _batch_eligible(self) -> bool: ...
+
+        def _nullspace_data(self) -> tuple[np.ndarray, ...] | None: ...
+
+        def decode(
+            self,
+            survivors: Survivors,
+            received: np.ndarray,
+            d: int | None = None,
+            *,
+            rtol: float = 1e-6,
+            check: bool = True,
+            noise: float | None = None,
+            on_noise: str = "warn",
+        ) -> np.ndarray: ...
+
+        def decode_detail(
+            self,
+            survivors: Survivors,
+            received: np.ndarray,
+            d: int | None = None,
+            *,
+            rtol: float = 1e-6,
+            check: bool = True,
+            condition: bool = True,
+            noise: float | None = None,
+            on_noise: str = "warn",
+        ) -> DecodeResult: ...
+
+    def _batch_nullspace(self) -> tuple[np.ndarray, ...]:
+        """``_nullspace_data`` where it must exist: the batch runs only for eligible codes."""
+        ns = self._nullspace_data()
+        assert ns is not None, "_batch_eligible (or a null-space solution) implies C in range(E)"
+        return ns
 
     def decode_many(
         self,
@@ -124,7 +180,7 @@ class BatchDecoding:
         out = np.empty((N, width), dtype=np.result_type(self.encoding_matrix, sample, float))
         bounds = np.zeros(N)
         done = np.zeros(N, dtype=bool)
-        if isinstance(sets, np.ndarray) and self._batch_eligible():
+        if isinstance(sets, np.ndarray) and seen is not None and self._batch_eligible():
             SS, Yb, rb, res = self._nullspace_batch_factors(sets, seen, backend)
             thr = min(rtol, _FALLBACK_RESIDUAL)
             X = self._batch_coefficients(SS, Yb)  # (n, N, m), exactly 0 on the stragglers
@@ -168,7 +224,7 @@ class BatchDecoding:
             T = sets[i]
             Y = Yfull[T] if Yfull is not None else per_set[i]
             if detail:
-                res = self.decode_detail(
+                result = self.decode_detail(
                     T,
                     Y,
                     d,
@@ -178,18 +234,19 @@ class BatchDecoding:
                     noise=noise,
                     on_noise="ignore",
                 )
-                out[i], bounds[i] = res.gradient, res.noise_bound
+                out[i], bounds[i] = result.gradient, result.noise_bound
             else:
                 out[i] = self.decode(T, Y, d, rtol=rtol, check=check, on_noise="ignore")
         if on_noise != "ignore":
             over = np.flatnonzero(bounds > rtol)
             if over.size:
-                i = int(over[np.argmax(bounds[over])])
+                worst = int(over[np.argmax(bounds[over])])
                 act(
-                    float(bounds[i]),
+                    float(bounds[worst]),
                     rtol,
                     on_noise,
-                    f"decode_many: {over.size} of {N} survivor sets (the worst, set {i}, shown)",
+                    f"decode_many: {over.size} of {N} survivor sets "
+                    f"(the worst, set {worst}, shown)",
                 )
         return (out, bounds) if return_bounds else out
 
@@ -224,7 +281,7 @@ class BatchDecoding:
         once). A bound, never below the residual up to its own rounding: a
         set it does not clear gets its direct residual (:meth:`_direct_residuals`).
         """
-        Z, X0, E, C, W = self._nullspace_data()
+        Z, X0, E, C, W = self._batch_nullspace()
         N, t = sets.shape
         n, m = X0.shape
         nul = Z.shape[1]
@@ -292,7 +349,7 @@ class BatchDecoding:
         idx = idx[np.all(np.isfinite(Y[idx]), axis=(1, 2))]
         if not idx.size:
             return
-        _, _, E, C, _ = self._nullspace_data()
+        _, _, E, C, _ = self._batch_nullspace()
         X = self._batch_coefficients(SS[idx], Y[idx]) if X is None else X[:, idx]
         n, L, m = X.shape
         R = (E @ X.reshape(n, L * m)).reshape(-1, L, m)
@@ -305,7 +362,7 @@ class BatchDecoding:
         ``||E||_2``, ``||X0||_F``, ``||Z||_F``."""
         extra = self.__dict__.get("_nullspace_extra_cache")
         if extra is None:
-            Z, X0, E, C, _ = self._nullspace_data()
+            Z, X0, E, C, _ = self._batch_nullspace()
             R0 = E @ X0 - C
             extra = {
                 "R0": R0,
@@ -320,7 +377,7 @@ class BatchDecoding:
 
     def _batch_coefficients(self, SS: np.ndarray, Y: np.ndarray) -> np.ndarray:
         """X (n, N, m): ``X0 - Z Y_i`` with set i's stragglers ``SS[i]`` set to exactly 0."""
-        Z, X0 = self._nullspace_data()[:2]
+        Z, X0 = self._batch_nullspace()[:2]
         n, m = X0.shape
         N, e = SS.shape
         nul = Z.shape[1]

@@ -267,7 +267,7 @@ class GenericDecoding(BatchDecoding):
         if generic_solve and generic_coef:
             X = self._nullspace_full(T, alive) if self.s is not None else None
             if X is not None:
-                _, _, E, C, _ = self._nullspace_data()
+                _, _, E, C, _ = self._batch_nullspace()
                 A = X[T]
                 res = _relative_residual(E @ X, C, self.k * self.m)
             else:

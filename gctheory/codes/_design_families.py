@@ -92,9 +92,9 @@ class GaloisField:
         p, e, q = self.p, self.e, self.q
         if e == 1:  # the smallest primitive root mod p
             for g in range(1, p):
-                pw = [pow(g, i, p) for i in range(p - 1)]
-                if len(set(pw)) == p - 1:
-                    return (-g % p, 1), np.array(pw, dtype=np.int64)
+                powers = [pow(g, i, p) for i in range(p - 1)]
+                if len(set(powers)) == p - 1:
+                    return (-g % p, 1), np.array(powers, dtype=np.int64)
         top = p ** (e - 1)
         for low in range(1, q):  # monic x^e + (low as digits); constant term nonzero
             coef = [(low // p**i) % p for i in range(e)]

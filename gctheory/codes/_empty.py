@@ -17,12 +17,12 @@ still raise.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import ApproxDecodeResult
 from gctheory.codes.base import validate_survivors
 
@@ -62,7 +62,7 @@ class EmptyDecodeMixin:
 
     def decode(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,
@@ -89,12 +89,19 @@ class EmptyDecodeMixin:
         backend: str = "auto",
         noise: float | None = None,
         on_noise: str = "warn",
-    ) -> np.ndarray:
-        """Batched :meth:`decode`; an empty survivor set gives a zero row (never refuses)."""
+        return_bounds: bool = False,
+    ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+        """Batched :meth:`decode`; an empty survivor set gives a zero row (never refuses).
+
+        With ``return_bounds`` also the (N,) noise bounds, 0 for an empty set (as
+        :meth:`decode_detail`'s ``noise_bound``).
+        """
+        if not isinstance(return_bounds, (bool, np.bool_)):
+            raise ValueError(f"return_bounds must be True or False, got {return_bounds!r}")
         sets = list(survivor_sets) if not isinstance(survivor_sets, np.ndarray) else survivor_sets
         empty = [np.asarray(S).size == 0 for S in sets]
         kw = {"rtol": rtol, "check": check, "backend": backend}
-        kw.update(noise=noise, on_noise=on_noise)
+        kw.update(noise=noise, on_noise=on_noise, return_bounds=return_bounds)
         if not any(empty):
             return super().decode_many(survivor_sets, received, d, **kw)  # type: ignore[misc]
         full = isinstance(received, np.ndarray) and received.ndim == 2
@@ -109,17 +116,22 @@ class EmptyDecodeMixin:
                 self._empty_gradient(S, np.zeros((0, np.shape(Y)[-1])) if full else Y, d)
         width = self.m * np.shape(rows[0])[-1] if d is None else d
         out = np.zeros((len(sets), width))
+        bounds = np.zeros(len(sets))
         idx = [i for i, e in enumerate(empty) if not e]
         if idx:
             sub = received if full else [rows[i] for i in idx]
-            out[idx] = super().decode_many(  # type: ignore[misc]
+            got = super().decode_many(  # type: ignore[misc]
                 [sets[i] for i in idx], sub, d, **kw
             )
-        return out
+            if return_bounds:
+                out[idx], bounds[idx] = got
+            else:
+                out[idx] = got
+        return (out, bounds) if return_bounds else out
 
     def decode_detail(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,

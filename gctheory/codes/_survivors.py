@@ -6,11 +6,16 @@ Private to :mod:`gctheory.codes`; ``check_positive_int`` and
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from gctheory._validate import check_memory
+
+#: a survivor set as the decoders take it: worker indices, a list or an int array
+#: (``validate_survivors`` checks either)
+Survivors: TypeAlias = "Sequence[int] | np.ndarray"
 
 _EPS = float(np.finfo(float).eps)
 #: above this relative residual the null-space decoder's coefficients are recomputed by

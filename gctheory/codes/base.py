@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -107,6 +107,7 @@ from gctheory.codes._precision import (
 )
 from gctheory.codes._survivors import (
     _EPS,
+    Survivors,
     _survivors_mask,
     check_positive_int,
     validate_survivors,
@@ -350,6 +351,7 @@ class GradientCode(CodeIO, GenericDecoding):
         return Y
 
     def _refuse(self, T: np.ndarray, res: float, rtol: float, kappa: float | None) -> None:
+        assert self.s is not None, "only an exact code refuses a set for its residual"
         cond = f" (condition number {kappa:.3g})" if kappa is not None else ""
         raise ValueError(
             f"survivors {_show_list(T)} cannot decode the gradient sum: the decoding "
@@ -360,7 +362,7 @@ class GradientCode(CodeIO, GenericDecoding):
 
     def decode_detail(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,
@@ -429,7 +431,7 @@ class GradientCode(CodeIO, GenericDecoding):
 
     def decode(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,
@@ -578,6 +580,7 @@ def verify_straggler_sets(
     truth = P.sum(axis=0)
     scale0 = float(np.abs(P).max(axis=1).sum())
     total = math.comb(code.n, e)
+    sets: Iterable[tuple[int, ...]]
     if max_sets is None or total <= max_sets:
         sets = itertools.combinations(range(code.n), e)
         exhaustive = True

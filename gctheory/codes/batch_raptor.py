@@ -26,6 +26,7 @@ import numpy as np
 
 from gctheory._validate import as_generator, check_array, check_choice, check_memory
 from gctheory.codes._approximate import _ApproximateCode
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.base import (
     DecodingCost,
     check_positive_int,
@@ -260,6 +261,8 @@ class BatchRaptorCode(_ApproximateCode):
     """
 
     name = "batch raptor code (Wang et al. 2019)"
+    #: ``(degrees, pmf)`` a :meth:`random` code was drawn from; None when built from H
+    degree_pmf: tuple[np.ndarray, np.ndarray] | None = None
 
     def __init__(self, batches: Sequence[Sequence[int]], H: Any, *, decoder: str = "peeling"):
         check_choice(decoder, "decoder", ("peeling", "lstsq"))
@@ -297,8 +300,8 @@ class BatchRaptorCode(_ApproximateCode):
         cls,
         n: int,
         b: int,
-        degrees: Sequence[int],
-        pmf: Sequence[float],
+        degrees: Sequence[int] | np.ndarray,
+        pmf: Sequence[float] | np.ndarray,
         *,
         k: int | None = None,
         rng: Any = None,
@@ -312,20 +315,20 @@ class BatchRaptorCode(_ApproximateCode):
             raise ValueError(f"b must be <= k (at least one batch), got b={b}, k={k}")
         check_memory(10 * n * (k // b) + 10 * n * k, "n", f"the {n} x {k} coding matrix")
         check_choice(decoder, "decoder", ("peeling", "lstsq"))
-        degrees = check_array(degrees, "degrees", ndim=1)
-        pmf = check_array(pmf, "pmf", ndim=1)
-        if degrees.shape != pmf.shape:
+        degs = check_array(degrees, "degrees", ndim=1)
+        probs = check_array(pmf, "pmf", ndim=1)
+        if degs.shape != probs.shape:
             raise ValueError("degrees and pmf must be 1-D arrays of the same non-zero length")
-        if np.any(degrees != np.round(degrees)):
+        if np.any(degs != np.round(degs)):
             raise ValueError("degrees must be integers")
-        degrees = degrees.astype(np.int64)
-        if np.any(pmf < 0) or not math.isclose(pmf.sum(), 1.0, rel_tol=1e-12):
-            raise ValueError(f"pmf must be non-negative and sum to 1, got sum {pmf.sum()!r}")
+        degs = degs.astype(np.int64)
+        if np.any(probs < 0) or not math.isclose(probs.sum(), 1.0, rel_tol=1e-12):
+            raise ValueError(f"pmf must be non-negative and sum to 1, got sum {probs.sum()!r}")
         K = k // b
-        if np.any(degrees < 1) or np.any(degrees[pmf > 0] > K):
+        if np.any(degs < 1) or np.any(degs[probs > 0] > K):
             raise ValueError(
                 f"every degree with positive mass must lie in [1, K] with K = floor(k/b) = {K} "
-                f"batches, got degrees up to {int(degrees[pmf > 0].max())}"
+                f"batches, got degrees up to {int(degs[probs > 0].max())}"
             )
         rng = as_generator(rng)
         rem = k - K * b  # < b leftover partitions, spread as evenly as possible
@@ -335,11 +338,11 @@ class BatchRaptorCode(_ApproximateCode):
         ends = np.cumsum(sizes)
         batches = [list(range(e - z, e)) for e, z in zip(ends, sizes)]
         H = np.zeros((n, K), dtype=bool)
-        deg = rng.choice(degrees, size=n, p=pmf)
+        deg = rng.choice(degs, size=n, p=probs)
         for i in range(n):
             H[i, rng.choice(K, size=int(deg[i]), replace=False)] = True
         code = cls(batches, H, decoder=decoder)
-        code.degree_pmf = (degrees, pmf)
+        code.degree_pmf = (degs, probs)
         return code
 
     @classmethod
@@ -373,7 +376,7 @@ class BatchRaptorCode(_ApproximateCode):
             kappa = 1.0
         return A, kappa
 
-    def recovered_batches(self, survivors: Sequence[int]) -> np.ndarray:
+    def recovered_batches(self, survivors: Survivors) -> np.ndarray:
         """Boolean mask of the batches peeling recovers from ``survivors`` (structure only).
 
         The same edge-removal process as :func:`peeling_decode` without values
@@ -416,7 +419,7 @@ class BatchRaptorCode(_ApproximateCode):
             edges = int(self.H[validate_survivors(survivors, self.n, 1)].sum())
         return DecodingCost(setup=edges, apply=edges * r, method="peeling (Wang et al. Alg. 1)")
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         """Partitions in batches peeling leaves unrecovered (or eq. (5) for ``lstsq``)."""
         if self.decoder == "lstsq":
             return super().decoder_error(survivors)

@@ -76,6 +76,7 @@ import numpy as np
 from gctheory._validate import as_generator, check_array, check_choice, check_int, check_probability
 from gctheory.codes import _design_families as _fam
 from gctheory.codes._empty import EmptyDecodeMixin
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 
@@ -453,7 +454,7 @@ class BIBDGradientCode(_ApproximateCode):
         D = self.design
         return bibd_error(D.v, D.b, D.r, D.lam, stragglers)
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         T = validate_survivors(survivors, self.n, 1)
         if self.decoder == "lstsq":
             return super().decoder_error(T)
@@ -564,7 +565,7 @@ class StochasticGradientCode(EmptyDecodeMixin, _ApproximateCode):
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
         return np.full((T.size, 1), 1.0 / (self.d * (1 - self.p))), 1.0
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         """``||A_T^T u - 1||^2`` of this code's own decoder ``u = 1 / (d (1 - p))`` (``k`` with
         no survivor); the inherited method gave the least-squares optimum instead, which this
         estimator does not use."""

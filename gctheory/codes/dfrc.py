@@ -28,6 +28,7 @@ import numpy as np
 from gctheory._validate import as_generator, check_choice, check_memory
 from gctheory.codes._approximate import _ApproximateCode
 from gctheory.codes._group_failure import _group_failure
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 from gctheory.codes.tandon import _check_ns, _one_per_group, group_residual
 
@@ -247,7 +248,7 @@ class DFractionalRepetitionCode(_ApproximateCode):
         chosen = int(self.group_sizes.max())
         return DecodingCost(setup=self.k + t, apply=chosen * r, method="group sum (interval DP)")
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         """Number of partitions the group-sum decoder misses (or eq. (5) for ``lstsq``)."""
         if self.decoder == "lstsq":
             return super().decoder_error(survivors)

@@ -65,6 +65,7 @@ from gctheory._validate import (
     check_probability,
     check_real,
 )
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import _ApproximateCode, recovery_error
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 
@@ -366,7 +367,7 @@ class ExpanderCode(_ApproximateCode):
             return super()._solve(T)
         return np.full((T.size, 1), self.n / T.size), 1.0
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         """``||u^T A_K - 1||^2`` of this code's decoder on ``survivors``."""
         T = validate_survivors(survivors, self.n, 1)
         if self.decoder == "optimal":
@@ -557,14 +558,14 @@ class GraphAssignmentCode(_ApproximateCode):
         self.load = 2
         self.decoder = decoder
 
-    def alpha(self, survivors: Sequence[int]) -> np.ndarray:
+    def alpha(self, survivors: Survivors) -> np.ndarray:
         """``alpha* = A^T w*`` (per block: the coefficient of g_v in the optimal estimate)."""
         T = validate_survivors(survivors, self.n, 0)
         alive = np.zeros(self.n, dtype=bool)
         alive[T] = True
         return graph_optimal_alpha(self.k, self.edges, alive)
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         """``||alpha* - 1||^2``: the optimal error, from the components (or least squares)."""
         if self.decoder == "lstsq":
             return super().decoder_error(survivors)

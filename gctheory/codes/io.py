@@ -208,7 +208,8 @@ def save_code(code: Any, path: str | os.PathLike, *, overwrite: bool = False) ->
     }
     meta["fingerprint"] = _fingerprint(meta, arrays)
     buf = io.BytesIO()
-    np.savez_compressed(buf, metadata=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    text = np.array(json.dumps(meta, sort_keys=True))
+    np.savez_compressed(buf, allow_pickle=False, metadata=text, **arrays)  # no pickle written
     tmp = p.with_name(p.name + ".tmp")
     tmp.write_bytes(buf.getvalue())
     os.replace(tmp, p)
@@ -275,7 +276,9 @@ def export_B(code: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
     ``i, ..., i + s mod n``, as :class:`CyclicMDSCode` here). Only codes
     without communication saving (``m = 1``) have such a B; others are refused.
     """
-    if not isinstance(code, CodeIO):
+    from gctheory.codes.base import GradientCode  # base imports this module
+
+    if not isinstance(code, GradientCode):
         raise ValueError(f"export_B: expected a GradientCode, got {type(code).__name__}")
     if code.m != 1:
         raise ValueError(

@@ -77,6 +77,7 @@ import numpy as np
 
 from gctheory._validate import as_generator, check_array, check_choice, check_int, check_memory
 from gctheory.codes._empty import EmptyDecodeMixin, PartialDecodeResult
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 from gctheory.codes.tandon import _one_per_group, group_residual
@@ -271,9 +272,7 @@ def _group_options(
     return out
 
 
-def hybrid_max_disjoint(
-    n: int, c: int, c1: int, groups: int, survivors: Sequence[int]
-) -> list[int]:
+def hybrid_max_disjoint(n: int, c: int, c1: int, groups: int, survivors: Survivors) -> list[int]:
     """A largest set of survivors with pairwise disjoint hybrid-repetition supports (exact).
 
     The dynamic programme of the module docstring; returns the chosen workers
@@ -410,7 +409,7 @@ class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
         return f"ISGCCode(n={self.n}, s={self.design_s}, placement={self.placement!r}{extra})"
 
     # -- decoding
-    def select(self, survivors: Sequence[int]) -> list[int]:
+    def select(self, survivors: Survivors) -> list[int]:
         """A largest set of survivors with pairwise disjoint partitions (sorted)."""
         T = validate_survivors(survivors, self.n, 0)
         return self._select(T)
@@ -439,16 +438,16 @@ class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
     def _solve(self, T: np.ndarray) -> tuple[np.ndarray, float]:
         return self._coefficients_residual(T)[0], 1.0  # a sum of disjoint rows: no solve
 
-    def recovered_count(self, survivors: Sequence[int]) -> int:
+    def recovered_count(self, survivors: Survivors) -> int:
         """Partitions recovered from ``survivors`` (structure only)."""
         return self.c * len(self.select(survivors))
 
-    def decoder_error(self, survivors: Sequence[int]) -> float:
+    def decoder_error(self, survivors: Survivors) -> float:
         """Partitions not recovered: ``||A_T^T u - 1||^2`` of the 0/1 decoder (``k`` with no
         survivor)."""
         return float(self.k - self.recovered_count(validate_survivors(survivors, self.n, 0)))
 
-    def ignore_decode(self, survivors: Sequence[int], received: Any) -> ISGCResult:
+    def ignore_decode(self, survivors: Survivors, received: Any) -> ISGCResult:
         """The largest recoverable partial sum as an :class:`ISGCResult` (empty, not an
         exception, when no worker survives)."""
         T = validate_survivors(survivors, self.n, 0)
@@ -531,14 +530,14 @@ class ISGCDecoder:
             raise ValueError(f"partials must have shape (k, d) = ({self.k}, d), got {P.shape}")
         return self.code.encode(P)
 
-    def select(self, survivors: Sequence[int]) -> list[int]:
+    def select(self, survivors: Survivors) -> list[int]:
         """Survivors whose messages are summed: disjoint partition sets, most partitions."""
         return self.code.select(survivors)
 
-    def decode(self, survivors: Sequence[int], received: Any) -> ISGCResult:
+    def decode(self, survivors: Survivors, received: Any) -> ISGCResult:
         return self.code.ignore_decode(survivors, received)
 
-    def recovered_count(self, survivors: Sequence[int]) -> int:
+    def recovered_count(self, survivors: Survivors) -> int:
         """Partitions recovered from ``survivors`` (structure only)."""
         return self.code.recovered_count(survivors)
 

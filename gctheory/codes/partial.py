@@ -175,7 +175,7 @@ def _cyclic_cover_probability(q: np.ndarray) -> float:
                     pr = q[i, m]
                     if pr == 0.0:
                         continue
-                    reach = max(carry, m)
+                    reach = max(int(carry), m)
                     if reach == 0:
                         continue  # partition i uncovered
                     w[reach - 1] += v[carry] * pr
@@ -208,8 +208,9 @@ class PartialPlacement:
     :meth:`frc`, :meth:`from_support` or :meth:`from_code`.
     """
 
-    def __init__(self, orders: Sequence[Sequence[int]], k: int, *, kind: str = "general",
-                 s: int | None = None, name: str = "placement") -> None:  # fmt: skip
+    def __init__(self, orders: Sequence[Sequence[int] | np.ndarray], k: int, *,
+                 kind: str = "general", s: int | None = None,
+                 name: str = "placement") -> None:  # fmt: skip
         self.k = check_int(k, "k", low=1)
         if isinstance(orders, (str, bytes, dict)) or not hasattr(orders, "__iter__"):
             raise ValueError(f"orders must be a sequence of partition lists, got {orders!r:.60}")
@@ -404,6 +405,8 @@ class PartialPlacement:
         if self.kind == "cyclic":
             return _cyclic_cover_probability(self._pmf(tau, dist, rule))
         if self.kind == "frc":
+            if self.s is None:  # a user's PartialPlacement(..., kind="frc") without s
+                raise ValueError("exact_probability of an 'frc' placement needs its s")
             c = self.s + 1
             q = self._pmf(tau, dist, rule)[:c]
             return _cyclic_cover_probability(q) ** (self.n // c)
@@ -447,6 +450,31 @@ class _TwoMessageScheme:
         return i * self.u + np.arange(self.u)
 
     def coded(self, i: int) -> np.ndarray:
+        raise NotImplementedError
+
+    # -- the coded block, one implementation per scheme
+    def _encode_block(self, block: np.ndarray) -> np.ndarray:
+        """Second messages (n, d) for the coded block's partition gradients."""
+        raise NotImplementedError
+
+    def _decode_block(self, idx: list[int], S2: np.ndarray) -> tuple[np.ndarray, list[int]]:
+        """(sum, block partitions recovered) from the second messages of workers ``idx``."""
+        raise NotImplementedError
+
+    def _coded_recovered(self, s2: np.ndarray) -> np.ndarray:
+        """Block partitions recovered per trial, given who delivered a second message."""
+        raise NotImplementedError
+
+    def _coded_time(self, full: np.ndarray) -> np.ndarray:
+        """Time the block is decodable, given each worker's time to finish all p pieces."""
+        raise NotImplementedError
+
+    def _coded_expected(self, q2: float) -> float:
+        """Expected block partitions recovered when each second message arrives w.p. q2."""
+        raise NotImplementedError
+
+    def _exact(self, q1: float, q2: float) -> float:
+        """P(exact recovery) given the first and second messages' arrival probabilities."""
         raise NotImplementedError
 
     def order(self, i: int) -> np.ndarray:
@@ -696,14 +724,14 @@ def estimate_partial(
         raise ValueError(
             f"sampler must be callable (rng, size) -> times, got {type(sampler).__name__}"
         )
-    if what != "time":
-        if tau is None:
-            raise ValueError(f"tau (the deadline) is required for what={what!r}")
-        tau = _check_tau(tau)
-    if what == "fraction":
-        return estimate_mean(partial(_fraction_chunk, scheme, tau, sampler), trials, rng=rng,
+    if what == "time":
+        return estimate_mean(partial(_time_chunk, scheme, rule, sampler), trials, rng=rng,
                              level=level)  # fmt: skip
-    if what == "exact":
-        return estimate_probability(partial(_exact_chunk, scheme, tau, sampler), trials, rng=rng,
-                                    level=level)  # fmt: skip
-    return estimate_mean(partial(_time_chunk, scheme, rule, sampler), trials, rng=rng, level=level)
+    if tau is None:
+        raise ValueError(f"tau (the deadline) is required for what={what!r}")
+    deadline = _check_tau(tau)
+    if what == "fraction":
+        return estimate_mean(partial(_fraction_chunk, scheme, deadline, sampler), trials, rng=rng,
+                             level=level)  # fmt: skip
+    return estimate_probability(partial(_exact_chunk, scheme, deadline, sampler), trials,
+                                rng=rng, level=level)  # fmt: skip

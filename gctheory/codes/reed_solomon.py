@@ -44,6 +44,7 @@ import numpy as np
 
 from gctheory._validate import check_array, check_memory
 from gctheory.codes._precision import check_flag
+from gctheory.codes._survivors import Survivors
 from gctheory.codes.base import (
     DecodeResult,
     DecodingCost,
@@ -458,7 +459,7 @@ class ReedSolomonCode(GradientCode):
 
     def decode_detail(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,
@@ -495,7 +496,7 @@ class ReedSolomonCode(GradientCode):
 
     def decode(
         self,
-        survivors: Sequence[int],
+        survivors: Survivors,
         received: np.ndarray,
         d: int | None = None,
         *,

@@ -142,7 +142,7 @@ def _stability_code(family: str, n: int, seed: int) -> GradientCode:
 
 
 def decoding_error(
-    code: GradientCode, stragglers: Sequence[int], partials: np.ndarray
+    code: GradientCode, stragglers: Sequence[int] | np.ndarray, partials: np.ndarray
 ) -> tuple[float, float]:
     """Relative error ``||g_hat - g||_2 / ||g||_2`` and condition number for one straggler set.
 
@@ -190,6 +190,7 @@ def decoding_stability(
     level: float = 0.99,
     executor: Any = None,
     rng: Any = None,
+    progress: Any = None,
 ) -> list[StabilityPoint]:
     """Worst-case and random-set decoding error for each family and n.
 
@@ -203,6 +204,8 @@ def decoding_stability(
     exhaustive_limit : enumerate all C(n, s) sets when there are at most this many.
     level, executor : passed to :func:`gctheory.montecarlo.estimate_mean`.
     rng : seed (keyword-only); the code seeds and straggler sets derive from it.
+    progress : callable, optional; called as ``progress(done, total, "family n=N")``
+        before each (family, n) point and once at the end.
     """
     trials = check_positive_int("trials", trials, minimum=2)
     worst_samples = check_positive_int("worst_samples", worst_samples, minimum=0)
@@ -213,12 +216,16 @@ def decoding_stability(
         check_positive_int("n", n, minimum=4)
         _params(n)
     root = np.random.SeedSequence(np.random.default_rng(rng).integers(2**63))
-    out = []
-    for f, n in itertools.product(families, ns):
+    out: list[StabilityPoint] = []
+    points = list(itertools.product(families, ns))
+    for i, (f, n) in enumerate(points):
+        if progress is not None:
+            progress(i, len(points), f"{f} n={n}")
         child = np.random.default_rng(root.spawn(1)[0])
         code_seed = int(child.integers(2**31))
         code = stability_code(f, n, code_seed)
         s = code.s
+        assert s is not None, "every family of the study is an exact code"
         P = child.standard_normal((code.k, _D))
         total = math.comb(n, s)
         if total <= exhaustive_limit:
@@ -237,6 +244,8 @@ def decoding_stability(
         sampler = functools.partial(_log10_error_sampler, f, n, code_seed)
         est = estimate_mean(sampler, trials, rng=child, level=level, executor=executor)
         out.append(StabilityPoint(f, n, s, code.m, worst_err, worst_kappa, exhaustive, est))
+    if progress is not None:
+        progress(len(points), len(points), "")
     return out
 
 
@@ -366,6 +375,7 @@ def compare_generators(
     time_limit: float = 10.0,
     exhaustive_limit: int = 200_000,
     rng: Any = 0,
+    progress: Any = None,
 ) -> list[GeneratorComparison]:
     """Every generator family as V in Ye-Abbe and as G in CommFR-GC, on the same footing.
 
@@ -386,6 +396,8 @@ def compare_generators(
     time_limit : seconds per worst-case search (the certified interval is
         reported when it runs out).
     rng : seed of the random families, the searches and the test gradients.
+    progress : callable, optional; called as ``progress(done, total, "scheme family")``
+        before each (scheme, family) pair and once at the end.
     """
     from gctheory._validate import as_generator, check_choice, check_int, check_real
     from gctheory.conditioning import empirical_s_kappa, max_condition
@@ -396,10 +408,10 @@ def compare_generators(
     m = check_int(m, "m", low=1)
     if s + m > n:
         raise ValueError(f"s + m must be <= n (load s + m <= k = n), got s={s}, m={m}, n={n}")
-    fams = GENERATOR_FAMILIES if families is None else _names(families, "families")
+    fams = GENERATOR_FAMILIES if families is None else _name_tuple(families, "families")
     for f in fams:
         check_choice(f, "families: family", GENERATOR_FAMILIES)
-    for sc in _names(schemes, "schemes"):
+    for sc in _name_tuple(schemes, "schemes"):
         check_choice(sc, "schemes: scheme", COMPARE_SCHEMES)
     exhaustive_limit = check_int(exhaustive_limit, "exhaustive_limit", low=1)
     kappa = check_real(kappa, "kappa", low=1.0, low_open=True)
@@ -407,30 +419,64 @@ def compare_generators(
     time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
     root = as_generator(rng)
     seed = int(root.integers(2**31))
-    out = []
+    out: list[GeneratorComparison] = []
+    total = len(_name_tuple(schemes, "schemes")) * len(fams)
     for scheme in schemes:
         K, N = (n - s, n) if scheme == "ye-abbe" else (m, m + s)
         t2 = _theorem2(scheme, n, s, m, kappa, eps)
         for fam in fams:
+            if progress is not None:
+                progress(len(out), total, f"{scheme} {fam}")
             b = generator_block(fam, N)
             gen = np.random.default_rng([seed, len(out)])
             if b * N > MAX_COLUMNS:
                 out.append(
                     GeneratorComparison(
-                        fam, scheme, n, s, m, kappa, b, math.nan, math.nan, False, (), None,
-                        False, None, t2, math.nan, 0, 0, 0.0, "not computed",
+                        fam,
+                        scheme,
+                        n,
+                        s,
+                        m,
+                        kappa,
+                        b,
+                        math.nan,
+                        math.nan,
+                        False,
+                        (),
+                        None,
+                        False,
+                        None,
+                        t2,
+                        math.nan,
+                        0,
+                        0,
+                        0.0,
+                        "not computed",
                         f"{b * N} columns (block {b}) exceed MAX_COLUMNS={MAX_COLUMNS}",
                     )
-                )  # fmt: skip
+                )
                 continue
             G = generator(fam, K, N, rng=gen)
-            opts = dict(
-                time_limit=time_limit, exhaustive_limit=exhaustive_limit, block=b, mp_dps=None
-            )
             with warnings.catch_warnings():  # float64 limits are reported by the interval
                 warnings.simplefilter("ignore", Float64Warning)
-                wc = max_condition(G, N - s, rng=gen, **opts)
-                sk = empirical_s_kappa(G, kappa, rng=gen, **opts)
+                wc = max_condition(
+                    G,
+                    N - s,
+                    time_limit=time_limit,
+                    exhaustive_limit=exhaustive_limit,
+                    block=b,
+                    mp_dps=None,
+                    rng=gen,
+                )
+                sk = empirical_s_kappa(
+                    G,
+                    kappa,
+                    time_limit=time_limit,
+                    exhaustive_limit=exhaustive_limit,
+                    block=b,
+                    mp_dps=None,
+                    rng=gen,
+                )
             strag = tuple(sorted(set(range(N)) - set(wc.subset)))
             err = _worst_error(scheme, G, n, s, m, b, strag, gen)
             out.append(
@@ -440,10 +486,12 @@ def compare_generators(
                     wc.method,
                 )
             )  # fmt: skip
+    if progress is not None:
+        progress(total, total, "")
     return out
 
 
-def _names(values: Any, name: str) -> tuple:
+def _name_tuple(values: Any, name: str) -> tuple:
     """A sequence of names (a lone string is refused: it would be read letter by letter)."""
     if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
         raise ValueError(f"{name} must be a sequence of names, got {values!r}")

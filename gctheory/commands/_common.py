@@ -86,13 +86,24 @@ def renamed_choice(mapping: dict[str, str], option: str):
     return convert
 
 
-def unused_options(args: argparse.Namespace, unused: dict[str, str]) -> None:
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the option of ``dest`` was written on the command line: ``gctheory``'s main
+    records them (``args._given``), so an option with a default counts only when typed;
+    without that record (a Namespace built by hand), when its value is not None or False."""
+    if hasattr(args, "_given"):
+        return dest in args._given
+    return getattr(args, dest, None) not in (None, False)
+
+
+def unused_options(args: argparse.Namespace, unused: dict[str, str], flags=None) -> None:
     """Refuse options given that the chosen configuration does not read:
-    ``unused = {dest: why}``; an option counts as given when its value is not None."""
-    given = [f"--{d.replace('_', '-')}" for d in unused if getattr(args, d, None) is not None]
-    if given:
-        why = "; ".join(unused[d] for d in unused if getattr(args, d, None) is not None)
+    ``unused = {dest: why}`` (:func:`given` says which were given); ``flags`` maps a
+    destination to its option where that is not ``--dest`` (``lam`` -> ``--lambda``)."""
+    names = [d for d in unused if given(args, d)]
+    given_ = [(flags or {}).get(d, f"--{d.replace('_', '-')}") for d in names]
+    if given_:
+        why = "; ".join(dict.fromkeys(unused[d] for d in names))
         raise ValueError(
-            f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} not used here ({why}): "
+            f"{', '.join(given_)} {'is' if len(given_) == 1 else 'are'} not used here ({why}): "
             "remove it"
         )

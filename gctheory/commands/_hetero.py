@@ -51,8 +51,22 @@ def _cmd_optimum_hetero(args: argparse.Namespace) -> int:
             "gctheory optimum hetero needs --group COUNT:SPEC (repeatable) or --trace PATH"
         )
     from gctheory.codes.heterogeneous import measured_split
+    from gctheory.commands._common import unused_options
     from gctheory.delays.heterogeneity import grouped_order_means
 
+    trace_only = ("n", "where", "clusters", "law", "trials", "bootstrap", "seed")
+    unused_options(args, {d: "read with --trace, not --group" for d in trace_only})
+    if args.scheme != "ye-abbe":
+        unused_options(args, {"m": "the communication saving of --scheme ye-abbe"})
+    if args.scheme != "cyclic-mds":
+        why = "the measure-then-split loads are for --scheme cyclic-mds"
+        unused_options(args, {"split_points": why, "partitions": why})
+    for dest, low in (("m", 1), ("split_points", 0), ("partitions", 1)):
+        if getattr(args, dest) < low:
+            flag = "--" + dest.replace("_", "-")
+            raise ValueError(f"{flag} must be an integer >= {low}, got {getattr(args, dest)}")
+    if not (math.isfinite(args.tau) and args.tau >= 0):
+        raise ValueError(f"--tau must be a finite number >= 0, got {args.tau}")
     if args.scheme not in _SINGLE_GROUP:
         raise ValueError(
             f"--scheme must be one of {_SINGLE_GROUP} with --group, got {args.scheme!r}"

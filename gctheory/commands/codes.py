@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from gctheory._names import COMMFR_FAMILIES, STABILITY_FAMILIES
 from gctheory._output import add_format_argument, format_table
 from gctheory.commands._codes_approx import add_parser as add_approx_parser
-from gctheory.commands._common import _need
+from gctheory.commands._common import _need, unused_options
 
 if TYPE_CHECKING:  # the codes (scipy) load when a command runs, not to build the parser
     from gctheory.codes.base import GradientCode
@@ -53,6 +53,12 @@ def _family_options(family: str) -> tuple[str, ...]:
 
 def _check_args(args: argparse.Namespace) -> None:
     """Refuse options the family does not read and out-of-range counts, before any work."""
+    why = f"the sequential codes {', '.join(SEQUENTIAL)} read it, not {args.family!r}"
+    unused_options(
+        args,
+        {d: why for d in ("B", "W", "lam", "jobs", "negative_control")},
+        flags={"lam": "--lambda"},
+    )
     allowed = _family_options(args.family)
     unused = [f"--{o}" for o in _OPTIONAL if o not in allowed and getattr(args, o) is not None]
     if unused:
@@ -206,16 +212,17 @@ def _cmd_missing(args: argparse.Namespace) -> int:
 
 
 def _cmd_stability(args: argparse.Namespace) -> int:
-    from gctheory._progress import Ticker
+    from gctheory._progress import Progress
     from gctheory.codes.stability import decoding_stability
 
-    with Ticker("codes stability", f"{len(args.families)} families x {len(args.n)} n"):
+    with Progress(len(args.families) * len(args.n), "codes stability") as bar:
         pts = decoding_stability(
             args.families,
             args.n,
             trials=args.trials,
             worst_samples=args.worst_samples,
             rng=args.seed,
+            progress=bar,
         )
     title = (
         "relative decoding error ||g_hat - g|| / ||g|| (k = n, s = n/4; m = n/4 for Ye-Abbe and "

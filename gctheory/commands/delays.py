@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from gctheory._output import add_format_argument, format_table
-from gctheory._progress import Ticker
+from gctheory._progress import Progress
 
 # text: short names for the main columns (md/csv/json keep every column, full names)
 _SUMMARY_TEXT = {
@@ -57,8 +57,11 @@ def _print(
 
 
 def _cmd_summary(args: argparse.Namespace) -> int:
+    from gctheory.commands._common import unused_options
     from gctheory.delays import summarize
 
+    if args.threshold is not None:
+        unused_options(args, {"factor": "--threshold gives the straggler threshold itself"})
     tr = _trace(args, single=False)
     res = summarize(tr, threshold=args.threshold, factor=args.factor, top=args.top, rng=args.seed)
     rows = [r.row() for r in res]
@@ -84,17 +87,29 @@ def _cmd_summary(args: argparse.Namespace) -> int:
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
+    from gctheory.commands._common import unused_options
     from gctheory.delays import fit_laws
 
     tr = _trace(args, single=True)
+    if not getattr(args, "per_worker", False):
+        unused_options(args, {d: "read with --per-worker" for d in ("clusters", "quantile")})
+        if args.bootstrap == 0:
+            unused_options(args, {"seed": "it seeds the bootstrap refits; --bootstrap is 0"})
     if getattr(args, "per_worker", False):  # issue 23
         from gctheory.commands._hetero import run_fit_per_worker
 
         return run_fit_per_worker(args, tr)
     x = tr.times(args.load)
-    hint = f"{len(args.laws)} laws, {args.bootstrap} bootstrap refits each; --bootstrap 0 is quick"
-    with Ticker("delays fit", hint):
-        fits = fit_laws(x, args.laws, bootstrap=args.bootstrap, rng=args.seed, level=args.level)
+    refits = f"{args.bootstrap} bootstrap refits (--bootstrap 0 is quick)"
+    with Progress(len(args.laws), "delays fit") as bar:
+        fits = fit_laws(
+            x,
+            args.laws,
+            bootstrap=args.bootstrap,
+            rng=args.seed,
+            level=args.level,
+            progress=lambda done, total, law: bar(done, total, law and f"{law}, {refits}"),
+        )
     best = min((f.aic for f in fits if f.converged), default=math.nan)
     rows = []
     for f in fits:
@@ -136,7 +151,9 @@ def _code(text: str | None) -> tuple[int, int, int] | None:
     return parts
 
 
-def _scheme_times(args: argparse.Namespace, tr: Any, laws: Any, scheme_times: Any) -> Any:
+def _scheme_times(
+    args: argparse.Namespace, tr: Any, laws: Any, scheme_times: Any, progress: Any = None
+) -> Any:
     return scheme_times(
         tr,
         args.scheme,
@@ -148,16 +165,24 @@ def _scheme_times(args: argparse.Namespace, tr: Any, laws: Any, scheme_times: An
         load_model=None if args.load_model == "none" else args.load_model,
         bootstrap=args.bootstrap,
         rng=args.seed,
+        progress=progress,
     )
 
 
 def _cmd_optimum(args: argparse.Namespace) -> int:
+    from gctheory.commands._common import unused_options
     from gctheory.delays import decision_table, scheme_times
 
+    if args.scheme != "ye-abbe":
+        unused_options(args, {"m": "the communication saving of --scheme ye-abbe"})
+    if args.scheme != "commfr-gc":
+        unused_options(args, {"code": "the code of --scheme commfr-gc"})
+    if args.bootstrap == 0:
+        unused_options(args, {"seed": "it seeds the bootstrap over rounds; --bootstrap is 0"})
     tr = _trace(args, single=True)
     laws = () if args.laws == [] else args.laws
-    with Ticker("delays optimum", f"{args.bootstrap} bootstrap rounds"):
-        res = _scheme_times(args, tr, laws, scheme_times)
+    with Progress(1, "delays optimum") as bar:
+        res = _scheme_times(args, tr, laws, scheme_times, progress=bar)
     if args.curve:
         rows = res.rows()
         _print(rows, args.format, tuple(rows[0]), f"gctheory delays optimum {args.scheme} curve")

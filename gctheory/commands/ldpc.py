@@ -66,8 +66,10 @@ def _ensembles(args: argparse.Namespace) -> list[tuple[str, dict, dict]]:
     if args.dv is not None or args.dc is not None or not ensembles:
         dv = 3 if args.dv is None else args.dv
         dc = 6 if args.dc is None else args.dc
-        if dv < 1 or dc < 2:
-            raise ValueError(f"need dv >= 1 and dc >= 2, got dv={dv}, dc={dc}")
+        if dv < 1:
+            raise ValueError(f"--dv must be an integer >= 1, got {dv}")
+        if dc < 2:
+            raise ValueError(f"--dc must be an integer >= 2, got {dc}")
         ensembles.insert(0, (f"({dv},{dc}) regular", {dv: 1.0}, {dc: 1.0}))
     return ensembles
 

@@ -11,8 +11,11 @@ __all__ = ["register"]
 
 
 def _handler(args: argparse.Namespace) -> int:
+    from gctheory.commands._common import unused_options
     from gctheory.load_bounds import all_bounds, brc_parameters
 
+    if not args.mc:
+        unused_options(args, {"seed": "it seeds the Monte Carlo of --mc"})
     rows = []
     for label, b, p in all_bounds(args.n, args.s, eps=args.eps, target=args.target):
         rel = "=" if b.kind == "achievable" else (">" if b.strict else ">=")
@@ -113,10 +116,16 @@ def _grid_handler(args: argparse.Namespace) -> int:
 
     rows = []
     for n in args.n:
+        if n < 2:
+            raise ValueError(f"--n must be integers >= 2, got {n}")
+    for dl in args.delta:
+        if not 0 <= dl < 1:  # also refuses nan
+            raise ValueError(f"--delta must lie in [0, 1) (s = round(delta n) < n), got {dl}")
+    for n in args.n:
         s_values = sorted({int(round(dl * n)) for dl in args.delta})
         for s in s_values:
             if not 0 <= s < n:
-                raise ValueError(f"delta * n must give 0 <= s < n, got s={s} for n={n}")
+                raise ValueError(f"--delta: delta * n must give 0 <= s < n, got s={s} for n={n}")
         c = load_curves(n, s_values, eps=args.eps, target=args.target)
         for i, s in enumerate(c["s"]):
             d = c["frc_exact_min_load"][i]

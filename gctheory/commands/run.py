@@ -40,6 +40,9 @@ def _summary(r: Any, cmp: Any) -> dict[str, Any]:
         "message_numbers_measured": r.message_numbers_measured,
         "dead_workers": sorted(r.dead),
     }
+    if "waited_all" in r.config:  # sequential codes: rounds that left the model, or straggled
+        row["rounds_waited_for_all"] = r.config["waited_all"]
+        row["rounds_with_stragglers"] = r.config["straggled"]
     for key, v in r.metrics.items():
         row[f"final_{key}"] = float(v[-1])
     return row
@@ -55,11 +58,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 0
     if args.scheme is None:
         raise ValueError(f"--scheme is required; valid schemes: {', '.join(cl.SUPPORTED_SCHEMES)}")
+    for dest, low in (("K", 1), ("eval_every", 0)):
+        v = getattr(args, dest)
+        if v is not None and v < low:
+            raise ValueError(f"--{dest.replace('_', '-')} must be an integer >= {low}, got {v}")
     code_options: dict[str, Any] = {}
     for item in args.code_option or []:
         key, eq, val = item.partition("=")
         if not eq:
             raise ValueError(f"--code-option takes KEY=VALUE, got {item!r}")
+        words = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+        if val.lower() in words:  # a flag gets a bool: the string "no" would read as true
+            code_options[key] = words[val.lower()]
+            continue
         try:
             code_options[key] = int(val)
         except ValueError:
@@ -67,38 +78,51 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 code_options[key] = float(val)
             except ValueError:
                 code_options[key] = val
+    for key, val in (("B", args.B), ("W", args.W), ("lam", args.lam), ("mu", args.mu)):
+        if val is not None:  # the sequential codes' (B, W, lambda) and waiting factor
+            code_options[key] = val
     if args.engine == "mpi":
         from gctheory.cluster.mpi import is_worker_rank, serve_worker
 
         if is_worker_rank():  # ranks 1..n: serve the master, print nothing
             serve_worker()
             return 0
-    r = cl.run(
-        args.scheme.replace("-", "_"),
-        args.n,
-        args.s,
-        K=args.K,
-        m=args.m,
-        code_options=code_options,
-        workload=args.model,
-        engine=args.engine,
-        delay=args.delay,
-        iterations=args.iterations,
-        step_size=args.step_size,
-        rng=args.seed,
-        preempt=not args.no_preempt,
-        deadline=args.deadline,
-        on_error=args.on_error,
-        timeout=args.timeout,
-        eval_every=args.eval_every,
-        trace=args.trace,
-        progress=None if not args.quiet else False,
-        checkpoint=args.checkpoint,
-        resume=args.resume,
+    from gctheory._progress import Progress
+
+    # the CLI's one progress line (remaining time, erased at the end, off a terminal
+    # silent), driven by the run's per-iteration callback instead of its own bar
+    bar = Progress(
+        args.iterations, f"gctheory run {args.scheme}", enabled=False if args.quiet else None
     )
+    with bar:
+        r = cl.run(
+            args.scheme.replace("-", "_"),
+            args.n,
+            args.s,
+            K=args.K,
+            m=args.m,
+            code_options=code_options,
+            workload=args.model,
+            engine=args.engine,
+            delay=args.delay,
+            iterations=args.iterations,
+            step_size=args.step_size,
+            rng=args.seed,
+            preempt=not args.no_preempt,
+            deadline=args.deadline,
+            on_error=args.on_error,
+            timeout=args.timeout,
+            eval_every=args.eval_every,
+            trace=args.trace,
+            progress=False,
+            on_iteration=lambda t, engine: bar.update(t + 1),
+            checkpoint=args.checkpoint,
+            resume=args.resume,
+        )
     if args.save_params:
         np.save(args.save_params, r.params)
-    cmp = compare(r) if r.iterations >= 2 else None
+    sequential = r.scheme in cl.SEQUENTIAL_SCHEMES  # no runtime prediction for them (yet)
+    cmp = compare(r) if r.iterations >= 2 and not sequential else None
     row = _summary(r, cmp)
     if args.format in ("json", "csv"):
         print(format_table([row], args.format))
@@ -135,6 +159,12 @@ def register(sub: Any) -> None:
     p.add_argument("--s", type=int, help="stragglers tolerated")
     p.add_argument("--K", type=int, help="workers waited for (ignore, approximate codes)")
     p.add_argument("--m", type=int, default=1, help="communication saving (ye_abbe, commfr)")
+    p.add_argument("--B", type=int, help="sr-sgc / m-sgc: longest burst of one straggler")
+    p.add_argument("--W", type=int, help="sr-sgc / m-sgc: window of rounds (>= 2)")
+    p.add_argument(
+        "--lambda", dest="lam", type=int, help="sr-sgc / m-sgc: distinct stragglers per window"
+    )
+    p.add_argument("--mu", type=float, help="sr-sgc / m-sgc: wait (1 + mu) x the fastest (1)")
     p.add_argument(
         "--code-option", action="append", metavar="KEY=VALUE", help="a code option (repeatable)"
     )

@@ -68,6 +68,8 @@ def _cmd_orderstat(args: argparse.Namespace) -> int:
     n = check_int(args.n, "--n", low=1)
     ks = [check_int(k, "--k", low=1, high=n) for k in args.k] if args.k else [n]
     check_int(args.mc, "--mc (Monte Carlo trials; 0 = none)", low=0)
+    if not args.mc:
+        unused_options(args, {"seed": "it seeds the Monte Carlo of --mc"})
     check_int(args.seed, "--seed", low=0)
     rows = []
     for k in ks:

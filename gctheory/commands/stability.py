@@ -8,7 +8,7 @@ from typing import Any
 
 from gctheory._names import COMPARE_SCHEMES, GENERATOR_FAMILIES
 from gctheory._output import add_format_argument, format_table
-from gctheory._progress import Ticker
+from gctheory._progress import Progress
 
 
 def _families(text: str | None) -> tuple[str, ...] | None:
@@ -21,7 +21,7 @@ def _families(text: str | None) -> tuple[str, ...] | None:
     return names
 
 
-def _compare(args: argparse.Namespace, compare_generators: Any) -> Any:
+def _compare(args: argparse.Namespace, compare_generators: Any, progress: Any = None) -> Any:
     return compare_generators(
         args.n,
         args.s,
@@ -32,15 +32,15 @@ def _compare(args: argparse.Namespace, compare_generators: Any) -> Any:
         eps=args.eps,
         time_limit=args.time_limit,
         rng=args.seed,
+        progress=progress,
     )
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from gctheory.codes.stability import compare_generators, recommend
 
-    hint = f"up to {args.time_limit:g} s per family and scheme (--time-limit)"
-    with Ticker("stability compare", hint):
-        rows = _compare(args, compare_generators)
+    with Progress(1, "stability compare") as bar:
+        rows = _compare(args, compare_generators, progress=bar)
     best = recommend(rows)
     title = f"generators at n={args.n}, s={args.s}, m={args.m}, kappa={args.kappa:g}: " + "; ".join(
         f"{k}: use {v.family if v else 'none certified'}" for k, v in best.items()
@@ -59,10 +59,13 @@ def _cmd_table(args: argparse.Namespace) -> int:
     nsm = None
     if args.n is not None:
         nsm = [(n, s, args.m) for n in args.n for s in args.s]
-    hint = f"up to {args.time_limit:g} s per worst case (--time-limit)"
-    with Ticker("stability table", hint):
+    with Progress(1, "stability table") as bar:
         rows = generator_table(
-            nsm, args.kappa, families=_families(args.families), time_limit=args.time_limit
+            nsm,
+            args.kappa,
+            families=_families(args.families),
+            time_limit=args.time_limit,
+            progress=bar,
         )
     print(format_table(rows, args.format, title="for this n, s, m and kappa, use this generator"))
     return 0

@@ -60,6 +60,37 @@ def _code_options(args: argparse.Namespace, scheme: str) -> dict:
     return out
 
 
+#: the scheme options each scheme reads (the gradient codes: K, s, m for ye_abbe/commfr)
+_SCHEME_READS = {
+    "gd": (),
+    "asysg": ("K", "s"),
+    "ignore": ("K", "s"),
+    "lgc": ("K", "s", "blocks", "warmup", "partial_work", "no_linear_scaling"),
+    "lag": ("xi", "D"),
+    "ggd": ("r", "xi", "D"),
+    "glag": ("r", "xi", "D"),
+    "lagc": ("r", "groups", "xi", "D"),
+    "sr_sgc": ("s",),
+    "m_sgc": ("s",),
+}
+_SCHEME_OPTIONS = ("K", "s", "r", "groups", "m", "xi", "D", "blocks", "warmup", "partial_work",
+                   "no_linear_scaling")  # fmt: skip
+
+
+def _check_unused(args: argparse.Namespace, name: str) -> None:
+    """Refuse a scheme option the chosen scheme does not read (``--r`` with ``gd``)."""
+    from gctheory.commands._common import unused_options
+    from gctheory.training.codes import CODE_OPTIONS
+
+    reads = _SCHEME_READS.get(name)
+    if reads is None:  # a gradient code (or a plug-in family)
+        reads = ("K", "s") + (("m",) if name in ("ye_abbe", "commfr") else ())
+        reads += ("groups",) if "groups" in CODE_OPTIONS.get(name, ()) else ()
+    mine = ", ".join("--" + o.replace("_", "-") for o in reads) or "none of them"
+    why = f"scheme {args.scheme!r} reads {mine}"
+    unused_options(args, {o: why for o in _SCHEME_OPTIONS if o not in reads})
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from gctheory import training as tr
 
@@ -78,6 +109,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         for k in ("K", "s", "r", "groups", "xi", "D", "blocks", "warmup")
         if getattr(args, k) is not None
     }
+    _check_unused(args, tr._canon(args.scheme))
     code_options = _code_options(args, tr._canon(args.scheme))
     if code_options:
         if "groups" in code_options:  # --groups of IS-GC's hybrid placement, not of lagc

@@ -344,6 +344,7 @@ def _local_search(
                 break
         if not top_v > best:
             break
+        assert top_T is not None, "top_v > best: some candidate set it"
         best, T = top_v, np.sort(top_T)
         if stopped:
             break

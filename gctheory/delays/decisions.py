@@ -248,6 +248,7 @@ def scheme_times(
     level: float = 0.95,
     rng: Any = None,
     load: float | None = None,
+    progress: Any = None,
 ) -> SchemeTimes:
     """Expected iteration time of ``scheme`` versus ``s`` on measured data (module docstring).
 
@@ -281,6 +282,9 @@ def scheme_times(
         at another load. An approximate code of (average) load ``d`` partitions
         that decodes from the fastest ``n - s`` workers is ``scheme="ignore-s"``
         with ``load=d/n`` (:mod:`gctheory.tradeoff` uses it so).
+    progress : callable, optional
+        Called as ``progress(done, total, what)``: one step per measured load whose
+        laws are fitted and one per bootstrap replicate.
     """
     rt = _runtime()
     check_choice(scheme, "scheme", rt.SCHEMES)
@@ -363,12 +367,19 @@ def scheme_times(
         notes["bootstrap"] = "no bootstrap over rounds: " + notes.get("rounds", "")
         B = 0
     fits = dict(fits or {})
+    to_fit = [ld for ld in used if any((law, ld) not in fits for law in laws)]
+    steps = len(to_fit) + B
+
+    def step(done: int, what: str) -> None:
+        if progress is not None:
+            progress(done, steps, what)
+
     with blas_single_thread():
-        for ld in used:
+        for i, ld in enumerate(to_fit):
+            step(i, f"fitting the laws at load {ld:g}")
             need = [law for law in laws if (law, ld) not in fits]
-            if need:
-                for f in fit_laws(trace.times(ld), need):
-                    fits[(f.law, ld)] = f
+            for f in fit_laws(trace.times(ld), need):
+                fits[(f.law, ld)] = f
         per_load: dict[str, dict[float, np.ndarray]] = {"empirical": {}}
         W: dict[float, np.ndarray] = {}
         rv: dict[float, np.ndarray] = {}
@@ -395,7 +406,8 @@ def scheme_times(
         high: dict[str, np.ndarray] = {}
         if B:
             boot: dict[str, list] = {"empirical": [], "rounds": []}
-            for _ in range(B):
+            for b in range(B):
+                step(len(to_fit) + b, "bootstrap over rounds")
                 emp_b, rnd_b = {}, {}
                 for ld in used:
                     M = mats[ld]
@@ -411,6 +423,7 @@ def scheme_times(
             for k, arr in boot.items():
                 A = np.array(arr)
                 low[k], high[k] = np.quantile(A, a, axis=0), np.quantile(A, 1 - a, axis=0)
+    step(steps, "")
     return SchemeTimes(
         scheme=scheme,
         n=n,

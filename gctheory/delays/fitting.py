@@ -128,12 +128,14 @@ def fit_laws(
     bootstrap: int = 0,
     rng: Any = None,
     level: float = 0.95,
+    progress: Any = None,
 ) -> list[LawFit]:
     """Fit every law of ``laws`` to ``data``; with ``bootstrap > 0`` add GOF p-values.
 
     A law whose fit does not converge is kept in the list with
     ``converged=False`` and the reason in ``message`` (so one law failing does
-    not hide the others). Ordered as ``laws``.
+    not hide the others). Ordered as ``laws``. ``progress``, if given, is called
+    as ``progress(done, total, law)`` before each law and once at the end.
     """
     if not isinstance(laws, str) and not isinstance(laws, (list, tuple)):
         raise ValueError(f"laws must be a law name or a sequence of names from {LAWS}, got {laws}")
@@ -144,7 +146,9 @@ def fit_laws(
     rng = as_generator(rng)
     children = rng.spawn(len(laws))
     out = []
-    for law, child in zip(laws, children):
+    for i, (law, child) in enumerate(zip(laws, children)):
+        if progress is not None:
+            progress(i, len(laws), law)
         try:
             with blas_single_thread():
                 f = _fit(x, law, level)
@@ -165,4 +169,6 @@ def fit_laws(
                 message=str(exc),
             )
         out.append(f)
+    if progress is not None:
+        progress(len(laws), len(laws), "")
     return out

@@ -86,7 +86,9 @@ class BurstyChain:
 
     def sample(self, rounds: int, workers: int, rng: Any = None) -> np.ndarray:
         rounds = check_int(rounds, "rounds", low=1)
-        return self.model.sample(self.burn_in + rounds, workers, self.rate, rng)[self.burn_in :]
+        burn = self.burn_in
+        assert burn is not None, "__post_init__ sets the default burn-in"
+        return self.model.sample(burn + rounds, workers, self.rate, rng)[burn:]
 
 
 # ----------------------------------------------------------------- the stationary law
@@ -236,7 +238,7 @@ def is_memory_delay(delay: Any) -> bool:
         return True
     if isinstance(delay, str):
         m = re.fullmatch(r"\s*([a-z_]+)\s*\(.*\)\s*", delay, flags=re.S)
-        return bool(m) and m.group(1) in _KINDS
+        return m is not None and m.group(1) in _KINDS
     return False
 
 

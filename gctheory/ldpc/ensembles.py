@@ -354,7 +354,7 @@ def design_rate(lam: Distribution, rho: Distribution) -> Any:
 def _poly(dist: dict[int, float], x: np.ndarray | float) -> np.ndarray:
     """Edge-perspective generating polynomial ``sum_d f_d x^(d-1)``."""
     x = np.asarray(x, dtype=float)
-    return sum(float(f) * x ** (d - 1) for d, f in dist.items())
+    return sum((float(f) * x ** (d - 1) for d, f in dist.items()), np.zeros_like(x))
 
 
 def _one_minus_poly_one_minus(dist: dict[int, float], x: np.ndarray | float) -> np.ndarray:

@@ -91,7 +91,7 @@ def frc_load(n: int, s: int, form: str = "theorem", *, warn: bool = True) -> Loa
             value = 1 + mpmath.log(n) / L
         load = max(1, _ceil(value))
         # the proof's remainder (n/d) delta^d = 1/ln(n ln(1/delta)) at eq. (14)'s d must be small
-        notes = ()
+        notes: tuple[str, ...] = ()
         if n * L <= mpmath.e**2:
             notes = (
                 f"n ln(1/delta)={float(n * L):.3g} <= e^2: the proof's remainder "
@@ -139,7 +139,7 @@ def frc_group_sizes(n: int, d: int, rounding: str = "ceil") -> tuple[int, ...]:
 _MAX_LISTED_GROUPS = 10**7
 
 
-def frc_failure_probability(n: int, s: int, d: int, rounding: str = "ceil") -> Fraction:
+def frc_failure_probability(n: int, s: int, d: int, rounding: str = "ceil") -> Fraction | float:
     """Exact failure probability ``P(err(A_S^FRC) > 0)`` of the d-FRC (Wang et al. 2019).
 
     ``s`` stragglers uniformly at random among ``n`` workers; decoding fails

@@ -280,7 +280,7 @@ class Checkpoint:
                 self._fd = os.open(
                     path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644
                 )
-                self._write(self._head_line.encode())
+                self._write(self._fd, self._head_line.encode())
         except BaseException:
             self._close_fd()
             self._lock.release()
@@ -411,15 +411,15 @@ class Checkpoint:
         if now - self._last_flush >= FLUSH_SECONDS:
             self.flush()
 
-    def _write(self, data: bytes) -> None:
-        """Append complete lines; on a full disk cut off what got written and say so."""
+    def _write(self, fd: int, data: bytes) -> None:
+        """Append complete lines to ``fd``; on a full disk cut off what got written and say so."""
         try:
-            _write_all(self._fd, data)
+            _write_all(fd, data)
         except OSError as exc:
             if exc.errno not in _FULL:
                 raise
             try:
-                os.ftruncate(self._fd, self._size)  # no room needed to shrink a file
+                os.ftruncate(fd, self._size)  # no room needed to shrink a file
             except OSError:
                 pass  # a torn last line: dropped on resume all the same
             self._close_fd()
@@ -444,7 +444,7 @@ class Checkpoint:
         if self._buffer and self._fd is not None:
             text = _canon([[i, summaries.encode(self.kind, v)] for i, v in self._buffer])
             line = f'{{"chunks":{text},"sha256":"{self._batch_sha(text)}"}}\n'
-            self._write(line.encode())
+            self._write(self._fd, line.encode())
             self._buffer.clear()
         self._last_flush = time.monotonic()
 

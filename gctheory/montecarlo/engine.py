@@ -98,9 +98,11 @@ def child_seed(ss: np.random.SeedSequence, base: int, i: int) -> np.random.SeedS
 def seed_key(ss: np.random.SeedSequence) -> dict[str, Any]:
     """A JSON-ready identity of a seed (for checkpoint headers)."""
     entropy = ss.entropy
-    entropy = [int(e) for e in entropy] if isinstance(entropy, (list, tuple)) else int(entropy)
+    assert entropy is not None, "a SeedSequence given None draws its entropy from the OS"
+    # a user's SeedSequence keeps its entropy as given: an int, a list, a tuple or an array
+    key = int(entropy) if isinstance(entropy, (int, np.integer)) else [int(e) for e in entropy]
     return {
-        "entropy": entropy,
+        "entropy": key,
         "spawn_key": [int(k) for k in ss.spawn_key],
         "pool_size": int(ss.pool_size),
         "first_child": int(ss.n_children_spawned),

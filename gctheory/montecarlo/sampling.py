@@ -157,17 +157,23 @@ def estimate_probability(
     )
     if stop is None:
         return est
+    count = est.successes
+    assert count is not None, "finish made a binomial estimate, which holds its count"
     size = engine.check_chunk_size(chunk_size, trials)
     if stop.rel_half_width is not None:
-        return _rel_stopped(est, stop, size, level, interval)
-    if stop.events > EXACT_EVENTS_MAX:
+        return _rel_stopped(est, count, stop, size, level, interval)
+    events = stop.events
+    assert events is not None, "a Stop holds at least one rule"
+    if events > EXACT_EVENTS_MAX:
         return est  # relative bias <= 1/events, far inside the interval
     last = est.trials - (est.trials - 1) // size * size
-    value, low, high = events_estimate(est.successes, est.trials, last, stop.events, level)
+    value, low, high = events_estimate(count, est.trials, last, events, level)
     return replace(est, value=value, low=low, high=high, method="sequential")
 
 
-def _rel_stopped(est: Estimate, stop: Stop, size: int, level: float, interval: str) -> Estimate:
+def _rel_stopped(
+    est: Estimate, count: int, stop: Stop, size: int, level: float, interval: str
+) -> Estimate:
     """The exact interval of a run under ``Stop(rel_half_width=...)`` (and ``events``)."""
 
     def met(k: int, n: int) -> bool:
@@ -177,7 +183,7 @@ def _rel_stopped(est: Estimate, stop: Stop, size: int, level: float, interval: s
     plan = design(met, size, est.trials)
     if plan is None:
         return est  # boundaries > SEQUENTIAL_MAX_BOUNDARY: the effect is negligible
-    low, high = sequential_interval(est.successes, est.trials, *plan, level, (est.low, est.high))
+    low, high = sequential_interval(count, est.trials, *plan, level, (est.low, est.high))
     return replace(est, low=min(low, est.value), high=max(high, est.value), method="sequential")
 
 

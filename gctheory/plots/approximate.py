@@ -52,7 +52,7 @@ from gctheory.codes.expander import (
     random_regular_graph,
 )
 from gctheory.codes.isgc import ISGCCode
-from gctheory.montecarlo import estimate_mean
+from gctheory.montecarlo import Estimate, estimate_mean
 from gctheory.plots._base import Drawing, _figure, _legend, _Recorder, figure, plt, save_figure
 
 _FLOOR = 1e-5  # zero estimates and CLT limits below it are drawn at the floor
@@ -136,24 +136,25 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     n, s = 120, 24
     trials = 100 if quick else 400
     series = []
-    loads, errs = [], []
+    loads: list[float] = []  # average loads (integers for d-FRC, means for the others)
+    errs: list[Estimate] = []
     for d in (1, 2, 3, 4, 5, 6):
-        code = DFractionalRepetitionCode(n, d)
-        loads.append(code.load)
-        errs.append(estimate_mean_error(code, s, trials, rng=[1, d]))
+        dfrc = DFractionalRepetitionCode(n, d)
+        loads.append(dfrc.load)
+        errs.append(estimate_mean_error(dfrc, s, trials, rng=[1, d]))
     series.append(("d-FRC, group sum", "C0", "o", loads, errs))
     loads, errs = [], []
     for eps in (0.2, 0.1, 0.05, 0.02):
-        code = BatchRaptorCode.theorem6(n, s, eps, rng=7)
-        b = code.batches[0].size
+        raptor = BatchRaptorCode.theorem6(n, s, eps, rng=7)
+        b = raptor.batches[0].size
         loads.append(b * float(theorem6_mean_degree(eps)))
-        errs.append(estimate_mean_error(code, s, trials, rng=[2, int(1 / eps)]))
+        errs.append(estimate_mean_error(raptor, s, trials, rng=[2, int(1 / eps)]))
     series.append(("batch raptor (P_w), peeling", "C2", "s", loads, errs))
     loads, errs = [], []
     for mean_load in (1, 2, 3, 4, 6, 8):
-        code = BernoulliGradientCode(n, mean_load / n, rng=mean_load)
-        loads.append(code.expected_load)
-        errs.append(estimate_mean_error(code, s, trials, rng=[3, mean_load]))
+        bernoulli = BernoulliGradientCode(n, mean_load / n, rng=mean_load)
+        loads.append(bernoulli.expected_load)
+        errs.append(estimate_mean_error(bernoulli, s, trials, rng=[3, mean_load]))
     series.append(("Bernoulli (Charles et al.), least squares", "C3", "^", loads, errs))
     # expander codes (Raviv et al. 2020): random d-regular graphs, both decoders, and the
     # spectral bound on the fixed decoder's error (worst case over straggler sets)
@@ -162,13 +163,13 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     for dec, color, marker in (("optimal", "C4", "D"), ("fixed", "C5", "v")):
         loads, errs = [], []
         for deg in (3, 4, 6, 8):
-            code = ExpanderCode(random_regular_graph(n, deg, rng=deg), decoder=dec)
-            loads.append(code.load)
+            expander = ExpanderCode(random_regular_graph(n, deg, rng=deg), decoder=dec)
+            loads.append(expander.load)
             tr = trials_lsq if dec == "optimal" else trials
-            errs.append(estimate_mean_error(code, s, tr, rng=[4, deg]))
+            errs.append(estimate_mean_error(expander, s, tr, rng=[4, deg]))
             if dec == "fixed":
-                bound_x.append(code.load)
-                bound_y.append(code.error_bound(s) / n)
+                bound_x.append(expander.load)
+                bound_y.append(expander.error_bound(s) / n)
         series.append((f"expander (Raviv et al.), {dec} decoder", color, marker, loads, errs))
     # IS-GC (ignore stragglers): partitions not recovered by the largest disjoint survivor
     # set, for cyclic and hybrid repetition (FR coincides with the d-FRC series above)
@@ -180,11 +181,11 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
         loads, errs = [], []
         for c in (2, 3, 4, 6):
             if kw:
-                code = ISGCCode(n, c - 1, "hybrid", c1=c // 2, groups=10)
+                isgc = ISGCCode(n, c - 1, "hybrid", c1=c // 2, groups=10)
             else:
-                code = ISGCCode(n, c - 1, "cyclic")
-            loads.append(code.load)
-            errs.append(estimate_mean_error(code, s, trials_is, rng=[5, c, len(kw)]))
+                isgc = ISGCCode(n, c - 1, "cyclic")
+            loads.append(isgc.load)
+            errs.append(estimate_mean_error(isgc, s, trials_is, rng=[5, c, len(kw)]))
         series.append((label, color, marker, loads, errs))
     for label, color, marker, ls, es in series:
         _series(ax_r, add, "right", label, color, marker, ls, es, n)

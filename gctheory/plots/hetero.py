@@ -18,6 +18,7 @@ Where the measurements are missing the first maker says so and writes nothing.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -125,7 +126,7 @@ def allocation_figure(outdir: Path, quick: bool) -> list[Path]:
     a2.set_ylabel("expected iteration time")
     a2.legend(fontsize=7)
     fig.suptitle("12 fast + 12 slow shifted-exponential workers", fontsize=9)
-    data = {
+    data: dict[str, list[Any]] = {
         "s": svals,
         "partitions_fast": d_fast,
         "partitions_slow": d_slow,

@@ -29,6 +29,7 @@ from gctheory.plots._base import (
     save_figure,
 )
 from gctheory.runtime import (
+    OptimumF,
     halbawi_alpha_star,
     halbawi_approx_time,
     halbawi_cm_range,
@@ -42,6 +43,12 @@ from gctheory.runtime import (
 )
 
 T0, XI, N_CG, N80 = 0.001, 1.1, 0.035, 80  # halbawi2017 Figure 3 / Section 6
+
+
+def _curve(opt: OptimumF) -> np.ndarray:
+    """``T_f`` for every f of an optimum at n = N80 (kept for n up to 10**6)."""
+    assert opt.times is not None, f"halbawi_optimal_f keeps the curve at n = {N80}"
+    return opt.times
 
 
 @figure(
@@ -64,13 +71,14 @@ def plot_halbawi_fig3(*, ax: Any = None, quick: bool = True) -> Drawing:
     t21 = np.array([halbawi_approx_time(a, t0=T0, xi=XI, n_cg=N_CG) for a in alpha])
     a_star = halbawi_alpha_star(T0, XI, N_CG)
     opt = halbawi_optimal_f(N80, t0=T0, xi=XI, n_cg=N_CG, decoding="none")
+    exact_times = _curve(opt)
     f_all = np.arange(1, N80 + 1)
     a_exact = (N80 - f_all + 1) / N80
     d = stats.pareto(XI, scale=T0)
     ax = _axes(ax, (6.4, 4.2))
     rec = _Recorder(ax.figure)
     ax.plot(alpha, t21, label="eq. (21), large-n approximation")
-    ax.plot(a_exact, opt.times, ".", ms=3, color="C1", label="eq. (17) exact, n = 80")
+    ax.plot(a_exact, exact_times, ".", ms=3, color="C1", label="eq. (17) exact, n = 80")
     ax.plot(
         [a_star],
         [halbawi_approx_time(a_star, t0=T0, xi=XI, n_cg=N_CG)],
@@ -104,7 +112,7 @@ def plot_halbawi_fig3(*, ax: Any = None, quick: bool = True) -> Drawing:
     _legend(ax, fontsize=8)
     data = {
         "alpha": list(alpha) + list(a_exact) + mc_a,
-        "T": list(t21) + list(opt.times) + mc_v,
+        "T": list(t21) + list(exact_times) + mc_v,
         "ci_half_width": [0.0] * (len(alpha) + len(a_exact)) + mc_e,
         "curve": ["eq21"] * len(alpha) + ["eq17_n80"] * len(a_exact) + ["monte_carlo"] * len(mc_a),
     }
@@ -128,8 +136,9 @@ def plot_halbawi_f(*, ax: Any = None, quick: bool = True) -> Drawing:
     decoding, optima starred, Monte Carlo points (99% CI) where the variance is finite.
     Computes and draws on ``ax``; ``.data`` holds the curves."""
     kw = dict(t0=T0, xi=XI, n_cg=N_CG)
-    lo1, hi1 = halbawi_cm_range(33, N80, decoding="generic", **kw)
-    c_m = (lo1 + hi1) / 2
+    cm_range = halbawi_cm_range(33, N80, decoding="generic", **kw)
+    assert cm_range is not None, "f = 33 is optimal for some c_m at n = 80 (the paper's case)"
+    c_m = (cm_range[0] + cm_range[1]) / 2
     ax = _axes(ax, (6.4, 4.2))
     rec = _Recorder(ax.figure)
     data: dict[str, list] = {"f": [], "T": [], "decoding": [], "mc": [], "ci_half_width": []}
@@ -149,11 +158,12 @@ def plot_halbawi_f(*, ax: Any = None, quick: bool = True) -> Drawing:
     decs = (("none", "offline"), ("rs", "RS, c_m f(f-1)"), ("generic", "MDS, c_m f^3"))
     for dec, label in decs:
         o = halbawi_optimal_f(N80, c_m=c_m, decoding=dec, **kw)
-        ok = np.isfinite(o.times)
-        (line,) = ax.plot(f_all[ok], o.times[ok], label=f"{label}: f* = {o.f}")
+        times = _curve(o)
+        ok = np.isfinite(times)
+        (line,) = ax.plot(f_all[ok], times[ok], label=f"{label}: f* = {o.f}")
         ax.plot([o.f], [o.time], "*", ms=12, color=line.get_color(), label=line.get_label())
         data["f"] += list(f_all)
-        data["T"] += list(o.times)
+        data["T"] += list(times)
         data["decoding"] += [dec] * N80
         data["mc"] += [math.nan] * N80
         data["ci_half_width"] += [math.nan] * N80
@@ -165,7 +175,7 @@ def plot_halbawi_f(*, ax: Any = None, quick: bool = True) -> Drawing:
             mc_v.append(delay[f].value + rest)
             mc_e.append(delay[f].half_width)
             data["f"].append(f)
-            data["T"].append(float(o.times[f - 1]))
+            data["T"].append(float(times[f - 1]))
             data["decoding"].append(dec)
             data["mc"].append(mc_v[-1])
             data["ci_half_width"].append(mc_e[-1])

@@ -22,6 +22,7 @@ and the plain cyclic-MDS code (all or nothing), with times per unit of data
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -52,9 +53,10 @@ def best_runtimes(D: np.ndarray, rules: str, quick: bool) -> list[dict]:
         best, _ = search_runtimes(D, jobs=JOBS, mu=MU, base_comp=BASE_COMP, rules=rules)
         return best
     out = []
+    n, rounds = D.shape
     for scheme in SCHEMES:
-        top = None
-        for p in _quick_grid(scheme, *D.shape, rules):
+        top: dict[str, Any] | None = None
+        for p in _quick_grid(scheme, n, rounds, rules):
             r = run_scheme(D, scheme, p, jobs=JOBS, mu=MU, base_comp=BASE_COMP, rules=rules)
             if top is None or r.runtime < top["runtime"]:
                 top = {"scheme": scheme, "runtime": r.runtime, "params": list(p), "load": r.load}
@@ -126,7 +128,7 @@ def _partial_fraction(outdir: Path, quick: bool) -> list[Path]:
     name = "partial-fraction-vs-deadline"
     n, s, p = 12, 2, 4
     dist = stats.expon(loc=1.0, scale=1.0)
-    schemes = {
+    schemes: dict[str, PartialPlacement | PartialCyclicScheme | PartialReplicationScheme] = {
         "cyclic repetition (pieces)": PartialPlacement.cyclic(n, s),
         "FRC staggered (pieces)": PartialPlacement.frc(n, s),
         "FRC same order (pieces)": PartialPlacement.frc(n, s, order="same"),

@@ -88,10 +88,12 @@ def plot_stats(
     if isinstance(stats, (str, os.PathLike)):
         from gctheory.sweeps import read_stats
 
-        stats = read_stats(stats)
+        given: Iterable[Any] = read_stats(stats)
+    else:
+        given = stats
     chosen = [
         s
-        for s in stats
+        for s in given
         if (estimator is None or s.estimator == estimator) and (filter is None or filter(s))
     ]
     if not chosen:

@@ -111,9 +111,8 @@ def _panel_load(ax: Any, axf: Any, table: Any, schemes: Sequence[str], faded: se
             continue
         colour, marker = _style(name)
         a = _FADE if name in faded else 1.0
-        s = [r["s"] for r in rows]
         ax.plot(
-            s,
+            [r["s"] for r in rows],
             [r["load"] for r in rows],
             color=colour,
             marker=marker,

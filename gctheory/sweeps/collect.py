@@ -130,7 +130,7 @@ def collect(
         _check_int(f"{p.label}: max_trials", t, 1)
         if e is not None:
             _check_int(f"{p.label}: max_events", e, 1)
-        if r is not None and not (isinstance(r, numbers.Real) and r > 0):
+        if r is not None and not (isinstance(r, numbers.Real) and float(r) > 0):
             raise ValueError(f"{p.label}: rel_half_width must be positive, got {r!r}")
     keys = [p.key for p in problems]  # builds every code now: bad parameters fail before work
     if progress is None:
@@ -183,11 +183,11 @@ def collect(
                         summary.rows_written += 1
                 if progress:
                     m = merge_rows(rows[key])
-                    got = (
-                        f"{m.events} events"
-                        if m.events is not None
-                        else f"mean {m.sum / m.trials:.4g}"
-                    )
+                    if m.events is not None:
+                        got = f"{m.events} events"
+                    else:
+                        assert m.sum is not None, "merge_rows sums the rows of a mean"
+                        got = f"mean {m.sum / m.trials:.4g}"
                     sys.stderr.write(
                         f"\r[{i + 1}/{len(problems)}] {p.label}: {m.trials}/{t} trials, {got}, "
                         f"{time.monotonic() - start:.1f}s\x1b[K"

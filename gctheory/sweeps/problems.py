@@ -71,9 +71,9 @@ class Estimator:
     kind: str  # "probability" or "mean"
     params: dict[str, tuple[type, Any]]  # name -> (type, default or _REQUIRED)
     batch_size: int
-    build: Callable[[dict], Any]  # params -> the code (cached)
+    build: Callable[[Mapping[str, Any]], Any]  # params -> the code (cached)
     fingerprint: Callable[[Any], str | None]
-    run: Callable[[Any, dict, int, np.random.SeedSequence], Any]
+    run: Callable[[Any, Mapping[str, Any], int, np.random.SeedSequence], Any]
     description: str = ""
 
 
@@ -84,7 +84,7 @@ def _quiet(func: Callable, *args: Any, **kwargs: Any) -> Any:
 
 
 # ------------------------------------------------------------------ LDPC block failure
-def _ldpc_build(p: dict) -> Any:
+def _ldpc_build(p: Mapping[str, Any]) -> Any:
     from gctheory._validate import check_probability
     from gctheory.ldpc import regular_ensemble
 
@@ -98,23 +98,24 @@ def _ldpc_fingerprint(H: Any) -> str:
     return _sha_arrays(np.asarray(H.shape), H.indptr, H.indices, H.data.astype(np.int64))
 
 
-def _ldpc_run(H: Any, p: dict, size: int, ss: np.random.SeedSequence) -> int:
+def _ldpc_run(H: Any, p: Mapping[str, Any], size: int, ss: np.random.SeedSequence) -> int:
     from gctheory.ldpc import block_failure_rate
 
     est = block_failure_rate(
         H, p["eps"], size, rng=ss, multigraph=p["multi_edges"] == "keep", progress=False
     )
+    assert est.successes is not None, "block_failure_rate estimates a probability"
     return int(est.successes)
 
 
 # ------------------------------------------------------------------ d-FRC failure
-def _dfrc_build(p: dict) -> Any:
+def _dfrc_build(p: Mapping[str, Any]) -> Any:
     from gctheory.load_bounds import frc_group_sizes
 
     return [int(x) for x in frc_group_sizes(p["n"], p["d"], p["rounding"])]
 
 
-def _dfrc_run(sizes: Any, p: dict, size: int, ss: np.random.SeedSequence) -> int:
+def _dfrc_run(sizes: Any, p: Mapping[str, Any], size: int, ss: np.random.SeedSequence) -> int:
     from gctheory.load_bounds import frc_failure_mc
 
     est = _quiet(frc_failure_mc, p["n"], p["s"], p["d"], size, rng=ss, rounding=p["rounding"])
@@ -122,7 +123,7 @@ def _dfrc_run(sizes: Any, p: dict, size: int, ss: np.random.SeedSequence) -> int
 
 
 # ------------------------------------------------------------------ condition-number tails
-def _cond_run(code: Any, p: dict, size: int, ss: np.random.SeedSequence) -> int:
+def _cond_run(code: Any, p: Mapping[str, Any], size: int, ss: np.random.SeedSequence) -> int:
     from gctheory.conditioning import condition_tail_mc
 
     est = _quiet(condition_tail_mc, p["u"], p["v"], p["kappa"], size, rng=ss)
@@ -130,7 +131,7 @@ def _cond_run(code: Any, p: dict, size: int, ss: np.random.SeedSequence) -> int:
 
 
 # ------------------------------------------------------------------ runtime by Monte Carlo
-def _runtime_dist(p: dict) -> Any:
+def _runtime_dist(p: Mapping[str, Any]) -> Any:
     from scipy import stats
 
     if p["dist"] == "pareto":
@@ -140,7 +141,7 @@ def _runtime_dist(p: dict) -> Any:
     raise ValueError(f"dist must be 'exponential' or 'pareto', got {p['dist']!r}")
 
 
-def _runtime_build(p: dict) -> Any:
+def _runtime_build(p: Mapping[str, Any]) -> Any:
     from gctheory.runtime import scheme_layout
 
     _runtime_dist(p)
@@ -158,7 +159,7 @@ def _moments(est: Any) -> tuple[float, float]:
     return float(est.value) * n, float(est.std) ** 2 * (n - 1)
 
 
-def _runtime_run(layout: Any, p: dict, size: int, ss: np.random.SeedSequence) -> Any:
+def _runtime_run(layout: Any, p: Mapping[str, Any], size: int, ss: np.random.SeedSequence) -> Any:
     from gctheory.runtime import scheme_time_mc
 
     est = scheme_time_mc(
@@ -168,7 +169,7 @@ def _runtime_run(layout: Any, p: dict, size: int, ss: np.random.SeedSequence) ->
 
 
 # ------------------------------------------------------------------ simulated iteration times
-def _iteration_time(p: dict, rng: np.random.Generator, size: int) -> np.ndarray:
+def _iteration_time(p: Mapping[str, Any], rng: np.random.Generator, size: int) -> np.ndarray:
     from gctheory.training import simulate
 
     options = {"s": p["s"]} if p["s"] >= 0 else {}
@@ -187,14 +188,14 @@ def _iteration_time(p: dict, rng: np.random.Generator, size: int) -> np.ndarray:
     return out
 
 
-def _training_run(code: Any, p: dict, size: int, ss: np.random.SeedSequence) -> Any:
+def _training_run(code: Any, p: Mapping[str, Any], size: int, ss: np.random.SeedSequence) -> Any:
     from gctheory.montecarlo import estimate_mean
 
     sampler = functools.partial(_iteration_time, p)
     return _moments(estimate_mean(sampler, size, rng=ss, chunk_size=size, progress=False))
 
 
-def _no_code(p: dict) -> None:
+def _no_code(p: Mapping[str, Any]) -> None:
     return None
 
 
@@ -303,9 +304,14 @@ def _normalise(estimator: Estimator, params: Mapping[str, Any], label: str) -> d
         if isinstance(v, np.generic):
             v = v.item()
         if kind is int:
-            if isinstance(v, bool) or not isinstance(v, numbers.Real) or v != int(v):
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, numbers.Real)
+                or not math.isfinite(v)
+                or v != math.trunc(v)
+            ):
                 raise ValueError(f"{label}: {name} must be an integer, got {v!r}")
-            out[name] = int(v)
+            out[name] = math.trunc(v)
         elif kind is float:
             if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
                 raise ValueError(f"{label}: {name} must be a finite number, got {v!r}")
@@ -370,7 +376,9 @@ class Problem:
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
                 raise ValueError(f"{self.label}: {name} must be an integer >= {low}, got {v!r}")
             object.__setattr__(self, name, int(v))
-        if est.kind == "mean" and self.batch_size < 2:
+        batch_size = self.batch_size
+        assert batch_size is not None, "set just above: the estimator's default when not given"
+        if est.kind == "mean" and batch_size < 2:
             raise ValueError(f"{self.label}: batch_size must be >= 2 for a mean")
         if est.kind == "mean" and self.max_events is not None:
             raise ValueError(f"{self.label}: max_events applies to probabilities, not means")

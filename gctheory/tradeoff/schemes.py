@@ -25,6 +25,7 @@ not modelled.
 from __future__ import annotations
 
 import math
+import warnings
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -122,6 +123,7 @@ def _time_fields(
     mc: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     """Expected time (exact) and, at the Monte Carlo points, its sampled twin."""
+    from gctheory.montecarlo import UnreliableEstimateWarning
     from gctheory.runtime import scheme_time_mc, scheme_time_moments
 
     if ctx.replay is not None:
@@ -157,14 +159,25 @@ def _time_fields(
         )
         return out, notes
     rng = np.random.default_rng(seed_for(ctx.root, "time", layout, s, m, scale))
-    if scale is None:
-        est = scheme_time_mc(
-            layout, ctx.dist, n, s, m, ctx.time_trials, tau=ctx.tau, code=code, rng=rng
-        )
-        lo, val, hi = est.low, est.value, est.high
-    else:
-        est = scheme_time_mc("ignore-s", ctx.dist, n, s, 1, ctx.time_trials, rng=rng)
-        lo, val, hi = (scale * x + ctx.tau for x in (est.low, est.value, est.high))
+    # the engine's heavy-tail diagnostic (a sample whose tail index may be <= 2) is the
+    # row's business, not a warning per row: it goes into the row's notes
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UnreliableEstimateWarning)
+        if scale is None:
+            est = scheme_time_mc(
+                layout, ctx.dist, n, s, m, ctx.time_trials, tau=ctx.tau, code=code, rng=rng
+            )
+            lo, val, hi = est.low, est.value, est.high
+        else:
+            est = scheme_time_mc("ignore-s", ctx.dist, n, s, 1, ctx.time_trials, rng=rng)
+            lo, val, hi = (scale * x + ctx.tau for x in (est.low, est.value, est.high))
+    for w in caught:
+        if issubclass(w.category, UnreliableEstimateWarning):
+            notes.append(
+                f"Monte Carlo time interval unreliable: {str(w.message).split(':', 1)[-1].strip()}"
+            )
+        else:  # anything else is passed on as it came
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     out.update(time_mc=float(val), time_low=float(lo), time_high=float(hi), time_trials=est.trials)
     return out, notes
 

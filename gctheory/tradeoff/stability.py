@@ -99,7 +99,9 @@ def generator_families(systematic: bool = False) -> dict[str, GeneratorMaker]:
             label = f"{name}-systematic" if sys_form else name
             out[label] = GeneratorMaker(
                 label,
-                lambda K, N, rng, _f=name, _s=sys_form: _gen.generator(
+                # mypy cannot infer a lambda whose extra parameters have defaults (binding
+                # the loop variables) against the 3-argument Callable it fits
+                lambda K, N, rng, _f=name, _s=sys_form: _gen.generator(  # type: ignore[misc]
                     _f, K, N, systematic=_s, rng=rng if _gen.generator_family(_f).random else None
                 ),
                 fam.block,

@@ -12,7 +12,6 @@ straggler set (no tolerance is taken from the construction's parameters).
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -124,9 +123,15 @@ def verify_converse(quick: bool, bound=paper_eq2_bound) -> dict:
     ),
     examples=[
         (
-            {**ex, "supports": 10, "supports attaining the bound": 3, "constructions": 5,
-             "constructions attaining the bound": 2}
-        , v)
+            {
+                **ex,
+                "supports": 10,
+                "supports attaining the bound": 3,
+                "constructions": 5,
+                "constructions attaining the bound": 2,
+            },
+            v,
+        )
         for ex, v in theorem_examples(0.0)
     ],  # fmt: skip
 )

@@ -225,9 +225,14 @@ _TRACE_EX = {
     slow=True,
     examples=[
         (dict(_TRACE_EX), "reproduced"),
-        ({**_TRACE_EX, "best s per model": {**_TRACE_EX["best s per model"], "lognormal": 5},
-          "measured time at pick": {**_TRACE_EX["measured time at pick"], "lognormal": 1.2}},
-         "differs"),
+        (
+            {
+                **_TRACE_EX,
+                "best s per model": {**_TRACE_EX["best s per model"], "lognormal": 5},
+                "measured time at pick": {**_TRACE_EX["measured time at pick"], "lognormal": 1.2},
+            },
+            "differs",
+        ),
         ({"missing": "/nowhere/delays.csv"}, "not checkable"),
     ],  # fmt: skip
 )

@@ -445,9 +445,7 @@ def stepf_evaluate(point: tuple, k_exp: float = 0.6) -> tuple:
             "log of the step's tail bound": float(log_bound),
             "n log(1/delta) >= e^e": bool(regime),
         }
-        holds = bool(
-            first <= middle <= rhs and ratio_ok and log_tail <= log_bound
-        )
+        holds = bool(first <= middle <= rhs and ratio_ok and log_tail <= log_bound)
         slack = float((rhs - first) / abs(rhs))
     if not regime:
         detail["holds anyway"] = holds
