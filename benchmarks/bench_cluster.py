@@ -23,9 +23,14 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 from gctheory import cluster as cl
 from gctheory.cluster.compare import compare
@@ -83,6 +88,8 @@ def overhead(engine: str, n: int, iterations: int, rounds: int) -> None:
               f"{max(wall_r):.2f});  master CPU: bare {m[2]:.3f} ms, coded {m[3]:.3f} ms -> "
               f"ratio median {np.median(cpu_r):.2f} (min {min(cpu_r):.2f}, max "
               f"{max(cpu_r):.2f}); decode {m[4]:.3f} ms")  # fmt: skip
+        record(f"{engine} {scheme}: coded / bare master CPU, n = {n}", float(np.median(cpu_r)),
+               better="lower")  # fmt: skip
 
 
 def main() -> None:

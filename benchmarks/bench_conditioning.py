@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -32,6 +34,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 from gctheory.conditioning import (  # noqa: E402
     _combinations_array,
@@ -66,6 +71,8 @@ def bench_batched(n: int, repeat: int) -> None:
         f"{t_svd / t_fast:4.1f}x SVD)   goal >= 5x loop"
     )
     print(f"    max relative difference to np.linalg.cond: {rel:.2e}")
+    record("condition_numbers vs loop of np.linalg.cond", t_loop / t_fast)
+    record("condition_numbers vs batched SVD", t_svd / t_fast)
 
 
 def bench_exhaustive(repeat: int) -> None:

@@ -39,7 +39,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
 # One BLAS/LAPACK thread, so that the solve baseline is not flattered by threads
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -59,6 +61,9 @@ from gctheory.codes.reed_solomon import (  # noqa: E402
 from gctheory.codes.tandon import CyclicMDSCode, FractionalRepetitionCode  # noqa: E402
 from gctheory.codes.ye_abbe import YeAbbeCode, ye_abbe_decoding_cost  # noqa: E402
 from gctheory.generators import gaussian_generator  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 
 def best_of(fn, repeat: int) -> float:
@@ -116,6 +121,7 @@ def bench_alg3(fs: list[int], repeat: int, mp_max: int) -> None:
         print(
             f"{f:>6} {n:>6} {1e3 * ta:>11.3f} {1e3 * tb:>11.3f} {tb / ta:>12.2f} {da:>12} {db:>12}"
         )
+        record(f"RS Alg. 3 vs solve, f = {f}", tb / ta)
     half = len(fs) // 2
     print(
         f"   fitted exponent (all f):        Alg. 3 {slope(fs, t3):.2f}, solve {slope(fs, ts):.2f}"
@@ -166,6 +172,7 @@ def bench_prop1(cases: list[tuple[int, int, int]], repeat: int) -> None:
             f"{n:>6} {s:>4} {m:>4} {1e3 * times['commfr']:>12.3f} {1e3 * times['ye']:>13.3f} "
             f"{ratio:>8.1f} {ops_c:>11} {ops_y:>12}"
         )
+        record(f"CommFR-GC vs Ye-Abbe coefficients, n = {n} s = {s} m = {m}", ratio)
     print(
         "   (ratio = Ye-Abbe time / CommFR time; Proposition 1: O(min(m,s)^3 n / max(m,s)) "
         "vs O(n^3))"
@@ -232,6 +239,7 @@ def bench_cyclic_mds(ns: list[int], sets: int, repeat: int) -> None:
                 f"{n:>5} {s:>4} {1e6 * tb:>10.1f} {1e6 * to:>12.1f} {tb / to:>12.2f} "
                 f"{eb:>9.1e} {eo:>9.1e}"
             )
+            record(f"cyclic-MDS decode vs bare lstsq, n = {n} s = {s}", tb / to)
     print("   (goal: bare/decode >= 1.0 with the residual check on)")
     print()
 
@@ -279,6 +287,7 @@ def bench_groups(n: int, sets: int, repeat: int) -> None:
             repeat,
         )
         print(f"{name:>22} {1e6 * tb:>10.1f} {1e6 * to:>12.1f} {tb / to:>12.2f} {str(same):>5}")
+        record(f"{name} decode vs bare loop, n = {n}", tb / to)
     print()
 
 
@@ -341,6 +350,8 @@ def bench_batched(n: int, sets: int, repeat: int) -> None:
             f" {diff:>11.1e} {1e3 * tc:>12.2f} {tl / tc:>12.1f} {1e3 * ts:>12.2f} {tl / ts:>12.1f}"
         )
         print(line)
+        for b in backends:
+            record(f"decode_many ({b}) vs loop of decode, n = {n} s = {s}", tl / tm[b])
     print(
         "   (goal: loop/many >= 10. numpy: the stacked straggler systems by numpy.linalg.solve; "
         "numba: gathered and solved interleaved in one compiled pass (the fast extra; "

@@ -18,13 +18,18 @@ Run: ``python benchmarks/bench_delays.py``.
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from scipy import stats
 
 from gctheory.delays import empirical_weights, law_grouped_means
 from gctheory.order_stats import order_statistic_moments
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 
 def _time(fn) -> tuple[float, object]:
@@ -44,6 +49,7 @@ def main() -> None:
     print(f"fitted lognormal, {len(lays)} values of s at n={n}:")
     print(f"  adaptive quadrature per s   {t_quad:8.3f} s   (1.00)")
     print(f"  law_grouped_means, one call {t_grid:8.3f} s   ({t_grid / t_quad:.3f})")
+    record("law_grouped_means vs quadrature per s", t_quad / t_grid)
     print(f"  largest relative difference {rel:.2e}")
 
     rng = np.random.default_rng(0)
@@ -59,6 +65,7 @@ def main() -> None:
     print(f"empirical distribution of {x.size} times, all {n} values of s:")
     print(f"  Monte Carlo, 2000 draws      {t_mc:8.3f} s   (1.00)")
     print(f"  exact weights               {t_exact:8.3f} s   ({t_exact / t_mc:.3f})")
+    record("exact order-statistic weights vs Monte Carlo 2000 draws", t_mc / t_exact)
     print(f"  largest |MC - exact| / exact {np.max(np.abs(est / W - 1)):.2e} (MC noise)")
 
 

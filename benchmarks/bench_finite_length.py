@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
 from gctheory import ldpc  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 
 def _time(n: int, exact: bool) -> tuple[float, ldpc.ErasureProfile]:
@@ -59,6 +64,7 @@ def main() -> None:
         if len(ns) > 1:
             slope = np.polyfit(np.log(ns), np.log(times), 1)[0]
             print(f"fitted exponent of time vs n: {slope:.2f} (O(n^3) expected; exact grows faster")
+            record(f"{label} finite-length: exponent of time vs n", slope, better="none")
             print("as the integers grow with n)")
 
 

@@ -12,7 +12,9 @@ Run: ``python benchmarks/bench_order_stats.py``.
 from __future__ import annotations
 
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from scipy import stats
 
@@ -22,6 +24,9 @@ from gctheory.order_stats import (
     order_statistic_reference,
 )
 from gctheory.runtime import halbawi_optimal_f
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 
 def _time(fn, repeat: int = 5) -> float:
@@ -56,6 +61,7 @@ def main() -> None:
     print(f"E[X_(68:80)], Pareto(0.001, 1.1): closed form {base * 1e6:.1f} us per call")
     for name, t in rows.items():
         print(f"  {name:40s} {t * 1e3:9.3f} ms   x{t / base:10.1f}")
+        record(f"Pareto E[X_(68:80)]: {name} / closed form", t / base, better="none")
     big = _time(lambda: order_statistic_moments(d, 4000, 5000), 50)
     print(f"closed form at n = 5000: {big * 1e6:.1f} us per call (x{big / base:.2f} of n = 80)")
     for nn in (80, 2000):

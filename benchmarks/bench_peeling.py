@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
@@ -30,6 +32,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from gctheory import ldpc  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 
 def _best_time(func, repeats: int) -> float:
@@ -153,6 +158,7 @@ def main(argv=None) -> int:
         f"ours: {ours_edges / 1e9:.2f} G edges/s = {ours_edges / bound_edges:.2f} x that bound "
         "(above 1 is possible: 64 frames share each pass over the edges, one bit each)"
     )
+    record("peeling edges/s vs one memory pass per frame", ours_edges / bound_edges)
 
     bp = _bp_baseline(
         H, E[: args.bp_frames], np.random.default_rng(args.seed + 1), args.bp_max_iter
@@ -168,6 +174,7 @@ def main(argv=None) -> int:
         f"{fps_bp:10.1f} frames/s on {args.bp_frames} frames"
     )
     print(f"speed ratio ours / ldpc BP: {best / fps_bp:.0f}x")
+    record("peeling frames/s vs ldpc BP", best / fps_bp)
     print(
         f"frames decoded: ours {int(ours_ok.sum())}, ldpc BP {int(ok.sum())}, "
         f"agree on {int((ours_ok == ok).sum())} of {args.bp_frames}"

@@ -19,9 +19,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 
 def _clock(fn):
@@ -80,6 +84,9 @@ def main() -> None:
                 f"cpu {c:6.2f} s (goal {goal:g} s) | total / reference: wall x{w / w_ref:.1f}, "
                 f"cpu x{c / c_ref:.1f} | {len(table)} rows"
             )
+            # informative only: the load-grid reference shares code with the table (it got
+            # 1.75x faster with issue 27's load-bound work, which raised this ratio)
+            record(f"tradeoff --n {args.n} {name} cpu / load-grid cpu", c / c_ref, better="none")
 
 
 if __name__ == "__main__":

@@ -11,9 +11,14 @@ scheme's own work: encoding, decoding, selection). Usage:
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 from gctheory.training import simulate
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _history import record  # noqa: E402
 
 SCHEMES = {
     "gd": {},
@@ -52,6 +57,7 @@ def main() -> None:
         rate = args.iterations / dt
         base = rate if base is None else base
         print(f"{label:<18} {dt:8.2f} {rate:8.1f} {rate / base:7.2f}")
+        record(f"{label} it/s vs gd", rate / base)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ over 60 s at n = 10**6 where this answers in milliseconds);
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -23,12 +24,18 @@ import numpy as np
 _PMF_MAX_S = 10**5
 
 
-def _tail_binomials(n: int, s: int) -> list[int]:
-    """[C(n - m, s - m) for m = 0..s] by the exact recurrence C(N-1,S-1) = C(N,S) S / N."""
+@functools.lru_cache(maxsize=4)
+def _tail_binomials(n: int, s: int) -> tuple[int, ...]:
+    """(C(n - m, s - m) for m = 0..s) by the exact recurrence C(N-1,S-1) = C(N,S) S / N.
+
+    Cached (a few entries): a scan over the load at fixed ``(n, s)`` (the d-FRC rows of
+    ``tradeoff``) asks for the same s + 1 big integers at every load; a tuple, so no
+    caller can change the cached values.
+    """
     out = [math.comb(n, s)]
     for m in range(s):
         out.append(out[-1] * (s - m) // (n - m))
-    return out
+    return tuple(out)
 
 
 def _poly_prod_one_minus(sizes: Sequence[int] | Counter, degree: int) -> list[int]:

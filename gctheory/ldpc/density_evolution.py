@@ -18,7 +18,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
 
 from gctheory._validate import check_int, check_memory, check_probability
 from gctheory.ldpc.ensembles import (
@@ -93,6 +92,8 @@ def bec_threshold(lam: Distribution, rho: Distribution) -> Threshold:
     Threshold
         ``eps`` (the threshold), ``x`` (critical point), ``stability``.
     """
+    from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
+
     lam = _check_distribution("lam", lam, 1)
     rho = _check_distribution("rho", rho, 2)
     lam_f = {d: float(f) for d, f in lam.items()}
@@ -178,6 +179,8 @@ def de_fixed_point(lam: Distribution, rho: Distribution, eps: float) -> tuple[fl
     fraction of variables still erased after peeling as ``n -> infinity``
     (Richardson and Urbanke 2008, Sec. 3.13). Both are 0 below the threshold.
     """
+    from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
+
     lam = _check_distribution("lam", lam, 1)
     rho = _check_distribution("rho", rho, 2)
     eps = check_probability(eps, "eps")
@@ -298,6 +301,8 @@ def map_threshold(lam: Distribution, rho: Distribution) -> MapThreshold:
         ``eps`` accurate to about 1e-13 (root of ``P`` by Brent's method; tested
         against mpmath at 40 digits).
     """
+    from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
+
     lam = _check_distribution("lam", lam, 1)
     rho = _check_distribution("rho", rho, 2)
     lam_f = {d: float(f) for d, f in lam.items()}

@@ -212,7 +212,13 @@ def _configurations(
     def draw(k: int) -> np.ndarray:
         if chk.size < 8000:  # numpy's 2-D permuted is faster for short rows, a loop for long
             return rng.permuted(np.broadcast_to(chk, (k, chk.size)), axis=1)
-        return np.stack([chk[rng.permutation(chk.size)] for _ in range(k)])
+        out = np.tile(chk, (k, 1))
+        for row in out:
+            # shuffling a copy in place makes the swaps of rng.permutation(size) on the
+            # copy, so row == chk[rng.permutation(size)] bit for bit (same draws), without
+            # the index array and the gather (a quarter of the time at n = 10**6)
+            rng.shuffle(row)
+        return out
 
     if not simple:
         return draw(B)

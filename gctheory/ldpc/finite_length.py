@@ -75,7 +75,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from gctheory._validate import check_choice, check_int, check_probability, check_real
 
@@ -243,6 +242,8 @@ class ErasureProfile:
         for x in flat:
             check_probability(float(x), "eps")
         vals = np.array([float(x) for x in values])
+        from scipy import stats  # lazy: scipy.stats costs ~0.5 s to import
+
         pmf = stats.binom.pmf(np.arange(self.n + 1)[None, :], self.n, flat[:, None])
         out = pmf @ vals
         return float(out[0]) if scalar else out.reshape(e.shape)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy import optimize, sparse
+from scipy import sparse
 
 from gctheory._validate import (
     as_generator,
@@ -152,6 +152,8 @@ def check_condition_54(
     :data:`MIN_GRID_54` points: a coarser grid can step over the minimum) bounded
     by the memory it needs.
     """
+    from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
+
     p = _check_distribution("p", p, 1)
     overhead = check_real(overhead, "overhead", low=0.0, low_open=True)
     # grid=1 / grid=True / x_max=0 evaluated x = 0 only and reported the condition as
@@ -187,6 +189,8 @@ def lt_residual_fraction(p: Distribution, overhead: float) -> float:
     behind Wang et al. 2019, eq. (54), [11] there); peeling stops at the first
     root ``x*`` of ``(1 - x) - exp(-overhead Omega'(x))``, leaving ``1 - x*``.
     """
+    from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
+
     p = _check_distribution("p", p, 1)
     overhead = float(overhead)
     if not (overhead > 0 and math.isfinite(overhead)):

@@ -72,7 +72,7 @@ from typing import Any
 
 import numpy as np
 from mpmath import mp, mpf
-from scipy import integrate, linalg, special
+from scipy import linalg, special
 
 from gctheory._validate import check_array, check_choice, check_int, check_probability
 from gctheory.ldpc.ensembles import (
@@ -158,6 +158,8 @@ def _omega_pde(nx: int, T: float = 6.0, X: float = 6.0) -> float:
         h[inner] = linalg.solve_banded((1, 1), ab, rhs)
         h[0], h[-1] = 0.0, 1.0
     K = h
+    from scipy import integrate  # lazy: scipy.integrate costs ~0.2 s to import
+
     return float(integrate.trapezoid(1.0 - K**2, x))
 
 
@@ -305,6 +307,8 @@ def _initial_state(lam: dict, rho: dict, eps: float, erasures: str):
 
 
 def _covariance_evolution(lam, rho, eps, tau_end, erasures):
+    from scipy import integrate  # lazy: scipy.integrate costs ~0.2 s to import
+
     vdeg, rmax, mean0, S0 = _initial_state(lam, rho, eps, erasures)
     chain = _Chain(vdeg, rmax)
     k = mean0.size

@@ -35,7 +35,6 @@ from gctheory.load_bounds.finite_n import min_load_lower_bound
 from gctheory.load_bounds.frc import frc_failure_probability, frc_load, frc_min_load
 from gctheory.load_bounds.worst_case import halbawi_load, worst_case_load
 from gctheory.montecarlo import Estimate, seed_sequence
-from gctheory.order_stats import _check_mc_args
 
 __all__ = ["all_bounds", "load_curves", "AchievedLoad", "achieved_load_mc"]
 
@@ -229,6 +228,8 @@ def achieved_load_mc(
     check_memory(n * n + 8 * n, "n", f"the {n} x {n} placement of each code")
     e = _check_eps(eps)
     tgt = _check_target(target)
+    from gctheory.order_stats import _check_mc_args  # lazy: it imports scipy.stats
+
     _check_mc_args(trials, level, None)
     if family == "brc" and not 0 < e < Fraction(1, 4):
         raise ValueError(f"eps must lie in (0, 1/4) for the BRC of Theorem 6, got eps={eps}")

@@ -39,7 +39,6 @@ from gctheory.load_bounds.group_failure import (
     _tail_binomials,
 )
 from gctheory.montecarlo import Estimate, estimate_probability
-from gctheory.order_stats import _check_mc_args
 
 __all__ = [
     "frc_load",
@@ -199,6 +198,8 @@ def frc_failure_mc(
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
+    from gctheory.order_stats import _check_mc_args  # lazy: it imports scipy.stats
+
     _check_mc_args(trials, level, None)
     q = sum(_frc_counts(n, d, rounding).values())
     if n > _MAX_MC_WORKERS:
@@ -259,6 +260,13 @@ def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, F
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
+    nums, den = _frc_error_counts(n, s, d, rounding)
+    return {err: Fraction(num, den) for err, num in nums.items()}
+
+
+def _frc_error_counts(n: int, s: int, d: int, rounding: str = "ceil") -> tuple[dict[int, int], int]:
+    """:func:`frc_error_pmf` as ``({err: numerator}, C(n, s))``: sums of these integers give
+    exact tail probabilities without a Fraction (and its gcd) per term."""
     if s > _PMF_MAX_S:
         raise ValueError(
             f"s must be <= {_PMF_MAX_S} for the exact law of err (it sums s big-integer "
@@ -281,14 +289,34 @@ def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, F
         m = sum(j * a for j, a in zip(jp, sizes))
         if m <= s:
             S[jp] = math.prod(math.comb(x, j) for x, j in zip(mult, jp)) * tails[m]
-    pmf: dict[int, Fraction] = {}
-    for j in S:
-        num = 0
+    # P(Y = j) tails[0] = sum_{j' >= j} prod_i (-1)^{j'_i - j_i} C(j'_i, j_i) S_{j'} is a product
+    # of one-dimensional binomial transforms, so it is taken one axis at a time: each line
+    # of S along the axis holds the coefficients of a polynomial V(z), and the transform is
+    # V(z - 1) (a Taylor shift by additions only). O(|S| x line length) integer additions
+    # where the pairwise double sum cost O(|S|^2) products (about 40x at n = 1000).
+    for axis in range(len(sizes)):
+        lines: dict[tuple[int, ...], dict[int, int]] = {}
         for jp, val in S.items():
-            if all(b >= a for a, b in zip(j, jp)):
-                sign = (-1) ** sum(b - a for a, b in zip(j, jp))
-                num += sign * math.prod(math.comb(b, a) for a, b in zip(j, jp)) * val
+            lines.setdefault(jp[:axis] + jp[axis + 1 :], {})[jp[axis]] = val
+        S = {}
+        for rest, line in lines.items():
+            shifted = _taylor_shift_minus_one([line.get(t, 0) for t in range(max(line) + 1)])
+            for t, v in enumerate(shifted):
+                S[rest[:axis] + (t,) + rest[axis:]] = v
+    nums: dict[int, int] = {}
+    for j, num in S.items():
         if num:
             err = sum(a * k for a, k in zip(sizes, j))
-            pmf[err] = pmf.get(err, Fraction(0)) + Fraction(num, tails[0])
-    return dict(sorted(pmf.items()))
+            nums[err] = nums.get(err, 0) + num
+    return {e: v for e, v in sorted(nums.items()) if v}, tails[0]
+
+
+def _taylor_shift_minus_one(v: list[int]) -> list[int]:
+    """Coefficients of ``V(z - 1)`` for ``V(z) = sum_t v[t] z^t``: ``out[j] = sum_{t >= j}
+    (-1)^(t - j) C(t, j) v[t]``, exactly, by repeated synthetic division (additions only)."""
+    a = list(v)
+    top = len(a) - 1
+    for i in range(top):
+        for j in range(top - 1, i - 1, -1):
+            a[j] -= a[j + 1]
+    return a

@@ -31,7 +31,6 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from scipy import optimize, stats
 
 __all__ = ["SEQUENTIAL_MAX_BOUNDARY", "design", "sequential_interval"]
 
@@ -78,6 +77,8 @@ def design(
 
 def _survival_cdf(m: np.ndarray, c: np.ndarray, n: int, k: int, p: float) -> float:
     """``P_p(S_(m_l) < c_l for all l, S_n <= k)``, Bernoulli(p) partial sums ``S``."""
+    from scipy import stats  # lazy: the engine's import stays free of scipy.stats
+
     if k < 0:
         return 0.0
     if len(m) == 0:
@@ -93,6 +94,8 @@ def _survival_cdf(m: np.ndarray, c: np.ndarray, n: int, k: int, p: float) -> flo
 
 def _root(g: Callable[[float], float], lo: float, hi: float) -> float:
     """The p in (0, 1) where the decreasing ``g`` crosses 0, searched in log p."""
+    from scipy import optimize  # lazy, as scipy.stats above
+
     a, b = math.log(max(lo, 1e-300)), math.log(min(hi, 1.0))
     while g(math.exp(a)) < 0 and a > -745:
         a = max(a - 4.0, -745.0)

@@ -35,9 +35,12 @@ from gctheory.tradeoff.table import TradeoffTable, make_row
 
 __all__ = ["TRADEOFF_MAX_N", "TRADEOFF_EFFORT", "tradeoff", "resolve_delay"]
 
-#: Largest n: the exact d-FRC failure probabilities and finite-n bounds cost about
-#: n^2 big-integer operations per s, and the Bernoulli code a dense least squares per trial.
-TRADEOFF_MAX_N = 1000
+#: Largest n. Past it the exact parts grow beyond minutes: the d-FRC's exact law of err
+#: (big-integer inclusion-exclusion, O(n^2) digits of work per straggler count), the time
+#: optima of the sweep (runtime.optimal_straggler_tolerance evaluates every s exactly and
+#: refuses n > 10**4 itself) and the batch raptor Monte Carlo (an n x n coding matrix).
+#: Measured on 2 shared cores (docs/tradeoff.md): --quick at n = 10**4 in 45 s CPU.
+TRADEOFF_MAX_N = 10**4
 
 #: Monte Carlo and search effort, default and ``quick``.
 TRADEOFF_EFFORT: dict[str, dict[str, float]] = {
@@ -215,9 +218,10 @@ def tradeoff(
     n = check_int(n, "n", low=2)
     if n > TRADEOFF_MAX_N:
         raise ValueError(
-            f"n must be at most {TRADEOFF_MAX_N}, got {n}: the exact d-FRC failure "
-            "probabilities and finite-n load bounds cost about n^2 big-integer operations "
-            "per straggler count, and the Monte Carlo decoders a dense solve per trial"
+            f"n must be at most {TRADEOFF_MAX_N}, got {n}: the time optima scan every s "
+            "exactly (refused there by runtime.optimal_straggler_tolerance), the d-FRC's exact "
+            "law of err costs O(n^2) big-integer work per straggler count, and the batch "
+            "raptor Monte Carlo decodes an n x n coding matrix per trial"
         )
     s_fixed = round(n / 10) if s is None else check_int(s, "s", low=0, high=n - 1)
     m_sweep = 2 if m is None else check_int(m, "m", low=1)

@@ -505,17 +505,33 @@ def dfrc_load(ctx: Context, s: int) -> tuple[int, Fraction, Fraction]:
     found: for a fixed code ``P(err > c)`` does not decrease with ``s`` (couple the
     straggler sets so the smaller lies inside the larger; a group lost stays lost).
     """
-    from gctheory.load_bounds import frc_error_pmf
+    from gctheory.load_bounds.frc import _frc_counts, _frc_error_counts
 
     def scan() -> tuple[int, Fraction, Fraction]:
         target = Fraction(repr(ctx.eps))
         done = [k[1] for k in ctx.cache if k[0] == "dfrc" and k[1] < s]
         start = ctx.cache[("dfrc", max(done))][0] if done else 1
+        failed = set()  # group structures already found to miss the target
         for d in range(start, ctx.n + 1):
-            pmf = frc_error_pmf(ctx.n, s, d)
-            p = sum((q for e, q in pmf.items() if e > ctx.threshold), Fraction(0))
+            # the law of err depends on d only through the groups ({size: count}, the same
+            # for every d with the same ceil(n/d)): a structure that missed the target
+            # misses it again (thousands of loads share a few structures when s is near n)
+            counts = _frc_counts(ctx.n, d, "ceil")
+            key = tuple(sorted(counts.items()))
+            if key in failed:
+                continue
+            # n - s survivors receive at most n - s blocks, so err >= n - (n - s) (largest
+            # block): past the threshold, P(err > threshold) = 1 > eps with no pmf to sum
+            big = max(a for a, x in counts.items() if x)
+            if ctx.n - (ctx.n - s) * big > ctx.threshold:
+                failed.add(key)
+                continue
+            # frc_error_pmf's numerators over C(n, s): the same exact sums, one Fraction each
+            nums, den = _frc_error_counts(ctx.n, s, d)
+            p = Fraction(sum(q for e, q in nums.items() if e > ctx.threshold), den)
             if p <= target:
-                return d, p, sum((e * q for e, q in pmf.items()), Fraction(0))
+                return d, p, Fraction(sum(e * q for e, q in nums.items()), den)
+            failed.add(key)
         raise AssertionError("unreachable: the FRC with d = n never fails")  # pragma: no cover
 
     return ctx.memo(("dfrc", s), scan)
@@ -621,6 +637,36 @@ def _bernoulli(ctx: Context, s: int, m: int) -> list[dict[str, Any]]:
 _RRG_MAX_D = 16  # random regular graphs above this degree are slow to sample (switching)
 
 
+#: above this n the random regular graph's lam comes from a sparse Lanczos solver (ARPACK,
+#: to machine precision: 8e-15 from the dense solver at n = 1500) on its n d / 2 edges, not a
+#: dense n x n eigensolver (O(n^3): about 1.5 s at n = 2000, minutes at 10**4)
+_DENSE_SPECTRUM_MAX_N = 1000
+
+
+def _sparse_regular_lam(n: int, d: int, rng: np.random.Generator) -> float:
+    """``max(|lambda_2|, |lambda_n|)`` of the graph ``random_regular_graph(n, d, rng=rng)``
+    (the same draws), from its edges: the two largest and the smallest eigenvalue."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components
+    from scipy.sparse.linalg import eigsh
+
+    from gctheory.codes.expander import _random_regular_edges
+
+    e = _random_regular_edges(n, d, rng)
+    rows, cols = np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]]
+    A = sparse.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    if connected_components(A, directed=False)[0] > 1:
+        return float(d)  # d is an eigenvalue of every component: lambda_2 = d
+    if d == 2:  # one cycle C_n: eigenvalues 2 cos(2 pi j / n); Lanczos crawls on them
+        return 2.0 if n % 2 == 0 else 2.0 * math.cos(math.pi / n)
+    v0 = 1.0 + np.arange(n) / n  # deterministic start (ARPACK's default is random)
+    # both ends in one Lanczos run: the two largest (d, lambda_2) and the smallest
+    ev = np.sort(
+        eigsh(A, k=3, which="BE", tol=0, ncv=min(n - 1, 64), return_eigenvectors=False, v0=v0)
+    )
+    return float(max(abs(ev[1]), abs(ev[0])))
+
+
 def _expander_graph(ctx: Context, d: int) -> tuple[float, str]:
     """``lam`` of a d-regular graph on n vertices: random regular for small d, a random
     circulant (exact spectrum) above."""
@@ -632,6 +678,8 @@ def _expander_graph(ctx: Context, d: int) -> tuple[float, str]:
 
     def make() -> tuple[float, str]:
         rng = np.random.default_rng(seed_for(ctx.root, "expander", d))
+        if d <= _RRG_MAX_D and ctx.n > _DENSE_SPECTRUM_MAX_N:
+            return _sparse_regular_lam(ctx.n, d, rng), "random regular graph"
         if d <= _RRG_MAX_D:
             _, _, lam = graph_spectrum(random_regular_graph(ctx.n, d, rng=rng))
             return lam, "random regular graph"
@@ -647,7 +695,18 @@ def _expander(ctx: Context, s: int, m: int) -> list[dict[str, Any]]:
 
     n = ctx.n
     found = None
-    for d in range(2, n, 2):  # even degrees: a d-regular graph on n vertices exists
+    # Every d-regular graph on n vertices has lam^2 >= d (n - d)/(n - 1) (the trace of A^2 is
+    # n d, and lam bounds all eigenvalues but d), so the bound is at least
+    # (n - d)/(d (n - 1)) n s/(n - s): it cannot reach the threshold below d = n/(1 + R), R
+    # = threshold (n - 1)(n - s)/(n s). The scan starts two even degrees below that (the
+    # degrees skipped would all have failed, whatever their graphs), which spares building
+    # and solving up to n/2 graphs at the s where no degree works.
+    if s > 0:
+        ratio = ctx.threshold * (n - 1) * (n - s) / (n * s)
+        first = max(2, 2 * int(n / (1 + ratio) / 2) - 2)
+    else:
+        first = 2
+    for d in range(first, n, 2):  # even degrees: a d-regular graph on n vertices exists
         lam, kind = _expander_graph(ctx, d)
         bound = expander_error_bound(n, s, d, lam)
         if bound <= ctx.threshold:

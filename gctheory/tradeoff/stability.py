@@ -205,7 +205,7 @@ def _interlacing_low(G: np.ndarray, kappa: float, block: int, budget: float) -> 
     ``budget``; returns ``(-1, work)`` when no ``t0`` certifies."""
     rows, cols = G.shape
     N = cols // block
-    smax = float(np.linalg.norm(G, 2))
+    smax = None  # sigma_max(G), an SVD of all of G: only once some t0 fits the budget
     spent = 0.0
     per_unit = 1 if np.isrealobj(G) else 4
     for t0 in range(-(-rows // block), N + 1):
@@ -213,6 +213,8 @@ def _interlacing_low(G: np.ndarray, kappa: float, block: int, budget: float) -> 
         if spent + cost > budget:
             break
         spent += cost
+        if smax is None:
+            smax = float(np.linalg.norm(G, 2))
         smin = math.inf
         combos = itertools.combinations(range(N), t0)
         while True:
