@@ -121,7 +121,7 @@ def _exact_coverage(p, size, budget, stop, level, tiny=1e-7):
                 continue
             est = binomial_estimate(k, n, level=level)
             plain += w * est.contains(p)
-            seq += w * sampling._rel_stopped(est, stop, size, level, "wilson").contains(p)
+            seq += w * sampling._rel_stopped(est, k, stop, size, level, "wilson").contains(p)
     return plain, seq, skipped
 
 
