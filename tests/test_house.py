@@ -2,7 +2,8 @@
 
 The floors are listed here, once; ``docs/design.md`` draws the same picture. Every
 import counts, at module level or inside a function (a lazy import is still an
-arrow). A new room must be given a floor here before its test passes.
+arrow), except those under ``if TYPE_CHECKING:``, which only annotations use. A new
+room must be given a floor here before its test passes.
 """
 
 from __future__ import annotations
@@ -39,13 +40,27 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _type_only(tree: ast.AST) -> set[int]:
+    """Ids of the import nodes under ``if TYPE_CHECKING:`` (annotations only, never run)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return out
+
+
 def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
-    """``(module, names)`` for every import of ``package`` in ``path``, anywhere in it."""
+    """``(module, names)`` for every import of ``package`` in ``path``, anywhere in it
+    except under ``if TYPE_CHECKING:`` (a type annotation's import runs nowhere)."""
     found: list[tuple[str, list[str]]] = []
     here = _module_name(path).split(".")
     if path.name != "__init__.py":
         here = here[:-1]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = here[: len(here) - node.level + 1]

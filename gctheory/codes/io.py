@@ -279,9 +279,7 @@ def export_B(code: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
     ``i, ..., i + s mod n``, as :class:`CyclicMDSCode` here). Only codes
     without communication saving (``m = 1``) have such a B; others are refused.
     """
-    from gctheory.codes.base import GradientCode  # base imports this module
-
-    if not isinstance(code, GradientCode):
+    if not isinstance(code, CodeIO):  # every GradientCode (base imports this module)
         raise ValueError(f"code: expected a GradientCode, got {type(code).__name__}")
     p = Path(check_path(path, "path", exists=False, folder=True))
     overwrite = check_flag(overwrite, "overwrite")

@@ -78,9 +78,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 code_options[key] = float(val)
             except ValueError:
                 code_options[key] = val
-    for key, val in (("B", args.B), ("W", args.W), ("lam", args.lam), ("mu", args.mu)):
-        if val is not None:  # the sequential codes' (B, W, lambda) and waiting factor
-            code_options[key] = val
+    sequential = args.scheme.replace("-", "_") in ("sr_sgc", "m_sgc")
+    for key, opt, val in (
+        ("B", "--B", args.B), ("W", "--W", args.W), ("lam", "--lambda", args.lam),
+        ("mu", "--mu", args.mu),
+    ):  # fmt: skip
+        if val is None:
+            continue
+        if not sequential:  # the sequential codes' (B, W, lambda) and waiting factor only
+            raise ValueError(f"{opt} applies only to --scheme sr-sgc or m-sgc, not {args.scheme!r}")
+        code_options[key] = val
     if args.engine == "mpi":
         from gctheory.cluster.mpi import is_worker_rank, serve_worker
 

@@ -197,7 +197,7 @@ def decode_blocks(code, stragglers, d: int = 3, seed: int = 0) -> list[int]:
     Y = code.encode(P)
     S = np.setdiff1d(np.arange(code.n), np.asarray(stragglers, dtype=np.int64))
     with recorded_solves() as calls:
-        res = code.decode_detail(S, Y[S], d, check=False)
+        res = code.decode_detail(S, Y[S], d, check=False, on_noise="ignore")
     err = float(np.max(np.abs(res.gradient.real - P.sum(axis=0))))
     if not err < 1e-6 * max(1.0, float(np.abs(P).sum())):
         raise AssertionError(f"decoding failed (error {err:.3g}): the measurement is void")
