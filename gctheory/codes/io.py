@@ -300,6 +300,10 @@ def export_B(code: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
 class CodeIO:
     """Mixin giving every :class:`GradientCode` ``save`` and ``save_tandon_B``."""
 
+    # what the exporters read of a code (every GradientCode has them)
+    m: int
+    encoding_matrix: np.ndarray
+
     def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
         """Save this code (see :func:`gctheory.codes.io.save_code`); load with ``codes.load``."""
         return save_code(self, path, overwrite=overwrite)
