@@ -38,7 +38,7 @@ import os
 import types
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -300,9 +300,11 @@ def export_B(code: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
 class CodeIO:
     """Mixin giving every :class:`GradientCode` ``save`` and ``save_tandon_B``."""
 
-    # what the exporters read of a code (every GradientCode has them)
-    m: int
-    encoding_matrix: np.ndarray
+    if TYPE_CHECKING:  # what the exporters read of a code (every GradientCode has them)
+        m: int
+
+        @property
+        def encoding_matrix(self) -> np.ndarray: ...
 
     def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
         """Save this code (see :func:`gctheory.codes.io.save_code`); load with ``codes.load``."""
