@@ -141,3 +141,42 @@ def test_to_pandas_with_real_pandas():
     assert list(df.columns) == list(TRADEOFF_COLUMNS) and len(df) == 2
     assert math.isclose(df.loc[1, "failure"], 0.0123456789)
     assert df.attrs["parameters"]["n"] == 6
+
+
+def test_cluster_run_summary_as_html():
+    from html.parser import HTMLParser
+
+    from gctheory.cluster import run
+    from gctheory.cluster.engines import can_start_processes
+
+    ok, why = can_start_processes()
+    if not ok:
+        pytest.skip(f"this machine cannot start worker processes: {why}")
+    res = run("cyclic_mds", 4, 1, iterations=3, delay="constant(0.001)", progress=False)
+    text = res._repr_html_()
+    cells: list[str] = []
+
+    class Cells(HTMLParser):
+        def handle_data(self, data: str) -> None:
+            cells.append(data)
+
+    Cells().feed(text)
+    assert text.startswith("<table") and text.endswith("</table>")
+    assert "mean iteration time (s)" in cells and "cyclic_mds (n = 4, waits for 3)" in cells
+    with pytest.raises(ImportError, match="pip install pandas") if not _has_pandas() else _noop():
+        frame = res.to_pandas()
+        assert len(frame) == 3
+
+
+def _has_pandas() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pandas") is not None
+
+
+class _noop:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return False

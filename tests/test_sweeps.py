@@ -250,3 +250,20 @@ def test_bad_collect_arguments_are_refused(tmp_path):
         collect(ps, tmp_path / "no" / "a.csv", max_trials=10)
     with pytest.raises(ValueError, match=r"dfrc-failure\(n=20 s=30"):
         collect(grid("dfrc-failure", n=20, s=30, d=3), tmp_path / "b.csv", max_trials=10)
+
+
+def test_real_run_iteration_times_are_a_sweep_problem(tmp_path):
+    # issue 25: "real-run or simulated iteration times" -- real processes (gctheory.cluster)
+    from gctheory.cluster.engines import can_start_processes
+
+    ok, why = can_start_processes()
+    if not ok:
+        pytest.skip(f"this machine cannot start worker processes: {why}")
+    path = tmp_path / "cluster.csv"
+    problems = grid("cluster-time", scheme=["cyclic-mds"], n=[4], s=[1], iterations=[4])
+    collect(problems, path, max_trials=2, progress=False)
+    (stat,) = read_stats(path)
+    assert stat.estimator == "cluster-time" and stat.trials == 2
+    est = stat.estimate
+    # each iteration sleeps at least the injected shift (0.005 s per partition, 2 partitions)
+    assert est is not None and est.value >= 0.01 and est.low <= est.value <= est.high

@@ -143,6 +143,55 @@ class ClusterRun:
 
         return save_run(self, path)
 
+    # -- notebooks: the run summary as HTML, and a pandas frame per iteration
+    def _summary(self) -> list[tuple[str, str]]:
+        t = self.mean_iteration_time()
+        cells = [
+            ("scheme", f"{self.scheme} (n = {self.n}, waits for {self.need})"),
+            ("engine", self.engine),
+            ("delay", self.delay),
+            ("iterations", f"{self.iterations} ({self.iterations_per_second:.4g} it/s)"),
+            ("mean iteration time (s)", f"{t.value:.4g} [{t.low:.4g}, {t.high:.4g}] (95%)"),
+            ("stragglers ignored per iteration", f"{np.mean(self.stragglers_ignored):.3g}"),
+            ("bytes per iteration (down, up)",
+             f"{np.mean(self.bytes_down):.4g}, {np.mean(self.bytes_up):.4g}"),
+        ]  # fmt: skip
+        for name, values in sorted(self.metrics.items()):
+            arr = np.asarray(values, dtype=float)
+            if arr.size:
+                cells.append((f"final {name}", f"{arr[-1]:.4g}"))
+        if self.dead:
+            cells.append(("dead workers", ", ".join(str(w) for w in sorted(self.dead))))
+        return cells
+
+    def _repr_html_(self) -> str:
+        """The run summary as an HTML table (Jupyter shows it in place of the repr)."""
+        import html
+
+        body = "".join(
+            f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+            for k, v in self._summary()
+        )
+        return f'<table class="gctheory-run"><caption>ClusterRun</caption>{body}</table>'
+
+    def to_pandas(self) -> Any:
+        """One row per iteration (time, wait, decode, stragglers ignored); needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError(
+                "ClusterRun.to_pandas needs pandas, which gctheory does not install: "
+                "pip install pandas"
+            ) from None
+        return pd.DataFrame(
+            {
+                "iteration_time": self.iteration_time,
+                "wait_time": self.wait_time,
+                "decode_time": self.decode_time,
+                "stragglers_ignored": self.stragglers_ignored,
+            }
+        )
+
     def __repr__(self) -> str:
         return (
             f"ClusterRun({self.scheme!r}, n={self.n}, engine={self.engine!r}, "

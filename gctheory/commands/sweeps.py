@@ -22,6 +22,7 @@ __all__ = ["PARAMETERS", "register"]
 PARAMETERS = (
     "n", "eps", "dv", "dc", "code_seed", "multi_edges", "s", "d", "rounding", "u", "v", "kappa",
     "scheme", "m", "dist", "mu", "delta", "xi", "t0", "tau", "delay", "iterations", "model",
+    "workload",
 )  # fmt: skip
 
 
@@ -145,7 +146,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "where the file stands. Problems: ldpc-block (--n --eps [--dv --dc --code-seed "
             "--multi-edges]), dfrc-failure (--n --s --d [--rounding]), condition-tail (--u --v "
             "--kappa), runtime (--scheme --n [--s --m --dist --mu --delta --xi --t0 --tau]), "
-            "training-time (--scheme --n [--s --delay --iterations --model])."
+            "training-time (--scheme --n [--s --delay --iterations --model]), cluster-time "
+            "(--scheme --n [--s --delay --iterations --workload]: real runs on local processes)."
         ),
     )
     c.add_argument("--problem", required=True, help="the estimator (e.g. ldpc-block)")

@@ -195,6 +195,39 @@ def _training_run(code: Any, p: Mapping[str, Any], size: int, ss: np.random.Seed
     return _moments(estimate_mean(sampler, size, rng=ss, chunk_size=size, progress=False))
 
 
+# ------------------------------------------------------------------ real-run iteration times
+def _cluster_time(p: Mapping[str, Any], rng: np.random.Generator, size: int) -> np.ndarray:
+    """Mean measured iteration time of ``size`` real runs on local worker processes.
+
+    Wall-clock times are measured, not simulated: a batch recomputed elsewhere gives
+    other numbers of the same law (the seed fixes the injected delays, not the clock).
+    """
+    from gctheory.cluster import run
+
+    options = {"s": p["s"]} if p["s"] >= 0 else {}
+    out = np.empty(size)
+    for i in range(size):
+        res = run(
+            p["scheme"],
+            p["n"],
+            delay=p["delay"],
+            iterations=p["iterations"],
+            workload=p["workload"],
+            rng=int(rng.integers(0, 2**63)),
+            progress=False,
+            **options,
+        )
+        out[i] = float(np.mean(res.iteration_time))
+    return out
+
+
+def _cluster_run(code: Any, p: Mapping[str, Any], size: int, ss: np.random.SeedSequence) -> Any:
+    from gctheory.montecarlo import estimate_mean
+
+    sampler = functools.partial(_cluster_time, p)
+    return _moments(estimate_mean(sampler, size, rng=ss, chunk_size=size, progress=False))
+
+
 def _no_code(p: Mapping[str, Any]) -> None:
     return None
 
@@ -281,6 +314,23 @@ ESTIMATORS: dict[str, Estimator] = {
             _no_fingerprint,
             _training_run,
             "mean simulated iteration time of one training run (training.simulate)",
+        ),
+        Estimator(
+            "cluster-time",
+            "mean",
+            {
+                "scheme": (str, _REQUIRED),
+                "n": (int, _REQUIRED),
+                "s": (int, -1),
+                "delay": (str, "shifted_exp(0.005, 0.01)"),
+                "iterations": (int, 10),
+                "workload": (str, "softmax"),
+            },
+            2,
+            _no_code,
+            _no_fingerprint,
+            _cluster_run,
+            "mean measured iteration time of a real run on local processes (cluster.run)",
         ),
     )
 }
