@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_array, check_int, check_real
+from gctheory._validate import as_generator, check_array, check_flag, check_int, check_real
 from gctheory.training.codes import build_code as _code
 
 __all__ = [
@@ -696,6 +696,20 @@ def make_scheme(
             f"code_options must be a dict of keyword arguments or None, got {code_options!r}"
         )
     opts = dict(code_options or {})
+    # every argument given is checked, whether or not this scheme reads it (issue 30)
+    if r is not None:
+        r = check_int(r, "r", low=1, high=n)
+    if groups is not None:
+        groups = check_int(groups, "groups", low=1, high=n)
+    m = check_int(m, "m", low=1)
+    xi = check_real(xi, "xi", low=0.0)
+    D = check_int(D, "D", low=1)
+    blocks = check_int(blocks, "blocks", low=1)
+    warmup = check_int(warmup, "warmup", low=0)
+    partial_work = check_flag(partial_work, "partial_work")
+    linear_scaling = check_flag(linear_scaling, "linear_scaling")
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        as_generator(rng)  # refuses booleans, negative and non-integer seeds by name
     if name == "gd":
         return WaitAll(n)
     if name == "asysg":
