@@ -91,7 +91,16 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     md, js = write_report(results, outdir / "paper_checks", quick=args.quick, stem=stem)
     failed_figs = 0
     if not args.no_figures:
-        failed_figs = _run_figures(figdir, args.quick)
+        if args.paper is None:
+            failed_figs = _run_figures(figdir, args.quick)
+        else:  # only that paper's figures (issue 29: --paper X remade all of them)
+            from gctheory.plots import all_figures
+
+            mine = [m.name for m in all_figures() if m.paper == args.paper]
+            if mine:
+                failed_figs = _run_figures(figdir, args.quick, mine)
+            else:
+                _log(f"no figure belongs to {args.paper}")
     counts: dict[str, int] = {}
     for r in results:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1

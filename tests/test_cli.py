@@ -282,3 +282,19 @@ def test_names_are_the_owners_objects():
     assert generators.GENERATOR_FAMILIES == _names.GENERATOR_FAMILIES  # built from its registry
     assert dict(tradeoff.TRADEOFF_SCHEMES) == _names.TRADEOFF_SCHEMES
     assert dict(tradeoff.TRADEOFF_AXES) == _names.TRADEOFF_AXES
+
+
+def test_reproduce_for_one_paper_makes_only_its_figures(tmp_path, monkeypatch):
+    # issue 29: `reproduce --paper X` remade every figure
+    import gctheory.cli as cli
+
+    asked: list = []
+    monkeypatch.setattr(
+        cli, "_run_figures", lambda outdir, quick, names=None: asked.append(names) or 0
+    )
+    rc = cli.main(["reproduce", "--quick", "--paper", "halbawi2017", "--outdir", str(tmp_path)])
+    assert rc == 0
+    from gctheory.plots import all_figures
+
+    (names,) = asked
+    assert names and set(names) == {m.name for m in all_figures() if m.paper == "halbawi2017"}
