@@ -40,8 +40,12 @@ def data_path() -> Path:
     env = os.environ.get(ENV)
     if env:
         return Path(env)
-    root = Path(__file__).resolve().parents[2]
-    return root.parent / "shared" / "data" / "aws_lambda_delays" / "delays.csv"
+    rel = Path("shared") / "data" / "aws_lambda_delays" / "delays.csv"
+    # beside the checkout this package was imported from (an editable install), else
+    # beside the working directory (an installed wheel run from the checkout, as CI does)
+    beside_package = Path(__file__).resolve().parents[2].parent / rel
+    beside_cwd = Path.cwd().resolve().parent / rel
+    return beside_cwd if not beside_package.is_file() and beside_cwd.is_file() else beside_package
 
 
 def _missing(name: str) -> bool:
