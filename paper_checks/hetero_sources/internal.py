@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from paper_checks import claim, register_source
-from paper_checks._framework import Outcome
+from paper_checks import Outcome, claim, register_source
 
 PAPER = "hetero-internal"
 register_source(

@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from gctheory.delays.markov import BurstyModel
-from paper_checks import claim
-from paper_checks._framework import Outcome
+from paper_checks import Outcome, claim
 
 PAPER = "krishnan2023"  # registered by paper_checks/krishnan2023/sgc.py
 
