@@ -37,6 +37,7 @@ from paper_checks._framework.registry import (
     all_sources,
     claim,
     close_verdict,
+    interval_pin,
     register_source,
     run_claims,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "all_sources",
     "claim",
     "close_verdict",
+    "interval_pin",
     "register_source",
     "render_markdown",
     "run_claims",

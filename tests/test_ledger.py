@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from gctheory.cli import main
-from paper_checks import Outcome
+from paper_checks import Outcome, interval_pin
 from paper_checks._framework.ledger import (
     LEDGER_PATH,
     compare_ledger,
@@ -96,3 +98,42 @@ def test_editing_one_verdict_fails_reproduce_with_a_diff(tmp_path, capsys):
     assert f"{key}: expected {flipped}" in err
     # and the committed ledger passes the same run
     assert main([*argv, "--outdir", str(tmp_path)]) == 0
+
+
+def _mc_claims(value, low, high):
+    """A claim whose key number is a Monte Carlo estimate, pinned at its interval."""
+
+    def check(quick):
+        est = {"value": value, "low": low, "high": high}
+        return Outcome("reproduced", est, key={"mean": interval_pin(est)})
+
+    return [Claim("wang2019", "mc", "Sec. 5", "a simulated mean", 1.0, check)]
+
+
+def test_interval_pin_fails_a_drift_beyond_the_interval():
+    led = updated_ledger(run_claims(_mc_claims(1.00, 0.98, 1.02)), {}, quick=False)
+    pin = led["wang2019:mc"]["key"]["mean"]
+    assert (pin["value"], pin["rtol"]) == (1.0, 0.0) and pin["atol"] == pytest.approx(0.04)
+    # a rerun inside the interval's width passes ...
+    assert compare_ledger(run_claims(_mc_claims(1.03, 1.01, 1.05)), led, quick=False,
+                          complete=True) == []  # fmt: skip
+    # ... one beyond it fails, though the old pin (rtol 0.3) let it pass
+    diffs = compare_ledger(run_claims(_mc_claims(1.05, 1.03, 1.07)), led, quick=False,
+                           complete=True)  # fmt: skip
+    assert len(diffs) == 1 and "atol 0.04" in diffs[0].why
+    old = {"wang2019:mc": {"verdict": "reproduced",
+                           "key": {"mean": {"value": 1.0, "rtol": 0.3, "atol": 0.0}}}}  # fmt: skip
+    assert compare_ledger(run_claims(_mc_claims(1.05, 1.03, 1.07)), old, quick=False,
+                          complete=True) == []  # fmt: skip
+
+
+def test_interval_pin_reads_every_form_and_refuses_a_broken_interval():
+    from types import SimpleNamespace
+
+    assert interval_pin((2.0, 1.5, 3.0)) == (2.0, 0.0, 1.5)
+    assert interval_pin({"value": 2.0, "low": 1.5, "high": 3.0}) == (2.0, 0.0, 1.5)
+    # an object with value/low/high (gctheory.montecarlo.Estimate)
+    assert interval_pin(SimpleNamespace(value=2.0, low=1.5, high=3.0)) == (2.0, 0.0, 1.5)
+    for bad in ((2.0, 2.5, 3.0), (2.0, float("nan"), 3.0), (2.0, 1.0)):
+        with pytest.raises(ValueError, match="estimate"):
+            interval_pin(bad)

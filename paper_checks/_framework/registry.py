@@ -67,9 +67,10 @@ class Outcome:
     ``key`` names the numbers the ledger pins (``paper_checks/ledger.json``):
     ``{name: value}`` with a default tolerance of ``rtol=1e-6``, or
     ``{name: (value, rtol)}`` / ``{name: (value, rtol, atol)}`` for numbers that
-    vary more (Monte Carlo estimates: give a tolerance the seed-to-seed spread
-    cannot reach, or pin an integer count exactly with ``rtol=0``). Strings and
-    booleans are compared exactly.
+    vary more. Each number is pinned at the precision of its computation: a Monte
+    Carlo estimate at its interval (:func:`interval_pin`), an integer count exactly
+    (``rtol=0``), a closed form at the default. Strings and booleans are compared
+    exactly.
 
     A theorem checked over its parameter range (``kind="theorem"``) reports
     ``instances`` (how many parameter points were verified), ``slack`` (the
@@ -97,6 +98,35 @@ class Outcome:
                     f"key number {name!r} must be a number, bool or string (optionally "
                     f"(value, rtol[, atol])), got {type(value).__name__}"
                 )
+
+
+def interval_pin(estimate: Any) -> tuple[float, float, float]:
+    """The ledger pin of a Monte Carlo estimate at the precision of its interval.
+
+    ``estimate`` is ``{"value", "low", "high"}``, a ``(value, low, high)`` tuple or an
+    object with those attributes (:class:`gctheory.montecarlo.Estimate`). The pin is
+    ``(value, 0, high - low)``: a later run may move the estimate by at most the width
+    of its interval (two seeded runs whose intervals overlap differ by less than that),
+    not by a fixed fraction of it (``rtol`` 0.3 let a 30% drift pass whatever the
+    interval). An exact number is pinned exactly instead (``(value, 0)`` for a count,
+    the default ``rtol`` 1e-6 for a closed form).
+    """
+    if isinstance(estimate, Mapping):
+        value, low, high = estimate["value"], estimate["low"], estimate["high"]
+    elif isinstance(estimate, tuple):
+        if len(estimate) != 3:
+            raise ValueError(
+                f"estimate: a (value, low, high) tuple has 3 entries, got {len(estimate)}"
+            )
+        value, low, high = estimate
+    else:
+        value, low, high = estimate.value, estimate.low, estimate.high
+    value, low, high = float(value), float(low), float(high)
+    if not (math.isfinite(low) and math.isfinite(high) and low <= value <= high):
+        raise ValueError(
+            f"estimate: needs finite low <= value <= high, got {value!r} [{low!r}, {high!r}]"
+        )
+    return (value, 0.0, high - low)
 
 
 @dataclass(frozen=True)
@@ -363,6 +393,7 @@ __all__ = [
     "all_sources",
     "claim",
     "close_verdict",
+    "interval_pin",
     "register_source",
     "run_claims",
 ]

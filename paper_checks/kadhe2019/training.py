@@ -12,7 +12,7 @@ Every comparison is judged by confidence intervals of paired runs (common seeds)
 
 from __future__ import annotations
 
-from paper_checks import Outcome, claim
+from paper_checks import Outcome, claim, interval_pin
 from paper_checks._framework.blas import single_threaded
 from paper_checks._framework.common_training import SKLEARN_CAUSE, sklearn_missing
 from paper_checks._framework.experiments import paper_experiment
@@ -42,7 +42,7 @@ def _judge_lowest(c: dict) -> Outcome:
         )
         + ")"
     )
-    key = {f"{k} mean": (v["value"], 0.2) for k, v in mw.items()}
+    key = {f"{k} mean": interval_pin(v) for k, v in mw.items()}  # was rtol 0.2
     if ok:
         return Outcome("reproduced", c, cmp, key=key)
     slower = [k for k in CODES if not cf["high"] < mw[k]["low"]]
@@ -136,7 +136,7 @@ def _judge_16(c: dict) -> Outcome:
     vals = [r["value"] for r in red.values()]
     spread = max(vals) - min(vals)
     target = 0.1602
-    key = {f"reduction at {k}": (v["value"], 0.3, 0.02) for k, v in red.items()}
+    key = {f"reduction at {k}": interval_pin(v) for k, v in red.items()}  # was rtol 0.3
     cmp = (
         "1 - T(CommFR-GC)/T(best other code), paired runs (common seeds), 95% CI, at each "
         "setting of the constants the paper does not report (upload time of a full "
@@ -237,7 +237,8 @@ def _judge_ordering(c: dict) -> Outcome:
         return o
     rows = c["T(CommFR-GC)/T(other) to reach each loss level"]
     right = {o: all(v["high"] < 1 for v in per.values()) for o, per in rows.items()}
-    key = {f"{o} at {lvl}": (v["value"], 0.2) for o, per in rows.items() for lvl, v in per.items()}
+    # was rtol 0.2: each paired ratio at its interval's width
+    key = {f"{o} at {lvl}": interval_pin(v) for o, per in rows.items() for lvl, v in per.items()}
     cmp = (
         "training loss versus simulated time (the analogue of validation AUC versus time): "
         "ratio of the times CommFR-GC and each other scheme take to reach the losses of "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from gctheory.runtime import xu_time_saving
-from paper_checks import Outcome, claim
+from paper_checks import Outcome, claim, interval_pin
 from paper_checks._framework.common_training import (
     estimate_paired_difference,
     final_accuracy,
@@ -69,7 +69,7 @@ def _judge_saving(c: dict) -> Outcome:
         "exact saving is within 0.025 of 0.35 ('~35%'), the simulated interval meets "
         "[0.30, 0.40] and LGC's loss is within 1% of Full-SGD's"
     )
-    key = {"exact saving": (exact, 1e-9), "simulated saving": (sim[0], 0.1)}
+    key = {"exact saving": (exact, 1e-9), "simulated saving": interval_pin(sim)}
     if ok:
         return Outcome("reproduced", c, cmp, key=key)
     return Outcome("differs", c, cmp, "the saving or the loss gap falls outside the stated band",
@@ -128,7 +128,7 @@ def _judge_bias(c: dict) -> Outcome:
         + "; reproduced iff K-SGD's lower limit > 0 and LGC's upper limit < half of it, for "
         "every c"
     )
-    key = {f"{k} K-SGD excess": (ks[0], 0.5) for k, (ks, _) in c["rows"].items()}
+    key = {f"{k} K-SGD excess": interval_pin(ks) for k, (ks, _) in c["rows"].items()}
     if ok:
         return Outcome("reproduced", c, cmp, key=key)
     return Outcome("differs", c, cmp, "K-SGD unbiased or LGC's bias not removed", key=key)
@@ -194,9 +194,15 @@ def _judge_h1(c: dict) -> Outcome:
         + "; ".join(f"{k}: h = 10 {_fmt(a)}, h = 1 {_fmt(b)}" for k, (a, b) in c["rows"].items())
         + "; reproduced iff, for every c, the h = 1 upper limit is below the h = 10 lower limit"
     )
+    # the estimates the verdict rests on, pinned at their intervals (there was no pin)
+    key = {
+        f"{k} h={h} excess": interval_pin(e)
+        for k, (e10, e1) in c["rows"].items()
+        for h, e in ((10, e10), (1, e1))
+    }
     if ok:
-        return Outcome("reproduced", c, cmp)
-    return Outcome("differs", c, cmp, "h = 1 not clearly less biased")
+        return Outcome("reproduced", c, cmp, key=key)
+    return Outcome("differs", c, cmp, "h = 1 not clearly less biased", key=key)
 
 
 paper_experiment(
@@ -447,7 +453,7 @@ def _judge_partial(c: dict) -> Outcome:
         + "; reproduced iff the scaled variant's interval lies below both the unscaled "
         "variant's and K-SGD's"
     )
-    key = {"scaled excess": (scaled[0], 1.0, 1e-3)}
+    key = {"scaled excess": interval_pin(scaled)}  # was rtol 1.0, atol 1e-3
     if scaled[2] < plain[1] and scaled[2] < ks[1]:
         return Outcome("reproduced", c, cmp, key=key)
     if scaled[1] > plain[2] or scaled[1] > ks[2]:
@@ -629,7 +635,7 @@ def _judge_acc(c: dict) -> Outcome:
                     for N, g in gaps.items())
         + f"; 'nearly optimal' judged as an upper limit <= {NEARLY} points"
     )  # fmt: skip
-    key = {f"N={N} gap": (g[0], 1.0, 0.2) for N, g in gaps.items()}
+    key = {f"N={N} gap": interval_pin(g) for N, g in gaps.items()}  # was rtol 1.0, atol 0.2
     if ok:
         return Outcome("reproduced", c, cmp, key=key)
     return Outcome("differs", c, cmp, "LGC's accuracy falls more than 0.5 points below "
