@@ -47,8 +47,8 @@ from gctheory.delays.markov import (
     GilbertElliott,
     MarkovSampler,
     MemoryDelay,
-    _prob,
 )
+from gctheory.delays.markov.chains import _prob
 
 __all__ = [
     "ATLAS_ROUNDS",
