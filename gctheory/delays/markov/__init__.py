@@ -3,7 +3,7 @@
 Every runtime answer of :mod:`gctheory.runtime` draws the workers afresh each round.
 Measured stragglers persist (Xu et al. 2021, Section V-B; the AWS Lambda traces'
 ``h`` of 1.09-1.24). This package models a worker's straggler *state* across rounds,
-one module per concept (``indicators``, ``chains``, ``fits``, ``bursty``, ``delay``;
+one module per concept (``indicators``, ``chains``, ``fits``, ``bursty``, ``delay``, ``missed``;
 every name importable from ``gctheory.delays.markov`` as before the split):
 
 ``straggler_matrix``
@@ -67,6 +67,12 @@ from gctheory.delays.markov.indicators import (
     min_rounds,
     straggler_matrix,
 )
+from gctheory.delays.markov.missed import (
+    MissedLaw,
+    chain_missed_moments,
+    class_missed_law,
+    missed_mc,
+)
 
 __all__ = [
     "straggler_matrix",
@@ -82,4 +88,8 @@ __all__ = [
     "MarkovSampler",
     "memory_scheme_times",
     "min_rounds",
+    "MissedLaw",
+    "chain_missed_moments",
+    "class_missed_law",
+    "missed_mc",
 ]
