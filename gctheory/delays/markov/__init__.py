@@ -56,7 +56,12 @@ from gctheory.delays.markov.chains import (
     GilbertElliott,
 )
 from gctheory.delays.markov.chains import _prob as _prob  # markov_times reads it
-from gctheory.delays.markov.delay import MarkovSampler, MemoryDelay, memory_scheme_times
+from gctheory.delays.markov.delay import (
+    BURSTY_BLOCK,
+    MarkovSampler,
+    MemoryDelay,
+    memory_scheme_times,
+)
 from gctheory.delays.markov.fits import (
     MarkovFit,
     fit_fritchman,
@@ -86,6 +91,7 @@ __all__ = [
     "iid_likelihood_ratio",
     "MemoryDelay",
     "MarkovSampler",
+    "BURSTY_BLOCK",
     "memory_scheme_times",
     "min_rounds",
     "MissedLaw",

@@ -21,7 +21,10 @@ from scipy import stats
 from gctheory._validate import as_generator, check_array, check_int
 from gctheory.delays.markov.fits import MarkovFit
 
-__all__ = ["MarkovSampler", "MemoryDelay", "memory_scheme_times"]
+__all__ = ["BURSTY_BLOCK", "MarkovSampler", "MemoryDelay", "memory_scheme_times"]
+
+#: rounds of the (B, W, lambda) sampler drawn at a time by :class:`MarkovSampler`
+BURSTY_BLOCK = 512
 
 
 @dataclass(frozen=True)
@@ -94,13 +97,24 @@ class MarkovSampler:
     and the training simulator: each ``rvs(size=n)`` call is one round and advances each
     worker's straggler chain by one step (chains start stationary at the first call, or
     when ``n`` changes). ``DelayModel(MarkovSampler(...))`` then gives stragglers with
-    memory; keep the model's ``persist = 1`` (the chain carries the memory)."""
+    memory; keep the model's ``persist = 1`` (the chain carries the memory).
+
+    The (B, W, lambda) constraint (:class:`gctheory.delays.markov_times.BurstyChain`, no
+    transition matrix) is served from blocks of :data:`BURSTY_BLOCK` rounds drawn by its
+    own sampler (after its burn-in); the constraint holds inside a block, not across the
+    seam between two blocks.
+
+    The sampler carries state (the chains): a fresh one per run (``parse_delay`` of a
+    spec string makes one) gives a run reproducible from its seed; a checkpointed run
+    restarts its chains stationary when resumed."""
 
     def __init__(self, delay: MemoryDelay) -> None:
         if not isinstance(delay, MemoryDelay):
             raise ValueError(f"delay must be a MemoryDelay, got {type(delay).__name__}")
         self.delay = delay
         self._state: np.ndarray | None = None
+        self._block: np.ndarray | None = None
+        self._row = 0
 
     def __repr__(self) -> str:
         return f"MarkovSampler({self.delay.chain!r})"
@@ -117,14 +131,21 @@ class MarkovSampler:
         n = check_int(size, "size", low=1)
         g = as_generator(random_state)
         ch = self.delay.chain
-        P, e, pi = ch.transition, ch.emission, ch.stationary
-        if self._state is None or self._state.size != n:
-            self._state = np.minimum(np.searchsorted(np.cumsum(pi), g.random(n)), len(pi) - 1)
+        if not hasattr(ch, "transition"):  # the (B, W, lambda) sampler: blocks of rounds
+            if self._block is None or self._block.shape[1] != n or self._row >= len(self._block):
+                self._block = np.asarray(ch.sample(BURSTY_BLOCK, n, g), bool)
+                self._row = 0
+            slow = self._block[self._row]
+            self._row += 1
         else:
-            cum = np.cumsum(P, axis=1)
-            u = g.random(n)
-            self._state = np.minimum((u[:, None] > cum[self._state]).sum(axis=1), len(pi) - 1)
-        slow = g.random(n) < e[self._state]
+            P, e, pi = ch.transition, ch.emission, ch.stationary
+            if self._state is None or self._state.size != n:
+                self._state = np.minimum(np.searchsorted(np.cumsum(pi), g.random(n)), len(pi) - 1)
+            else:
+                cum = np.cumsum(P, axis=1)
+                u = g.random(n)
+                self._state = np.minimum((u[:, None] > cum[self._state]).sum(axis=1), len(pi) - 1)
+            slow = g.random(n) < e[self._state]
         out = np.empty(n)
         out[slow] = self.delay._draw(self.delay.slow, int(slow.sum()), g)
         out[~slow] = self.delay._draw(self.delay.fast, int((~slow).sum()), g)
