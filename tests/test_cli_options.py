@@ -44,6 +44,8 @@ BASE: dict[str, str | None] = {
     "optimum hetero": "optimum hetero --group 4:exp(mean=2) --group 4:exp(mean=1) --split-points 1",
     "optimum xu": "optimum xu --n 10 --c 2",
     "sgc verify": "sgc verify sr-sgc --n 4 --B 1 --W 2 --lambda 1",
+    "sgc memory": "sgc memory --delay markov(p=0.1,r=0.4,fast=constant(1),slow=constant(3)) "
+    "--n 3 --jobs 3 --runs 2",
     "stability compare": "stability compare --n 6 --s 1 --m 2 --families gaussian --time-limit 1",
     "stability table": "stability table --n 6 --s 1 --families gaussian --time-limit 1 "
     "--kappa 1000",
@@ -152,6 +154,16 @@ def test_base_configurations_run(name, trace_path, tmp_path):
         ("optimum hetero --group 4:exp(mean=2) --trials 10", "--trials"),
         ("orderstat --dist pareto --mu -1 --n 10", "--mu"),
         ("orderstat --n 10 --seed 3", "--seed"),
+        (
+            "sgc memory --delay markov(p=0.1,r=0.4,fast=constant(1),slow=constant(3)) --n 3 "
+            "--schemes GC --B 2",
+            "--B",
+        ),
+        (
+            "sgc memory --delay markov(p=0.1,r=0.4,fast=constant(1),slow=constant(3)) --n 3 "
+            "--runs 0 --seed 2",
+            "--seed",
+        ),
     ],
 )
 def test_unused_option_is_refused(argv, option, trace_path, tmp_path):

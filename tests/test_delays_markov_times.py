@@ -104,3 +104,30 @@ def test_bad_memory_specs_are_refused():
         parse_memory_delay(f"markov(p=0, r=0.5, fast={FAST}, slow={SLOW})")
     with pytest.raises(ValueError, match="MemoryDelay"):
         memory_time_mc("cyclic-mds", "x", 4, 1)
+
+
+def test_parse_delay_takes_memory_specs_fresh_and_persistent():
+    from gctheory.delays import parse_delay
+    from gctheory.delays.markov import BURSTY_BLOCK, fit_gilbert_elliott
+
+    spec = "markov(p=0.05, r=0.2, fast=constant(1), slow=constant(3))"
+    a, b = parse_delay(spec), parse_delay(spec)
+    assert isinstance(a.dist, MarkovSampler) and a.dist is not b.dist and a.label == spec
+    g = np.random.default_rng(4)
+    S = np.array([a.draw(g, 30) for _ in range(200)]) > 2
+    f = fit_gilbert_elliott(S.astype(np.int8))
+    assert f.contains("p", 0.05) and f.contains("r", 0.2) and f.rejects_iid(1e-6)
+    # the same seed gives the same rounds from a fresh model (a run replays from its seed)
+    g1, g2 = np.random.default_rng(9), np.random.default_rng(9)
+    c, d = parse_delay(spec), parse_delay(spec)
+    assert all(np.array_equal(c.draw(g1, 5), d.draw(g2, 5)) for _ in range(20))
+    # a MemoryDelay object, and the bursty constraint served in blocks
+    m = parse_delay(MemoryDelay(GilbertElliott(0.1, 0.4), np.array([1.0]), np.array([3.0])))
+    assert isinstance(m.dist, MarkovSampler)
+    bur = parse_delay("bursty(B=2, W=4, lam=2, rate=0.2, fast=constant(1), slow=constant(3))")
+    rows = np.array([bur.draw(g, 6) for _ in range(BURSTY_BLOCK + 10)]) > 2
+    assert rows.any() and rows[:BURSTY_BLOCK].any(axis=1).mean() > 0.1
+    # negative control: a memoryless chain drawn the same way is not flagged
+    iid = parse_delay("markov(p=0.2, r=0.8, fast=constant(1), slow=constant(3))")
+    S0 = np.array([iid.draw(g, 30) for _ in range(200)]) > 2
+    assert not fit_gilbert_elliott(S0.astype(np.int8)).rejects_iid(0.01)

@@ -1,10 +1,15 @@
-"""The claims of issue 23's sources (paper_checks/hetero_sources)."""
+"""The claims of issue 23's sources (one package each: paper_checks/wang2019icdcs,
+jahaninezhad2021, johri2021, hetero_internal)."""
 
 from __future__ import annotations
 
 import pytest
 
-import paper_checks.hetero_sources  # noqa: F401  (registers the claims)
+import paper_checks.hetero_internal.derivations  # noqa: F401  (each registers its claims)
+import paper_checks.jahaninezhad2021.communication_cost  # noqa: F401
+import paper_checks.johri2021.straggler_model  # noqa: F401
+import paper_checks.krishnan2023.sgc_model  # noqa: F401
+import paper_checks.wang2019icdcs.heterogeneity_aware  # noqa: F401
 from paper_checks._framework.registry import _REGISTRY
 
 IDS = {
@@ -14,6 +19,8 @@ IDS = {
     ("hetero-internal", "internal-hetero-orderstat-exact"): "reproduced",
     ("hetero-internal", "internal-hetero-code-decodes"): "reproduced",
     ("hetero-internal", "internal-markov-fit-recovers"): "reproduced",
+    ("johri2021", "heterogeneous-straggler-model"): "not checkable",
+    ("johri2021", "internal-frc-missed-iterations"): "reproduced",
 }
 
 

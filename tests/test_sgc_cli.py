@@ -65,3 +65,21 @@ def test_codes_verify_is_an_alias_of_sgc_verify(capsys):
     assert alias["rows"] == direct["rows"] and alias["title"] == direct["title"]
     assert main(["codes", "verify", "sr-sgc", "--n", "3", "--W", "2", "--lambda", "2"]) == 2
     assert "B must be an integer" in capsys.readouterr().err
+
+
+def test_memory_exact_inside_the_monte_carlo_interval(capsys):
+    delay = "markov(p=0.05, r=0.2, fast=constant(1), slow=constant(5))"
+    args = ["--n", "4", "--B", "1", "--W", "3", "--lambda", "2", "--schemes", "GC,SR-SGC"]
+    rc = main(["sgc", "memory", "--delay", delay, *args, "--runs", "300", "--format", "json"])
+    assert rc == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [r["scheme"] for r in rows] == ["GC", "SR-SGC"]
+    for r in rows:
+        assert r["mc_low"] <= r["exact_jobs"] <= r["mc_high"], r
+    assert rows[1]["states"] == 51  # lumped (chain state, window) columns of 4 workers
+
+
+def test_memory_refuses_a_continuous_law_for_the_exact_time(capsys):
+    delay = "markov(p=0.05, r=0.2, fast=exp(1), slow=constant(5))"
+    assert main(["sgc", "memory", "--delay", delay, "--n", "4", "--runs", "0"]) != 0
+    assert "finite support" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""CLI: ``gctheory sgc runtime|verify``: sequential gradient coding (Krishnan et al. 2023)."""
+"""CLI: ``gctheory sgc runtime|verify|memory``: sequential gradient coding (Krishnan et al.)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,77 @@ def _cmd_runtime(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_memory(args: argparse.Namespace) -> int:
+    from gctheory._validate import check_int, check_real
+    from gctheory.commands._common import unused_options
+    from gctheory.delays.markov_times import parse_memory_delay
+    from gctheory.sgc import SCHEMES
+    from gctheory.sgc.memory_exact import sequential_time_exact
+    from gctheory.sgc.memory_times import sequential_time_mc
+
+    schemes = args.schemes.split(",") if args.schemes else ["GC", "SR-SGC", "M-SGC", "no coding"]
+    for name in schemes:
+        if name not in SCHEMES:
+            raise ValueError(f"--schemes: {name!r} is not one of {', '.join(SCHEMES)}")
+    n = check_int(args.n, "n", low=1)
+    runs = check_int(args.runs, "runs", low=0)
+    if runs == 1:
+        raise ValueError("runs must be 0 (exact only) or >= 2 (an interval), got 1")
+    for dest in ("jobs", "B", "W", "lam"):
+        check_int(getattr(args, dest), dest, low=1)
+    check_int(args.s, "s", low=0)
+    check_real(args.mu, "mu", low=0.0)
+    check_int(args.seed, "seed", low=0)
+    if args.max_states is not None:
+        check_int(args.max_states, "max_states", low=1)
+    sgc_used = any(x in schemes for x in ("SR-SGC", "M-SGC"))
+    unused: dict[str, str] = {}
+    if "GC" not in schemes:
+        unused["s"] = "GC is not among --schemes"
+    if not sgc_used:
+        unused.update(dict.fromkeys(("B", "W", "lam"), "neither SR-SGC nor M-SGC is in --schemes"))
+    if not args.exact:
+        unused.update(arithmetic="--no-exact", max_states="--no-exact")
+    if runs == 0:
+        unused.update(seed="--runs 0 (exact only)")
+    if not args.exact and runs == 0:
+        raise ValueError("--runs 0 with --no-exact computes nothing: give --runs >= 2")
+    unused_options(args, unused, {"lam": "--lambda"})
+    delay = parse_memory_delay(args.delay)
+    sgc = (args.B, args.W, args.lam)
+    params = {"GC": (args.s,), "SR-SGC": sgc, "M-SGC": sgc}
+    rows = []
+    for name in schemes:
+        ps = params.get(name, ())
+        row: dict = {"scheme": name, "params": ps}
+        if args.exact:
+            ex = sequential_time_exact(
+                delay, name, ps, n, mu=args.mu, jobs=args.jobs, arithmetic=args.arithmetic,
+                max_states=args.max_states,
+            )  # fmt: skip
+            row.update(exact_steady=ex.steady, exact_jobs=ex.first, states=ex.states)
+        if runs:
+            est = sequential_time_mc(
+                delay, name, ps, n, jobs=args.jobs, mu=args.mu, runs=runs,
+                span="jobs", rng=args.seed,
+            )  # fmt: skip
+            row.update(mc=est.value, mc_low=est.low, mc_high=est.high)
+        rows.append(row)
+    if args.format == "text":
+        for r in rows:
+            for k, v in r.items():
+                if isinstance(v, float):
+                    r[k] = round(v, 6)
+    title = (
+        f"gctheory sgc memory: time per job under {args.delay}, n = {args.n}, mu = {args.mu:g};"
+        f"\nexact_jobs and mc: the first {args.jobs} rounds / jobs (exact: the lumped Markov "
+        "chain, gctheory.sgc.memory_exact; mc: 99 % interval over independent runs); "
+        "exact_steady: the long-run time per job"
+    )
+    print(format_table(rows, args.format, title=title))
+    return 0
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from gctheory.codes.sequential import MSGC, SRSGC, find_failure, verify_sequential
 
@@ -86,7 +157,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "ICLR 2023): the runtime of GC, SR-SGC, M-SGC, no coding and no-wait on measured "
         "rounds, and an exhaustive check of the constructions.",
     )
-    sub = p.add_subparsers(dest="action", metavar="{runtime,verify}", required=True)
+    sub = p.add_subparsers(dest="action", metavar="{runtime,verify,memory}", required=True)
 
     q = sub.add_parser("runtime", help="best total runtime per scheme on a measured trace")
     q.add_argument("path", nargs="+", help="trace CSV file(s) or profile pickle(s)")
@@ -140,3 +211,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_format_argument(q)
     q.set_defaults(func=_cmd_verify)  # fmt: skip
+
+    q = sub.add_parser(
+        "memory",
+        help="time per job under stragglers with memory: exact Markov chain and Monte Carlo",
+    )
+    q.add_argument(
+        "--delay",
+        required=True,
+        help="markov(p=.., r=.., fast=constant(1), slow=constant(3)) or fritchman(...); "
+        "exact needs fast/slow of finite support",
+    )
+    q.add_argument("--n", type=int, required=True, help="workers")
+    q.add_argument("--s", type=int, default=1, help="GC's s (default 1)")
+    q.add_argument("--B", type=int, default=1, help="SR-SGC/M-SGC burst length (default 1)")
+    q.add_argument("--W", type=int, default=2, help="SR-SGC/M-SGC window (default 2)")
+    q.add_argument("--lambda", dest="lam", type=int, default=1, help="stragglers a window")
+    q.add_argument("--jobs", type=int, default=20, help="jobs of a run (default 20)")
+    q.add_argument("--mu", type=float, default=1.0, help="wait (1 + mu) x the fastest (default 1)")
+    q.add_argument("--schemes", help="comma-separated subset of GC,SR-SGC,M-SGC,no coding,no-wait")
+    q.add_argument("--runs", type=int, default=200, help="Monte Carlo runs (0: exact only)")
+    q.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
+    q.add_argument("--no-exact", dest="exact", action="store_false", help="Monte Carlo only")
+    q.add_argument("--arithmetic", choices=("fraction", "float"), default="float")
+    q.add_argument("--max-states", type=int, help="bound on the chain's lumped states")
+    add_format_argument(q)
+    q.set_defaults(func=_cmd_memory)

@@ -19,6 +19,9 @@ decisions    each runtime scheme's expected time versus s on measured data, the 
 replay       ``simulate(..., delay="trace:PATH")``: measured rounds replayed
 models       the delay models of the training simulator (:class:`DelayModel`,
              :func:`parse_delay`), moved here from the training code
+laws         the delay laws by spec string (``shifted_exp(...)``, ``constant(c)``, ...)
+markov       stragglers with memory (Gilbert-Elliott, Fritchman, (B, W, lambda)): a package
+markov_times the atlas's scheme times under them
 
 References: Krishnan, Ebrahimi & Khisti, "Sequential gradient coding for
 straggler mitigation", ICLR 2023 (the AWS Lambda measurements); Xu et al.

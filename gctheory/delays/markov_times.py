@@ -47,8 +47,8 @@ from gctheory.delays.markov import (
     GilbertElliott,
     MarkovSampler,
     MemoryDelay,
-    _prob,
 )
+from gctheory.delays.markov.chains import _prob
 
 __all__ = [
     "ATLAS_ROUNDS",
@@ -287,7 +287,7 @@ _ARGS = {
 def parse_memory_delay(spec: str) -> MemoryDelay:
     """A :class:`MemoryDelay` from a spec string (module docstring). Every argument is
     named; ``fast`` and ``slow`` are required; an unknown name raises with the valid ones."""
-    from gctheory.delays.models import _parse_spec
+    from gctheory.delays.laws import _parse_spec
 
     m = re.fullmatch(r"\s*([a-z_]+)\s*\((.*)\)\s*", spec, flags=re.S)
     if not m or m.group(1) not in _KINDS:

@@ -16,77 +16,23 @@ stay importable from :mod:`gctheory.training` and :mod:`gctheory.training.models
 
 from __future__ import annotations
 
-import re
-import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from gctheory._validate import check_int, check_real
-
-if TYPE_CHECKING:
-    from types import FrameType
+from gctheory.delays.laws import (  # noqa: F401  (old import paths)
+    _DELAYS,
+    _NUM,
+    _PARAMETERS,
+    DELAY_NAMES,
+    _caller_level,
+    _Constant,
+    _parse_spec,
+)
 
 __all__ = ["DelayModel", "parse_delay", "DELAY_NAMES"]
-
-
-class _Constant:
-    """A degenerate distribution at ``c`` (every worker equally fast)."""
-
-    def __init__(self, c: float) -> None:
-        self.c = float(c)
-
-    def rvs(self, size: Any = None, random_state: Any = None) -> np.ndarray:
-        return np.full(size, self.c)
-
-    def support(self) -> tuple[float, float]:
-        return self.c, self.c
-
-    def mean(self) -> float:
-        return self.c
-
-    def __repr__(self) -> str:
-        return f"constant({self.c:g})"
-
-
-def _shifted_exp(shift: float, mean: float) -> Any:
-    return stats.expon(loc=shift, scale=mean)
-
-
-def _exp(mean: float) -> Any:
-    return stats.expon(scale=mean)
-
-
-def _pareto(scale: float, shape: float) -> Any:
-    return stats.pareto(b=shape, scale=scale)
-
-
-def _uniform(low: float, high: float) -> Any:
-    if not high > low:
-        raise ValueError(f"uniform(low, high) needs high > low, got ({low}, {high})")
-    return stats.uniform(loc=low, scale=high - low)
-
-
-_DELAYS: dict[str, tuple[Any, str]] = {
-    "shifted_exp": (_shifted_exp, "shifted_exp(shift, mean): shift + Exp(mean) (Xu et al. 2021)"),
-    "exp": (_exp, "exp(mean): exponential with that mean (Zhang & Simeone 2020)"),
-    "pareto": (_pareto, "pareto(scale=t0, shape=xi): CDF 1 - (t0/t)^xi (Halbawi et al. 2017)"),
-    "uniform": (_uniform, "uniform(low, high)"),
-    "constant": (_Constant, "constant(c): no stragglers"),
-    "trace": (None, "trace:PATH[?profile=..&region=..&order=sequential|random]: measured rounds"),
-}
-DELAY_NAMES = tuple(_DELAYS)
-
-#: the parameters of each spec, in their positional order (also the keyword names)
-_PARAMETERS: dict[str, tuple[str, ...]] = {
-    "shifted_exp": ("shift", "mean"),
-    "exp": ("mean",),
-    "pareto": ("scale", "shape"),
-    "uniform": ("low", "high"),
-    "constant": ("c",),
-}
 
 
 @dataclass(frozen=True)
@@ -171,7 +117,12 @@ class DelayModel:
         return x
 
 
-_NUM = r"\s*([-+0-9.eE]+)\s*"
+def _memory_sampler(spec: Any) -> Any:
+    """A fresh :class:`~gctheory.delays.markov.MarkovSampler` (its chains are its state)."""
+    from gctheory.delays.markov import MarkovSampler
+    from gctheory.delays.markov_times import parse_memory_delay
+
+    return MarkovSampler(parse_memory_delay(spec) if isinstance(spec, str) else spec)
 
 
 def parse_delay(spec: Any, **options: Any) -> DelayModel:
@@ -183,7 +134,11 @@ def parse_delay(spec: Any, **options: Any) -> DelayModel:
     positional Pareto spec warns (``UserWarning``) naming the reading taken,
     ``pareto(scale, shape)``, and the reverse one of scipy's order, since
     ``"pareto(1.1, 0.001)"`` is then a law with infinite mean (issue 18); name the
-    arguments to silence it), ``"trace:PATH"`` (measured rounds
+    arguments to silence it), a straggler chain ``"markov(p=.., r=.., fast=<law>,
+    slow=<law>)"``, ``"fritchman(...)"`` or ``"bursty(B=.., W=.., lam=.., rate=.., ...)"``
+    (:func:`gctheory.delays.markov_times.parse_memory_delay`; a fresh
+    :class:`~gctheory.delays.markov.MarkovSampler` per call, each draw one round), a
+    :class:`~gctheory.delays.markov.MemoryDelay`, ``"trace:PATH"`` (measured rounds
     replayed, see :func:`gctheory.delays.parse_trace_spec`), a frozen
     scipy.stats distribution, a :class:`gctheory.delays.Trace` or
     :class:`gctheory.delays.TraceReplay`, or a :class:`DelayModel` (returned
@@ -212,94 +167,21 @@ def parse_delay(spec: Any, **options: Any) -> DelayModel:
         fields.update(options)
         return DelayModel(**fields)
     if isinstance(spec, str):
+        from gctheory.delays.markov_times import is_memory_delay
+
+        if is_memory_delay(spec):  # markov(...), fritchman(...), bursty(...): a chain per worker
+            return DelayModel(_memory_sampler(spec), label=spec.strip(), **options)
         dist = _parse_spec(spec)
         return DelayModel(dist, label=spec.strip(), **options)
+    from gctheory.delays.markov import MemoryDelay
+
+    if isinstance(spec, MemoryDelay):
+        return DelayModel(_memory_sampler(spec), label=spec.label or repr(spec.chain), **options)
     if hasattr(spec, "rvs"):
         return DelayModel(spec, label=repr(spec), **options)
     raise ValueError(
         f"delay must be a spec string, a scipy.stats distribution or a DelayModel, got {spec!r}"
     )
-
-
-def _parse_spec(spec: str) -> Any:
-    """The distribution of a spec ``name(args)``: positional arguments in the documented
-    order (:data:`_PARAMETERS`), then ``key=value`` ones, as in a Python call."""
-    m = re.fullmatch(r"\s*([a-z_]+)\s*\((.*)\)\s*", spec)
-    name = m.group(1) if m else spec.strip()
-    if name not in _DELAYS or _DELAYS[name][0] is None:
-        valid = "; ".join(doc for _, doc in _DELAYS.values())
-        raise ValueError(f"unknown delay {spec!r}; valid delays: {valid}")
-    names = _PARAMETERS[name]
-    usage = f"{name}({', '.join(names)})"
-    values: dict[str, float] = {}
-    positional = True
-    if m and m.group(2).strip():
-        for part in m.group(2).split(","):
-            key, eq, text = part.partition("=")
-            if eq:
-                key = key.strip()
-                if key not in names:
-                    raise ValueError(
-                        f"delay {spec!r}: unknown parameter {key!r}; {name} takes {list(names)}"
-                    )
-                if key in values:
-                    raise ValueError(f"delay {spec!r}: {key} given twice")
-                positional = False
-            else:
-                text = part
-                if not positional:
-                    raise ValueError(
-                        f"delay {spec!r}: a positional argument follows a keyword one; "
-                        f"write {usage} or name every argument"
-                    )
-                if len(values) >= len(names):
-                    raise ValueError(f"delay {spec!r}: too many arguments; {_DELAYS[name][1]}")
-                key = names[len(values)]
-            try:
-                if not re.fullmatch(_NUM, text):
-                    raise ValueError
-                values[key] = float(text)
-            except ValueError:
-                raise ValueError(
-                    f"delay {spec!r}: argument {text.strip()!r} is not a number"
-                ) from None
-    missing = [k for k in names if k not in values]
-    if missing:
-        raise ValueError(f"delay {spec!r}: missing {missing}; {_DELAYS[name][1]}")
-    if any(not np.isfinite(v) for v in values.values()):
-        raise ValueError(f"delay {spec!r}: parameters must be finite numbers")
-    if any(v < 0 for v in values.values()):
-        raise ValueError(f"delay {spec!r}: negative delays/parameters are not allowed")
-    if (
-        name in ("exp", "shifted_exp")
-        and values["mean"] <= 0
-        or (name == "pareto" and min(values.values()) <= 0)
-    ):
-        raise ValueError(f"delay {spec!r}: scale/shape parameters must be > 0")
-    if name == "pareto" and positional:
-        scale, shape = values["scale"], values["shape"]
-        mean = "finite mean" if shape > 1 else "infinite mean (shape <= 1)"
-        warnings.warn(
-            f"delay {spec!r}: positional Pareto arguments are read in gctheory's order "
-            f"pareto(scale, shape), i.e. pareto(scale={scale:g}, shape={shape:g}), a Pareto law "
-            f"with {mean}; scipy's stats.pareto takes the shape first, which would read it as "
-            f"pareto(shape={scale:g}, scale={shape:g}). Name the arguments to silence this: "
-            f'"pareto(scale={scale:g}, shape={shape:g})"',
-            UserWarning,
-            stacklevel=_caller_level(),
-        )
-    return _DELAYS[name][0](**values)
-
-
-def _caller_level() -> int:
-    """``stacklevel`` pointing at the first frame outside gctheory (the user's call)."""
-    import sys
-
-    frame: FrameType | None = sys._getframe(1)
-    level = 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("gctheory"):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _replay_model(replay: Any, label: str, options: dict[str, Any]) -> DelayModel:
