@@ -29,7 +29,7 @@ given conservatively (0 or infinity, or the grid's end where that is valid).
 Coverage (``gctheory.calibration``, n = 100 times of ``0.5 + 2 Weibull(1.5)``, 95%):
 952/1000 (18 misses with the truth above, 30 below); the profile-likelihood interval
 covered 929/1000 and the Wald interval 273/300. With a true shift of 0 (the estimate at
-its bound in about a quarter of the samples): 388/400, conservative.
+its bound in about a quarter of the samples): 388/400 and 967/1000, conservative.
 
 Monte Carlo error: :data:`REPLICATES` draws per shape give each tail probability a
 standard error ``sqrt(a (1 - a) / R)`` (0.0025 at ``a = 0.025``, ``R = 4000``). Cost:

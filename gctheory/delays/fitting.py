@@ -34,7 +34,7 @@ computed by seeded Monte Carlo on a grid of shapes, cached per ``n``; with the s
 at its bound 0 the two-parameter pivot ``shape_hat / shape`` (Thoman, Bain & Antle
 1969). Calibration (n = 100 times of 0.5 + 2 Weibull(1.5), 95%): the Wald interval
 covered 273/300, the profile-likelihood interval 929/1000, this one 952/1000; with a
-true shift of 0, 388/400. Above 400 times the Monte Carlo is not run and the profile
+true shift of 0, 967/1000. Above 400 times the Monte Carlo is not run and the profile
 interval is given (376/400 at n = 400). Wald intervals from the observed
 information (numerical Hessian of the log-likelihood) otherwise, none for a
 parameter on the boundary or for ``t0``.
