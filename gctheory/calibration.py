@@ -14,7 +14,7 @@ the interval contains that answer. :func:`studies` lists them:
   ``TiltedErasures`` against a peeling failure probability by enumeration;
 - the fitted-law intervals of :func:`gctheory.delays.fit_law` on samples of
   the law they fit (exact pivots for ``shifted_exp`` and ``pareto``, the
-  profile-likelihood interval for ``weibull``'s shape; a fit that refuses, saying it did not
+  Monte Carlo Neyman interval for ``weibull``'s shape; a fit that refuses, saying it did not
   converge, counts as a miss);
 - the Monte Carlo time column of the tradeoff atlas
   (:func:`gctheory.runtime.scheme_time_mc`, the atlas's ``time_low``/``time_high``)

@@ -87,9 +87,11 @@ def test_bad_samples_and_options_are_refused():
         dl.fit_laws(np.arange(1, 20.0), bootstrap=-1)
 
 
-def test_weibull_shape_interval_is_the_profile_likelihood_cut():
+def test_weibull_shape_interval_above_max_n_is_the_profile_likelihood_cut(monkeypatch):
+    from gctheory.delays import _weibull_shape as ws
     from gctheory.delays._mle import _weibull_profile
 
+    monkeypatch.setattr(ws, "MAX_N", 50)  # the large-n path, at n = 100
     x = 0.5 + 2.0 * np.random.default_rng(5).weibull(1.5, 100)
     fit = dl.fit_law(x, "weibull", level=0.95)
     k, (lo, hi) = fit.params["shape"], fit.ci["shape"]
@@ -108,3 +110,94 @@ def test_weibull_shape_interval_is_the_profile_likelihood_cut():
         "loc": fit.params["loc"],
         "scale": fit.params["scale"],
     }
+
+
+# --- the Weibull shape's Monte Carlo interval, piece by piece (its coverage: test_calibration)
+
+
+def test_many_fits_at_once_are_the_point_fit():
+    from gctheory.delays import _weibull_shape as ws
+    from gctheory.delays._mle import _inner_weibull, _profile_loc
+
+    rng = np.random.default_rng(8)
+    X = np.array([0.5 + 2.0 * rng.weibull(c, 40) for c in (1.2, 1.5, 2.5, 4.0, 1.5, 2.0)])
+    got = ws._fit_rows(X)
+
+    def point(x):
+        try:
+            return _profile_loc(x, _inner_weibull)[2][0]
+        except dl.FitConvergenceError:
+            return 0.0  # refused: counted as 0 (below every estimate)
+
+    want = [point(x) for x in X]
+    assert got == pytest.approx(want, rel=1e-6) and sum(w > 0 for w in want) >= 4
+    # the estimate is equivariant: the same after any shift and scale of the data (so its
+    # law depends on the true shape and n only), but not after a power (negative control)
+    assert ws._fit_rows(3.0 + 0.1 * X) == pytest.approx(got, rel=1e-6)
+    assert not np.allclose(ws._fit_rows(X**2), got, rtol=1e-2)
+    # a sample the point fit refuses (no maximum with a free shift) counts as 0
+    x = stats.weibull_min(0.6, loc=1.0).rvs(size=500, random_state=np.random.default_rng(4))
+    with pytest.raises(dl.FitConvergenceError):
+        _profile_loc(x, _inner_weibull)
+    assert ws._fit_rows(x[None, :])[0] == 0.0
+
+
+def test_the_estimates_law_is_seeded_cached_and_increasing_in_the_shape():
+    from gctheory.delays import _weibull_shape as ws
+
+    n, R = 30, 200
+    laws = [ws.shape_law(n, j, R) for j in (5, 6, 7, 8)]  # shapes 2.38, 2.83, 3.36, 4
+    assert ws.shape_law(n, 6, R) is laws[1]  # cached per n
+    ws.shape_law.cache_clear()
+    assert np.array_equal(ws.shape_law(n, 6, R), laws[1])  # seeded: the same draws again
+    assert not laws[1].flags.writeable
+    # common random numbers: the quantiles increase with the true shape (the lowest stays
+    # 0 while over 2.5% of the fits are refused: 3.5% at shape 2.83, n = 30)
+    qs = np.array([np.quantile(v, [0.025, 0.5, 0.975]) for v in laws])
+    assert np.all(np.diff(qs[:, 1:], axis=0) > 0) and np.all(np.diff(qs[:, 0]) >= 0)
+    assert (laws[0] == 0).mean() > (laws[-1] == 0).mean()  # refusals fall as the shape grows
+    # the pivot of the two-parameter fit: k_hat / k, its median near 1 (biased up at small n)
+    piv = ws.pivot_law(n, R)
+    assert 0.95 < np.median(piv) < 1.25 and np.all(np.diff(piv) >= 0)
+    assert ws.pivot_law(n, R) is piv
+
+
+def test_the_interval_inverts_the_estimates_quantiles():
+    from gctheory.delays import _weibull_shape as ws
+
+    n, R, level = 30, 200, 0.9
+    x = 0.5 + 2.0 * np.random.default_rng(3).weibull(1.5, n)
+    k = ws._fit_rows(x[None, :])[0]
+    lo, hi = ws.shape_interval(x, k, False, level, replicates=R)
+    assert lo < k < hi
+
+    def q(c, p):  # the p-quantile of k_hat at shape c, interpolated as the interval does
+        t = 4 * math.log2(c)
+        j = math.floor(t)
+        a, b = (float(np.quantile(ws.shape_law(n, i, R), p)) for i in (j, j + 1))
+        return a + (t - j) * (b - a)
+
+    # at the low end k_hat is the upper quantile, at the high end the lower one
+    assert q(lo, 0.95) == pytest.approx(k, rel=1e-9)
+    assert q(hi, 0.05) == pytest.approx(k, rel=1e-9)
+    # negative control: just outside the ends the observed estimate is excluded
+    assert q(lo / 1.01, 0.95) < k and q(hi * 1.01, 0.05) > k
+    # beyond the Monte Carlo's shapes the ends are conservative: an estimate no shape up to
+    # 32 excludes from above gets no upper bound
+    assert ws.shape_interval(x, 500.0, False, level, replicates=R)[1] == math.inf
+    # the shift at its bound: the two-parameter pivot's interval (Thoman, Bain & Antle)
+    piv = ws.pivot_law(n, R)
+    assert ws.shape_interval(x, k, True, level, replicates=R) == pytest.approx(
+        (k / np.quantile(piv, 0.95), k / np.quantile(piv, 0.05))
+    )
+
+
+def test_the_two_parameter_pivot_is_exact():
+    # log-data of Weibull(k) are a location-scale family: the estimate of the shape from
+    # X^(1/k) (X ~ Weibull(1)) is k times the estimate from X, for every sample
+    from gctheory.delays import _weibull_shape as ws
+
+    lx = np.log(np.random.default_rng(6).standard_exponential((5, 30)))
+    base = ws._shape_rows(lx, np.ones(5))
+    for k in (0.7, 2.5):
+        assert ws._shape_rows(lx / k, np.ones(5)) == pytest.approx(base * k, rel=1e-9)

@@ -39,7 +39,7 @@ def test_s1_decode_bounds_the_amplified_input_precision(make):
         g = code.decode(surv, y32, 4)
     err = np.abs(g - truth).max() / np.abs(g).max()
     with pytest.warns(DecodingPrecisionWarning):
-        res = code.decode_detail(surv, y32, 4)
+        res = make().decode_detail(surv, y32, 4)  # a new object warns (once per object)
     # the bound is reported and bounds the error actually made
     assert res.noise_bound > 1e-6 and err <= res.noise_bound
     with pytest.raises(ValueError, match="forward error"):
@@ -53,16 +53,17 @@ def test_s1_decode_bounds_the_amplified_input_precision(make):
     assert np.abs(res64.gradient - truth).max() / np.abs(truth).max() <= res64.noise_bound
     # a stated noise level replaces the dtype's eps
     with pytest.warns(DecodingPrecisionWarning):
-        code.decode(surv, Y[surv], 4, noise=1e-3)
+        make().decode(surv, Y[surv], 4, noise=1e-3)
 
 
 def test_s1_decode_many_warns_once_and_reports_bounds():
     code = CyclicMDSCode(30, 8, rng=1)
     P, Y, surv = _float32_case(code)
     sets = np.stack([surv, np.sort(np.random.default_rng(3).choice(30, 22, replace=False))])
-    with pytest.warns(DecodingPrecisionWarning, match="survivor sets") as rec:
+    with pytest.warns(DecodingPrecisionWarning, match="2 of 2 survivor sets") as rec:
         out, bounds = code.decode_many(sets, Y.astype(np.float32), 4, return_bounds=True)
     assert len(rec) == 1 and bounds.shape == (2,) and np.all(bounds > 1e-6)
+    assert code.noise_exceedances == 2
     err = np.abs(out - P.sum(0)).max(axis=1) / np.abs(out).max(axis=1)
     assert np.all(err <= bounds)
     with pytest.raises(ValueError, match="forward error"):
@@ -71,6 +72,45 @@ def test_s1_decode_many_warns_once_and_reports_bounds():
         code.decode(surv, Y[surv], on_noise="loud")
     with pytest.raises(ValueError, match="noise"):
         code.decode(surv, Y[surv], noise=-1.0)
+
+
+def test_precision_warning_is_issued_once_per_code_object_with_a_count():
+    # it warned once per distinct survivor set: a training loop over random stragglers
+    # spammed one warning per iteration
+    code = CyclicMDSCode(30, 8, rng=1)
+    P = np.random.default_rng(0).standard_normal((code.k, 4))
+    Y32 = code.encode(P).astype(np.float32)
+    rng = np.random.default_rng(2)
+    sets = [np.sort(rng.choice(30, code.min_survivors, replace=False)) for _ in range(6)]
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")  # the warnings module's own once-per-message is off
+        bounds = [code.decode_detail(T, Y32[T], 4).noise_bound for T in sets]
+        for T in sets:
+            code.decode(T, Y32[T], 4)
+        code.decode_many(np.stack(sets), Y32, 4)
+    over = sum(b > 1e-6 for b in bounds)
+    assert over >= 2  # the case shows the spam: several sets past rtol
+    hits = [w for w in rec if issubclass(w.category, DecodingPrecisionWarning)]
+    assert len(hits) == 1 and "once per code object" in str(hits[0].message)
+    assert hits[0].filename == __file__  # points at the caller
+    assert code.noise_exceedances == 3 * over  # decode_detail, decode, decode_many
+    # negative control: a second object warns again; "raise" refuses every time and
+    # "ignore" neither warns nor counts
+    with pytest.warns(DecodingPrecisionWarning, match=f"{over} of 6 survivor sets"):
+        CyclicMDSCode(30, 8, rng=1).decode_many(np.stack(sets), Y32, 4)
+    worst = sets[int(np.argmax(bounds))]
+    for _ in range(2):
+        with pytest.raises(ValueError, match="forward error"):
+            code.decode(worst, Y32[worst], 4, on_noise="raise")
+    fresh = CyclicMDSCode(30, 8, rng=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fresh.decode(worst, Y32[worst], 4, on_noise="ignore")
+    assert fresh.noise_exceedances == 0
+    # the tally is state of this process, not of the code: a saved code does not keep it
+    from gctheory.codes.io import _CACHES
+
+    assert "_noise_exceedances" in _CACHES
 
 
 def test_b1_reed_solomon_decode_many_works():

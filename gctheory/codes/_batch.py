@@ -247,6 +247,8 @@ class BatchDecoding:
                     on_noise,
                     f"decode_many: {over.size} of {N} survivor sets "
                     f"(the worst, set {worst}, shown)",
+                    self,
+                    int(over.size),
                 )
         return (out, bounds) if return_bounds else out
 

@@ -84,6 +84,7 @@ def quick_check(
     rtol: float,
     on_noise: str,
     what: Callable[[], str],
+    owner: Any = None,
 ) -> None:
     """The fast path of ``decode``: refuse non-finite ``Y`` and check the forward-error
     bound, taking ``max|Y|`` exactly only when the cheap ``||Y||_F >= max|Y|`` does not
@@ -118,7 +119,7 @@ def quick_check(
     if eps * amp * ymax <= rtol * gmax:
         return
     bound = noise_bound(amp, received_scale(Y), gmax, eps)
-    act(bound, rtol, on_noise, what)
+    act(bound, rtol, on_noise, what, owner, stacklevel=4)  # act, quick_check, decode, caller
 
 
 def abs_max(X: np.ndarray) -> float:
@@ -168,10 +169,43 @@ def amplification(A: np.ndarray) -> float:
     return float(np.abs(A).sum(axis=0).max())
 
 
-def act(bound: float, rtol: float, on_noise: str, what: str | Callable[[], str]) -> None:
+#: where a code object keeps how many decodings exceeded ``rtol`` (see :func:`act`)
+TALLY = "_noise_exceedances"
+
+
+def exceedances(code: Any) -> int:
+    """How many decodings of ``code`` (survivor sets, for ``decode_many``) had a
+    forward-error bound above ``rtol`` under ``on_noise="warn"``."""
+    return int(code.__dict__.get(TALLY, 0)) if hasattr(code, "__dict__") else 0
+
+
+def act(
+    bound: float,
+    rtol: float,
+    on_noise: str,
+    what: str | Callable[[], str],
+    owner: Any = None,
+    sets: int = 1,
+    stacklevel: int = 3,
+) -> None:
     """Warn or raise (per ``on_noise``) when ``bound > rtol``; ``what`` (or what it
-    returns, made only then) says which decoding."""
+    returns, made only then) says which decoding.
+
+    ``"raise"`` refuses every time. ``"warn"`` warns once per code object ``owner``
+    (one warning per distinct survivor set spammed a training loop): ``sets``
+    decodings (survivor sets) above ``rtol`` are added to the code's tally
+    (:func:`exceedances`, ``code.noise_exceedances``) and only the first time the tally
+    leaves 0 is a :class:`DecodingPrecisionWarning` issued, saying so. Without an
+    ``owner`` every call warns.
+    """
     if on_noise == "ignore" or not bound > rtol:
+        return
+    first = True
+    if on_noise == "warn" and owner is not None:
+        before = exceedances(owner)
+        owner.__dict__[TALLY] = before + sets
+        first = before == 0
+    if not first:
         return
     msg = (
         f"{what if isinstance(what, str) else what()}: the decoding coefficients amplify the "
@@ -181,4 +215,9 @@ def act(bound: float, rtol: float, on_noise: str, what: str | Callable[[], str])
     )
     if on_noise == "raise":
         raise ValueError(msg)
-    warnings.warn(msg, DecodingPrecisionWarning, stacklevel=3)
+    if owner is not None:
+        msg += (
+            "; warned once per code object: later decodings past rtol are counted in "
+            "code.noise_exceedances"
+        )
+    warnings.warn(msg, DecodingPrecisionWarning, stacklevel=stacklevel)

@@ -100,6 +100,7 @@ from gctheory.codes._precision import (
     amplification,
     check_flag,
     check_noise_options,
+    exceedances,
     input_precision,
     noise_bound,
     quick_check,
@@ -314,6 +315,13 @@ class GradientCode(CodeIO, GenericDecoding):
         received_scale(P, "partials")  # NaN or inf would spread to every worker silently
         return P
 
+    @property
+    def noise_exceedances(self) -> int:
+        """How many decodings (survivor sets) of this object had a forward-error bound
+        above ``rtol`` with ``on_noise="warn"``: only the first warned
+        (:class:`DecodingPrecisionWarning`, once per code object)."""
+        return exceedances(self)
+
     # -- decoding
     #: Most survivor sets whose decoding coefficients are kept (see :meth:`clear_decode_cache`).
     decode_cache_size: int = 1024
@@ -399,7 +407,9 @@ class GradientCode(CodeIO, GenericDecoding):
             What to do when the forward-error bound ``noise_bound`` (see
             :class:`DecodeResult`) exceeds ``rtol``: warn with
             :class:`DecodingPrecisionWarning` (default), raise ``ValueError``, or
-            nothing. The bound is reported in the result either way.
+            nothing. The bound is reported in the result either way. A code object
+            warns once: later decodings past ``rtol`` (any survivor set, here or in
+            ``decode``/``decode_many``) are only counted in :attr:`noise_exceedances`.
         """
         noise = check_noise_options(noise, on_noise)
         check, condition = check_flag(check, "check"), check_flag(condition, "condition")
@@ -418,7 +428,7 @@ class GradientCode(CodeIO, GenericDecoding):
         bound = noise_bound(
             amplification(A), ymax, abs_max(chunks), input_precision(Y.dtype, noise)
         )
-        act(bound, rtol, on_noise, lambda: f"decoding from survivors {_show_list(T)}")
+        act(bound, rtol, on_noise, lambda: f"decoding from survivors {_show_list(T)}", self)
         return DecodeResult(
             gradient=_join_chunks(chunks, d),
             coefficients=A,
@@ -463,7 +473,14 @@ class GradientCode(CodeIO, GenericDecoding):
             self._refuse(T, res, rtol, None)
         chunks = A.T @ Y
         quick_check(
-            A, Y, chunks, noise, rtol, on_noise, lambda: f"decoding from survivors {_show_list(T)}"
+            A,
+            Y,
+            chunks,
+            noise,
+            rtol,
+            on_noise,
+            lambda: f"decoding from survivors {_show_list(T)}",
+            self,
         )
         return _join_chunks(chunks, d)
 

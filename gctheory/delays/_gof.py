@@ -78,7 +78,7 @@ def _bootstrap(fit: LawFit, x: np.ndarray, B: int, rng: np.random.Generator):
     for _ in range(B):
         xb = np.asarray(fit.dist.rvs(size=x.size, random_state=rng), float)
         try:
-            _, _, dist, _ = _FITTERS[fit.law](xb, fit.level)
+            _, _, dist, _ = _FITTERS[fit.law](xb, None)  # the refit's law only, no intervals
         except (FitConvergenceError, ValueError, FloatingPointError):
             failed += 1
             continue

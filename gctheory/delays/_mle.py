@@ -4,9 +4,11 @@ The law table (:data:`LAWS`, :data:`LAW_PARAMETERS`), the fit result
 (:class:`LawFit`), the sample check, and one fitter per law: closed forms for
 ``shifted_exp`` and ``pareto``, the likelihood profiled over the shift for
 ``weibull``, ``gamma`` and ``lognormal`` (Wald intervals from the observed
-information; the Weibull shape's is a profile-likelihood interval), EM over a
+information; the Weibull shape's is Neyman's construction by Monte Carlo, in
+:mod:`gctheory.delays._weibull_shape`), EM over a
 grid of tail thresholds for the ``mixture``
-(:data:`_FITTERS`, law -> ``fitter(x, level) -> (params, ci, dist, note)``).
+(:data:`_FITTERS`, law -> ``fitter(x, level) -> (params, ci, dist, note)``; ``level=None``
+gives the point fit with NaN intervals, for the goodness-of-fit bootstrap's refits).
 The method and its references are described in :mod:`gctheory.delays.fitting`,
 which re-exports every public name; import them from there.
 """
@@ -22,6 +24,9 @@ from scipy import optimize, special, stats
 
 from gctheory._names import DELAY_LAWS
 from gctheory._validate import check_array
+from gctheory.delays._weibull_shape import shape_interval
+from gctheory.delays._weibull_shape import weibull_loglik as _weibull_loglik  # noqa: F401
+from gctheory.delays._weibull_shape import weibull_profile as _weibull_profile  # noqa: F401
 from gctheory.delays.mixture import body_tail
 
 __all__ = ["LAWS", "LAW_PARAMETERS", "FitConvergenceError", "LawFit"]
@@ -125,11 +130,18 @@ def _z(level: float) -> float:
     return float(special.ndtri(0.5 + level / 2))
 
 
-def _fit_shifted_exp(x: np.ndarray, level: float) -> tuple[dict, dict, Any, str]:
+def _no_intervals(law: str) -> dict[str, tuple[float, float]]:
+    return {k: (math.nan, math.nan) for k in LAW_PARAMETERS[law]}
+
+
+def _fit_shifted_exp(x: np.ndarray, level: float | None) -> tuple[dict, dict, Any, str]:
     n, lo = x.size, float(x.min())
     mean = float(x.mean()) - lo
     if not mean > 0:
         raise FitConvergenceError("all times are equal: no exponential part to fit")
+    if level is None:
+        dist = stats.expon(loc=lo, scale=mean)
+        return {"shift": lo, "mean": mean}, _no_intervals("shifted_exp"), dist, ""
     a = 1 - level
     # 2 n mean_hat / mean ~ chi2(2n - 2) (the excesses over the minimum)
     c_lo, c_hi = stats.chi2.ppf([1 - a / 2, a / 2], 2 * n - 2)
@@ -144,7 +156,7 @@ def _fit_shifted_exp(x: np.ndarray, level: float) -> tuple[dict, dict, Any, str]
     )
 
 
-def _fit_pareto(x: np.ndarray, level: float) -> tuple[dict, dict, Any, str]:
+def _fit_pareto(x: np.ndarray, level: float | None) -> tuple[dict, dict, Any, str]:
     n, lo = x.size, float(x.min())
     if not lo > 0:
         raise FitConvergenceError(f"a Pareto law needs times > 0; the sample minimum is {lo:g}")
@@ -152,6 +164,8 @@ def _fit_pareto(x: np.ndarray, level: float) -> tuple[dict, dict, Any, str]:
     if not s > 0:
         raise FitConvergenceError("all times are equal: the Pareto shape is unbounded")
     xi = n / s
+    if level is None:
+        return {"scale": lo, "shape": xi}, _no_intervals("pareto"), stats.pareto(xi, scale=lo), ""
     a = 1 - level
     # 2 n xi / xi_hat ~ chi2(2n - 2); (scale/min)^(n xi) ~ U(0, 1)
     c_lo, c_hi = stats.chi2.ppf([a / 2, 1 - a / 2], 2 * n - 2)
@@ -337,88 +351,25 @@ def _wald(
     return out
 
 
-def _weibull_loglik(x: np.ndarray, k: float, loc: float) -> float:
-    """The Weibull log-likelihood at shape ``k`` and shift ``loc``, the scale at its maximum
-    (``scale^k = mean((x - loc)^k)``, so the sum of ``((x - loc)/scale)^k`` is ``n``)."""
-    ly = np.log(x - loc)
-    z = k * ly
-    m = float(z.max())
-    n = x.size
-    lmean = m + math.log(float(np.mean(np.exp(z - m))))
-    return n * math.log(k) - n * lmean + (k - 1) * float(ly.sum()) - n
-
-
-def _weibull_profile(x: np.ndarray, k: float) -> float:
-    """The profile log-likelihood of the Weibull shape: the maximum over the shift in
-    ``[0, min x)`` (the gap ``min x - loc`` on the point fit's grid, down to ``1e-10 min x``,
-    so for ``k < 1`` it is the likelihood's local value, not its unbounded supremum)."""
-    lo = float(x.min())
-    lg = np.linspace(0.0, -10.0 * math.log(10), 41) + math.log(lo)
-
-    def f(t: float) -> float:
-        return _weibull_loglik(x, k, lo - math.exp(t))
-
-    vals = np.array([f(t) for t in lg])
-    j = int(np.argmax(vals))
-    res = optimize.minimize_scalar(
-        lambda t: -f(t),
-        bounds=(lg[min(j + 1, lg.size - 1)], lg[max(j - 1, 0)]),
-        method="bounded",
-        options={"xatol": 1e-10},
-    )
-    return max(-float(res.fun), float(vals[j]))
-
-
-def _weibull_shape_ci(x: np.ndarray, k_hat: float, ll_hat: float, level: float) -> tuple:
-    """The profile-likelihood interval of the Weibull shape: ``{k : 2 (ll_hat - lp(k)) <=
-    chi2_1(level)}``, shift and scale profiled out (both ends found by bracketing, then
-    Brent). NaN for an end not bracketed within ``[1e-3, 1e3]``.
-
-    Why not Wald: with a free shift the shape's estimate is biased low at moderate n and
-    its likelihood is skewed (longer to the right); the symmetric Wald interval missed the
-    truth 27 times in 300 at 95% (n = 100 times of 0.5 + 2 Weibull(1.5)), always with the
-    truth above it. This interval: 283/300 (see ``gctheory.calibration``), but 929/1000
-    on 1000 seeds (55 misses above, 16 below): better than Wald, still short of 95%.
-    """
-    ll_hat = max(ll_hat, _weibull_profile(x, k_hat))
-    cut = ll_hat - 0.5 * float(stats.chi2.ppf(level, 1))
-
-    def g(k: float) -> float:
-        return _weibull_profile(x, k) - cut
-
-    def end(factor: float, bound: float) -> float:
-        inner = k_hat
-        for _ in range(60):
-            outer = inner * factor
-            if (factor > 1 and outer > bound) or (factor < 1 and outer < bound):
-                outer = bound
-            if g(outer) < 0:
-                a, b = sorted((inner, outer))
-                return float(optimize.brentq(g, a, b, xtol=1e-9 * k_hat, rtol=1e-10))
-            if outer == bound:
-                return math.nan
-            inner = outer
-        return math.nan
-
-    return end(1.25, 1e3), end(0.8, 1e-3)
-
-
-def _fit_shape_loc_scale(law: str, x: np.ndarray, level: float) -> tuple[dict, dict, Any, str]:
+def _fit_shape_loc_scale(
+    law: str, x: np.ndarray, level: float | None
+) -> tuple[dict, dict, Any, str]:
+    """The fit of a law with a shift (``level=None``: the point fit only, NaN intervals,
+    as the goodness-of-fit bootstrap's refits need)."""
     ll, loc, (shape, scale), at_zero = _profile_loc(x, _INNER[law])
     if not (math.isfinite(ll) and shape > 0 and scale > 0):
         raise FitConvergenceError(f"{law}: no finite maximum of the likelihood")
     names = LAW_PARAMETERS[law]
     params = {names[0]: shape, "loc": loc, "scale": scale}
-    note = ""
+    note = "shift at its bound 0 (no interval)" if at_zero else ""
+    if level is None:
+        return params, _no_intervals(law), _frozen3(law, shape, loc, scale), note
     theta = np.array([shape, loc, scale])
     room = np.array([shape, 0.0 if at_zero else min(loc, float(x.min()) - loc), scale])
     ci3 = _wald(lambda t: _frozen3(law, *t), theta, x, level, room)
     ci = {n: tuple(ci3[i]) for i, n in enumerate(names)}
     if law == "weibull":
-        hi, lo = _weibull_shape_ci(x, shape, ll, level)
-        ci["shape"] = (lo, hi)
-    if at_zero:
-        note = "shift at its bound 0 (no interval)"
+        ci["shape"] = shape_interval(x, shape, at_zero, level)
     ci = {k: (float(a), float(b)) for k, (a, b) in ci.items()}
     return params, ci, _frozen3(law, shape, loc, scale), note
 
@@ -526,7 +477,7 @@ def _polish(x, lx, t0, theta0):
 _MIX_GRID = 24  # tail thresholds screened: upper sample quantiles, 1 - p from 0.5 to 5/n
 
 
-def _fit_mixture(x: np.ndarray, level: float) -> tuple[dict, dict, Any, str]:
+def _fit_mixture(x: np.ndarray, level: float | None) -> tuple[dict, dict, Any, str]:
     xs = np.sort(x)
     n = xs.size
     lx = np.log(np.maximum(x, 1e-300))
@@ -594,6 +545,8 @@ def _fit_mixture(x: np.ndarray, level: float) -> tuple[dict, dict, Any, str]:
     def dist_of(t):
         return body_tail(t[0], t[1], t[2], t[3], t[4], t0)
 
+    if level is None:
+        return params, _no_intervals("mixture"), body_tail(w, sig, loc, scale, xi, t0), note
     room = np.array([min(w, 1 - w), sig, min(loc, float(x.min()) - loc), scale, xi])
     ci5 = _wald(dist_of, np.array([w, sig, loc, scale, xi]), x, level, room)
     ci = {k: (float(ci5[i, 0]), float(ci5[i, 1])) for i, k in enumerate(params) if k != "t0"}

@@ -1,0 +1,121 @@
+"""Exhaustive checks of a sequential code: every admissible straggler pattern decodes
+(:func:`verify_sequential`), and a pattern outside the model that breaks decoding
+(:func:`find_failure`, the negative control).
+
+Private to :mod:`gctheory.codes.sequential` (import the names from there).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gctheory.codes.sequential._base import SequentialCode, _check_code
+from gctheory.codes.sequential._params import _int
+
+__all__ = ["SequentialVerification", "verify_sequential", "find_failure"]
+
+
+# ----------------------------------------------------------------------------- verification
+@dataclass
+class SequentialVerification:
+    """Result of :func:`verify_sequential`."""
+
+    scheme: str
+    params: tuple[int, ...]
+    jobs: int
+    rounds: int
+    patterns: int
+    failures: int
+    first_failure: np.ndarray | None = None
+    max_delay: int = 0
+    delays: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.failures == 0
+
+
+def _walk(code: SequentialCode, jobs: int, admissible_only: bool, stop_at_failure: bool):
+    """Depth-first over straggler patterns; yields (pattern, ok, delays)."""
+    n, T = code.n, code.T
+    rounds = jobs + T
+    rows = [np.array([(m >> i) & 1 for i in range(n)], bool) for m in range(2**n)]
+    master = code.master(jobs)
+    hist = np.zeros((rounds, n), bool)
+    decoded_at = np.full(jobs, -1)
+
+    def rec(r: int):
+        if r == rounds:
+            yield hist.copy(), True, decoded_at.copy()
+            return
+        for row in rows:
+            if admissible_only and code.model.round_violation(hist[:r], row) is not None:
+                continue
+            hist[r] = row
+            master.push(row)
+            newly = [j for j in range(max(0, r - T), min(jobs, r + 1))
+                     if decoded_at[j] < 0 and master.decodable(j)]  # fmt: skip
+            for j in newly:
+                decoded_at[j] = r
+            j = r - T
+            if 0 <= j < jobs and decoded_at[j] < 0:
+                yield hist[: r + 1].copy(), False, decoded_at.copy()
+                if stop_at_failure:
+                    master.pop()
+                    for jj in newly:
+                        decoded_at[jj] = -1
+                    return
+            else:
+                yield from rec(r + 1)
+            master.pop()
+            for jj in newly:
+                decoded_at[jj] = -1
+        hist[r] = False
+
+    yield from rec(0)
+
+
+def verify_sequential(code: SequentialCode, jobs: int) -> SequentialVerification:
+    """Decode every job by its deadline for *every* admissible pattern over ``jobs + T`` rounds.
+
+    Exhaustive (2^n choices a round, pruned by the model): keep ``n`` and
+    ``jobs`` small. Returns the number of patterns, the failures (0 means
+    verified) and the largest observed delay (decode round minus job).
+    """
+    _check_code(code)
+    jobs = _int("jobs", jobs, 1)
+    if code.n > 8:
+        raise ValueError(
+            f"n must be <= 8 for an exhaustive check (2^n straggler sets a round), got {code.n}"
+        )
+    res = SequentialVerification(code.name, code.params, jobs, jobs + code.T, 0, 0)
+    for pat, ok, dec in _walk(code, jobs, True, False):
+        if not ok:
+            res.failures += 1
+            if res.first_failure is None:
+                res.first_failure = pat
+            continue
+        res.patterns += 1
+        d = dec - np.arange(jobs)
+        res.max_delay = max(res.max_delay, int(d.max()))
+        for x in d:
+            res.delays[int(x)] = res.delays.get(int(x), 0) + 1
+    res.patterns += res.failures
+    return res
+
+
+def find_failure(code: SequentialCode, jobs: int) -> tuple[np.ndarray, str] | None:
+    """A straggler pattern (outside the model) on which some job misses its deadline.
+
+    Searches every pattern depth-first, stopping at the first failure; returns
+    it with the model's reason for rejecting it, or ``None`` if none fails.
+    """
+    _check_code(code)
+    jobs = _int("jobs", jobs, 1)
+    for pat, ok, _ in _walk(code, jobs, False, True):
+        if not ok:
+            why = code.model.violation(pat)
+            return pat, why or "inside the model (the scheme is wrong)"
+    return None
