@@ -73,8 +73,12 @@ def order_statistic_moments(
         ``delta + mu (H_n - H_{n-k})``, variance ``mu^2 sum 1/j^2`` (Renyi);
         Pareto: ``t0 Gamma(n+1) Gamma(n-k+1-1/xi) / (Gamma(n-k+1)
         Gamma(n+1-1/xi))``, Halbawi et al. 2017 Appendix 8.4 / Zhang et al.
-        2020 eq. (22)) and numerical integration of
-        ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` otherwise; ``"quad"`` forces
+        2020 eq. (22)) and numerical integration otherwise: for the normal,
+        lognormal, gamma and Weibull laws of ``F^{-1}(u)`` against the
+        ``Beta(k, n-k+1)`` density (David and Nagaraja 2003, eq. (2.2.2); one
+        array of quantiles, within a few ulps of a 30-digit reference up to
+        ``n = 10^5``), for other laws (or where that route's error estimate
+        fails) of ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)``; ``"quad"`` forces
         the integration (for cross-checks); ``"closed"`` refuses families
         without a closed form.
 
