@@ -34,9 +34,10 @@ are reported as ``inf`` with a reason, never as a number.
 One module per idea: :mod:`~gctheory.order_stats.closed_forms` (exponential,
 shifted exponential, Pareto), :mod:`~gctheory.order_stats.quadrature` (any CDF,
 numerically), :mod:`~gctheory.order_stats.quantile_quadrature` (the quantile
-function against a Beta density, for four families), :mod:`~gctheory.order_stats.single` (the ``k``-th of ``n``, and the
-mpmath reference), :mod:`~gctheory.order_stats.grouped` (the slowest of ``G``
-groups), :mod:`~gctheory.order_stats.sampling` (Monte Carlo twins),
+function against a Beta density, for four families),
+:mod:`~gctheory.order_stats.single` (the ``k``-th of ``n``, and the mpmath reference),
+:mod:`~gctheory.order_stats.grouped` (the slowest of ``G`` groups),
+:mod:`~gctheory.order_stats.sampling` (Monte Carlo twins),
 :mod:`~gctheory.order_stats.approximations` (the papers' asymptotics), with the
 result types and checks they share in ``_common``. Everything public is
 re-exported here.
