@@ -40,7 +40,7 @@ DROP = 0.30  # flag a change for the worse of more than 30%
 #: benchmark -> (arguments of the full run, arguments of --quick)
 BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "bench_import": ([], ["--rounds", "3"]),
-    "bench_order_stats": ([], []),
+    "bench_order_stats": ([], ["--quick"]),
     "bench_tradeoff": ([], ["--quick-only"]),
     "bench_scale": ([], ["20"]),
     "bench_montecarlo": ([], ["--quick", "--trials", "100000", "--repeat", "2"]),

@@ -377,16 +377,23 @@ def test_orderstat_cli_keeps_the_support_bound(capsys):
     assert row["mean"] > 0.001  # Pareto(0.001, 1.1): no draw is below the scale
 
 
-def test_quadrature_result_outside_the_support_is_refused(monkeypatch):
-    # the integral is called from the quadrature submodule: patch it there
+@pytest.mark.parametrize(
+    "route, dist",
+    [
+        ("_quad_moments", stats.chi2(3.0)),  # adaptive quad: no quantile route for chi2
+        ("quantile_moments", stats.gamma(2.0)),  # the Beta-weighted quantile integral
+    ],
+)
+def test_quadrature_result_outside_the_support_is_refused(monkeypatch, route, dist):
+    # the integrals are called from the quadrature submodule: patch them there
     import gctheory.order_stats.quadrature as quad
 
     def broken(*args, **kwargs):
         return quad.OrderStatMoments(-1.0, 0.5, "quad")
 
-    monkeypatch.setattr(quad, "_quad_moments", broken)
+    monkeypatch.setattr(quad, route, broken)
     with pytest.raises(ValueError, match="outside the support"):
-        order_statistic_moments(stats.gamma(2.0), 3, 10)
+        order_statistic_moments(dist, 3, 10)
 
 
 def test_mc_refuses_a_trial_wider_than_memory_before_drawing():

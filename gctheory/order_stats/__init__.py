@@ -8,11 +8,15 @@ package computes its mean and variance
   [3]_ eq. (21), [4]_ eq. (21)) and the Pareto distribution (Vannman's formula,
   [1]_ Appendix 8.4, [3]_ eq. (22)), with log-gamma so ``n`` in the thousands
   is fine;
-* for any frozen continuous ``scipy.stats`` distribution by numerical
-  integration of the survival function of ``X_(k:n)``,
+* for the normal, lognormal, gamma and Weibull laws by integrating the quantile
+  function against the ``Beta(k, n-k+1)`` density (one vectorised array of
+  quantiles, with an error estimate; :mod:`~gctheory.order_stats.quantile_quadrature`);
+* for any other frozen continuous ``scipy.stats`` distribution (and as the
+  fallback) by numerical integration of the survival function of ``X_(k:n)``,
   ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` (regularised incomplete beta);
 * in mpmath at high precision (:func:`order_statistic_reference`) for reference
-  values, by closed form or by an independent quadrature;
+  values, by closed form or by an independent quadrature (also for the normal,
+  lognormal, gamma and Weibull laws);
 * by Monte Carlo through :mod:`gctheory.montecarlo` (:func:`order_statistic_mc`);
 * for independent workers with their own laws (a sequence of frozen laws in
   place of ``dist``): :mod:`~gctheory.order_stats.heterogeneous` (Poisson-binomial
@@ -29,9 +33,11 @@ are reported as ``inf`` with a reason, never as a number.
 
 One module per idea: :mod:`~gctheory.order_stats.closed_forms` (exponential,
 shifted exponential, Pareto), :mod:`~gctheory.order_stats.quadrature` (any CDF,
-numerically), :mod:`~gctheory.order_stats.single` (the ``k``-th of ``n``, and the
-mpmath reference), :mod:`~gctheory.order_stats.grouped` (the slowest of ``G``
-groups), :mod:`~gctheory.order_stats.sampling` (Monte Carlo twins),
+numerically), :mod:`~gctheory.order_stats.quantile_quadrature` (the quantile
+function against a Beta density, for four families),
+:mod:`~gctheory.order_stats.single` (the ``k``-th of ``n``, and the mpmath reference),
+:mod:`~gctheory.order_stats.grouped` (the slowest of ``G`` groups),
+:mod:`~gctheory.order_stats.sampling` (Monte Carlo twins),
 :mod:`~gctheory.order_stats.approximations` (the papers' asymptotics), with the
 result types and checks they share in ``_common``. Everything public is
 re-exported here.

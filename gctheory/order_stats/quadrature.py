@@ -19,6 +19,7 @@ import numpy as np
 from scipy import integrate, special
 
 from gctheory.order_stats._common import OrderStatMoments
+from gctheory.order_stats.quantile_quadrature import quantile_moments
 
 __all__ = []
 
@@ -65,11 +66,14 @@ def _tail_exponent(g, t: float) -> float:
     return math.log10(g1 / g2)
 
 
-def _quad_moments(sf, cdf, center: float, lo: float, hi: float, breaks) -> OrderStatMoments:
+def _quad_moments(
+    sf, cdf, center: float, lo: float, hi: float, breaks, variance: bool = True
+) -> OrderStatMoments:
     """Mean and variance of a variable with survival ``sf`` and CDF ``cdf`` on
     ``[lo, hi]`` (possibly infinite), around ``center``:
     ``E[X] = c + int_c^hi sf - int_lo^c cdf``,
-    ``E[(X-c)^2] = int_c^hi 2(t-c) sf + int_lo^c 2(c-t) cdf``."""
+    ``E[(X-c)^2] = int_c^hi 2(t-c) sf + int_lo^c 2(c-t) cdf``; without ``variance``
+    the second integrals are skipped and the variance is NaN."""
     right = sorted(b for b in breaks if center < b < hi)
     left = sorted((b for b in breaks if lo < b < center), reverse=True)
     pts_r = [center, *right, hi]
@@ -92,6 +96,8 @@ def _quad_moments(sf, cdf, center: float, lo: float, hi: float, breaks) -> Order
                     m1 += sign * _quad_segment(g, a_, b_)
                 except integrate.IntegrationWarning as w:
                     div1.append(f"[{a_:.4g}, {b_:.4g}]: {w}")
+                if not variance:
+                    continue
                 try:
                     m2 += _quad_segment(lambda t, g=g: 2 * abs(t - center) * g(t), a_, b_)
                 except integrate.IntegrationWarning as w:
@@ -101,7 +107,7 @@ def _quad_moments(sf, cdf, center: float, lo: float, hi: float, breaks) -> Order
             c = _tail_exponent(lambda t, g=g, side=side: g(side * t), max(abs(ref), 1.0) * 10)
             if c <= 1.0 + _TAIL_TOL:
                 div1.append(f"tail decays like |t|^-{c:.4g}, not faster than 1/|t|")
-            elif c <= 2.0 + _TAIL_TOL:
+            elif c <= 2.0 + _TAIL_TOL and variance:
                 div2.append(f"tail decays like |t|^-{c:.4g}, not faster than 1/|t|^2")
     if div1:
         reason = (
@@ -110,6 +116,8 @@ def _quad_moments(sf, cdf, center: float, lo: float, hi: float, breaks) -> Order
         )
         return OrderStatMoments(math.inf, math.inf, "quad", reason)
     mean = center + m1
+    if not variance:
+        return OrderStatMoments(mean, math.nan, "quad")
     if div2:
         reason = (
             "numerical integral for the second moment did not converge (heavy tail: "
@@ -119,7 +127,22 @@ def _quad_moments(sf, cdf, center: float, lo: float, hi: float, breaks) -> Order
     return OrderStatMoments(mean, max(m2 - m1 * m1, 0.0), "quad")
 
 
-def _quad_order_stat(dist: Any, k: int, n: int) -> OrderStatMoments:
+def _quad_order_stat(dist: Any, k: int, n: int, variance: bool = True) -> OrderStatMoments:
+    """``E[X_(k:n)]`` (and ``Var``, if ``variance``; NaN otherwise) by integration: the
+    Beta-weighted quantile integral for the normal, lognormal, gamma and Weibull laws
+    (:mod:`gctheory.order_stats.quantile_quadrature`, one array of quantiles), and where
+    that does not apply or its error estimate fails, adaptive ``quad`` of the survival
+    function and the CDF of ``X_(k:n)`` (:func:`_sf_quad_order_stat`)."""
+    fast = quantile_moments(dist, k, n, variance=variance)
+    if fast is not None:
+        lo, hi = (float(x) for x in dist.support())
+        return _check_support(fast, dist, lo, hi, variance)
+    return _sf_quad_order_stat(dist, k, n, variance)
+
+
+def _sf_quad_order_stat(dist: Any, k: int, n: int, variance: bool = True) -> OrderStatMoments:
+    """Adaptive ``quad`` of ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` and of the CDF, with
+    scalar calls of the frozen law (about 100 us each, a few hundred per value)."""
     m = n - k + 1
 
     def sf(t: float) -> float:
@@ -134,13 +157,17 @@ def _quad_order_stat(dist: Any, k: int, n: int) -> OrderStatMoments:
     breaks = [float(dist.ppf(special.betaincinv(k, m, q))) for q in qs]
     breaks = [b for b in breaks if np.isfinite(b)]
     center = breaks[len(breaks) // 2] if breaks else float(dist.median())
-    return _check_support(_quad_moments(sf, cdf, center, lo, hi, breaks), dist, lo, hi)
+    r = _quad_moments(sf, cdf, center, lo, hi, breaks, variance)
+    return _check_support(r, dist, lo, hi, variance)
 
 
-def _check_support(r: OrderStatMoments, dist: Any, lo: float, hi: float) -> OrderStatMoments:
+def _check_support(
+    r: OrderStatMoments, dist: Any, lo: float, hi: float, variance: bool = True
+) -> OrderStatMoments:
     """Refuse a quadrature result outside the support ``[lo, hi]`` of ``dist`` (or a
     negative variance): a mean of a variable on ``[lo, hi]`` lies in it, so such a
-    result is a numerical failure, never an answer. On a bounded support no moment is
+    result is a numerical failure, never an answer (a NaN variance only where none was
+    asked for). On a bounded support no moment is
     infinite: a divergent integral there is a numerical failure too, not an infinite
     mean (issue 30, W1)."""
     if math.isfinite(lo) and math.isfinite(hi) and math.isinf(r.mean):
@@ -149,7 +176,8 @@ def _check_support(r: OrderStatMoments, dist: Any, lo: float, hi: float) -> Orde
             f"its bounded support [{lo:g}, {hi:g}] failed ({r.reason}); its mean is finite"
         )
     ok_mean = math.isinf(r.mean) or lo <= r.mean <= hi
-    if not (ok_mean and r.variance >= 0):
+    ok_var = r.variance >= 0 or (not variance and math.isnan(r.variance))
+    if not (ok_mean and ok_var):
         raise ValueError(
             f"dist: numerical integration of the order statistic of {dist.dist.name!r} gave "
             f"mean {r.mean!r}, variance {r.variance!r}, outside the support [{lo}, {hi}]; "

@@ -36,6 +36,8 @@ from gctheory.order_stats._common import (
     _check_kn,
     _family,
 )
+from gctheory.order_stats._mp_reference import FAMILIES as MP_FAMILIES
+from gctheory.order_stats._mp_reference import mp_order_stat_mean
 from gctheory.order_stats.closed_forms import _exponential_moments, _pareto_moments
 from gctheory.order_stats.heterogeneous import hetero_order_statistic_moments, is_worker_sequence
 from gctheory.order_stats.quadrature import _quad_order_stat
@@ -71,8 +73,12 @@ def order_statistic_moments(
         ``delta + mu (H_n - H_{n-k})``, variance ``mu^2 sum 1/j^2`` (Renyi);
         Pareto: ``t0 Gamma(n+1) Gamma(n-k+1-1/xi) / (Gamma(n-k+1)
         Gamma(n+1-1/xi))``, Halbawi et al. 2017 Appendix 8.4 / Zhang et al.
-        2020 eq. (22)) and numerical integration of
-        ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` otherwise; ``"quad"`` forces
+        2020 eq. (22)) and numerical integration otherwise: for the normal,
+        lognormal, gamma and Weibull laws of ``F^{-1}(u)`` against the
+        ``Beta(k, n-k+1)`` density (David and Nagaraja 2003, eq. (2.2.2); one
+        array of quantiles, within a few ulps of a 30-digit reference up to
+        ``n = 10^5``), for other laws (or where that route's error estimate
+        fails) of ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)``; ``"quad"`` forces
         the integration (for cross-checks); ``"closed"`` refuses families
         without a closed form.
 
@@ -89,6 +95,13 @@ def order_statistic_moments(
         ``k`` outside ``1..n``; ``dist`` not a frozen continuous distribution
         (discrete ones have no density); non-positive scale; Pareto ``xi <= 0``.
     """
+    return _moments(dist, k, n, method, variance=True)
+
+
+def _moments(dist: Any, k: Any, n: Any, method: str, variance: bool) -> OrderStatMoments:
+    """:func:`order_statistic_moments`; without ``variance`` the integration route skips
+    the second moment (its variance is then NaN), as :func:`expected_order_statistic`
+    needs only the mean."""
     if is_worker_sequence(dist):
         return hetero_order_statistic_moments(dist, k, n, method=method)
     if n is None:
@@ -110,7 +123,7 @@ def order_statistic_moments(
             return _pareto_moments(p["loc"], p["t0"], p["xi"], k, n)
     if fam == "pareto" and (n - k + 1) * p["xi"] <= 1:
         return _pareto_moments(p["loc"], p["t0"], p["xi"], k, n)
-    return _quad_order_stat(dist, k, n)
+    return _quad_order_stat(dist, k, n, variance)
 
 
 def expected_order_statistic(
@@ -133,7 +146,7 @@ def expected_order_statistic(
     >>> round(expected_order_statistic(laws, 1), 6)  # min: Exp(rate 1 + 1/2)
     0.666667
     """
-    r = order_statistic_moments(dist, k, n, method=method)
+    r = _moments(dist, k, n, method, variance=False)
     if math.isinf(r.mean):  # reason is set whenever a moment is infinite; the text is a fallback
         warnings.warn(r.reason or "the mean is infinite", InfiniteMomentWarning, stacklevel=2)
     return r.mean
@@ -163,10 +176,13 @@ def order_statistic_reference(
 
     Parameters
     ----------
-    family : {"exponential", "pareto"}
+    family : {"exponential", "pareto", "normal", "lognormal", "gamma", "weibull"}
         ``exponential`` takes ``mu`` (mean of the exponential part) and
         optional ``delta`` (shift); ``pareto`` takes ``t0`` (scale) and ``xi``
-        (shape), CDF ``1 - (t0/t)^xi``.
+        (shape), CDF ``1 - (t0/t)^xi``. The last four take scipy's names and
+        ``quad`` only: ``normal`` optional ``loc``, ``scale`` (``stats.norm``);
+        ``lognormal`` ``s`` (``stats.lognorm``), ``gamma`` ``a``, ``weibull`` ``c``
+        (``stats.weibull_min``), each with optional ``loc`` and ``scale``.
     k, n : int
         ``1 <= k <= n``.
     dps : int
@@ -174,7 +190,11 @@ def order_statistic_reference(
     method : {"closed", "quad"}
         ``closed``: exact harmonic sum / gamma ratio at ``dps`` digits;
         ``quad``: ``mp.quad`` of the survival function
-        ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` -- an independent route.
+        ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` -- an independent route; for the
+        normal, lognormal, gamma and Weibull laws, ``mp.quad`` over ``x`` of ``x``
+        times the density of ``X_(k:n)``, ``f(x) F^(k-1) S^(n-k) / B(k, n-k+1)``
+        (David and Nagaraja 2003, eq. (2.2.2)), in log space with ``F`` and ``S``
+        each computed directly, ``dps + 10`` working digits (about a second a value).
 
     Returns
     -------
@@ -183,8 +203,10 @@ def order_statistic_reference(
     """
     k, n = _check_kn(k, n)
     check_choice(method, "method", ("closed", "quad"))
-    check_choice(family, "family", ("exponential", "pareto"))
+    check_choice(family, "family", ("exponential", "pareto", *MP_FAMILIES))
     dps = check_int(dps, "dps", low=5, high=10_000)
+    if family in MP_FAMILIES:
+        return _mp_quad_reference(family, k, n, dps, method, params)
     need = {"exponential": ("mu",), "pareto": ("t0", "xi")}[family]
     allowed = {"exponential": ("mu", "delta"), "pareto": ("t0", "xi")}[family]
     unknown = sorted(set(params) - set(allowed))
@@ -239,3 +261,28 @@ def order_statistic_reference(
 
             return +(t0 + a * t0 / xi * mp.quad(integrand, [0, 1]))
         raise ValueError(f"family must be 'exponential' or 'pareto', got {family!r}")
+
+
+def _mp_quad_reference(
+    family: str, k: int, n: int, dps: int, method: str, params: dict[str, Any]
+) -> mp.mpf:
+    """:func:`order_statistic_reference` for the normal, lognormal, gamma and Weibull laws."""
+    if method != "quad":
+        raise ValueError(
+            f"method={method!r}: the {family} family has no closed form here; use method='quad'"
+        )
+    shape_name = MP_FAMILIES[family][0]
+    allowed = ("loc", "scale") if shape_name is None else (shape_name, "loc", "scale")
+    unknown = sorted(set(params) - set(allowed))
+    missing = [] if shape_name is None or shape_name in params else [shape_name]
+    if unknown or missing:
+        raise ValueError(
+            f"params of the {family} family are {list(allowed)}: missing {missing}, "
+            f"unknown {unknown}"
+        )
+    loc = check_real(params.get("loc", 0.0), "loc")
+    scale = check_real(params.get("scale", 1.0), "scale", low=0.0, low_open=True)
+    shape = None
+    if shape_name is not None:
+        shape = check_real(params[shape_name], shape_name, low=0.0, low_open=True)
+    return mp_order_stat_mean(family, k, n, shape, loc, scale, dps)
