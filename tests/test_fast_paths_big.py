@@ -165,3 +165,132 @@ def test_load_bounds_import_no_codes_package():
     code = "import sys, gctheory.load_bounds; print('gctheory.codes' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------------------
+# regular_ensemble: the compiled early-stopping rejection sampler
+
+
+def _kernel_draws(n, dv, dc, pool_size, draws, seed):
+    """``draws`` configurations from the compiled sampler (a fresh xoshiro seed each)."""
+    from gctheory.ldpc._ensemble_kernel import draw_simple_configuration
+
+    rng = np.random.default_rng(seed)
+    m = n * dv // dc
+    out, attempts = [], 0
+    for _ in range(draws):
+        chk = np.empty(n * dv, dtype=np.int32)
+        counts = np.empty(m, dtype=np.uint8)
+        pool = np.empty(pool_size, dtype=np.int32)
+        s = rng.integers(0, 1 << 64, size=4, dtype=np.uint64)
+        attempts += draw_simple_configuration(s, n, dv, dc, chk, counts, pool)
+        out.append(chk)
+    return out, attempts
+
+
+def _simple_graphs(n, dv, dc):
+    """Every m x n 0/1 matrix with column sums dv and row sums dc (as bytes)."""
+    import itertools
+
+    m = n * dv // dc
+    cols = [c for c in itertools.combinations(range(m), dv)]
+    found = set()
+    for pick in itertools.product(range(len(cols)), repeat=n):
+        P = np.zeros((m, n), dtype=np.int8)
+        for v, k in enumerate(pick):
+            P[list(cols[k]), v] = 1
+        if np.all(P.sum(axis=1) == dc):
+            found.add(P.tobytes())
+    return found
+
+
+def _as_matrix(chk, n, dv, dc):
+    m = n * dv // dc
+    P = np.zeros((m, n), dtype=np.int8)
+    P[chk, np.repeat(np.arange(n), dv)] += 1
+    return P
+
+
+@pytest.mark.parametrize("pool_size", [0, 3, 8])  # no shuffle, both phases, all shuffle
+def test_compiled_sampler_is_uniform_over_simple_graphs(pool_size):
+    pytest.importorskip("numba")
+    from scipy import stats
+
+    n, dv, dc = 4, 2, 2  # 4 checks and 4 variables of degree 2: 90 simple graphs
+    graphs = _simple_graphs(n, dv, dc)
+    draws, attempts = _kernel_draws(n, dv, dc, pool_size, 30 * len(graphs), seed=pool_size)
+    seen: dict[bytes, int] = dict.fromkeys(graphs, 0)
+    for chk in draws:
+        P = _as_matrix(chk, n, dv, dc)
+        assert P.max() == 1  # simple
+        seen[P.tobytes()] += 1  # KeyError if not a (dv, dc)-regular graph
+    assert len(seen) == len(graphs)
+    assert stats.chisquare(list(seen.values())).pvalue > 1e-3
+    assert attempts > len(draws)  # some configurations were rejected
+    # negative control: the same test sees a 2:1 bias on a fifth of the graphs
+    biased = [k * (2 if i % 5 == 0 else 1) for i, k in enumerate(seen[g] for g in sorted(seen))]
+    assert stats.chisquare(biased).pvalue < 1e-3
+
+
+@pytest.mark.parametrize("n, dv, dc", [(180000, 3, 6), (300000, 2, 4), (200000, 3, 4)])
+def test_regular_ensemble_fast_path_degrees_and_simplicity(n, dv, dc):
+    pytest.importorskip("numba")
+    from gctheory.ldpc import ensembles
+
+    assert n * dv >= ensembles._FAST_SOCKETS  # the compiled path
+    H = ensembles.regular_ensemble(n, dv, dc, rng=7)
+    m = n * dv // dc
+    assert H.shape == (m, n) and H.dtype == np.int8 and H.nnz == n * dv
+    assert set(np.unique(H.data)) == {1}
+    assert np.all(np.diff(H.indptr) == dc)  # exact row weights
+    assert np.all(np.bincount(H.indices, minlength=n) == dv)  # exact column weights
+    assert H.has_sorted_indices
+    assert np.all(np.diff(H.indices.reshape(m, dc), axis=1) > 0)  # no repeated entry
+    # the counting-sort matrix equals the old scipy construction from the same sockets
+    cols = np.repeat(np.arange(n), dv)
+    chk = H.tocsc().indices  # each column's checks, sorted
+    ref = ensembles._simple_matrix(chk, m, n, dv)
+    assert (H != ref).nnz == 0
+    assert ensembles.regular_ensemble(n, dv, dc, rng=7).indices.tobytes() == H.indices.tobytes()
+    assert cols.size == H.nnz
+
+
+def test_regular_ensemble_small_codes_keep_their_seeded_draws():
+    # below _FAST_SOCKETS the numpy rejection draws the same codes as before (paper checks)
+    from gctheory.ldpc import ensembles
+
+    for n, seed in [(2000, 2000), (10000, 5)]:
+        H = ensembles.regular_ensemble(n, 3, 6, rng=seed)
+        rng = np.random.default_rng(seed)
+        chk = ensembles._configurations(1, n, 3, 6, rng, simple=True)[0]
+        ref = ensembles._simple_matrix(chk, n // 2, n, 3)
+        assert (H != ref).nnz == 0
+
+
+def test_ensemble_kernels_load_from_numba_cache_in_a_fresh_process(tmp_path):
+    pytest.importorskip("numba")
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from gctheory.ldpc import ensembles\n"
+        "ensembles.regular_ensemble(2 * (ensembles._FAST_SOCKETS // 6 + 1), 3, 6, rng=1)\n"
+        "from gctheory.ldpc import _ensemble_kernel as k\n"
+        "ks = (k.draw_simple_configuration, k.sockets_to_csr)\n"
+        "print(sum(sum(f.stats.cache_hits.values()) for f in ks),"
+        " sum(sum(f.stats.cache_misses.values()) for f in ks))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def run():
+        out = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        files = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
+        return [int(v) for v in out.stdout.split()], files
+
+    (hits1, misses1), files1 = run()
+    (hits2, misses2), files2 = run()
+    assert (hits1, misses1) == (0, 2) and files1  # compiled and cached
+    assert (hits2, misses2) == (2, 0) and files2 == files1  # loaded, nothing written
