@@ -294,3 +294,161 @@ def test_ensemble_kernels_load_from_numba_cache_in_a_fresh_process(tmp_path):
     (hits2, misses2), files2 = run()
     assert (hits1, misses1) == (0, 2) and files1  # compiled and cached
     assert (hits2, misses2) == (2, 0) and files2 == files1  # loaded, nothing written
+
+
+# ---------------------------------------------------------------------------
+# decoding: the compiled loop of LAPACK solves (e > 40), the lazy first decodes
+
+
+def _dense_code(n, s, seed=1, complex_=False):
+    from gctheory.codes.tandon import MatrixGradientCode
+    from gctheory.generators import gaussian_generator
+
+    rng = np.random.default_rng(seed)
+    G = gaussian_generator(n - s, n, rng=rng)
+    M = rng.standard_normal((n - s, n))
+    if complex_:
+        G = G + 1j * gaussian_generator(n - s, n, rng=rng)
+    M[0] = 1.0
+    return MatrixGradientCode(G.T @ M, s), rng
+
+
+@pytest.mark.parametrize("e", [41, 60, 100])
+def test_lapack_loop_kernel_equals_numpy_stacked_solve(e):
+    pytest.importorskip("numba")
+    from gctheory.codes import _stacked_solve as st
+
+    rng = np.random.default_rng(e)
+    n, N, m = 3 * e, 50, 2
+    W = rng.standard_normal((n, e + m))
+    SS = np.array([np.sort(rng.choice(n, e, replace=False)) for _ in range(N)])
+    Y1, R1, norms1, ok1 = st.gather_solve(W, SS, e, backend="numba")
+    Y2, R2, norms2, ok2 = st.gather_solve(W, SS, e, backend="numpy")
+    assert ok1 and ok2
+    np.testing.assert_allclose(Y1, Y2, rtol=1e-9, atol=1e-9 * np.abs(Y2).max())
+    np.testing.assert_allclose(norms1[:, 1], norms2[:, 1], rtol=1e-9)
+    assert np.all(norms1[:, 0] <= 1e-10 * (1 + norms1[:, 1]))  # both residuals are rounding
+    assert np.all(norms2[:, 0] <= 1e-10 * (1 + norms2[:, 1]))
+
+
+def test_lapack_loop_kernel_reports_a_singular_system_alone():
+    pytest.importorskip("numba")
+    from gctheory.codes import _stacked_solve as st
+
+    rng = np.random.default_rng(3)
+    e, n = 50, 120
+    W = rng.standard_normal((n, e + 1))
+    W[7, :e] = 0.0  # a zero row on the system's side: every set holding row 7 is singular
+    SS = np.array([np.arange(8, 8 + e), np.arange(5, 5 + e), np.arange(60, 60 + e)])
+    Y, _, norms, ok = st.gather_solve(W, SS, e, backend="numba")
+    assert ok and np.all(np.isfinite(Y[0])) and np.all(np.isfinite(Y[2]))
+    assert np.all(np.isnan(Y[1])) and np.all(np.isnan(norms[1]))
+    _, _, _, ok_numpy = st.gather_solve(W, SS, e, backend="numpy")
+    assert not ok_numpy  # numpy's stack fails whole (the old behaviour, kept)
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_decode_many_large_s_equals_a_loop_of_decode(backend):
+    if backend == "numba":
+        pytest.importorskip("numba")
+    n, s, N = 300, 60, 40  # e = 60 > 40: the compiled LAPACK loop
+    code, rng = _dense_code(n, s)
+    Y = code.encode(rng.standard_normal((n, 5)))
+    S = np.array([np.sort(rng.permutation(n)[: n - s]) for _ in range(N)])
+    many = code.decode_many(S, Y, backend=backend)
+    loop = np.array([code.decode(T, Y[T]) for T in S])
+    np.testing.assert_allclose(many, loop, rtol=1e-8, atol=1e-8 * np.abs(loop).max())
+
+
+def test_batch_norm_of_e_from_the_factorisation_svd():
+    code, _ = _dense_code(120, 12)
+    code._nullspace_data()
+    extra = code._nullspace_extra()
+    assert extra["normE"] == pytest.approx(np.linalg.norm(code.encoding_matrix, 2), rel=1e-13)
+
+
+def test_lapack_loop_kernel_loads_from_numba_cache_in_a_fresh_process(tmp_path):
+    pytest.importorskip("numba")
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np\n"
+        "from gctheory.codes import _stacked_solve as st\n"
+        "rng = np.random.default_rng(0)\n"
+        "W = rng.standard_normal((120, 51))\n"
+        "SS = np.array([np.sort(rng.choice(120, 50, replace=False)) for _ in range(3)])\n"
+        "st.gather_solve(W, SS, 50, backend='numba')\n"
+        "from gctheory.codes._stacked_kernel import gather_solve_lapack_kernel as k\n"
+        "print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def run():
+        out = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        files = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
+        return [int(v) for v in out.stdout.split()], files
+
+    (hits1, misses1), files1 = run()
+    (hits2, misses2), files2 = run()
+    assert (hits1, misses1) == (0, 1) and files1
+    assert (hits2, misses2) == (1, 0) and files2 == files1
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: _dense_code(200, 20)[0],
+        lambda: _dense_code(60, 6, complex_=True)[0],
+        lambda: __import__("gctheory.codes", fromlist=["x"]).CyclicMDSCode(30, 5, rng=2),
+        lambda: __import__("gctheory.codes", fromlist=["x"]).CyclicMDSCode(
+            24, 4, construction="deterministic"
+        ),
+    ],
+)
+def test_first_decodes_are_direct_and_equal_the_factorised_decoder(make):
+    from gctheory.codes import _decoding
+
+    code = make()
+    n, s = code.n, code.s
+    rng = np.random.default_rng(5)
+    P = rng.standard_normal((n, 3))
+    Y = code.encode(P)
+    truth = P.sum(axis=0)
+    sets = [np.sort(rng.permutation(n)[: n - s]), np.sort(rng.permutation(n)[: n - s + 2])]
+    first = [code.decode(T, Y[T]) for T in sets]  # the second: fewer stragglers than s
+    assert "_nullspace_cache" not in code.__dict__  # no SVD of E yet
+    assert code.__dict__["_direct_solves"] == _decoding._DIRECT_SETS
+    code.decode(sets[0], Y[sets[0]])  # a cached set: no solve, nothing counted
+    assert "_nullspace_cache" not in code.__dict__
+    third = np.sort(rng.permutation(n)[: n - s])
+    code.decode(third, Y[third])  # a further set: the factorisation is made
+    assert "_nullspace_cache" in code.__dict__
+    fresh = make()
+    fresh.__dict__["_direct_solves"] = _decoding._DIRECT_SETS  # the factorised decoder
+    for T, got in zip(sets, first):
+        ref = fresh.decode(T, Y[T])
+        scale = np.abs(truth).max()
+        assert np.abs(got - ref).max() <= 1e-9 * scale
+        assert np.abs(got - truth).max() <= 1e-7 * scale
+    code.clear_decode_cache()
+    assert "_direct_solves" not in code.__dict__
+
+
+def test_first_decode_refuses_what_the_factorised_decoder_refuses():
+    # a set that cannot decode (more stragglers than s, so 1 is outside the rows' span)
+    # is refused by the direct first solve as by the null-space decoder
+    from gctheory.codes import CyclicMDSCode
+
+    code = CyclicMDSCode(20, 3, rng=1)
+    Y = code.encode(np.ones((20, 2)))
+    T = np.arange(16)  # 4 stragglers > s = 3
+    with pytest.raises(ValueError):
+        code.decode(T, Y[T])
+    fresh = CyclicMDSCode(20, 3, rng=1)
+    fresh.__dict__["_direct_solves"] = 2
+    with pytest.raises(ValueError):
+        fresh.decode(T, Y[T])

@@ -54,7 +54,16 @@ VERSION = 1
 # decoding caches and derived copies (rebuilt on demand), never saved; a new cache that
 # this list misses is saved if it can be (or refused, naming it), never silently wrong
 _CACHES = frozenset(
-    {"_decode_cache", "_nullspace_cache", "_nullspace_extra_cache", "_target", "_gesv", "_Af"}
+    {
+        "_decode_cache",
+        "_nullspace_cache",
+        "_nullspace_extra_cache",
+        "_nullspace_norm",
+        "_direct_solves",
+        "_target",
+        "_gesv",
+        "_Af",
+    }
 )
 _TRUSTED = ("gctheory.",)
 
