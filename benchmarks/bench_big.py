@@ -54,9 +54,16 @@ def _median(xs: list[float]) -> float:
 
 
 def _child_cpu(cmd: list[str], env: dict) -> tuple[float, float]:
-    """(CPU seconds of the child, wall seconds)."""
+    """(CPU seconds of the child, wall seconds). The child runs in the folder that holds
+    the ``gctheory`` this process imports (``python -m`` puts its working directory
+    first on the path), so ``--root``-style comparisons measure the right checkout."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gctheory")
+    assert spec is not None and spec.origin is not None
+    cwd = Path(spec.origin).resolve().parent.parent
     c0, t0 = os.times(), time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, cwd=cwd)
     c1 = os.times()
     cpu = (c1.children_user - c0.children_user) + (c1.children_system - c0.children_system)
     return cpu, time.perf_counter() - t0
