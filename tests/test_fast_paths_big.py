@@ -410,8 +410,6 @@ def test_lapack_loop_kernel_loads_from_numba_cache_in_a_fresh_process(tmp_path):
     ],
 )
 def test_first_decodes_are_direct_and_equal_the_factorised_decoder(make):
-    from gctheory.codes import _decoding
-
     code = make()
     n, s = code.n, code.s
     rng = np.random.default_rng(5)
@@ -421,14 +419,14 @@ def test_first_decodes_are_direct_and_equal_the_factorised_decoder(make):
     sets = [np.sort(rng.permutation(n)[: n - s]), np.sort(rng.permutation(n)[: n - s + 2])]
     first = [code.decode(T, Y[T]) for T in sets]  # the second: fewer stragglers than s
     assert "_nullspace_cache" not in code.__dict__  # no SVD of E yet
-    assert code.__dict__["_direct_solves"] == _decoding._DIRECT_SETS
+    assert code.__dict__["_direct_solves"] == code.decode_direct_sets == 2
     code.decode(sets[0], Y[sets[0]])  # a cached set: no solve, nothing counted
     assert "_nullspace_cache" not in code.__dict__
     third = np.sort(rng.permutation(n)[: n - s])
     code.decode(third, Y[third])  # a further set: the factorisation is made
     assert "_nullspace_cache" in code.__dict__
     fresh = make()
-    fresh.__dict__["_direct_solves"] = _decoding._DIRECT_SETS  # the factorised decoder
+    fresh.decode_direct_sets = 0  # the factorised decoder from the first set
     for T, got in zip(sets, first):
         ref = fresh.decode(T, Y[T])
         scale = np.abs(truth).max()
@@ -449,6 +447,15 @@ def test_first_decode_refuses_what_the_factorised_decoder_refuses():
     with pytest.raises(ValueError):
         code.decode(T, Y[T])
     fresh = CyclicMDSCode(20, 3, rng=1)
-    fresh.__dict__["_direct_solves"] = 2
+    fresh.decode_direct_sets = 0
     with pytest.raises(ValueError):
         fresh.decode(T, Y[T])
+
+
+def test_decode_direct_sets_zero_factorises_at_the_first_decode():
+    code, rng = _dense_code(100, 10)
+    code.decode_direct_sets = 0
+    Y = code.encode(rng.standard_normal((100, 2)))
+    T = np.sort(rng.permutation(100)[:90])
+    code.decode(T, Y[T])
+    assert "_nullspace_cache" in code.__dict__ and "_direct_solves" not in code.__dict__

@@ -7,7 +7,7 @@ in ``base``, batched decoding in the ``_batch`` mixin this one extends):
 - the generic solvers: the null-space decoder (one SVD of ``E`` per code,
   then an ``|S| x dim null(E)`` system per straggler set ``S``) and least
   squares on ``E[:, T]`` as fallback and for approximate codes; the first
-  :data:`_DIRECT_SETS` survivor sets of a code are solved directly (a QR least
+  ``decode_direct_sets`` (2) survivor sets of a code are solved directly (a QR least
   squares on ``E[:, T]``, cheaper than one ``numpy.linalg.lstsq``), and the SVD is
   made only when a further set follows (issue 27: the first ``decode`` cost 1.5-2.3
   lstsq calls);
@@ -30,10 +30,6 @@ from scipy.linalg import get_lapack_funcs
 from gctheory.codes._batch import BatchDecoding
 from gctheory.codes._linalg import effective_condition_number, target_matrix
 from gctheory.codes._survivors import _EPS, _FALLBACK_RESIDUAL
-
-#: survivor sets an exact code decodes by a direct least-squares solve before it makes its
-#: null-space factorisation (one SVD of E, about five such solves at n = 200 and 1000)
-_DIRECT_SETS = 2
 
 
 def _relative_residual(EX: np.ndarray, C: np.ndarray, size: int) -> float:
@@ -68,6 +64,7 @@ class GenericDecoding(BatchDecoding):
     m: int
     s: int | None
     decode_cache_size: int
+    decode_direct_sets: int
 
     if TYPE_CHECKING:  # provided by GradientCode and the families
 
@@ -113,7 +110,7 @@ class GenericDecoding(BatchDecoding):
         """The minimum-norm least-squares solution of ``E_T A = C`` by LAPACK ``gelsy``
         (QR with column pivoting; rank cut at numpy's ``rcond``, ``eps max(k m, |T|)``):
         about a third of ``numpy.linalg.lstsq``'s SVD at n = 1000. The decoder of a code's
-        first :data:`_DIRECT_SETS` survivor sets, before its null-space factorisation."""
+        first ``decode_direct_sets`` survivor sets, before its null-space factorisation."""
         from scipy.linalg import lstsq
 
         E_T = self.encoding_matrix[:, T]
@@ -123,11 +120,12 @@ class GenericDecoding(BatchDecoding):
 
     def _factorised(self) -> bool:
         """Whether the null-space decoder runs: its factorisation exists, or this code has
-        solved :data:`_DIRECT_SETS` sets directly and another one follows (it is made now)."""
+        solved ``decode_direct_sets`` sets directly and another one follows (it is made
+        now)."""
         if "_nullspace_cache" in self.__dict__:
             return True
         solved = self.__dict__.get("_direct_solves", 0)
-        if solved >= _DIRECT_SETS:
+        if solved >= self.decode_direct_sets:
             return True
         self.__dict__["_direct_solves"] = solved + 1
         return False
