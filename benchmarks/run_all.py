@@ -51,6 +51,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "bench_conditioning": ([], ["--n", "20000", "--repeat", "1", "--budget", "5"]),
     "bench_training": ([], ["--iterations", "50"]),
     "bench_cluster": ([], ["--iterations", "10", "--rounds", "2", "--engines", "local"]),
+    "bench_big": ([], ["--quick"]),
 }
 
 

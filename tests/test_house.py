@@ -18,7 +18,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # floor -> rooms of ``gctheory`` (a room is a top-level module or package); bottom first
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("_validate", "_names", "_threads", "_compiled", "_output", "_progress", "_tables"),
+    (
+        "_validate",
+        "_names",
+        "_threads",
+        "_compiled",
+        "_output",
+        "_progress",
+        "_tables",
+        "_group_failure",
+    ),
     ("montecarlo", "generators"),
     ("conditioning", "order_stats"),
     ("codes", "ldpc", "tails"),

@@ -101,6 +101,10 @@ class Rule:
     def __init__(self, sch: Any) -> None:
         self.sch, self.n, self.k = sch, sch.n, sch.k
         self.code = getattr(sch, "code", None)
+        if self.code is not None and hasattr(self.code, "decode_direct_sets"):
+            # a run replays bit for bit: every decode by the same (factorised) decoder,
+            # whatever the code decoded before (a resumed master's code is a fresh one)
+            self.code.decode_direct_sets = 0
         self.scale = float(getattr(sch, "scale", 1.0))
         self.groups = None
         self.m = 1 if self.code is None else int(self.code.m)

@@ -118,9 +118,10 @@ class BatchDecoding:
         backend : {"auto", "numba", "numpy"}
             Solver of the stacked straggler systems: ``"numba"`` (the ``fast``
             extra) gathers and solves them in one compiled pass, about 2x
-            numpy's stacked LAPACK calls at s = 25 (``benchmarks/bench_decoding.py``);
-            ``"auto"`` takes it when installed and the systems are at most
-            40 x 40. Same numbers up to rounding.
+            numpy's stacked LAPACK calls at s = 25 (``benchmarks/bench_decoding.py``;
+            above 40 x 40, one compiled loop of LAPACK solves, about 1.2x at
+            s = 100, ``benchmarks/bench_big.py``); ``"auto"`` takes it when
+            installed. Same numbers up to rounding.
         noise, on_noise
             As in :meth:`decode`: each set's forward-error bound (the precision of
             its received rows amplified by its decoding coefficients, see
@@ -366,11 +367,14 @@ class BatchDecoding:
         if extra is None:
             Z, X0, E, C, _ = self._batch_nullspace()
             R0 = E @ X0 - C
+            normE = self.__dict__.get("_nullspace_norm")  # sigma_1 of the SVD made for Z
             extra = {
                 "R0": R0,
                 "normR0": float(np.linalg.norm(R0)),
                 "normEZ": float(np.linalg.norm(E @ Z, 2)) if Z.size else 0.0,
-                "normE": float(np.linalg.norm(E, 2)),
+                # a second SVD of E (a third of decode_many's first call at n = 1000) only
+                # where the null-space data came from elsewhere
+                "normE": float(np.linalg.norm(E, 2)) if normE is None else normE,
                 "normX0": float(np.linalg.norm(X0)),
                 "normZ": float(np.linalg.norm(Z)),
             }

@@ -13,14 +13,18 @@ pivoting, backward stable in practice):
 - ``"numpy"``: gather the N systems and call ``numpy.linalg.solve`` on the
   stack (one LAPACK ``gesv`` per system). A singular system makes the whole
   stack raise, so every set is then reported as unsolved.
-- ``"numba"`` (optional ``fast`` extra): a compiled kernel that gathers the
-  rows itself and runs Gaussian elimination on blocks of systems stored
-  *interleaved* (the system index innermost), so each elimination step is a
-  contiguous loop over systems that the compiler vectorises; LAPACK's
-  per-call overhead dominates at these sizes (e <= ~40). Two elimination
-  steps share each pass over the trailing block. A zero pivot makes only
-  that system's Y infinite or NaN. The kernel does not check bounds: ``SS``
-  must hold row indices of W (the callers build it from a validated mask).
+- ``"numba"`` (optional ``fast`` extra): up to e = 40, a compiled kernel that
+  gathers the rows itself and runs Gaussian elimination on blocks of systems
+  stored *interleaved* (the system index innermost), so each elimination step
+  is a contiguous loop over systems that the compiler vectorises; LAPACK's
+  per-call overhead dominates at these sizes. Two elimination steps share each
+  pass over the trailing block. Above e = 40, where LAPACK's blocked LU is
+  faster than the interleaved elimination (whose blocks outgrow the cache), a
+  compiled loop gathers each system and calls LAPACK's LU on it (issue 27:
+  about 20% less than numpy's stacked solve at e = 100, which gathers and copies
+  the whole stack first). A zero pivot makes only that system's Y infinite or
+  NaN. The kernels do not check bounds: ``SS`` must hold row indices of W (the
+  callers build it from a validated mask).
 
 Measured by ``benchmarks/bench_decoding.py`` (section 5: the ``numpy`` and
 ``numba`` columns of ``decode_many``, and numpy's LAPACK solves alone).
@@ -48,9 +52,17 @@ def _kernel():  # pragma: no cover - compiled code is not traced
     return gather_solve_kernel
 
 
+@functools.cache
+def _lapack_kernel():  # pragma: no cover - compiled code is not traced
+    """The compiled loop of LAPACK solves for large systems (cached on disk)."""
+    from gctheory.codes._stacked_kernel import gather_solve_lapack_kernel
+
+    return gather_solve_lapack_kernel
+
+
 def resolve_backend(backend: str, e: int) -> str:
-    """``"auto"`` is numba when installed and ``e <= 40``, else numpy."""
-    return _compiled.resolve_backend(backend, numba_ok=e <= _NUMBA_MAX_E)
+    """``"auto"`` is numba when installed, else numpy (``e`` is kept for callers)."""
+    return _compiled.resolve_backend(backend)
 
 
 def gather_solve(
@@ -71,7 +83,11 @@ def gather_solve(
         Y = np.empty((N, e, m), dtype=W.dtype)
         R = np.empty((N, e, m), dtype=W.dtype)
         sq = np.empty((N, 2))
-        _kernel()(W, np.ascontiguousarray(SS, dtype=np.int64), e, Y, R, sq, _BLOCK)
+        SS = np.ascontiguousarray(SS, dtype=np.int64)
+        if e <= _NUMBA_MAX_E:
+            _kernel()(W, SS, e, Y, R, sq, _BLOCK)
+        else:
+            _lapack_kernel()(W, SS, e, Y, R, sq)
         return Y, R, np.sqrt(sq), True
     WS = W[SS]
     ZS, XS = WS[:, :, :e], WS[:, :, e:]

@@ -325,6 +325,11 @@ class GradientCode(CodeIO, GenericDecoding):
     # -- decoding
     #: Most survivor sets whose decoding coefficients are kept (see :meth:`clear_decode_cache`).
     decode_cache_size: int = 1024
+    #: Survivor sets an exact code with the generic decoder solves directly (least squares
+    #: on ``E[:, T]``) before it makes its null-space factorisation, one SVD of E, about
+    #: five such solves (issue 27). 0 makes it at the first decode: then a decode's last
+    #: bits never depend on the sets decoded before (runs that replay bit for bit set it).
+    decode_direct_sets: int = 2
 
     def decoding_matrix(self, survivors: Sequence[int]) -> np.ndarray:
         """The matrix solved with when decoding from ``survivors``: here ``E[:, T]``."""

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._group_failure import _group_failure
 from gctheory._validate import as_generator, check_choice, check_memory
 from gctheory.codes._approximate import _ApproximateCode
-from gctheory.codes._group_failure import _group_failure
 from gctheory.codes._survivors import Survivors
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
 from gctheory.codes.tandon import _check_ns, _one_per_group, group_residual

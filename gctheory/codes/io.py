@@ -58,6 +58,8 @@ _CACHES = frozenset(
         "_decode_cache",
         "_nullspace_cache",
         "_nullspace_extra_cache",
+        "_nullspace_norm",
+        "_direct_solves",
         "_target",
         "_gesv",
         "_Af",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,7 +34,9 @@ from gctheory.load_bounds.asymptotic import (
 from gctheory.load_bounds.finite_n import min_load_lower_bound
 from gctheory.load_bounds.frc import frc_failure_probability, frc_load, frc_min_load
 from gctheory.load_bounds.worst_case import halbawi_load, worst_case_load
-from gctheory.montecarlo import Estimate, seed_sequence
+
+if TYPE_CHECKING:  # the Monte Carlo engine (and scipy.special) load only for the MC rows
+    from gctheory.montecarlo import Estimate
 
 __all__ = ["all_bounds", "load_curves", "AchievedLoad", "achieved_load_mc"]
 
@@ -236,6 +238,8 @@ def achieved_load_mc(
     from gctheory.codes.approximate import estimate_decoding_failure
 
     params = list(parameters) if parameters is not None else list(range(1, n + 1))
+    from gctheory.montecarlo import seed_sequence  # lazy: see the imports above
+
     seeds = seed_sequence(rng).spawn(2 * len(params))
     tried = []
     for i, par in enumerate(params):

@@ -17,7 +17,7 @@ import itertools
 import math
 from collections import Counter
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -38,7 +38,9 @@ from gctheory.load_bounds.group_failure import (
     _group_failure,
     _tail_binomials,
 )
-from gctheory.montecarlo import Estimate, estimate_probability
+
+if TYPE_CHECKING:  # the Monte Carlo engine (and scipy.special) load only when an MC runs
+    from gctheory.montecarlo import Estimate
 
 __all__ = [
     "frc_load",
@@ -215,6 +217,8 @@ def frc_failure_mc(
         )
     sizes = frc_group_sizes(n, d, rounding)
     event = functools.partial(_group_event, sizes=sizes, s=s)
+    from gctheory.montecarlo import estimate_probability  # lazy: see the imports above
+
     return estimate_probability(event, trials, rng=rng, level=level, executor=executor)
 
 

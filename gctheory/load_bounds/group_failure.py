@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from gctheory.codes._group_failure import (  # noqa: F401  (the load bounds' helpers)
+from gctheory._group_failure import (  # noqa: F401  (the load bounds' helpers)
     _EXACT_BUDGET,
     _EXACT_MAX_S,
     _MAX_CIRCLE,
@@ -33,6 +33,8 @@ from gctheory.codes._group_failure import (  # noqa: F401  (the load bounds' hel
     _saddle_circle,
     _saddle_coefficient,
     _saddle_finish,
+    _saddle_log_t,
+    _saddle_size,
     _stirlerr,
     _stirling_series,
     _tail_binomials,
