@@ -59,9 +59,18 @@ def test_cli_run_json_numbers(capsys, tmp_path):
     row = json.loads(capsys.readouterr().out)["rows"][0]
     assert row["iterations"] == 5 and row["need"] == 3
     for key in ("iterations_per_s", "mean_iteration_s", "predicted_s", "final_test_auc",
-                "bytes_up_per_it", "stragglers_ignored_per_it"):  # fmt: skip
+                "bytes_up_per_it", "stragglers_ignored_per_it", "decode_noise_bound_max",
+                "decode_noise_bound_median"):  # fmt: skip
         assert isinstance(row[key], float), key
+    assert 0 < row["decode_noise_bound_median"] <= row["decode_noise_bound_max"] < 1e-6
     assert main(["delays", "summary", str(path), "--where", "status=used"]) == 0
+    capsys.readouterr()
+    # an uncoded run decodes nothing: no bound (JSON null, not a made-up 0)
+    main(["run", "--scheme", "gd", "--n", "3", "--iterations", "2", "--format", "json",
+          "--quiet"])  # fmt: skip
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    assert row["decode_noise_bound_max"] is None and row["decode_noise_bound_median"] is None
+    assert "reason" not in row
 
 
 def test_cli_run_bad_scheme(capsys):

@@ -260,6 +260,7 @@ def run(
     status = np.zeros((T, n), dtype=np.int8)
     bytes_down, bytes_up = np.zeros(T), np.zeros(T)
     it_time, wait_t, dec_t, cpu_t = np.zeros(T), np.zeros(T), np.zeros(T), np.zeros(T)
+    noise_b = np.full(T, np.nan)  # the decoder's forward-error bound per iteration
     survivors: list[tuple[int, ...]] = []
     history = [w.copy()]
     metrics: dict[str, list[float]] = {}
@@ -279,7 +280,7 @@ def run(
     def partial(done: int) -> ClusterRun:
         return _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors,
                        injected, finish, start_at, status, bytes_down, bytes_up, measured_len,
-                       metrics, metric_its, dead, config, done, t_run)  # fmt: skip
+                       metrics, metric_its, dead, config, done, t_run, noise_b)  # fmt: skip
 
     def save(done: int) -> None:
         save_checkpoint(checkpoint, {
@@ -287,7 +288,8 @@ def run(
             "injected": injected[:done], "start_at": start_at[:done], "finish": finish[:done],
             "status": status[:done], "bytes_down": bytes_down[:done],
             "bytes_up": bytes_up[:done], "it_time": it_time[:done], "wait_t": wait_t[:done],
-            "dec_t": dec_t[:done], "cpu_t": cpu_t[:done], "survivors": survivors,
+            "dec_t": dec_t[:done], "cpu_t": cpu_t[:done], "noise_b": noise_b[:done],
+            "survivors": survivors,
             "metrics": metrics,
             "metric_its": metric_its, "dead": dead, "measured_len": measured_len,
             "rng_state": delay_rng.bit_generator.state, "X": X,
@@ -305,9 +307,10 @@ def run(
             )
         arrays = {"injected": injected, "start_at": start_at, "finish": finish, "status": status,
                   "bytes_down": bytes_down, "bytes_up": bytes_up, "it_time": it_time,
-                  "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t}  # fmt: skip
+                  "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t, "noise_b": noise_b}  # fmt: skip
         for key, arr in arrays.items():
-            arr[:t0] = st[key]
+            if key in st:  # (a checkpoint written before noise_b was kept has nan there)
+                arr[:t0] = st[key]
         w = np.array(st["params"], copy=True)
         history = [np.array(h) for h in st["history"]]
         survivors = list(st["survivors"])
@@ -327,6 +330,7 @@ def run(
                    "injected": injected, "start_at": start_at, "finish": finish,
                    "status": status, "bytes_down": bytes_down, "bytes_up": bytes_up,
                    "it_time": it_time, "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t,
+                   "noise_b": noise_b,
                    "survivors": survivors, "history": history, "dead": dead, "t_run": t_run,
                    "delay_rng": delay_rng, "w": w, "measured_len": 0}  # fmt: skip
 
@@ -435,6 +439,7 @@ def run(
             decided = time.perf_counter()
             Ss = tuple(sorted(S))
             grad = rule.decode(Ss, np.stack([msgs[i] for i in Ss]), dim)
+            noise_b[t] = rule.noise_bound
             w = w - alpha * grad
             end = time.perf_counter()
             for i in Ss:
@@ -470,7 +475,7 @@ def run(
 
 def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors, injected,
             finish, start_at, status, bytes_down, bytes_up, measured_len, metrics, metric_its,
-            dead, config, done, t_run) -> ClusterRun:  # fmt: skip
+            dead, config, done, t_run, noise_b) -> ClusterRun:  # fmt: skip
     T = done
     resp = finish[:T] - start_at[:T, None]
     return ClusterRun(
@@ -485,6 +490,7 @@ def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, s
         iteration_time=it_time[:T].copy(),
         wait_time=wait_t[:T].copy(),
         decode_time=dec_t[:T].copy(),
+        decode_noise_bound=noise_b[:T].copy(),
         master_cpu=cpu_t[:T].copy(),
         survivors=list(survivors[:T]),
         injected=injected[:T].copy(),

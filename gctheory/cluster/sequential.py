@@ -95,6 +95,8 @@ class SequentialRule:
 
     kind = "sequential"
     exact = True
+    #: the code's decoder (:meth:`SequentialMaster.decode_job`) reports no forward-error bound
+    noise_bound = float("nan")
 
     def __init__(self, sch: Any) -> None:
         self.sch, self.code = sch, sch.code
@@ -177,6 +179,7 @@ def run_sequential(ctx: dict) -> dict:
     )
     bytes_down, bytes_up = ctx["bytes_down"], ctx["bytes_up"]
     it_time, wait_t, dec_t, cpu_t = (ctx[k] for k in ("it_time", "wait_t", "dec_t", "cpu_t"))
+    noise_b = ctx["noise_b"]
     survivors, history, dead, t_run = ctx["survivors"], ctx["history"], ctx["dead"], ctx["t_run"]
     delay_rng, model = ctx["delay_rng"], sch.code.model
     master = sch.code.master(T)
@@ -271,6 +274,7 @@ def run_sequential(ctx: dict) -> dict:
                 grad = rule.decode(master, j, received, t)
             except ValueError as exc:
                 raise ClusterError(str(exc), ctx["partial"](t)) from None
+            noise_b[t] = rule.noise_bound
             w = w - alpha * grad
         end = time.perf_counter()
         survivors.append(S)
