@@ -139,7 +139,12 @@ def run(
         :mod:`gctheory.runtime`); False lets it finish (recorded as late).
     deadline : float, optional
         Approximate schemes: decode from whoever answered within this many
-        seconds if ``wait_for`` have not.
+        seconds if ``wait_for`` have not. Exact codes: no effect (their
+        decoder needs ``n - s``). Sequential codes (SR-SGC, M-SGC): the round
+        ends at the deadline when the workers missing then keep the straggler
+        pattern inside the (B, W, lambda) model (the code still decodes every
+        job on time), else the master waits on by the paper's rule (see
+        :mod:`gctheory.cluster.sequential`).
     on_error : {"stop", "straggler"}
         A raising gradient oracle stops the run (the error names worker and
         partition) or makes that worker a straggler for the iteration.
@@ -198,13 +203,6 @@ def run(
     seed = _seed(rng)
     sch = build_scheme(scheme, n, s=s, K=K, m=m, code_options=code_options, seed=seed)
     seq = is_sequential(sch)
-    if seq:
-        bad = [k for k, v in (("deadline", deadline), ("checkpoint", checkpoint)) if v is not None]
-        if bad:
-            raise ValueError(
-                f"{scheme!r} waits by the (B, W, lambda) rule and keeps rounds in flight: "
-                f"{' and '.join(bad)} are not supported for sequential codes (yet)"
-            )
     rule: Any = SequentialRule(sch) if seq else Rule(sch)
     dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
     if dm.n_slow > n:
@@ -282,8 +280,9 @@ def run(
                        injected, finish, start_at, status, bytes_down, bytes_up, measured_len,
                        metrics, metric_its, dead, config, done, t_run, noise_b)  # fmt: skip
 
-    def save(done: int) -> None:
+    def save(done: int, sequential: dict | None = None) -> None:
         save_checkpoint(checkpoint, {
+            "sequential": sequential,
             "config": config, "done": done, "params": w, "history": np.array(history),
             "injected": injected[:done], "start_at": start_at[:done], "finish": finish[:done],
             "status": status[:done], "bytes_down": bytes_down[:done],
@@ -332,13 +331,17 @@ def run(
                    "it_time": it_time, "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t,
                    "noise_b": noise_b,
                    "survivors": survivors, "history": history, "dead": dead, "t_run": t_run,
-                   "delay_rng": delay_rng, "w": w, "measured_len": 0}  # fmt: skip
+                   "delay_rng": delay_rng, "w": w, "measured_len": measured_len,
+                   "deadline": deadline,
+                   "resume": st.get("sequential") if st is not None else None}  # fmt: skip
 
             def after(k: int) -> None:
                 nonlocal w, done, measured_len
                 w, done, measured_len = ctx["w"], k, ctx["measured_len"]
                 if eval_every and k % eval_every == 0 or k == T:
                     record_metrics(k)
+                if checkpoint is not None and (k % checkpoint_every == 0 or k == T):
+                    save(k, ctx["state"])
                 if on_iteration is not None:
                     on_iteration(k - 1, eng)
                 bar.update(k)
@@ -352,6 +355,7 @@ def run(
             ctx["after"], ctx["partial"] = after, seq_partial
             run_sequential(ctx)
             config["waited_all"], config["straggled"] = ctx["waited_all"], ctx["straggled"]
+            config["deadline_rounds"] = ctx["deadline_rounds"]
         for t in range(t0 if not seq else T, T):
             if dm.replay is not None:
                 X = dm.replay.per_unit_times(t, sch.loads, delay_rng)

@@ -50,6 +50,7 @@ def _summary(r: Any, cmp: Any) -> dict[str, Any]:
     if "waited_all" in r.config:  # sequential codes: rounds that left the model, or straggled
         row["rounds_waited_for_all"] = r.config["waited_all"]
         row["rounds_with_stragglers"] = r.config["straggled"]
+        row["rounds_ended_by_deadline"] = r.config.get("deadline_rounds", 0)
     for key, v in r.metrics.items():
         row[f"final_{key}"] = float(v[-1])
     return row
