@@ -39,7 +39,7 @@ __all__ = [
 
 N = 8
 LAW = "shifted_exp(0.005, 0.01)"  # seconds per partition: sleep-dominated
-STRAGGLERS = {"delay": "shifted_exp(0.01, 0.002)", "n_slow": 2, "slowdown": 8.0}
+STRAGGLERS: dict[str, Any] = {"delay": "shifted_exp(0.01, 0.002)", "n_slow": 2, "slowdown": 8.0}
 LEVEL = 0.999  # agreement test per run (several runs: a wide level per run)
 APART = 0.95  # intervals of the qualitative comparisons
 #: runs allowed outside their interval: with 80-200 iterations the mean of the skewed
