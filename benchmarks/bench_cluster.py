@@ -17,7 +17,7 @@
 Usage::
 
     python benchmarks/bench_cluster.py [--iterations 30] [--rounds 5] [--n 16] [--n-large 64]
-        [--engines local,dask]
+        [--engines local,dask,dask-procs]
 """
 
 from __future__ import annotations
@@ -37,7 +37,14 @@ from gctheory.cluster.compare import compare
 
 
 def _engine(name: str) -> cl.Engine:
-    return cl.DaskEngine() if name == "dask" else cl.LocalEngine()
+    """``local``, ``dask`` (a LocalCluster of threads in this process: its scheduler's and
+    workers' CPU counts as the master's) or ``dask-procs`` (a LocalCluster of worker
+    processes: the master process holds only the master and the Dask client)."""
+    if name == "dask":
+        return cl.DaskEngine()
+    if name == "dask-procs":
+        return cl.DaskEngine(processes=True, n_workers=2)
+    return cl.LocalEngine()
 
 
 def bare_map(engine: str, n: int, iterations: int, scheme: str, s: int) -> tuple[float, float]:
@@ -98,7 +105,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--n", type=int, default=16)
     ap.add_argument("--n-large", type=int, default=64)
-    ap.add_argument("--engines", default="local,dask")
+    ap.add_argument("--engines", default="local,dask,dask-procs")
     args = ap.parse_args()
     n, T = args.n, args.iterations
 

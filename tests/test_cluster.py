@@ -63,6 +63,26 @@ def test_replay_is_bit_for_bit(tmp_path):
     assert len(tr) == 6 * 5
 
 
+def test_decode_forward_error_bound_is_recorded_each_iteration(tmp_path):
+    path = tmp_path / "run.csv"
+    r = cl.run("cyclic_mds", 5, s=2, delay="shifted_exp(0.005, 0.01)", iterations=4, rng=2,
+               eval_every=0, trace=path)  # fmt: skip
+    b = r.decode_noise_bound
+    assert b.shape == (4,) and np.all(b > 0)
+    # the same bound, recomputed from the survivors' messages at the recorded parameters
+    sch = cl.build_scheme("cyclic_mds", 5, s=2, seed=r.config["seed"])
+    states = cl.Rule(sch).states(cl.make_workload("softmax", sch.k, r.config["seed"]))
+    for t, S in enumerate(r.survivors):
+        w = r.params_history[t]
+        Y = np.stack([states[i].message(w, t) for i in S])
+        res = sch.code.decode_detail(S, Y, w.size, on_noise="ignore")
+        assert b[t] == res.noise_bound, t
+    assert r.noise_bound_max == b.max() and r.noise_bound_median == np.median(b)
+    assert dict(r._summary())["decode forward-error bound (max, median)"]
+    col = read_trace(path).columns["decode_noise_bound"]
+    assert np.allclose(col.astype(float).reshape(4, 5)[:, 0], b, rtol=1e-9, atol=0)
+
+
 def test_survivors_are_the_fastest_recorded():
     r = cl.run("cyclic_mds", 6, s=2, delay="shifted_exp(0.01, 0.03)", iterations=6, rng=1,
                preempt=False)  # fmt: skip

@@ -59,9 +59,18 @@ def test_cli_run_json_numbers(capsys, tmp_path):
     row = json.loads(capsys.readouterr().out)["rows"][0]
     assert row["iterations"] == 5 and row["need"] == 3
     for key in ("iterations_per_s", "mean_iteration_s", "predicted_s", "final_test_auc",
-                "bytes_up_per_it", "stragglers_ignored_per_it"):  # fmt: skip
+                "bytes_up_per_it", "stragglers_ignored_per_it", "decode_noise_bound_max",
+                "decode_noise_bound_median"):  # fmt: skip
         assert isinstance(row[key], float), key
+    assert 0 < row["decode_noise_bound_median"] <= row["decode_noise_bound_max"] < 1e-6
     assert main(["delays", "summary", str(path), "--where", "status=used"]) == 0
+    capsys.readouterr()
+    # an uncoded run decodes nothing: no bound (JSON null, not a made-up 0)
+    main(["run", "--scheme", "gd", "--n", "3", "--iterations", "2", "--format", "json",
+          "--quiet"])  # fmt: skip
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    assert row["decode_noise_bound_max"] is None and row["decode_noise_bound_median"] is None
+    assert "reason" not in row
 
 
 def test_cli_run_bad_scheme(capsys):
@@ -83,3 +92,37 @@ def test_mpi_engine_under_mpiexec(tmp_path):
     assert row["engine"].startswith("mpi") and row["iterations"] == 4
     rp = cl.replay(path)
     assert rp.iterations == 4
+
+
+class _FlakyDask:
+    """A user's oracle whose partition 3 raises (on a Dask worker)."""
+
+    k, dim = 4, 3
+
+    def initial_params(self):
+        return np.zeros(3)
+
+    def partial_gradient(self, params, partition):
+        if partition == 3:
+            raise RuntimeError("bad batch")
+        return params - partition
+
+
+def test_dask_oracle_error_and_late_results_are_reported():
+    pytest.importorskip("distributed")
+    # an oracle error on a Dask worker: named with worker and partition, as on the local engine
+    with pytest.raises(cl.ClusterError, match="worker 3 failed on partition 3.*bad batch"):
+        cl.run("gd", 4, workload=_FlakyDask(), engine="dask", delay="constant(0)",
+               iterations=2, step_size=0.1)  # fmt: skip
+    with pytest.warns(cl.WorkerLostWarning, match="partition 3"):
+        r = cl.run("ignore", 4, s=1, workload=_FlakyDask(), engine="dask", iterations=3,
+                   step_size=0.1, delay="constant(0.02)", on_error="straggler")  # fmt: skip
+    assert all(3 not in S for S in r.survivors)
+    # one worker 0.1 s late each iteration: its result is not gathered, yet its time is recorded
+    r = cl.run("ignore", 4, s=1, engine="dask", delay="constant(0.04)", n_slow=1,
+               slowdown=3.5, iterations=8, rng=0, eval_every=0)  # fmt: skip
+    slow = np.argmax(r.injected, axis=1)
+    assert all(int(i) not in S for i, S in zip(slow, r.survivors))
+    t = np.flatnonzero(r.status[np.arange(8), slow] == cl.STATUSES.index("late"))
+    assert t.size >= 3  # those that came back before the run ended
+    assert (r.response[t, slow[t]] >= r.injected[t, slow[t]] - 1e-3).all()  # after its wait

@@ -1,4 +1,4 @@
-"""The measured-vs-predicted figure and the cluster_runs claims where no process can start."""
+"""The measured-vs-predicted figure and the real-run claims where no process can start."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ def test_figure_writes_nothing_and_says_why_without_processes(tmp_path, monkeypa
 
 
 def test_claims_are_not_checkable_without_processes(monkeypatch):
-    from paper_checks.cluster_runs import runs
+    from paper_checks._framework import common_cluster as runs
 
     monkeypatch.setattr(engines, "can_start_processes", lambda: (False, "no fork here"))
-    runs._runs.cache_clear()
+    runs.cluster_runs.cache_clear()
     try:
         keys = {c.key: c for c in paper_checks.all_claims()}
         out = keys["tandon2017:internal-cluster-measured-vs-predicted"].check(True)
@@ -32,7 +32,7 @@ def test_claims_are_not_checkable_without_processes(monkeypatch):
         out = keys["wang2019erasurehead:approx-frc-beats-exact-gc"].check(True)
         assert out.verdict == "not checkable"
     finally:
-        runs._runs.cache_clear()
+        runs.cluster_runs.cache_clear()
 
 
 def test_law_mean_matches_the_order_statistic():

@@ -97,12 +97,56 @@ def test_bad_parameters_are_refused_before_any_process_starts(name, n, opts, mat
         cl.run(name, n, code_options=opts, engine=_NoStart(), iterations=3)
 
 
-def test_options_a_sequential_run_does_not_take_are_refused(tmp_path):
-    opts = {"B": 1, "W": 2, "lam": 1}
-    with pytest.raises(ValueError, match="deadline"):
-        cl.run("sr_sgc", 4, code_options=opts, engine=_NoStart(), deadline=0.1)
-    with pytest.raises(ValueError, match="checkpoint"):
-        cl.run("m_sgc", 4, code_options=opts, engine=_NoStart(), checkpoint=tmp_path / "c")
+@needs_processes
+def test_deadline_ends_a_round_only_where_the_decoder_allows():
+    # one worker 60x slower per round; the (1 + mu) cut comes late (mu = 40): only the
+    # deadline (0.1 s) can end a round early, and only when leaving the slow one out keeps
+    # the pattern inside (B, W, lambda) = (1, 2, 1) (never two rounds in a row)
+    opts = {"B": 1, "W": 2, "lam": 1, "mu": 40}
+    kw = dict(code_options=opts, delay="constant(0.01)", n_slow=1, slowdown=60, iterations=6,
+              workload="logistic", rng=1, progress=False)  # fmt: skip
+    r = cl.run("sr_sgc", 4, deadline=0.1, **kw)
+    short = np.array([len(S) < 4 for S in r.survivors])
+    assert r.config["deadline_rounds"] == short.sum() >= 1
+    assert (r.wait_time[short] < 0.3).all()  # cut at the deadline, not at (1 + mu) x fastest
+    sch = cl.build_scheme("sr_sgc", 4, code_options=opts)
+    pattern = np.array([[i not in S for i in range(4)] for S in r.survivors])
+    assert sch.code.model.admissible(pattern)
+    _check_delayed_exact(r, "sr_sgc", 4, opts)  # the decoder decoded every job exactly
+    assert np.array_equal(cl.replay(r).params, r.params)
+    # negative control: without the deadline a round with a straggler waits for the late cut
+    r0 = cl.run("sr_sgc", 4, **kw)
+    short0 = np.array([len(S) < 4 for S in r0.survivors])
+    assert r0.config["deadline_rounds"] == 0 and (r0.wait_time[short0] > 0.3).all()
+
+
+@needs_processes
+@pytest.mark.parametrize(("name", "opts"), [("sr_sgc", {"B": 1, "W": 2, "lam": 2}),
+                                            ("m_sgc", {"B": 1, "W": 3, "lam": 2})])  # fmt: skip
+def test_checkpoint_resume_loses_no_finished_round(name, opts, tmp_path):
+    ckpt = tmp_path / "run.ckpt"
+    kw = dict(code_options=opts, delay="shifted_exp(0.005, 0.01)", workload="logistic", rng=2,
+              progress=False, checkpoint=ckpt)  # fmt: skip
+
+    def stop(t, engine):
+        if t == 4:
+            raise KeyboardInterrupt  # the master interrupted after round 4
+
+    with pytest.raises(cl.ClusterError, match="interrupted after 5"):
+        cl.run(name, 5, iterations=10, on_iteration=stop, **kw)
+    from gctheory.cluster.checkpoint import load_checkpoint
+
+    state = load_checkpoint(ckpt)
+    assert state["done"] == 5 and len(state["sequential"]["stragglers"]) == 5
+    r = cl.run(name, 5, iterations=10, resume=True, **kw)
+    assert r.iterations == 10
+    assert np.array_equal(r.params_history[:6], state["history"])
+    assert r.survivors[:5] == state["survivors"]
+    # jobs issued before the stop and decoded after it are exact: nothing in flight was lost
+    _check_delayed_exact(r, name, 5, opts)
+    assert np.array_equal(cl.replay(r).params, r.params)
+    with pytest.raises(ValueError, match="code_options"):  # another (B, W, lambda): refused
+        cl.run(name, 5, iterations=12, resume=True, **{**kw, "code_options": {**opts, "lam": 1}})
 
 
 def test_listed_as_running_for_real():

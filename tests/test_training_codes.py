@@ -307,3 +307,21 @@ def test_bibd_default_design_over_prime_power_fields(n, name):
 def test_bibd_no_default_design_names_prime_powers():
     with pytest.raises(ValueError, match="prime power"):
         tr.make_scheme("bibd", 10, s=1)
+
+
+# ------------------------------------------------------------- BRC: the first decodable set
+def test_brc_server_waits_for_the_first_decodable_set_not_a_count():
+    sch = tr.make_scheme("brc", 12, s=2, rng=1)
+    counted = 0
+    for seed in range(12):
+        step, G = _one_step(sch, rng=seed)
+        gen = np.random.default_rng(seed)
+        gen.normal(size=(sch.k, 3))
+        T = sch.finish_times(gen.exponential(size=sch.n))  # the step's own draw
+        order = np.argsort(T, kind="stable")
+        L = next(j for j in range(1, 13) if sch.peeling.decodable(order[:j]))
+        assert step.wait == T[order[L - 1]], seed  # the moment the first decodable set is in
+        assert sch.peeling.first_decodable(order) == L
+        counted += L != sch.f
+    # negative control: the old rule (the fastest wait_for = n - s) waits otherwise
+    assert counted > 0

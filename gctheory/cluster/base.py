@@ -35,7 +35,9 @@ class Event:
     ``kind`` is ``"result"`` (``message``, ``compute_s``, ``slept_s``,
     ``nbytes``: the size of what crossed the wire), ``"error"`` (``error``: an
     :class:`OracleError`) or ``"dead"`` (``error``: why). ``at`` is the
-    master's ``time.perf_counter()`` when it saw the event.
+    master's ``time.perf_counter()`` when it saw the event. A result of an
+    iteration the master has left may come without its ``message`` (None): the
+    trace needs when it came, not what (the Dask engine does not gather it).
     """
 
     kind: str

@@ -190,12 +190,13 @@ class LocalEngine(Engine):
 
 
 def _dask_task(state: WorkerState, t: int, params: np.ndarray, delay: float) -> tuple:
-    """One worker's iteration on a Dask worker: the message, then the injected wait."""
+    """One worker's iteration on a Dask worker: the message, then the injected wait.
+
+    An oracle error is raised (the future's status says so without moving
+    data: the master learns of a late task's failure without gathering it).
+    """
     t0 = time.perf_counter()
-    try:
-        y = state.message(params, t)
-    except OracleError as exc:
-        return ("error", t, exc)
+    y = state.message(params, t)  # OracleError propagates: the future errs
     comp = time.perf_counter() - t0
     t1 = time.perf_counter()
     if delay > 0:
@@ -267,6 +268,8 @@ class DaskEngine(Engine):
         self._states: list[Any] = []
         self._q: queue.Queue = queue.Queue()
         self._futures: dict[tuple[int, int], Any] = {}
+        self._latest = -1  # the newest iteration submitted: older results are late
+        self._down: tuple[int, int, int] = (-1, -1, 0)  # (t, id(params), bytes) of the last
 
     def _connect(self, n: int) -> Any:
         from distributed import Client, LocalCluster
@@ -311,11 +314,19 @@ class DaskEngine(Engine):
             workers=[self._where[worker]], allow_other_workers=False,
         )  # fmt: skip
         self._futures[(worker, t)] = fut
+        self._latest = max(self._latest, t)
         q = self._q
         fut.add_done_callback(lambda f, i=worker, tt=t: q.put((i, tt, f, time.perf_counter())))
-        return len(pickle.dumps((t, params, float(delay)), protocol=5))
+        # bytes sent: the same parameters go to every worker of an iteration; pickled once
+        t_, id_, nb = self._down
+        if t_ != t or id_ != id(params) or not isinstance(params, np.ndarray):
+            nb = len(pickle.dumps((t, params, float(delay)), protocol=5))
+            self._down = (t, id(params), nb)
+        return nb
 
     def poll(self, timeout: float | None) -> list[Event]:
+        """What came back: results of the newest iteration gathered in one round trip;
+        a late task (an iteration the master has left) reported without moving its message."""
         events: list[Event] = []
         try:
             item = self._q.get(timeout=timeout)
@@ -327,21 +338,50 @@ class DaskEngine(Engine):
                 items.append(self._q.get_nowait())
             except queue.Empty:
                 break
+        fetch = []
         for i, t, fut, at in items:
             self._futures.pop((i, t), None)
-            try:
-                msg = fut.result()
-            except Exception as exc:  # a lost worker, a killed task
-                if i not in self._dead:
-                    self._dead.add(i)
-                    why = f"Dask worker {self._where[i]} lost: {type(exc).__name__}: {exc}"
-                    events.append(Event("dead", i, t, at, error=why))
+            status = fut.status
+            if status == "finished":
+                if t < self._latest:  # late: the master needs when, not what
+                    events.append(Event("result", i, t, at))
+                else:
+                    fetch.append((i, t, fut, at))
                 continue
-            if msg[0] == "result":
+            exc: BaseException | None = None
+            try:
+                exc = fut.exception() if status == "error" else None
+            except Exception as err:  # a lost worker, a killed task
+                exc = err
+            if isinstance(exc, OracleError):
+                events.append(Event("error", i, t, at, error=exc))
+            elif i not in self._dead:
+                self._dead.add(i)
+                why = f"Dask worker {self._where[i]} lost: {type(exc).__name__}: {exc}"
+                if exc is None:
+                    why = f"Dask worker {self._where[i]} lost: its task was {status}"
+                events.append(Event("dead", i, t, at, error=why))
+        if fetch:
+            try:
+                msgs = self._client.gather([f for _, _, f, _ in fetch], errors="skip")
+            except Exception:  # pragma: no cover - a worker lost between done and gather
+                msgs = None
+            if msgs is None or len(msgs) != len(fetch):  # one by one: which one failed
+                msgs = []
+                for _, _, fut, _ in fetch:
+                    try:
+                        msgs.append(fut.result())
+                    except Exception as exc:
+                        msgs.append(exc)
+            for (i, t, _, at), msg in zip(fetch, msgs):
+                if isinstance(msg, BaseException):
+                    if i not in self._dead:
+                        self._dead.add(i)
+                        why = f"Dask worker {self._where[i]} lost: {type(msg).__name__}: {msg}"
+                        events.append(Event("dead", i, t, at, error=why))
+                    continue
                 _, tt, y, comp, slept = msg
                 events.append(Event("result", i, tt, at, y, comp, slept, y.nbytes))
-            else:
-                events.append(Event("error", i, msg[1], at, error=msg[2]))
         return events
 
     def close(self) -> None:

@@ -139,7 +139,12 @@ def run(
         :mod:`gctheory.runtime`); False lets it finish (recorded as late).
     deadline : float, optional
         Approximate schemes: decode from whoever answered within this many
-        seconds if ``wait_for`` have not.
+        seconds if ``wait_for`` have not. Exact codes: no effect (their
+        decoder needs ``n - s``). Sequential codes (SR-SGC, M-SGC): the round
+        ends at the deadline when the workers missing then keep the straggler
+        pattern inside the (B, W, lambda) model (the code still decodes every
+        job on time), else the master waits on by the paper's rule (see
+        :mod:`gctheory.cluster.sequential`).
     on_error : {"stop", "straggler"}
         A raising gradient oracle stops the run (the error names worker and
         partition) or makes that worker a straggler for the iteration.
@@ -198,13 +203,6 @@ def run(
     seed = _seed(rng)
     sch = build_scheme(scheme, n, s=s, K=K, m=m, code_options=code_options, seed=seed)
     seq = is_sequential(sch)
-    if seq:
-        bad = [k for k, v in (("deadline", deadline), ("checkpoint", checkpoint)) if v is not None]
-        if bad:
-            raise ValueError(
-                f"{scheme!r} waits by the (B, W, lambda) rule and keeps rounds in flight: "
-                f"{' and '.join(bad)} are not supported for sequential codes (yet)"
-            )
     rule: Any = SequentialRule(sch) if seq else Rule(sch)
     dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
     if dm.n_slow > n:
@@ -260,6 +258,7 @@ def run(
     status = np.zeros((T, n), dtype=np.int8)
     bytes_down, bytes_up = np.zeros(T), np.zeros(T)
     it_time, wait_t, dec_t, cpu_t = np.zeros(T), np.zeros(T), np.zeros(T), np.zeros(T)
+    noise_b = np.full(T, np.nan)  # the decoder's forward-error bound per iteration
     survivors: list[tuple[int, ...]] = []
     history = [w.copy()]
     metrics: dict[str, list[float]] = {}
@@ -279,15 +278,17 @@ def run(
     def partial(done: int) -> ClusterRun:
         return _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors,
                        injected, finish, start_at, status, bytes_down, bytes_up, measured_len,
-                       metrics, metric_its, dead, config, done, t_run)  # fmt: skip
+                       metrics, metric_its, dead, config, done, t_run, noise_b)  # fmt: skip
 
-    def save(done: int) -> None:
+    def save(done: int, sequential: dict | None = None) -> None:
         save_checkpoint(checkpoint, {
+            "sequential": sequential,
             "config": config, "done": done, "params": w, "history": np.array(history),
             "injected": injected[:done], "start_at": start_at[:done], "finish": finish[:done],
             "status": status[:done], "bytes_down": bytes_down[:done],
             "bytes_up": bytes_up[:done], "it_time": it_time[:done], "wait_t": wait_t[:done],
-            "dec_t": dec_t[:done], "cpu_t": cpu_t[:done], "survivors": survivors,
+            "dec_t": dec_t[:done], "cpu_t": cpu_t[:done], "noise_b": noise_b[:done],
+            "survivors": survivors,
             "metrics": metrics,
             "metric_its": metric_its, "dead": dead, "measured_len": measured_len,
             "rng_state": delay_rng.bit_generator.state, "X": X,
@@ -305,9 +306,10 @@ def run(
             )
         arrays = {"injected": injected, "start_at": start_at, "finish": finish, "status": status,
                   "bytes_down": bytes_down, "bytes_up": bytes_up, "it_time": it_time,
-                  "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t}  # fmt: skip
+                  "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t, "noise_b": noise_b}  # fmt: skip
         for key, arr in arrays.items():
-            arr[:t0] = st[key]
+            if key in st:  # (a checkpoint written before noise_b was kept has nan there)
+                arr[:t0] = st[key]
         w = np.array(st["params"], copy=True)
         history = [np.array(h) for h in st["history"]]
         survivors = list(st["survivors"])
@@ -327,14 +329,19 @@ def run(
                    "injected": injected, "start_at": start_at, "finish": finish,
                    "status": status, "bytes_down": bytes_down, "bytes_up": bytes_up,
                    "it_time": it_time, "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t,
+                   "noise_b": noise_b,
                    "survivors": survivors, "history": history, "dead": dead, "t_run": t_run,
-                   "delay_rng": delay_rng, "w": w, "measured_len": 0}  # fmt: skip
+                   "delay_rng": delay_rng, "w": w, "measured_len": measured_len,
+                   "deadline": deadline,
+                   "resume": st.get("sequential") if st is not None else None}  # fmt: skip
 
             def after(k: int) -> None:
                 nonlocal w, done, measured_len
                 w, done, measured_len = ctx["w"], k, ctx["measured_len"]
                 if eval_every and k % eval_every == 0 or k == T:
                     record_metrics(k)
+                if checkpoint is not None and (k % checkpoint_every == 0 or k == T):
+                    save(k, ctx["state"])
                 if on_iteration is not None:
                     on_iteration(k - 1, eng)
                 bar.update(k)
@@ -348,6 +355,7 @@ def run(
             ctx["after"], ctx["partial"] = after, seq_partial
             run_sequential(ctx)
             config["waited_all"], config["straggled"] = ctx["waited_all"], ctx["straggled"]
+            config["deadline_rounds"] = ctx["deadline_rounds"]
         for t in range(t0 if not seq else T, T):
             if dm.replay is not None:
                 X = dm.replay.per_unit_times(t, sch.loads, delay_rng)
@@ -435,6 +443,7 @@ def run(
             decided = time.perf_counter()
             Ss = tuple(sorted(S))
             grad = rule.decode(Ss, np.stack([msgs[i] for i in Ss]), dim)
+            noise_b[t] = rule.noise_bound
             w = w - alpha * grad
             end = time.perf_counter()
             for i in Ss:
@@ -470,7 +479,7 @@ def run(
 
 def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors, injected,
             finish, start_at, status, bytes_down, bytes_up, measured_len, metrics, metric_its,
-            dead, config, done, t_run) -> ClusterRun:  # fmt: skip
+            dead, config, done, t_run, noise_b) -> ClusterRun:  # fmt: skip
     T = done
     resp = finish[:T] - start_at[:T, None]
     return ClusterRun(
@@ -485,6 +494,7 @@ def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, s
         iteration_time=it_time[:T].copy(),
         wait_time=wait_t[:T].copy(),
         decode_time=dec_t[:T].copy(),
+        decode_noise_bound=noise_b[:T].copy(),
         master_cpu=cpu_t[:T].copy(),
         survivors=list(survivors[:T]),
         injected=injected[:T].copy(),

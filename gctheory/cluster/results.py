@@ -67,6 +67,14 @@ class ClusterRun:
         Train / test metrics at ``metric_iterations`` (ndarray of int).
     loads : ndarray (n,)
         Each worker's share of the data.
+    decode_noise_bound : ndarray (T,)
+        The decoder's forward-error bound each iteration (``noise_bound`` of
+        :meth:`gctheory.codes.GradientCode.decode_detail`: the relative error
+        the rounding of the received messages can cause through the decoding
+        coefficients); nan where nothing was decoded (uncoded sums, the
+        sequential codes' warm-up rounds and their decoder, which does not
+        report one). Summarised by :attr:`noise_bound_max` and
+        :attr:`noise_bound_median`.
     dead : dict
         Worker -> iteration its death was seen.
     config : dict
@@ -99,6 +107,7 @@ class ClusterRun:
     dead: dict = field(default_factory=dict)
     config: dict = field(default_factory=dict, repr=False)
     wall_time: float = 0.0
+    decode_noise_bound: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
     @property
     def iterations(self) -> int:
@@ -113,6 +122,19 @@ class ClusterRun:
     def stragglers_ignored(self) -> np.ndarray:
         """Workers not used each iteration (late, never, dead or error)."""
         return self.n - np.array([len(S) for S in self.survivors], dtype=np.int64)
+
+    @property
+    def noise_bound_max(self) -> float:
+        """Largest forward-error bound of a decode over the iterations (nan: none decoded)."""
+        b = np.asarray(self.decode_noise_bound, float)
+        return float(np.nanmax(b)) if (~np.isnan(b)).any() else math.nan
+
+    @property
+    def noise_bound_median(self) -> float:
+        """Median forward-error bound of a decode over the iterations (nan: none decoded)."""
+        b = np.asarray(self.decode_noise_bound, float)
+        b = b[~np.isnan(b)]
+        return float(np.median(b)) if b.size else math.nan
 
     @property
     def overhead(self) -> np.ndarray:
@@ -156,6 +178,9 @@ class ClusterRun:
             ("bytes per iteration (down, up)",
              f"{np.mean(self.bytes_down):.4g}, {np.mean(self.bytes_up):.4g}"),
         ]  # fmt: skip
+        if not math.isnan(self.noise_bound_max):
+            bounds = f"{self.noise_bound_max:.3g}, {self.noise_bound_median:.3g}"
+            cells.append(("decode forward-error bound (max, median)", bounds))
         for name, values in sorted(self.metrics.items()):
             arr = np.asarray(values, dtype=float)
             if arr.size:
@@ -189,6 +214,7 @@ class ClusterRun:
                 "wait_time": self.wait_time,
                 "decode_time": self.decode_time,
                 "stragglers_ignored": self.stragglers_ignored,
+                "decode_noise_bound": self.decode_noise_bound,
             }
         )
 

@@ -18,7 +18,9 @@ share this definition; only the clock differs. The rule is:
   recovers every batch that all ``n`` messages would (every batch, for a code
   that covers and peels fully: the exact gradient). Not a count: sets of one
   size may or may not peel. If every live worker answered (or a deadline
-  passed) without one, what arrived, decoded as far as peeling goes.
+  passed) without one, what arrived, decoded as far as peeling goes. The test
+  is the simulator's own (:class:`gctheory.training.schemes.coded.PeelingWait`,
+  the scheme's ``peeling``): both pick the same set from the same arrivals.
 * other approximate codes (d-FRC, BGC, expander, graph assignment, BIBD, SGC,
   IS-GC): the fastest ``wait_for`` (or whoever arrived by a deadline), decoded
   by the code's optimal decoder.
@@ -108,6 +110,9 @@ class Rule:
         self.scale = float(getattr(sch, "scale", 1.0))
         self.groups = None
         self.m = 1 if self.code is None else int(self.code.m)
+        #: forward-error bound of the last decode (``noise_bound`` of ``decode_detail``:
+        #: relative error rounding of the messages can cause; nan when nothing is decoded)
+        self.noise_bound = float("nan")
         if type(sch).__name__ == "WaitAll":
             self.kind, self.need, self.exact = "all", sch.n, True
         elif type(sch).__name__ == "IgnoreStragglers":
@@ -118,8 +123,7 @@ class Rule:
             self.groups = getattr(sch, "groups_need", None)
         elif self.code is not None and getattr(self.code, "decoder", None) == "peeling":
             self.kind, self.need, self.exact = "peeling", int(sch.f), False
-            self._peels: dict[tuple[int, ...], bool] = {}
-            self.target = int(self.code.recovered_batches(range(self.n)).sum())
+            self.peeling = sch.peeling  # the simulator's decodable-set test, shared
         elif self.code is not None:
             self.kind, self.need, self.exact = "approximate", int(sch.f), False
         else:  # pragma: no cover - guarded by build_scheme
@@ -173,29 +177,11 @@ class Rule:
 
     def decodable(self, survivors: Sequence[int]) -> bool:
         """Peeling recovers from ``survivors`` every batch all ``n`` workers would (cached)."""
-        code = self.code
-        assert code is not None, "only a peeling rule (which has its code) asks"
-        key = tuple(sorted(int(i) for i in survivors))
-        hit = self._peels.get(key)
-        if hit is None:
-            hit = bool(key) and int(code.recovered_batches(key).sum()) >= self.target
-            if len(self._peels) > 4096:
-                self._peels.clear()
-            self._peels[key] = hit
-        return hit
+        return self.peeling.decodable(survivors)
 
     def _first_decodable(self, order: Sequence[int]) -> int | None:
         """Shortest prefix of ``order`` that peels (recovery only grows with the set)."""
-        if not order or not self.decodable(order):
-            return None
-        lo, hi = 1, len(order)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.decodable(order[:mid]):
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo
+        return self.peeling.first_decodable(order)
 
     def feasible(self, arrived: Sequence[int], live: int) -> bool:
         """Can the rule still be met with ``live`` workers yet to answer?"""
@@ -220,11 +206,14 @@ class Rule:
     def decode(self, S: Sequence[int], Y: np.ndarray, d: int) -> np.ndarray:
         """The gradient estimate from survivors ``S`` (sorted) and their messages ``Y``."""
         if self.code is None:
+            self.noise_bound = float("nan")
             return np.sum(Y, axis=0) * self.scale if self.scale != 1.0 else np.sum(Y, axis=0)
         full = self.exact and len(S) >= self.need
-        # once per iteration: the forward-error bound (res.noise_bound) is not warned about
-        # on every step of a run (a code that amplifies rounding does so at every step)
+        # the forward-error bound is recorded (.noise_bound, the run's decode_noise_bound and
+        # its summary), not warned about at every step: a code that amplifies rounding does
+        # so at every step of a run
         res = self.code.decode_detail(S, Y, d, check=full, condition=False, on_noise="ignore")
+        self.noise_bound = float(res.noise_bound)
         if self.exact and not res.exact:
             raise ValueError(
                 f"survivors {list(S)} do not decode {self.sch.name} exactly "

@@ -19,17 +19,28 @@ Round ``t`` (= iteration ``t``):
   not arrived by then are the round's stragglers, unless that takes the pattern
   out of the (B, W, lambda) model, in which case it waits for all of them (no
   straggler). A round where every worker answered earlier ends at once;
+* with ``deadline=D``: at ``D`` seconds into the round the master stops
+  waiting if the workers not arrived by then keep the pattern inside the
+  (B, W, lambda) model (the code's decoder then decodes every job on time);
+  outside it the decoder needs them, so the master waits on (to the
+  ``(1 + mu)`` cut and the rule above). The earlier of the two cuts that the
+  model admits ends the round;
 * job ``t - T`` is decoded by the code's own decoder from what arrived in
   rounds ``t - T .. t`` and enters the optimiser: ``w_{t+1} = w_t - alpha
   g(w_{t-T})`` (no step in the first ``T`` rounds).
 
 The trace is the usual one (``used``: arrived and counted; ``never``: cancelled
 as a straggler); :func:`replay_sequential` recomputes the parameters bit for bit
-from the ``used`` rows.
+from the ``used`` rows. A checkpoint (``checkpoint=PATH``) keeps, beside the
+usual records, the rounds' straggler patterns (the code's master is rebuilt
+from them on resume: its state is a function of them), the transmissions of
+the jobs not yet decoded and the round counters, so a resumed run goes on
+exactly where the interrupted one stopped.
 """
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from dataclasses import dataclass
@@ -95,6 +106,8 @@ class SequentialRule:
 
     kind = "sequential"
     exact = True
+    #: the code's decoder (:meth:`SequentialMaster.decode_job`) reports no forward-error bound
+    noise_bound = float("nan")
 
     def __init__(self, sch: Any) -> None:
         self.sch, self.code = sch, sch.code
@@ -177,15 +190,28 @@ def run_sequential(ctx: dict) -> dict:
     )
     bytes_down, bytes_up = ctx["bytes_down"], ctx["bytes_up"]
     it_time, wait_t, dec_t, cpu_t = (ctx[k] for k in ("it_time", "wait_t", "dec_t", "cpu_t"))
+    noise_b = ctx["noise_b"]
     survivors, history, dead, t_run = ctx["survivors"], ctx["history"], ctx["dead"], ctx["t_run"]
     delay_rng, model = ctx["delay_rng"], sch.code.model
+    deadline = ctx.get("deadline")
     master = sch.code.master(T)
     received: dict[int, list] = {}
     window: list[np.ndarray] = []
     X = None
-    ctx["waited_all"] = ctx["straggled"] = 0
+    ctx["waited_all"] = ctx["straggled"] = ctx["deadline_rounds"] = 0
+    t0 = 0
+    resume = ctx.get("resume")
+    if resume is not None:  # the master's state is a function of the rounds' stragglers
+        for st in resume["stragglers"]:
+            master.push(st)
+        t0 = len(resume["stragglers"])
+        window = [np.asarray(st, bool) for st in resume["stragglers"]][-(sch.code.W - 1) :]
+        received = {int(j): list(v) for j, v in resume["received"].items()}
+        X = resume["X"]
+        for key in ("waited_all", "straggled", "deadline_rounds"):
+            ctx[key] = int(resume[key])
     w = ctx["w"]
-    for t in range(T):
+    for t in range(t0, T):
         ctx["done"] = t
         if dm.replay is not None:
             X = dm.replay.per_unit_times(t, sch.loads, delay_rng)
@@ -205,6 +231,8 @@ def run_sequential(ctx: dict) -> dict:
         msgs: dict[int, np.ndarray] = {}
         erred: set[int] = set()
         cut, fell_back, last_event = None, False, time.perf_counter()
+        dl = math.inf if deadline is None else start + deadline
+        dl_checked, by_deadline = deadline is None, False
         hist = np.array(window, bool).reshape(-1, n)
         while True:
             pending = [i for i in np.flatnonzero(assigned) if i not in msgs and i not in dead
@@ -212,11 +240,15 @@ def run_sequential(ctx: dict) -> dict:
             if not pending:
                 break
             now = time.perf_counter()
-            if cut is not None and not fell_back and now >= cut:
+            at_cut = cut is not None and not fell_back and now >= cut
+            at_dl = not dl_checked and now >= dl
+            if at_cut or at_dl:
                 st = assigned & ~np.isin(np.arange(n), list(msgs))
                 if model.round_violation(hist, st) is None:
+                    by_deadline = at_dl and not at_cut
                     break
-                fell_back = True  # outside the model: wait for every worker
+                fell_back = fell_back or at_cut  # outside the model: wait for every worker
+                dl_checked = dl_checked or at_dl  # (the decoder needs them: wait on)
             wait_for = timeout - (now - last_event)
             if wait_for <= 0:
                 raise ClusterError(
@@ -224,8 +256,11 @@ def run_sequential(ctx: dict) -> dict:
                     f"{pending} ({', '.join(eng.where(i) for i in pending)})",
                     ctx["partial"](t),
                 )
+            nxt = dl if not dl_checked else math.inf
             if cut is not None and not fell_back:
-                wait_for = min(wait_for, max(cut - now, 0.0))
+                nxt = min(nxt, cut)
+            if nxt < math.inf:
+                wait_for = min(wait_for, max(nxt - now, 0.0))
             for ev in eng.poll(wait_for):
                 last_event = time.perf_counter()
                 i, et = ev.worker, ev.t
@@ -257,8 +292,9 @@ def run_sequential(ctx: dict) -> dict:
                     status[et, i] = LATE
         decided = time.perf_counter()
         st = assigned & ~np.isin(np.arange(n), list(msgs))
-        ctx["waited_all"] += fell_back
+        ctx["waited_all"] += fell_back and not by_deadline
         ctx["straggled"] += bool(st.any())
+        ctx["deadline_rounds"] += by_deadline
         window = [*window, st][-(sch.code.W - 1) :]  # the rounds a window shares with the next
         master.push(st)
         rule.receive(received, labels, msgs)
@@ -271,6 +307,7 @@ def run_sequential(ctx: dict) -> dict:
                 grad = rule.decode(master, j, received, t)
             except ValueError as exc:
                 raise ClusterError(str(exc), ctx["partial"](t)) from None
+            noise_b[t] = rule.noise_bound
             w = w - alpha * grad
         end = time.perf_counter()
         survivors.append(S)
@@ -278,6 +315,10 @@ def run_sequential(ctx: dict) -> dict:
         cpu_t[t] = time.process_time() - cpu0
         history.append(w.copy())
         ctx["w"] = w
+        ctx["state"] = {"stragglers": [np.array(x) for x in master.stragglers],
+                        "received": received, "X": X, "waited_all": ctx["waited_all"],
+                        "straggled": ctx["straggled"],
+                        "deadline_rounds": ctx["deadline_rounds"]}  # fmt: skip
         ctx["after"](t + 1)
     for ev in eng.poll(0.0):
         if ev.kind == "result" and 0 <= ev.t < T and np.isnan(finish[ev.t, ev.worker]):

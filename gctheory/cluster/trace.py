@@ -59,8 +59,14 @@ def run_trace(run: Any) -> Any:
         finish=fin,
         injected=run.injected.ravel(),
         decode_s=np.repeat(run.decode_time, n),
+        decode_noise_bound=np.repeat(_noise(run), n),
         iteration_s=np.repeat(run.iteration_time, n),
     )
+
+
+def _noise(run: Any) -> np.ndarray:
+    b = np.asarray(getattr(run, "decode_noise_bound", ()), float)
+    return b if b.size == run.iterations else np.full(run.iterations, np.nan)
 
 
 def _starts(run: Any) -> np.ndarray:

@@ -252,9 +252,10 @@ class QuadraticWorkload:
     """Least squares ``F(w) = |A w - b|^2 / (2 N)`` on seeded synthetic data, cut into ``k``.
 
     Needs nothing beyond numpy: the workload of timing studies (the figure
-    ``cluster_measured_vs_predicted``, the claims of ``paper_checks.cluster_runs``,
-    the benchmark), where the injected waits dominate and the model is beside
-    the point. Partition ``j`` holds ``rows`` samples of dimension ``dim``.
+    ``cluster_measured_vs_predicted``, the real-run claims of
+    ``paper_checks.tandon2017`` and ``paper_checks.wang2019erasurehead``, the
+    benchmark), where the injected waits dominate and the model is beside the
+    point. Partition ``j`` holds ``rows`` samples of dimension ``dim``.
     """
 
     def __init__(self, k: int = 1, *, dim: int = 8, rows: int = 16, seed: int = 0) -> None:

@@ -11,6 +11,10 @@ import numpy as np
 from gctheory._output import add_format_argument, format_table
 
 
+def _or_none(x: float) -> float | None:
+    return None if np.isnan(x) else x
+
+
 def _summary(r: Any, cmp: Any) -> dict[str, Any]:
     """One run's numbers (JSON: numbers as numbers)."""
     row: dict[str, Any] = {
@@ -34,6 +38,9 @@ def _summary(r: Any, cmp: Any) -> dict[str, Any]:
         "p_value": cmp.p_value if cmp else None,
         "stragglers_ignored_per_it": float(np.mean(r.stragglers_ignored)),
         "decode_ms": 1e3 * float(np.mean(r.decode_time)),
+        # the decoder's forward-error bound (None: nothing decoded, e.g. uncoded GD)
+        "decode_noise_bound_max": _or_none(r.noise_bound_max),
+        "decode_noise_bound_median": _or_none(r.noise_bound_median),
         "bytes_down_per_it": float(np.mean(r.bytes_down)),
         "bytes_up_per_it": float(np.mean(r.bytes_up)),
         "message_numbers_code": r.message_numbers,
@@ -43,6 +50,7 @@ def _summary(r: Any, cmp: Any) -> dict[str, Any]:
     if "waited_all" in r.config:  # sequential codes: rounds that left the model, or straggled
         row["rounds_waited_for_all"] = r.config["waited_all"]
         row["rounds_with_stragglers"] = r.config["straggled"]
+        row["rounds_ended_by_deadline"] = r.config.get("deadline_rounds", 0)
     for key, v in r.metrics.items():
         row[f"final_{key}"] = float(v[-1])
     return row

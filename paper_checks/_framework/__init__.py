@@ -7,6 +7,7 @@
 - :mod:`~paper_checks._framework.inventory`: the claim inventory of each paper;
 - :mod:`~paper_checks._framework.range_search`: theorems checked over their range;
 - :mod:`~paper_checks._framework.blas`: one BLAS thread per claim;
-- ``common_codes``, ``common_generators``, ``common_training``: judges and helpers
+- ``common_codes``, ``common_generators``, ``common_training``, ``common_cluster`` (the real
+  runs of Tandon et al.'s and ErasureHead's claims): judges and helpers
   shared by the claim modules of several papers.
 """
