@@ -211,6 +211,15 @@ def test_batched_peeling_equals_the_per_set_decoder(s_frac):
             assert not np.array_equal(code._decoder_errors(other), per_set)
 
 
+def test_batched_peeling_numba_and_numpy_sizes_agree():
+    code = BatchRaptorCode.theorem6(300, 90, 0.05, rng=np.random.default_rng(6))
+    T = _random_survivors(np.random.default_rng(7), 600, 300, 90)  # > 512: the "auto" backend
+    big = code._decoder_errors(T)
+    small = np.concatenate([code._decoder_errors(T[:300]), code._decoder_errors(T[300:])])
+    assert np.array_equal(big, small)
+    assert np.array_equal(big[:50], [code.decoder_error(t) for t in T[:50]])
+
+
 def test_estimate_decoding_failure_same_with_or_without_the_batched_path(monkeypatch):
     code = BatchRaptorCode.theorem6(300, 90, 0.05, rng=np.random.default_rng(5))
     fast = estimate_decoding_failure(code, 90, 500, threshold=6, rng=11)
