@@ -279,3 +279,43 @@ def test_screened_time_optimum_declines_what_it_does_not_cover():
     a = _optimum_screened("cyclic-mds", _law(*_LAWS[0]), 300)
     b = _optimum_screened("cyclic-mds", _law(*_LAWS[4]), 300)
     assert a != b
+
+
+# ------------------------------------------------------------- expander screens
+
+
+@pytest.mark.parametrize("n, d", [(1200, 3), (1500, 4), (2000, 8), (3000, 16)])
+def test_rayleigh_lower_bound_of_lam_is_below_the_exact_one(n, d):
+    from gctheory.tradeoff.schemes.expander import (
+        _lam_of_regular,
+        _regular_lam_lower,
+        _sparse_regular_adjacency,
+    )
+
+    A = _sparse_regular_adjacency(n, d, np.random.default_rng(n + d))
+    exact, low = _lam_of_regular(A, d), _regular_lam_lower(A, d)
+    assert low <= exact + 1e-12 * d
+    assert low > 0.9 * exact  # negative control: a screen that never rejects would show here
+
+
+@pytest.mark.parametrize("n", [1200, 2500])
+def test_expander_rows_same_with_and_without_the_screens(n, monkeypatch):
+    from gctheory.tradeoff import tradeoff
+    from gctheory.tradeoff.schemes import expander as ex
+
+    kw = dict(schemes=["expander"], s_values=range(0, n, n // 12), rng=3)
+    screen, fired = ex._fails_surely, []
+
+    def counted(ctx, s, d):
+        out = screen(ctx, s, d)
+        fired.append((d <= ex._RRG_MAX_D, out))
+        return out
+
+    monkeypatch.setattr(ex, "_fails_surely", counted)
+    fast = tradeoff(n, **kw)
+    assert (False, True) in fired  # a circulant degree was rejected by the screen
+    assert (True, True) in fired or n < 2500  # and a random regular one (at n = 2500)
+    monkeypatch.setattr(ex, "_fails_surely", lambda ctx, s, d: False)
+    slow = tradeoff(n, **kw)
+    assert fast.rows == slow.rows and fast.notes == slow.notes
+    assert any(r["scheme"] == "expander" for r in fast.rows)

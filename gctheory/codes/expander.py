@@ -270,13 +270,15 @@ def circulant_spectrum(n: int, generators: Sequence[int]) -> tuple[int, float, f
     return _circulant_spectrum(n, gens)
 
 
-def _circulant_spectrum(n: int, gens: list[int]) -> tuple[int, float, float]:
+def _circulant_spectrum(
+    n: int, gens: list[int], *, direct_max: int | None = None
+) -> tuple[int, float, float]:
     """:func:`circulant_spectrum` for checked arguments (a list of distinct Python ints in
     ``[1, n/2]``): the kernel, for callers that draw many valid connection sets (the
     tradeoff atlas's degree scan; checking each of thousands of generators cost more than
-    the FFT)."""
+    the FFT). ``direct_max`` replaces :data:`_CIRCULANT_DIRECT_MAX` (0: always the FFT)."""
     size = 2 * len(gens) - (n % 2 == 0 and n // 2 in gens)  # |{+-g}|: n/2 is its own inverse
-    if n * size <= _CIRCULANT_DIRECT_MAX:
+    if n * size <= (_CIRCULANT_DIRECT_MAX if direct_max is None else direct_max):
         conn = {g % n for g in gens} | {(-g) % n for g in gens}  # summed in this set's order
         j = np.arange(n)
         ev = np.zeros(n)
