@@ -353,6 +353,8 @@ def _frc_error_tail(
     others = [i for i in range(len(counts)) if i != long]
     combs = [_binomial_row(x, lens[i] - 1) for i, (_, x) in enumerate(counts)]
     a_long = counts[long][0]
+    if len(others) <= 1:  # what _frc_counts gives: at most two sizes
+        return den - _below_two_sizes(counts, lens, combs, long, others, tails, s, c), mean, den
     # R[rest][t_long]: S transformed along every other axis, rest = (j_i for i in others)
     R: dict[tuple[int, ...], list[int]] = {}
     for rest_t in itertools.product(*(range(lens[i]) for i in others)):
@@ -392,6 +394,65 @@ def _frc_error_tail(
             w = w * t // (t - cl)
         below += total
     return den - below, mean, den
+
+
+def _below_two_sizes(
+    counts: list[tuple[int, int]],
+    lens: list[int],
+    combs: list[list[int]],
+    long: int,
+    others: list[int],
+    tails: tuple[int, ...],
+    s: int,
+    c: int,
+) -> int:
+    """``P(err <= c) C(n, s)`` of :func:`_frc_error_tail` for one or two group sizes, with
+    both axes' signs and binomials folded into one moderate integer weight per point ``t``:
+    ``sum_t S_t V_t``, ``V_t = sum_{j_B <= t_B} (-1)^(t_B - j_B) C(t_B, j_B) w(t_L;
+    c_L(j_B))``, so each point costs one product with its big binomial ``C(n - m, s - m)``
+    and no big-integer transform is taken."""
+    a_long, L = counts[long][0], lens[long]
+    comb_long = combs[long]
+    if others:
+        a_b, len_b, comb_b = counts[others[0]][0], lens[others[0]], combs[others[0]]
+    else:
+        a_b, len_b, comb_b = 0, 1, [1]
+    weights: dict[int, list[int]] = {}  # c_L -> [w(t; c_L) for t < L]
+
+    def w_row(cl: int) -> list[int]:
+        row = weights.get(cl)
+        if row is None:
+            row = [1] + [0] * (L - 1)  # t = 0: 1; 1 <= t <= cl: 0
+            w = 1  # C(t - 1, cl) at t = cl + 1
+            for t in range(cl + 1, L):
+                row[t] = w if (t - cl) % 2 == 0 else -w
+                w = w * t // (t - cl)
+            weights[cl] = row
+        return row
+
+    below = 0
+    for tb in range(len_b):
+        m0 = a_b * tb
+        if m0 > s:
+            break
+        top = min(L - 1, (s - m0) // a_long)
+        V = [0] * (top + 1)
+        cb = 1  # C(tb, jb)
+        for jb in range(tb + 1):
+            room = c - a_b * jb
+            if room < 0:
+                break
+            coef = cb if (tb - jb) % 2 == 0 else -cb
+            row = w_row(room // a_long)
+            for t in range(top + 1):
+                if row[t]:
+                    V[t] += coef * row[t]
+            cb = cb * (tb - jb) // (jb + 1)
+        f = comb_b[tb]
+        for t in range(top + 1):
+            if V[t]:
+                below += (f * comb_long[t] * V[t]) * tails[m0 + a_long * t]
+    return below
 
 
 def _binomial_row(x: int, top: int) -> list[int]:
