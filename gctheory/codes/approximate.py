@@ -146,8 +146,15 @@ def _random_survivors(rng: np.random.Generator, size: int, n: int, s: int) -> np
 
 
 def _error_sample(code: _ApproximateCode, s: int, rng: np.random.Generator, size: int):
+    survivors = _random_survivors(rng, size, code.n, s)
+    # a code that decodes many survivor sets at once (the batch raptor code's peeling)
+    # gives the same errors as decoder_error one set at a time, from the same draws
+    batched = getattr(code, "_decoder_errors", None)
+    out = batched(survivors) if batched is not None else None
+    if out is not None:
+        return out
     out = np.empty(size)
-    for t, T in enumerate(_random_survivors(rng, size, code.n, s)):
+    for t, T in enumerate(survivors):
         out[t] = code.decoder_error(T)
     return out
 

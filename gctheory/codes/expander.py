@@ -135,27 +135,62 @@ def _random_regular_edges(n: int, d: int, gen: np.random.Generator) -> np.ndarra
 
 
 def _configuration_repaired(n: int, d: int, gen: np.random.Generator) -> np.ndarray | None:
+    """A random matching of the ``n d`` stubs, then random double-edge switches until no
+    self-loop or repeated edge is left (None if that takes more than ``100 n d`` tries).
+
+    Each try draws a defective edge ``i`` (uniformly among the self-loops and every copy
+    of a repeated edge, in index order), a partner ``j`` among all edges and an
+    orientation, and switches ``{u v, x y} -> {u x, v y}`` unless that makes a loop or
+    an edge already present. The defects are kept up to date across switches (a switch
+    only removes defects: its two new edges are neither loops nor present before), so a
+    try costs O(defects) instead of a pass over all ``n d / 2`` edges; the draws and the
+    result are those of the pass-per-try version (tests/test_tradeoff_speed.py).
+    """
     stubs = gen.permutation(np.repeat(np.arange(n), d))
     edges = stubs.reshape(-1, 2)
+    key = np.minimum(edges[:, 0], edges[:, 1]) * n + np.maximum(edges[:, 0], edges[:, 1])
+    _, first, counts = np.unique(key, return_index=True, return_counts=True)
+    dup = np.ones(len(edges), dtype=bool)
+    dup[first[counts == 1]] = False
+    keys: list[int] = key.tolist()
+    count: dict[int, int] = {}
+    for k in keys:
+        count[k] = count.get(k, 0) + 1
+    bad_edges = set(np.flatnonzero((edges[:, 0] == edges[:, 1]) | dup).tolist())
+    members: dict[int, set[int]] = {}  # defective key -> its edges (a loop, or repeated)
+    for e in bad_edges:
+        members.setdefault(keys[e], set()).add(e)
     for _ in range(100 * n * d):
-        key = np.minimum(edges[:, 0], edges[:, 1]) * n + np.maximum(edges[:, 0], edges[:, 1])
-        _, first, counts = np.unique(key, return_index=True, return_counts=True)
-        dup = np.ones(len(edges), dtype=bool)
-        dup[first[counts == 1]] = False
-        bad = np.flatnonzero((edges[:, 0] == edges[:, 1]) | dup)
-        if bad.size == 0:
+        if not bad_edges:
             return edges
-        i = int(bad[gen.integers(bad.size)])
+        bad = sorted(bad_edges)
+        i = bad[int(gen.integers(len(bad)))]
         j = int(gen.integers(len(edges)))
-        (u, v), (x, y) = edges[i], edges[j]
+        (u, v), (x, y) = edges[i].tolist(), edges[j].tolist()
         if gen.random() < 0.5:
             x, y = y, x
         k1, k2 = min(u, x) * n + max(u, x), min(v, y) * n + max(v, y)
         if u == x or v == y or k1 == k2:
             continue  # the switch would make a loop or a double edge
-        existing = set(key.tolist())
-        if k1 in existing or k2 in existing:
+        if k1 in count or k2 in count:
             continue
+        for e in (i, j):  # i != j here (the same edge twice makes a loop or k1 == k2)
+            k = keys[e]
+            count[k] -= 1
+            if not count[k]:
+                del count[k]
+            if k in members:
+                members[k].discard(e)
+            bad_edges.discard(e)
+        for k in {keys[i], keys[j]}:
+            rest = members.get(k)
+            if rest is None:
+                continue
+            if not rest or (len(rest) == 1 and k // n != k % n):
+                bad_edges -= rest  # a lone copy left of a repeated edge is no defect now
+                del members[k]
+        keys[i], keys[j] = k1, k2
+        count[k1] = count[k2] = 1
         edges[i], edges[j] = (u, x), (v, y)
     return None
 
@@ -232,8 +267,19 @@ def circulant_spectrum(n: int, generators: Sequence[int]) -> tuple[int, float, f
     n = check_int(n, "n", low=3)
     gens = _check_generators(n, generators)
     check_memory(24 * n, "n", f"the {n} eigenvalues")
-    conn = {g % n for g in gens} | {(-g) % n for g in gens}
-    if n * len(conn) <= _CIRCULANT_DIRECT_MAX:
+    return _circulant_spectrum(n, gens)
+
+
+def _circulant_spectrum(
+    n: int, gens: list[int], *, direct_max: int | None = None
+) -> tuple[int, float, float]:
+    """:func:`circulant_spectrum` for checked arguments (a list of distinct Python ints in
+    ``[1, n/2]``): the kernel, for callers that draw many valid connection sets (the
+    tradeoff atlas's degree scan; checking each of thousands of generators cost more than
+    the FFT). ``direct_max`` replaces :data:`_CIRCULANT_DIRECT_MAX` (0: always the FFT)."""
+    size = 2 * len(gens) - (n % 2 == 0 and n // 2 in gens)  # |{+-g}|: n/2 is its own inverse
+    if n * size <= (_CIRCULANT_DIRECT_MAX if direct_max is None else direct_max):
+        conn = {g % n for g in gens} | {(-g) % n for g in gens}  # summed in this set's order
         j = np.arange(n)
         ev = np.zeros(n)
         for g in conn:
@@ -242,12 +288,14 @@ def circulant_spectrum(n: int, generators: Sequence[int]) -> tuple[int, float, f
         # the same sums as one real FFT of the connection set's indicator, O(n log n) instead
         # of O(n |S|) (the set is symmetric, so the transform is real); agrees with the
         # direct sums to about 1e-15 |S| (checked in tests/test_fast_paths.py)
+        ga = np.asarray(gens, dtype=np.int64)
         ind = np.zeros(n)
-        ind[sorted(conn)] = 1.0
+        ind[ga % n] = 1.0
+        ind[(-ga) % n] = 1.0
         ev = np.fft.rfft(ind).real
         ev = np.concatenate([ev, ev[1 : n - ev.size + 1][::-1]])
-    ev.sort()
-    return len(conn), float(ev[-2]), float(max(abs(ev[-2]), abs(ev[0])))
+    ev = np.partition(ev, (0, n - 2))  # the smallest and the second largest, as a sort puts them
+    return size, float(ev[-2]), float(max(abs(ev[-2]), abs(ev[0])))
 
 
 def graph_spectrum(adjacency: Any) -> tuple[int, float, float]:

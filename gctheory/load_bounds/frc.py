@@ -324,3 +324,155 @@ def _taylor_shift_minus_one(v: list[int]) -> list[int]:
         for j in range(top - 1, i - 1, -1):
             a[j] -= a[j + 1]
     return a
+
+
+def _frc_error_tail(
+    n: int, s: int, d: int, threshold: float, rounding: str = "ceil"
+) -> tuple[int, int, int]:
+    """``(N_above, N_mean, C(n, s))``: ``P(err > threshold) = N_above / C(n, s)`` and
+    ``E[err] = N_mean / C(n, s)`` for the d-FRC, exactly the sums of
+    :func:`_frc_error_counts` (``N_above = sum_{e > threshold} nums[e]``, ``N_mean = sum_e e
+    nums[e]``) without the whole law of err.
+
+    The law is ``P(Y = j) C(n, s) = sum_{t >= j} prod_i (-1)^(t_i - j_i) C(t_i, j_i) S_t``
+    with ``Y_i`` the number of lost groups of size ``a_i`` and ``S_t = prod_i C(x_i, t_i)
+    C(n - m_t, s - m_t)``, ``m_t = sum_i a_i t_i`` (Appendix D of Wang et al. 2019). Only
+    ``P(err <= c) = sum_{j : sum a_i j_i <= c} P(Y = j)``, ``c = floor(threshold)``, is
+    needed, and along one axis ``sum_{j <= min(c, t)} (-1)^(t - j) C(t, j)`` is ``[t = 0]``
+    for ``t <= c`` and ``(-1)^(t - c) C(t - 1, c)`` beyond. So the longest axis (the
+    ``ceil(n/d)``-ish groups of size ``d``; the other size has fewer than ``d`` groups) is
+    summed with these weights, O(its length) per point of the others, and only the other
+    axes are transformed (a Taylor shift stopped after the ``floor(c / a_i) + 1`` needed
+    coefficients): O(|S| (1 + c / a)) big-integer additions where the whole law costs
+    O(|S| x line length). ``E[err] C(n, s) = sum_i a_i x_i C(n - a_i, s - a_i)`` (linearity:
+    a group is lost with probability ``C(n - a, s - a) / C(n, s)``).
+    """
+    counts = [(a, x) for a, x in sorted(_frc_counts(n, d, rounding).items()) if x]
+    tails = _tail_binomials(n, s)
+    den = tails[0]
+    mean = sum(a * x * tails[a] for a, x in counts if a <= s)
+    c = math.floor(threshold)
+    lens = [min(x, s // a) + 1 for a, x in counts]
+    long = max(range(len(counts)), key=lambda i: lens[i])
+    others = [i for i in range(len(counts)) if i != long]
+    combs = [_binomial_row(x, lens[i] - 1) for i, (_, x) in enumerate(counts)]
+    a_long = counts[long][0]
+    if len(others) <= 1:  # what _frc_counts gives: at most two sizes
+        return den - _below_two_sizes(counts, lens, combs, long, others, tails, s, c), mean, den
+    # R[rest][t_long]: S transformed along every other axis, rest = (j_i for i in others)
+    R: dict[tuple[int, ...], list[int]] = {}
+    for rest_t in itertools.product(*(range(lens[i]) for i in others)):
+        m0 = sum(counts[i][0] * t for i, t in zip(others, rest_t))
+        if m0 > s:
+            continue
+        f = math.prod(combs[i][t] for i, t in zip(others, rest_t))
+        top = min(lens[long] - 1, (s - m0) // a_long)
+        R[rest_t] = [f * combs[long][t] * tails[m0 + a_long * t] for t in range(top + 1)]
+    for axis_pos, i in enumerate(others):
+        keep = min(lens[i] - 1, c // counts[i][0])  # coefficients j_i <= c / a_i only
+        lines: dict[tuple[int, ...], dict[int, list[int]]] = {}
+        for rest_t, vec in R.items():
+            key = rest_t[:axis_pos] + rest_t[axis_pos + 1 :]
+            lines.setdefault(key, {})[rest_t[axis_pos]] = vec
+        R = {}
+        for key, line in lines.items():
+            width = max(len(v) for v in line.values())
+            for t_long in range(width):
+                col = [line[t][t_long] if t in line and t_long < len(line[t]) else 0
+                       for t in range(max(line) + 1)]  # fmt: skip
+                out = _taylor_shift_minus_one_head(col, keep)
+                for j, v in enumerate(out):
+                    vec = R.setdefault(key[:axis_pos] + (j,) + key[axis_pos:], [])
+                    vec.extend([0] * (t_long + 1 - len(vec)))
+                    vec[t_long] = v
+    below = 0
+    for rest_j, vec in R.items():
+        room = c - sum(counts[i][0] * j for i, j in zip(others, rest_j))
+        if room < 0:
+            continue
+        cl = room // a_long
+        total = vec[0] if vec else 0  # t = 0: weight 1; 1 <= t <= cl: weight 0
+        w = 1  # C(t - 1, cl) at t = cl + 1
+        for t in range(cl + 1, len(vec)):
+            total += w * vec[t] if (t - cl) % 2 == 0 else -w * vec[t]
+            w = w * t // (t - cl)
+        below += total
+    return den - below, mean, den
+
+
+def _below_two_sizes(
+    counts: list[tuple[int, int]],
+    lens: list[int],
+    combs: list[list[int]],
+    long: int,
+    others: list[int],
+    tails: tuple[int, ...],
+    s: int,
+    c: int,
+) -> int:
+    """``P(err <= c) C(n, s)`` of :func:`_frc_error_tail` for one or two group sizes, with
+    both axes' signs and binomials folded into one moderate integer weight per point ``t``:
+    ``sum_t S_t V_t``, ``V_t = sum_{j_B <= t_B} (-1)^(t_B - j_B) C(t_B, j_B) w(t_L;
+    c_L(j_B))``, so each point costs one product with its big binomial ``C(n - m, s - m)``
+    and no big-integer transform is taken."""
+    a_long, L = counts[long][0], lens[long]
+    comb_long = combs[long]
+    if others:
+        a_b, len_b, comb_b = counts[others[0]][0], lens[others[0]], combs[others[0]]
+    else:
+        a_b, len_b, comb_b = 0, 1, [1]
+    weights: dict[int, list[int]] = {}  # c_L -> [w(t; c_L) for t < L]
+
+    def w_row(cl: int) -> list[int]:
+        row = weights.get(cl)
+        if row is None:
+            row = [1] + [0] * (L - 1)  # t = 0: 1; 1 <= t <= cl: 0
+            w = 1  # C(t - 1, cl) at t = cl + 1
+            for t in range(cl + 1, L):
+                row[t] = w if (t - cl) % 2 == 0 else -w
+                w = w * t // (t - cl)
+            weights[cl] = row
+        return row
+
+    below = 0
+    for tb in range(len_b):
+        m0 = a_b * tb
+        if m0 > s:
+            break
+        top = min(L - 1, (s - m0) // a_long)
+        V = [0] * (top + 1)
+        cb = 1  # C(tb, jb)
+        for jb in range(tb + 1):
+            room = c - a_b * jb
+            if room < 0:
+                break
+            coef = cb if (tb - jb) % 2 == 0 else -cb
+            row = w_row(room // a_long)
+            for t in range(top + 1):
+                if row[t]:
+                    V[t] += coef * row[t]
+            cb = cb * (tb - jb) // (jb + 1)
+        f = comb_b[tb]
+        for t in range(top + 1):
+            if V[t]:
+                below += (f * comb_long[t] * V[t]) * tails[m0 + a_long * t]
+    return below
+
+
+def _binomial_row(x: int, top: int) -> list[int]:
+    """``[C(x, 0), ..., C(x, top)]`` by the exact recurrence ``C(x, t+1) = C(x, t)(x-t)/(t+1)``."""
+    out = [1]
+    for t in range(top):
+        out.append(out[-1] * (x - t) // (t + 1))
+    return out
+
+
+def _taylor_shift_minus_one_head(v: list[int], keep: int) -> list[int]:
+    """The first ``keep + 1`` coefficients of :func:`_taylor_shift_minus_one` (``V(z - 1)``):
+    pass ``i`` of the synthetic division fixes coefficient ``i``, so ``keep + 1`` passes."""
+    a = list(v)
+    top = len(a) - 1
+    for i in range(min(top, keep + 1)):
+        for j in range(top - 1, i - 1, -1):
+            a[j] -= a[j + 1]
+    return a[: keep + 1]

@@ -35,11 +35,12 @@ from gctheory.tradeoff.table import TradeoffTable, make_row
 
 __all__ = ["TRADEOFF_MAX_N", "TRADEOFF_EFFORT", "tradeoff", "resolve_delay"]
 
-#: Largest n. Past it the exact parts grow beyond minutes: the d-FRC's exact law of err
-#: (big-integer inclusion-exclusion, O(n^2) digits of work per straggler count), the time
-#: optima of the sweep (runtime.optimal_straggler_tolerance evaluates every s exactly and
-#: refuses n > 10**4 itself) and the batch raptor Monte Carlo (an n x n coding matrix).
-#: Measured on 2 shared cores (docs/tradeoff.md): --quick at n = 10**4 in 45 s CPU.
+#: Largest n. Past it the exact parts grow beyond minutes: the d-FRC's exact tail of err
+#: (O(n) big integers of O(n) digits summed per load tried, per straggler count), the time
+#: optima of the sweep for laws without a closed form (runtime.optimal_straggler_tolerance
+#: evaluates every s and refuses n > 10**4 itself) and the batch raptor code (a dense n x
+#: n/b worker-batch matrix). Measured on 2 shared cores (docs/tradeoff.md, cost versus n):
+#: at n = 10**4 about 11 s CPU with --quick and 50 s with the default effort.
 TRADEOFF_MAX_N = 10**4
 
 #: Monte Carlo and search effort, default and ``quick``.
@@ -219,9 +220,9 @@ def tradeoff(
     if n > TRADEOFF_MAX_N:
         raise ValueError(
             f"n must be at most {TRADEOFF_MAX_N}, got {n}: the time optima scan every s "
-            "exactly (refused there by runtime.optimal_straggler_tolerance), the d-FRC's exact "
-            "law of err costs O(n^2) big-integer work per straggler count, and the batch "
-            "raptor Monte Carlo decodes an n x n coding matrix per trial"
+            "(refused there by runtime.optimal_straggler_tolerance for laws without a closed "
+            "form), the d-FRC's exact tail of err sums O(n) big integers of O(n) digits per "
+            "load tried, and the batch raptor code holds a dense n x n/b worker-batch matrix"
         )
     s_fixed = round(n / 10) if s is None else check_int(s, "s", low=0, high=n - 1)
     m_sweep = 2 if m is None else check_int(m, "m", low=1)
@@ -418,14 +419,17 @@ def _sweep(
     pts.add(s_fixed)
     if dist is not None:
         from gctheory.runtime import optimal_straggler_tolerance
+        from gctheory.runtime.schemes import _optimum_screened
 
         for name, layout in (("cyclic-mds", "cyclic-mds"), ("frc", "frc"), ("ye-abbe", "ye-abbe")):
             if name in names or (name == "cyclic-mds" and "reed-solomon" in names):
-                pts.add(
-                    optimal_straggler_tolerance(
-                        layout, dist, n, m if name == "ye-abbe" else 1, tau=tau
-                    )[0]
-                )
+                mm = m if name == "ye-abbe" else 1
+                # the same s as the scan, from closed-form running sums where the law and
+                # layout allow (O(1) per s; 2.3 s per layout at n = 10**4 by the scan)
+                best = _optimum_screened(layout, dist, n, mm, tau=tau)
+                if best is None:
+                    best = optimal_straggler_tolerance(layout, dist, n, mm, tau=tau)[0]
+                pts.add(best)
     return sorted(x for x in pts if 0 <= x <= n - 1)
 
 
