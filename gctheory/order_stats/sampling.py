@@ -14,6 +14,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from gctheory._validate import check_int, check_real
 from gctheory.montecarlo import Estimate, estimate_mean
@@ -37,8 +38,25 @@ __all__ = [
 ]
 
 
+def _rvs(dist: Any, size: tuple[int, ...], rng: Any) -> np.ndarray:
+    """``dist.rvs(size=size, random_state=rng)``, bit for bit, without SciPy's per-call
+    overhead for a frozen Pareto law drawn from a numpy generator (SciPy's own recipe:
+    ``U = rng.uniform(size)``, ``(1 - U) ** (-1 / b) * scale + loc``, its ``_ppf``; about
+    5x faster at the atlas's sizes, where the checks dominate). Every other law, or a
+    parameter SciPy would refuse, goes through ``dist.rvs``."""
+    gen: Any = getattr(dist, "dist", None)
+    if type(gen) is stats._continuous_distns.pareto_gen and isinstance(
+        rng, (np.random.Generator, np.random.RandomState)
+    ):
+        (b,), loc, scale = gen._parse_args(*dist.args, **dist.kwds)
+        if np.ndim(b) == np.ndim(loc) == np.ndim(scale) == 0 and b > 0 and scale > 0:
+            u = rng.uniform(size=size)
+            return pow(1 - u, -1.0 / b) * scale + loc
+    return dist.rvs(size=size, random_state=rng)
+
+
 def _sample_grouped(dist: Any, groups: int, group_size: int, wait: int, rng, size: int):
-    x = dist.rvs(size=(size, groups, group_size), random_state=rng)
+    x = _rvs(dist, (size, groups, group_size), rng)
     part = np.partition(x, wait - 1, axis=2)[:, :, wait - 1]
     return part.max(axis=1)
 
@@ -109,10 +127,7 @@ def _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments
 
 def _sample_hetero(groups, k: int, rng, size: int):
     x = np.concatenate(
-        [
-            np.reshape(g.dist.rvs(size=(size, g.count), random_state=rng), (size, g.count))
-            for g in groups
-        ],
+        [np.reshape(_rvs(g.dist, (size, g.count), rng), (size, g.count)) for g in groups],
         axis=1,
     ).astype(float)
     return np.partition(x, k - 1, axis=1)[:, k - 1]
