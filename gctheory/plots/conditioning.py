@@ -123,7 +123,7 @@ def plot_skappa_empirical(*, fig: Any = None, quick: bool = True) -> Drawing:
     s_kappa of sampled Gaussian generators (99% CI; fewer samples when ``quick``) and the
     exact s_kappa of Vandermonde generators. Computes and draws two panels on ``fig``;
     ``.data`` holds the curves."""
-    trials = 30 if quick else 200
+    trials = 15 if quick else 200
     fig = _figure(fig, (11, 4.6))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2)
@@ -315,11 +315,11 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     :func:`s_kappa_ye_abbe` and :func:`s_kappa_commfr`, out to n = 60.
     Vandermonde values use the mpmath reference
     (:func:`vandermonde_condition_mp`) wherever float64 is unreliable.
-    Empirical curves: n = 8..44 (quick: 8..32). Computes and draws two panels on
+    Empirical curves: n = 8..44 (quick: 8..28). Computes and draws two panels on
     ``fig``; ``.data`` holds the curves.
     """
     m = 4
-    ns = list(range(8, (32 if quick else 44) + 1, 4))
+    ns = list(range(8, (28 if quick else 44) + 1, 4))
     ns_bound = list(range(8, 61, 4))
     seeds = 1 if quick else 2
     trials = 20 if quick else 60
