@@ -30,12 +30,18 @@ def _log(msg: str) -> None:
 
 
 def _run_figures(outdir: Path, quick: bool, names: Sequence[str] | None = None) -> int:
+    import contextlib
+
     from gctheory.commands._common import use_file_backend
     from gctheory.plots import all_figures
+    from gctheory.plots._base import raster_only
 
     use_file_backend()
+    with raster_only() if quick else contextlib.nullcontext():
+        return _make_figures(all_figures(), outdir, quick, names)
 
-    makers = all_figures()
+
+def _make_figures(makers, outdir: Path, quick: bool, names: Sequence[str] | None) -> int:
     if names:
         known = {m.name for m in makers}
         unknown = sorted(set(names) - known)

@@ -168,7 +168,7 @@ def test_calibration_figure_is_registered_and_writes_its_data(tmp_path, monkeypa
     assert {r["study"] for r in rows} == set(small)
     for r in rows:
         assert float(r["low"]) <= float(r["coverage"]) <= float(r["high"])
-        assert int(r["runs"]) == 40
+        assert int(r["runs"]) == fig_mod.QUICK_SEEDS
 
 
 @pytest.mark.parametrize("interval", ["wilson", "clopper-pearson"])

@@ -177,6 +177,17 @@ def test_save_figure_writes_the_same_bytes_twice_without_date_or_version(tmp_pat
     assert matplotlib.__version__.encode() not in first["f.png"]
 
 
+def test_raster_only_drops_the_svg_and_only_inside(tmp_path):
+    from gctheory.plots._base import raster_only
+
+    with raster_only():
+        quick = sorted(p.name for p in _draw(tmp_path / "q", "f"))
+    assert quick == ["f.csv", "f.png"]
+    assert not (tmp_path / "q" / "f.svg").exists()
+    full = sorted(p.name for p in _draw(tmp_path / "f", "f"))  # the context was left
+    assert full == ["f.csv", "f.png", "f.svg"]
+
+
 def test_save_figure_writes_the_digits_asked_for(tmp_path):
     from gctheory.plots import plt, save_figure
 

@@ -548,3 +548,17 @@ def test_cli_xu_and_halbawi_give_numbers_in_json(capsys):
 def test_xu_optimal_K_refuses_unknown_parameters():
     with pytest.raises(ValueError, match=r"unknown \['bogus'\]"):
         xu_optimal_K(10, mu=1, gap=1, L=1, eta=0.1, t=1, beta2=0, sigma2=1, bogus=3)
+
+
+def test_zhang_metrics_with_remembered_laws_equal_fresh_ones_and_still_refuse_a_bool():
+    # issue 27: zhang_metrics reuses one frozen law per (model, r, theta, shape)
+    from gctheory.runtime import zhang as zh
+
+    args = [("GC", 12, 3, "pareto"), ("LAGC", 12, 2, "exponential"), ("G-GD", 12, 4, "pareto")]
+    cached = [zh.zhang_metrics(s, n, r, model=m, groups=3, rho=0.5) for s, n, r, m in args]
+    zh._worker_dist_cached.cache_clear()
+    fresh = [zh.zhang_metrics(s, n, r, model=m, groups=3, rho=0.5) for s, n, r, m in args]
+    assert cached == fresh and zh._worker_dist_cached.cache_info().currsize > 0
+    zh.zhang_metrics("GC", 12, 1)  # r = 1 remembered ...
+    with pytest.raises(ValueError, match="r"):
+        zh.zhang_metrics("GC", 12, True)  # ... and True still refused

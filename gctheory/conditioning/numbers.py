@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -259,6 +260,17 @@ def vandermonde_condition_mp(
             f"K, columns, dps: an mpmath SVD of a {K} x {len(cols)} matrix at {dps} digits takes "
             f"minutes (work {work:.3g} > {_MP_MAX_WORK:.3g}, about 2 s at 60 x 80 and 60 digits)"
         )
+    return _vandermonde_condition_mp(K, N, tuple(cols), nodes, dps)
+
+
+@functools.lru_cache(maxsize=512)
+def _vandermonde_condition_mp(
+    K: int, N: int, cols: tuple[int, ...], nodes: str, dps: int
+) -> mpmath.mpf:
+    """:func:`vandermonde_condition_mp` on checked arguments, remembered per process: a
+    pure function of them (an ``mpf`` is immutable), and the paper checks and figures of
+    one ``gctheory reproduce`` ask for the same worst Vandermonde subsets (Kadhe et al.
+    2019, Sec. I) several times, at seconds of mpmath each."""
     with mpmath.workdps(dps):
         x = _vandermonde_nodes_mp(N, nodes)
         mat = mpmath.matrix([[x[c] ** i for c in cols] for i in range(K)])

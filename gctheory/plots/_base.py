@@ -7,10 +7,12 @@ public plot function returns. The package ``__init__`` re-exports these names.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import csv
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,6 +138,24 @@ _SVG_METADATA = {"Date": None, "Creator": "gctheory"}
 _PNG_METADATA = {"Software": "gctheory"}
 
 
+# whether save_figure writes the SVG too: False only inside raster_only()
+_WITH_SVG: contextvars.ContextVar[bool] = contextvars.ContextVar("gctheory_svg", default=True)
+
+
+@contextlib.contextmanager
+def raster_only() -> Iterator[None]:
+    """Within this context :func:`save_figure` writes the PNG and the CSV, not the SVG.
+
+    ``gctheory reproduce --quick`` and ``gctheory figures --quick`` make their figures
+    inside it: a quick figure is looked at, not published, and the SVG's second render
+    (its layout and text paths) was a quarter of the CPU of every quick figure."""
+    token = _WITH_SVG.set(False)
+    try:
+        yield
+    finally:
+        _WITH_SVG.reset(token)
+
+
 def _format_value(v: Any, digits: int) -> Any:
     if isinstance(v, (float, np.floating)):
         return f"{float(v):.{digits}g}"
@@ -157,16 +177,18 @@ def save_figure(
     column, or a mapping column -> digits, 10 for columns not named): give a column
     no more digits than its computation supports (a quadrature good to 1e-8: 8), so
     the file does not change with the last bits of a platform's floating point. The
-    SVG and PNG carry no date and no library version. The figure is closed
-    afterwards. Returns the written paths.
+    SVG and PNG carry no date and no library version; inside :func:`raster_only` no
+    SVG is written. The figure is closed afterwards. Returns the written paths.
     """
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
+    paths = [outdir / f"{name}.png"]
     fig.savefig(paths[0], dpi=130, bbox_inches="tight", metadata=_PNG_METADATA)
-    # a fixed hash salt makes the SVG's element ids, and so the file, reproducible
-    with matplotlib.rc_context({"svg.hashsalt": name}):
-        fig.savefig(paths[1], bbox_inches="tight", metadata=_SVG_METADATA)
+    if _WITH_SVG.get():
+        paths.append(outdir / f"{name}.svg")
+        # a fixed hash salt makes the SVG's element ids, and so the file, reproducible
+        with matplotlib.rc_context({"svg.hashsalt": name}):
+            fig.savefig(paths[1], bbox_inches="tight", metadata=_SVG_METADATA)
     plt.close(fig)
     if data is not None:
         cols = list(data)

@@ -19,6 +19,9 @@ from gctheory.plots._base import figure, plt, save_figure
 
 LEVELS = (0.8, 0.9, 0.95, 0.99)
 GROUPS = ("montecarlo", "tails", "delays", "tradeoff")
+#: seeds per point: the quick figure is a smoke test of the studies (nothing judges it;
+#: 20 seeds is half its CPU of 40), the full one the record
+QUICK_SEEDS, FULL_SEEDS = 20, 400
 TITLES = {
     "montecarlo": "engine (gctheory.montecarlo)",
     "tails": "proposals (gctheory.tails)",
@@ -34,7 +37,7 @@ TITLES = {
     "seeds on cases with exact truths, with 99% Clopper-Pearson bars, against the diagonal",
 )
 def _coverage(outdir: Path, quick: bool) -> list[Path]:
-    seeds = range(40 if quick else 400)
+    seeds = range(QUICK_SEEDS if quick else FULL_SEEDS)
     table = studies()
     data: dict[str, list] = {
         k: [] for k in ("study", "group", "level", "covered", "runs", "coverage", "low", "high")

@@ -123,7 +123,7 @@ def plot_skappa_empirical(*, fig: Any = None, quick: bool = True) -> Drawing:
     s_kappa of sampled Gaussian generators (99% CI; fewer samples when ``quick``) and the
     exact s_kappa of Vandermonde generators. Computes and draws two panels on ``fig``;
     ``.data`` holds the curves."""
-    trials = 30 if quick else 200
+    trials = 15 if quick else 200
     fig = _figure(fig, (11, 4.6))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2)
@@ -303,7 +303,7 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     matrix V; the empirical s_kappa of a given V is the largest s' <= s such
     that every ``(n-s')``-column submatrix has cond <= kappa
     (:func:`gctheory.conditioning.empirical_s_kappa`: exhaustive while
-    ``binom(n, s') <= 20000``, else a branch and bound given 2 s per step:
+    ``binom(n, s') <= 20000``, else a branch and bound given 2 s (quick: 1 s) per search:
     certified when it finishes, otherwise an upper bound on s_kappa, drawn as
     an open marker; -1 means even
     cond(V) > kappa). Right, CommFR-GC: the same for one group's
@@ -315,14 +315,15 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     :func:`s_kappa_ye_abbe` and :func:`s_kappa_commfr`, out to n = 60.
     Vandermonde values use the mpmath reference
     (:func:`vandermonde_condition_mp`) wherever float64 is unreliable.
-    Empirical curves: n = 8..44 (quick: 8..32). Computes and draws two panels on
+    Empirical curves: n = 8..44 (quick: 8..28). Computes and draws two panels on
     ``fig``; ``.data`` holds the curves.
     """
     m = 4
-    ns = list(range(8, (32 if quick else 44) + 1, 4))
+    ns = list(range(8, (28 if quick else 44) + 1, 4))
     ns_bound = list(range(8, 61, 4))
     seeds = 1 if quick else 2
     trials = 20 if quick else 60
+    budget = 1.0 if quick else 2.0  # seconds per search (CPU of the quick figure, issue 27)
     fig = _figure(fig, (11.5, 5.4))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2, sharey=True)
@@ -350,7 +351,7 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     vand: dict[str, list[tuple[int, bool]]] = {k: [] for k in VANDERMONDE_NODES}
     for n in ns:
         K = n - n // 4
-        kw = dict(exhaustive_limit=20_000, samples=2000, rng=[n, 7], time_limit=2.0)
+        kw = dict(exhaustive_limit=20_000, samples=2000, rng=[n, 7], time_limit=budget)
         for r in range(seeds):
             v, ex = _empirical_or_minus1(gaussian_generator(K, n, rng=[n, r]), **kw)
             gauss[r].append((v, ex))

@@ -13,6 +13,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -86,6 +87,22 @@ def zhang_worker_dist(model: str, r: int, *, theta: float = 1.0, shape: float = 
     raise ValueError(f"model must be 'exponential' or 'pareto', got {model!r}")
 
 
+def _worker_dist(model: str, r: int, theta: float, shape: float) -> Any:
+    """:func:`zhang_worker_dist`, one frozen law per argument tuple for the metrics below,
+    which only read it: scipy builds a frozen law's docstring on every call (0.7 ms; the
+    quick paper checks asked for 7,500 of them). Unhashable arguments are not cached (the
+    uncached call gives its own error)."""
+    try:
+        return _worker_dist_cached(model, r, theta, shape)
+    except TypeError:
+        return zhang_worker_dist(model, r, theta=theta, shape=shape)
+
+
+@functools.lru_cache(maxsize=256, typed=True)  # typed: True is not taken for 1
+def _worker_dist_cached(model: str, r: int, theta: float, shape: float) -> Any:
+    return zhang_worker_dist(model, r, theta=theta, shape=shape)
+
+
 #: largest n whose divisors :func:`zhang_best_redundancy` looks for (a second or so)
 _MAX_DIVISOR_SCAN = 10**7
 
@@ -156,8 +173,8 @@ def zhang_metrics(
     if groups is not None:
         _int("groups", groups)
     lag_it = iterations if lag_iterations is None else lag_iterations
-    d1 = zhang_worker_dist(model, 1, theta=theta, shape=shape)
-    dr = zhang_worker_dist(model, r, theta=theta, shape=shape)
+    d1 = _worker_dist(model, 1, theta, shape)
+    dr = _worker_dist(model, r, theta, shape)
 
     def grouped(dist, g, size, wait):
         return grouped_completion_moments(dist, g, size, wait).mean

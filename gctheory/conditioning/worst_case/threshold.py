@@ -1,0 +1,118 @@
+"""The exact empirical straggler threshold of an actual generator under a stability
+constraint kappa (Definition 1 of Kadhe et al. 2019), from certified worst cases.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gctheory._validate import as_generator, check_real
+from gctheory.conditioning._common import _int, _kappa
+from gctheory.conditioning.worst_case.certificate import MaxCondition
+from gctheory.conditioning.worst_case.search import max_condition
+
+__all__ = ["EmpiricalSKappa", "empirical_s_kappa"]
+
+
+@dataclass(frozen=True)
+class EmpiricalSKappa:
+    """Empirical straggler threshold of an actual generator under constraint kappa.
+
+    ``value`` is the largest s such that every ``(N - s')``-worker submatrix has
+    condition number ``<= kappa`` for all ``s' <= s`` (None if even ``cond(G)``
+    exceeds kappa), as far as the certificates of the steps decide it.
+    ``exact`` is True when they decide it: every step ``s' <= value`` has a
+    certified ``upper <= kappa`` and the next step a certified ``lower > kappa``
+    (or ``value = N - K``). Otherwise ``value`` is an upper bound on the true
+    threshold (a step whose worst case was not certified may hide a bad
+    subset) and ``low`` is the largest s whose steps are all certified ``<= kappa``
+    (a lower bound; None when even s = 0 is not certified).
+    """
+
+    value: int | None
+    exact: bool
+    kappa: float
+    steps: tuple[MaxCondition, ...]
+    low: int | None = None
+
+
+def empirical_s_kappa(
+    G: Any,
+    kappa: float,
+    *,
+    exhaustive_limit: int = 200_000,
+    time_limit: float = 10.0,
+    samples: int = 20_000,
+    max_s: int | None = None,
+    block: int = 1,
+    rng: Any = None,
+    mp_dps: int | None = 60,
+    mp_reference: Callable[[tuple[int, ...]], Any] | None = None,
+) -> EmpiricalSKappa:
+    """Largest number of stragglers s with ``max_{|T| = N - s} cond(G_T) <= kappa``.
+
+    Definition 1 of Kadhe et al. 2019 applied to an actual K x N generator:
+    s = 0, 1, ... is increased while :func:`max_condition` over the
+    ``(N - s)``-worker submatrices stays ``<= kappa`` (its certified lower
+    bound decides "above kappa", its upper bound "at most kappa"). Compare
+    with Theorem 2's guarantee :func:`gctheory.conditioning.s_kappa_bound`,
+    which holds with probability ``>= 1 - eps``. ``time_limit`` is the budget of
+    the whole search (each step gets what the steps before left; it applied to each
+    step, and N = 2000 ran > 150 s under time_limit=2, issue 30, B6): when it runs
+    out, the steps stop and the result is not ``exact``.
+    """
+    G = np.asarray(G)
+    if G.ndim != 2 or G.shape[0] > G.shape[1]:
+        raise ValueError(f"G must be a K x N matrix with K <= N, got shape {G.shape}")
+    kappa = _kappa(kappa)
+    block = _int("block", block, 1)
+    K, N = G.shape[0], G.shape[1] // block
+    s_max = N - (-(-K // block))
+    top_s = s_max if max_s is None else min(s_max, _int("max_s", max_s, 0))
+    rng = as_generator(rng)
+    steps: list[MaxCondition] = []
+    value: int | None = None
+    low: int | None = None
+    certified_so_far = True
+    decided = False
+    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+    deadline = time.perf_counter() + time_limit
+    out_of_time = False
+    for s in range(0, top_s + 1):
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            out_of_time = True
+            break
+        mc = max_condition(
+            G,
+            N - s,
+            exhaustive_limit=exhaustive_limit,
+            time_limit=left,
+            samples=samples,
+            block=block,
+            rng=rng,
+            mp_dps=mp_dps,
+            mp_reference=mp_reference,
+        )
+        steps.append(mc)
+        worst = mc.value_mp if mc.value_mp is not None else mc.value
+        if mc.lower > kappa:
+            decided = True
+            break
+        if worst > kappa:  # float64 says above kappa but cannot certify it
+            break
+        certified_so_far &= mc.upper <= kappa
+        if certified_so_far:
+            low = s
+        value = s
+    exact = (
+        not out_of_time
+        and low == value
+        and (decided or value == s_max or (value is not None and value == top_s))
+    )
+    return EmpiricalSKappa(value=value, exact=exact, kappa=kappa, steps=tuple(steps), low=low)
