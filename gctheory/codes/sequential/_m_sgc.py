@@ -116,6 +116,9 @@ class MSGC(SequentialCode):
             from gctheory.codes.tandon import CyclicMDSCode
 
             self._gc = CyclicMDSCode(self.n, self.lam, rng=0)
+            # every job decoded by the same factorised decoder, whatever was decoded
+            # before: a resumed run and its replay agree bit for bit
+            self._gc.decode_direct_sets = 0
         return self._gc
 
     def _transmit(self, i: int, lab: tuple, partials: np.ndarray) -> np.ndarray:
