@@ -219,7 +219,47 @@ def _fix_autosummary_summaries() -> None:
     autosummary.extract_summary = extract_summary
 
 
+def _analyze_split_packages() -> None:
+    """A module split into a package of private files (``gctheory.codes.partial``,
+    ``gctheory.codes.sequential``) keeps the package as its definitions' ``__module__``
+    (``gctheory.codes._home.keep_home``: pickles and fingerprints stay as they were), so
+    Sphinx's source analyzer, which reads the ``__module__``'s file for attribute comments
+    and annotation-only attributes, finds them in none of the package's ``__init__``.
+    Here the package's analysis also holds its private files' attribute comments and
+    annotations (each keyed by the class's qualified name, unchanged by the split)."""
+    import pkgutil
+
+    from sphinx.pycode import ModuleAnalyzer
+
+    original = ModuleAnalyzer.analyze
+    if getattr(original, "_gctheory_split", False):
+        return
+
+    def analyze(self) -> None:
+        original(self)
+        if not self.modname.startswith("gctheory."):
+            return
+        mod = sys.modules.get(self.modname) or importlib.import_module(self.modname)
+        if not hasattr(mod, "__path__"):
+            return
+        for info in pkgutil.iter_modules(mod.__path__):
+            if not info.name.startswith("_"):
+                continue
+            sub = ModuleAnalyzer.for_module(f"{self.modname}.{info.name}")
+            original(sub)
+            for key, value in sub.attr_docs.items():
+                self.attr_docs.setdefault(key, value)
+            for key, value in sub.annotations.items():
+                self.annotations.setdefault(key, value)
+            for key, value in sub.tagorder.items():
+                self.tagorder.setdefault(key, value)
+
+    analyze._gctheory_split = True  # type: ignore[attr-defined]
+    ModuleAnalyzer.analyze = analyze  # type: ignore[method-assign]
+
+
 def setup(app):
+    _analyze_split_packages()
     _fix_autosummary_summaries()
     # before numpydoc's own handler (priority 500), so it parses the repaired text
     app.connect("autodoc-process-docstring", _repair_docstring, priority=400)
