@@ -169,6 +169,12 @@ def test_calibration_figure_is_registered_and_writes_its_data(tmp_path, monkeypa
     for r in rows:
         assert float(r["low"]) <= float(r["coverage"]) <= float(r["high"])
         assert int(r["runs"]) == fig_mod.QUICK_SEEDS
+    # the quick figure leaves the Weibull shape's study to the full one (issue 27)
+    small["delays-weibull-shape"] = STUDIES["delays-weibull-shape"]
+    monkeypatch.setattr(fig_mod, "QUICK_SEEDS", 1)
+    maker.make(tmp_path, True)
+    with open(tmp_path / "calibration_coverage.csv") as fh:
+        assert {r["study"] for r in csv.DictReader(fh)} == set(small) - set(fig_mod.QUICK_SKIPS)
 
 
 @pytest.mark.parametrize("interval", ["wilson", "clopper-pearson"])

@@ -201,3 +201,36 @@ def test_the_two_parameter_pivot_is_exact():
     base = ws._shape_rows(lx, np.ones(5))
     for k in (0.7, 2.5):
         assert ws._shape_rows(lx / k, np.ones(5)) == pytest.approx(base * k, rel=1e-9)
+
+
+def test_shape_rows_equals_its_unshared_form_bit_for_bit():
+    # issue 27: the Newton step shares e * z between the two moments; (e * z) * z is what
+    # e * z * z computed, so every iterate and every root is the same float
+    from gctheory.delays import _weibull_shape as ws
+
+    def unshared(ly, k):
+        lm, top = ly.mean(axis=1), ly.max(axis=1)
+        z = ly - top[:, None]
+        for _ in range(80):
+            e = np.exp(k[:, None] * z)
+            s0 = e.sum(axis=1)
+            m1 = (e * z).sum(axis=1) / s0
+            m2 = (e * z * z).sum(axis=1) / s0
+            h = m1 + top - 1 / k - lm
+            step = h / (m2 - m1 * m1 + 1 / k**2)
+            new = np.where(k - step <= 0, k / 2, k - step)
+            done = bool(np.all(np.abs(new - k) <= 1e-12 * k))
+            k = new
+            if done:
+                break
+        return k
+
+    rng = np.random.default_rng(27)
+    for shape in (0.5, 1.5, 8.0):
+        ly = np.log(rng.weibull(shape, (200, 100)) + 1e-3)
+        want = unshared(ly, np.ones(200))
+        assert np.array_equal(ws._shape_rows(ly, np.ones(200)), want)
+        # negative control: the other association order is not the same float everywhere
+        e = np.exp(ly - ly.max(axis=1)[:, None])
+        z = ly - ly.max(axis=1)[:, None]
+        assert not np.array_equal(((e * z) * z).sum(axis=1), (e * (z * z)).sum(axis=1))
