@@ -416,3 +416,20 @@ def test_delay_specs_take_keyword_arguments_and_positional_pareto_warns():
         parse_delay("pareto(xi=1.1, scale=0.001)")
     with pytest.raises(ValueError, match="positional argument follows a keyword"):
         parse_delay("pareto(scale=0.001, 1.1)")
+
+
+def test_law_grouped_means_shares_the_logit_logs_bit_for_bit(monkeypatch):
+    # issue 27: log_expit(+-v) on the quadrature grid is computed once for every layout;
+    # recomputing it per layout (as before) gives the same floats
+    from scipy import stats
+
+    from gctheory.delays import orderstats as os_
+
+    lays = [(1, 256, 200), (4, 64, 50), (16, 16, 14), (2, 128, 1)]
+    laws = [stats.lognorm(0.5, loc=0.3), stats.pareto(2.5, scale=0.5)]
+    fast = [os_.law_grouped_means(d, lays) for d in laws]
+    orig = os_._log_density_v
+    monkeypatch.setattr(os_, "_log_density_v", lambda v, g, r, w, logs=None: orig(v, g, r, w))
+    slow = [os_.law_grouped_means(d, lays) for d in laws]
+    assert all(np.array_equal(a, b) for a, b in zip(fast, slow))
+    assert np.isfinite(fast[0]).all()
