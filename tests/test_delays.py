@@ -433,3 +433,32 @@ def test_law_grouped_means_shares_the_logit_logs_bit_for_bit(monkeypatch):
     slow = [os_.law_grouped_means(d, lays) for d in laws]
     assert all(np.array_equal(a, b) for a, b in zip(fast, slow))
     assert np.isfinite(fast[0]).all()
+
+
+def test_quick_delays_figures_leave_the_mixture_to_the_full_ones(tmp_path, monkeypatch):
+    # issue 27: the quick figures fit and draw every law but the mixture; the full ones
+    # every law, as before
+    import csv
+
+    from gctheory.delays import LAWS
+    from gctheory.plots import delays as pd
+
+    assert pd._laws(False) == tuple(LAWS)
+    assert pd._laws(True) == tuple(law for law in LAWS if law != "mixture")
+    asked = []
+    monkeypatch.setattr(pd, "_fitted", lambda path, mtime, laws: asked.append(laws) or (0, {}))
+    monkeypatch.setattr(pd, "data_path", lambda: tmp_path / "x.csv")
+    (tmp_path / "x.csv").write_text("")
+    pd._load(True)
+    pd._load()
+    assert asked == [pd._laws(True), tuple(LAWS)]
+    monkeypatch.undo()
+    if not pd.data_path().is_file():
+        pytest.skip(f"the measured delays are not on this machine ({pd.data_path()})")
+    from gctheory.plots import all_figures
+
+    (maker,) = [m for m in all_figures() if m.name == "delays-cdf-fits"]
+    maker.make(tmp_path, True)
+    with open(tmp_path / "delays-cdf-fits.csv") as fh:
+        curves = {r["curve"] for r in csv.DictReader(fh)}
+    assert "mixture" not in curves and "lognormal" in curves
