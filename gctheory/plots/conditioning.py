@@ -242,7 +242,7 @@ def plot_condition_tail(*, ax: Any = None, quick: bool = True) -> Drawing:
     """Lemma 1 (Chen-Dongarra) tail bound on P(cond(M) > kappa) of u x v Gaussian M
     versus Monte Carlo (99% CI). Computes (fewer shapes and trials when ``quick``) and
     draws on ``ax``; ``.data`` holds the curves."""
-    trials = 20_000 if quick else 50_000
+    trials = 8_000 if quick else 50_000  # quick: a smoke test (issue 27)
     shapes = [(2, 5), (12, 14), (12, 12)] + ([] if quick else [(57, 60)])
     ax = _axes(ax, (6.5, 4.4))
     rec = _Recorder(ax.figure)
