@@ -169,6 +169,12 @@ def test_calibration_figure_is_registered_and_writes_its_data(tmp_path, monkeypa
     for r in rows:
         assert float(r["low"]) <= float(r["coverage"]) <= float(r["high"])
         assert int(r["runs"]) == fig_mod.QUICK_SEEDS
+    # the quick figure leaves the Weibull shape's study to the full one (issue 27)
+    small["delays-weibull-shape"] = STUDIES["delays-weibull-shape"]
+    monkeypatch.setattr(fig_mod, "QUICK_SEEDS", 1)
+    maker.make(tmp_path, True)
+    with open(tmp_path / "calibration_coverage.csv") as fh:
+        assert {r["study"] for r in csv.DictReader(fh)} == set(small) - set(fig_mod.QUICK_SKIPS)
 
 
 @pytest.mark.parametrize("interval", ["wilson", "clopper-pearson"])
@@ -187,6 +193,33 @@ def test_sequential_design_matches_a_scan_of_every_boundary(interval, r, events,
     b = np.array([next((k for k in range(m + 1) if met(k, m)), m + 1) for m in ns])
     keep = [i for i in range(len(b)) if b[i] <= ns[i] and all(b[i] < b[i + 1 :])]
     assert m_got.tolist() == ns[keep].tolist() and c_got.tolist() == b[keep].tolist()
+
+
+def test_sequential_binomial_laws_equal_scipy_stats_bit_for_bit():
+    """The sequential interval's pmf and cdf skip scipy.stats' checks (issue 27): the same
+    floats as binom.pmf / binom.cdf, in and off the support, at p from tiny to 1; and
+    with the ufuncs away (an older SciPy) the public path gives them too."""
+    from gctheory.montecarlo import sequential as sq
+
+    k = np.arange(-3, 60)
+    for n in (0, 1, 7, 40, 59, 300):
+        for p in (1e-300, 1e-9, 0.01, 0.3, 0.5, 0.97, 1.0):
+            for fast, slow in ((sq._binom_pmf, stats.binom.pmf), (sq._binom_cdf, stats.binom.cdf)):
+                kk = k[k >= 0] if fast is sq._binom_pmf else k  # the pmf is asked for counts
+                want, got = slow(kk, n, p), fast(kk, n, p)
+                assert got.dtype == want.dtype and np.array_equal(got, want), (n, p)
+    # negative control: the unclipped, off-support ufunc differs from scipy.stats somewhere
+    raw = sq._binom_ufuncs()[0](np.arange(0, 12), 7, 0.3)  # k > n
+    assert not np.array_equal(raw, stats.binom.pmf(np.arange(0, 12), 7, 0.3))
+    sq._binom_ufuncs.cache_clear()
+    try:
+        import unittest.mock as um
+
+        with um.patch.object(sq, "_binom_ufuncs", lambda: None):
+            assert np.array_equal(sq._binom_cdf(k, 9, 0.2), stats.binom.cdf(k, 9, 0.2))
+            assert np.array_equal(sq._binom_pmf(k[3:], 9, 0.2), stats.binom.pmf(k[3:], 9, 0.2))
+    finally:
+        sq._binom_ufuncs.cache_clear()
 
 
 # --- the Weibull shape: its negative control and the shift at its bound ------------------

@@ -416,3 +416,49 @@ def test_delay_specs_take_keyword_arguments_and_positional_pareto_warns():
         parse_delay("pareto(xi=1.1, scale=0.001)")
     with pytest.raises(ValueError, match="positional argument follows a keyword"):
         parse_delay("pareto(scale=0.001, 1.1)")
+
+
+def test_law_grouped_means_shares_the_logit_logs_bit_for_bit(monkeypatch):
+    # issue 27: log_expit(+-v) on the quadrature grid is computed once for every layout;
+    # recomputing it per layout (as before) gives the same floats
+    from scipy import stats
+
+    from gctheory.delays import orderstats as os_
+
+    lays = [(1, 256, 200), (4, 64, 50), (16, 16, 14), (2, 128, 1)]
+    laws = [stats.lognorm(0.5, loc=0.3), stats.pareto(2.5, scale=0.5)]
+    fast = [os_.law_grouped_means(d, lays) for d in laws]
+    orig = os_._log_density_v
+    monkeypatch.setattr(os_, "_log_density_v", lambda v, g, r, w, logs=None: orig(v, g, r, w))
+    slow = [os_.law_grouped_means(d, lays) for d in laws]
+    assert all(np.array_equal(a, b) for a, b in zip(fast, slow))
+    assert np.isfinite(fast[0]).all()
+
+
+def test_quick_delays_figures_leave_the_mixture_to_the_full_ones(tmp_path, monkeypatch):
+    # issue 27: the quick figures fit and draw every law but the mixture; the full ones
+    # every law, as before
+    import csv
+
+    from gctheory.delays import LAWS
+    from gctheory.plots import delays as pd
+
+    assert pd._laws(False) == tuple(LAWS)
+    assert pd._laws(True) == tuple(law for law in LAWS if law != "mixture")
+    asked = []
+    monkeypatch.setattr(pd, "_fitted", lambda path, mtime, laws: asked.append(laws) or (0, {}))
+    monkeypatch.setattr(pd, "data_path", lambda: tmp_path / "x.csv")
+    (tmp_path / "x.csv").write_text("")
+    pd._load(True)
+    pd._load()
+    assert asked == [pd._laws(True), tuple(LAWS)]
+    monkeypatch.undo()
+    if not pd.data_path().is_file():
+        pytest.skip(f"the measured delays are not on this machine ({pd.data_path()})")
+    from gctheory.plots import all_figures
+
+    (maker,) = [m for m in all_figures() if m.name == "delays-cdf-fits"]
+    maker.make(tmp_path, True)
+    with open(tmp_path / "delays-cdf-fits.csv") as fh:
+        curves = {r["curve"] for r in csv.DictReader(fh)}
+    assert "mixture" not in curves and "lognormal" in curves

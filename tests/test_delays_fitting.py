@@ -201,3 +201,76 @@ def test_the_two_parameter_pivot_is_exact():
     base = ws._shape_rows(lx, np.ones(5))
     for k in (0.7, 2.5):
         assert ws._shape_rows(lx / k, np.ones(5)) == pytest.approx(base * k, rel=1e-9)
+
+
+def test_shape_rows_equals_its_unshared_form_bit_for_bit():
+    # issue 27: the Newton step shares e * z between the two moments; (e * z) * z is what
+    # e * z * z computed, so every iterate and every root is the same float
+    from gctheory.delays import _weibull_shape as ws
+
+    def unshared(ly, k):
+        lm, top = ly.mean(axis=1), ly.max(axis=1)
+        z = ly - top[:, None]
+        for _ in range(80):
+            e = np.exp(k[:, None] * z)
+            s0 = e.sum(axis=1)
+            m1 = (e * z).sum(axis=1) / s0
+            m2 = (e * z * z).sum(axis=1) / s0
+            h = m1 + top - 1 / k - lm
+            step = h / (m2 - m1 * m1 + 1 / k**2)
+            new = np.where(k - step <= 0, k / 2, k - step)
+            done = bool(np.all(np.abs(new - k) <= 1e-12 * k))
+            k = new
+            if done:
+                break
+        return k
+
+    rng = np.random.default_rng(27)
+    for shape in (0.5, 1.5, 8.0):
+        ly = np.log(rng.weibull(shape, (200, 100)) + 1e-3)
+        want = unshared(ly, np.ones(200))
+        assert np.array_equal(ws._shape_rows(ly, np.ones(200)), want)
+        # negative control: the other association order is not the same float everywhere
+        e = np.exp(ly - ly.max(axis=1)[:, None])
+        z = ly - ly.max(axis=1)[:, None]
+        assert not np.array_equal(((e * z) * z).sum(axis=1), (e * (z * z)).sum(axis=1))
+
+
+def test_mixture_gradient_equals_its_unshared_form_bit_for_bit():
+    # issue 27: the gradient reuses the body's log and z from the likelihood terms; with
+    # loc below the sample minimum they are the floats it recomputed before
+    import math
+
+    from gctheory.delays import _mle
+
+    def unshared(theta, x, lx, t0):
+        w, sig, loc, scale, xi = theta
+        n = x.size
+        lb, lt = _mle._mix_terms(x, lx, w, sig, loc, scale, xi, t0)
+        tot = np.logaddexp(lb, lt)
+        r = np.exp(lt - tot)
+        q = 1 - r
+        y = x - loc
+        z = (np.log(y) - math.log(scale)) / sig
+        g = np.array(
+            [
+                float(np.sum(r / w - q / (1 - w))),
+                float(np.sum(q * (z**2 - 1))) / sig,
+                float(np.sum(q * (z / sig + 1) / y)),
+                float(np.sum(q * z)) / (sig * scale),
+                float(np.sum(r * (1 / xi + math.log(t0) - lx))),
+            ]
+        )
+        return -float(np.sum(tot)) / n, -g / n
+
+    rng = np.random.default_rng(27)
+    x = 0.3 + rng.lognormal(0.0, 0.5, 3000)
+    x[:60] = 5 + rng.pareto(1.5, 60)
+    lx = np.log(x)
+    for theta in ([0.02, 0.5, 0.1, 1.0, 1.5], [0.3, 0.2, 0.29, 2.0, 0.7], [0.5, 1.0, 0.0, 1.0, 3]):
+        f, g = _mle._mix_nll_grad(np.array(theta), x, lx, 4.0)
+        f0, g0 = unshared(np.array(theta), x, lx, 4.0)
+        assert f == f0 and np.array_equal(g, g0)
+    # and the likelihood terms alone are unchanged where loc is above some times
+    lb, lt = _mle._mix_terms(x, lx, 0.1, 0.5, 0.5, 1.0, 1.5, 4.0)
+    assert np.isneginf(lb[x <= 0.5]).all() and np.isfinite(lb[x > 0.5]).all()

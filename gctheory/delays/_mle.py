@@ -378,15 +378,23 @@ def _fit_shape_loc_scale(
 
 
 def _mix_terms(x, lx, w, sig, loc, scale, xi, t0):
+    lb, lt, _, _ = _mix_terms_z(x, lx, w, sig, loc, scale, xi, t0)
+    return lb, lt
+
+
+def _mix_terms_z(x, lx, w, sig, loc, scale, xi, t0):
+    """:func:`_mix_terms` and the body's ``y = x - loc`` and ``z = (log y - log scale) / sig``
+    (the log taken once: the gradient reuses both, the same floats; issue 27)."""
     y = x - loc
     ok = y > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = (np.log(np.where(ok, y, 1.0)) - math.log(scale)) / sig
-        lb = np.where(ok, -0.5 * z**2 - np.log(np.where(ok, y, 1.0)) - math.log(sig), -np.inf)
+        ly = np.log(np.where(ok, y, 1.0))
+        z = (ly - math.log(scale)) / sig
+        lb = np.where(ok, -0.5 * z**2 - ly - math.log(sig), -np.inf)
     lb = lb - 0.5 * math.log(2 * math.pi) + math.log1p(-w)
     lt = np.where(x >= t0, math.log(xi) + xi * math.log(t0) - (xi + 1) * lx, -np.inf)
     lt = lt + math.log(w)
-    return lb, lt
+    return lb, lt, y, z
 
 
 def _mix_ll(theta, x, lx, t0):
@@ -403,12 +411,10 @@ def _mix_nll_grad(theta, x, lx, t0):
     n = x.size
     if not (0 < w < 1 and sig > 0 and scale > 0 and xi > 0 and 0 <= loc < x.min()):
         return math.inf, np.zeros(5)
-    lb, lt = _mix_terms(x, lx, w, sig, loc, scale, xi, t0)
+    lb, lt, y, z = _mix_terms_z(x, lx, w, sig, loc, scale, xi, t0)  # y > 0: loc < min x
     tot = np.logaddexp(lb, lt)
     r = np.exp(lt - tot)
     q = 1 - r
-    y = x - loc
-    z = (np.log(y) - math.log(scale)) / sig
     g = np.array(
         [
             float(np.sum(r / w - q / (1 - w))),

@@ -135,10 +135,13 @@ def _quantiles(dist: Any, v: np.ndarray) -> np.ndarray:
     return q
 
 
-def _log_density_v(v: np.ndarray, groups: int, size: int, wait: int) -> np.ndarray:
-    """log of dH/dv for H(u) = I_u(w, r-w+1)^G and u = expit(v)."""
+def _log_density_v(
+    v: np.ndarray, groups: int, size: int, wait: int, logs: tuple | None = None
+) -> np.ndarray:
+    """log of dH/dv for H(u) = I_u(w, r-w+1)^G and u = expit(v); ``logs`` is
+    ``(log_expit(v), log_expit(-v))`` when the caller has it (one grid, many layouts)."""
     a, b = wait, size - wait + 1
-    lu, l1u = special.log_expit(v), special.log_expit(-v)
+    lu, l1u = logs if logs is not None else (special.log_expit(v), special.log_expit(-v))
     out = a * lu + b * l1u - special.betaln(a, b)
     if groups > 1:
         with np.errstate(divide="ignore"):
@@ -199,8 +202,9 @@ def law_grouped_means(dist: Any, layouts: Sequence[Layout]) -> np.ndarray:
     if not np.all(np.isfinite(q)):
         raise ValueError(f"the quantile function of {dist!r} is not finite on the grid")
     res = []
+    logs = (special.log_expit(v), special.log_expit(-v))  # shared by every layout: same floats
     for g, r, w in live:
-        dens = np.exp(_log_density_v(v, g, r, w))
+        dens = np.exp(_log_density_v(v, g, r, w, logs))
         val = float(np.sum(gw * dens * q))
         if math.isfinite(xi):
             # beyond v_hi the integrand ~ C exp(-(b - 1/xi) v): add its geometric tail

@@ -27,8 +27,10 @@ number of chunks. The value stays ``count / n``, whose relative bias is about
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +40,18 @@ __all__ = ["SEQUENTIAL_MAX_BOUNDARY", "design", "sequential_interval"]
 #: r is small (< 0.06 at 99%), the stopping effect on the interval is below 1/(z sqrt(b)) of
 #: its half-width, and the plain interval is kept.
 SEQUENTIAL_MAX_BOUNDARY = 2_000
+
+
+@functools.cache
+def _binom_ufuncs() -> tuple[Any, Any] | None:
+    """The ufuncs behind ``scipy.stats.binom``'s pmf and cdf (imported lazily: the engine's
+    import stays free of SciPy), or None where this SciPy has them elsewhere."""
+    try:
+        from scipy.special import _ufuncs
+    except ImportError:  # pragma: no cover - a rearranged SciPy
+        return None
+    pmf, cdf = getattr(_ufuncs, "_binom_pmf", None), getattr(_ufuncs, "_binom_cdf", None)
+    return None if pmf is None or cdf is None else (pmf, cdf)
 
 
 def design(
@@ -75,26 +89,56 @@ def design(
     return np.asarray(m, dtype=np.int64), np.asarray(c, dtype=np.int64)
 
 
+def _binom_pmf(k: np.ndarray, n: int, p: float) -> np.ndarray:
+    """``scipy.stats.binom.pmf(k, n, p)`` for counts ``0 <= k`` and ``0 < p <= 1``, bit for bit:
+    the ufunc SciPy's ``binom._pmf`` calls, on the support, clipped to [0, 1] as SciPy does,
+    without the generic argument checks that cost 100 times the value (the sequential
+    interval evaluates thousands of these short vectors per root search)."""
+    fns = _binom_ufuncs()
+    if fns is None:  # a SciPy without the private ufunc: the public, slower path
+        from scipy import stats
+
+        return np.asarray(stats.binom.pmf(k, n, p), dtype=float)
+    out = np.zeros(k.shape)
+    on = k <= n
+    out[on] = np.clip(fns[0](k[on], n, p), 0, 1)
+    return out
+
+
+def _binom_cdf(k: np.ndarray, n: int, p: float) -> np.ndarray:
+    """``scipy.stats.binom.cdf(k, n, p)`` for integer ``k`` and ``0 < p <= 1``, bit for bit
+    (0 below the support, 1 from ``n`` on, else SciPy's ufunc clipped), as
+    :func:`_binom_pmf`."""
+    fns = _binom_ufuncs()
+    if fns is None:
+        from scipy import stats
+
+        return np.asarray(stats.binom.cdf(k, n, p), dtype=float)
+    out = np.zeros(k.shape)
+    out[k >= n] = 1.0
+    on = (k >= 0) & (k < n)
+    out[on] = np.clip(fns[1](np.floor(k[on]), n, p), 0, 1)
+    return out
+
+
 def _survival_cdf(m: np.ndarray, c: np.ndarray, n: int, k: int, p: float) -> float:
     """``P_p(S_(m_l) < c_l for all l, S_n <= k)``, Bernoulli(p) partial sums ``S``."""
-    from scipy import stats  # lazy: the engine's import stays free of scipy.stats
-
     if k < 0:
         return 0.0
     if len(m) == 0:
-        return float(stats.binom.cdf(k, n, p))
-    f = stats.binom.pmf(np.arange(c[0]), m[0], p)
+        return float(_binom_cdf(np.array([k]), n, p)[0])
+    f = _binom_pmf(np.arange(c[0]), m[0], p)
     for j in range(1, len(m)):
-        step = stats.binom.pmf(np.arange(c[j]), m[j] - m[j - 1], p)
+        step = _binom_pmf(np.arange(c[j]), m[j] - m[j - 1], p)
         f = np.convolve(f, step)[: c[j]]
     t = np.arange(len(f))
-    rest = stats.binom.cdf(k - t, n - m[-1], p)
+    rest = _binom_cdf(k - t, n - m[-1], p)
     return float(np.dot(f, rest))
 
 
 def _root(g: Callable[[float], float], lo: float, hi: float) -> float:
     """The p in (0, 1) where the decreasing ``g`` crosses 0, searched in log p."""
-    from scipy import optimize  # lazy, as scipy.stats above
+    from scipy import optimize  # lazy: the engine's import stays free of scipy.optimize
 
     a, b = math.log(max(lo, 1e-300)), math.log(min(hi, 1.0))
     while g(math.exp(a)) < 0 and a > -745:

@@ -110,7 +110,7 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     ax_l.semilogx(ns4, ps4, "k--", lw=1.2, label="Theorem 4: d = ceil(eq. (14))")
     for n, p in zip(ns4, ps4):
         add("left", "theorem4", n, p)
-    trials = 300 if quick else 2000
+    trials = 150 if quick else 2000  # quick: a smoke test (issue 27)
     for n in (60, 240, 960):
         code = DFractionalRepetitionCode(n, 3)
         est = estimate_decoding_failure(code, int(round(delta * n)), trials, rng=n, level=0.99)
@@ -134,7 +134,7 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
 
     # right: error vs average load at n = 120, s = 24
     n, s = 120, 24
-    trials = 100 if quick else 400
+    trials = 50 if quick else 400
     series = []
     loads: list[float] = []  # average loads (integers for d-FRC, means for the others)
     errs: list[Estimate] = []
@@ -159,7 +159,7 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     # expander codes (Raviv et al. 2020): random d-regular graphs, both decoders, and the
     # spectral bound on the fixed decoder's error (worst case over straggler sets)
     bound_x, bound_y = [], []
-    trials_lsq = 40 if quick else 150  # one least-squares solve (120 x 96) per trial
+    trials_lsq = 20 if quick else 150  # one least-squares solve (120 x 96) per trial
     for dec, color, marker in (("optimal", "C4", "D"), ("fixed", "C5", "v")):
         loads, errs = [], []
         for deg in (3, 4, 6, 8):
@@ -173,7 +173,7 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
         series.append((f"expander (Raviv et al.), {dec} decoder", color, marker, loads, errs))
     # IS-GC (ignore stragglers): partitions not recovered by the largest disjoint survivor
     # set, for cyclic and hybrid repetition (FR coincides with the d-FRC series above)
-    trials_is = 40 if quick else 150
+    trials_is = 20 if quick else 150
     for label, color, marker, kw in (
         ("IS-GC cyclic repetition, largest partial sum", "C6", "P", {}),
         ("IS-GC hybrid (c1 = c/2, 10 groups), largest partial sum", "C7", "X", {"h": True}),

@@ -55,8 +55,8 @@ def stability_points(quick: bool = True) -> list[Any]:
     return decoding_stability(
         STABILITY_FAMILIES,
         ns,
-        trials=20 if quick else 100,
-        worst_samples=10 if quick else 50,
+        trials=10 if quick else 100,  # quick: a smoke test (issue 27)
+        worst_samples=5 if quick else 50,
         rng=20190101,
     )
 

@@ -123,7 +123,7 @@ def plot_skappa_empirical(*, fig: Any = None, quick: bool = True) -> Drawing:
     s_kappa of sampled Gaussian generators (99% CI; fewer samples when ``quick``) and the
     exact s_kappa of Vandermonde generators. Computes and draws two panels on ``fig``;
     ``.data`` holds the curves."""
-    trials = 15 if quick else 200
+    trials = 6 if quick else 200  # quick: a smoke test (nothing judges it; issue 27)
     fig = _figure(fig, (11, 4.6))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2)
@@ -242,7 +242,7 @@ def plot_condition_tail(*, ax: Any = None, quick: bool = True) -> Drawing:
     """Lemma 1 (Chen-Dongarra) tail bound on P(cond(M) > kappa) of u x v Gaussian M
     versus Monte Carlo (99% CI). Computes (fewer shapes and trials when ``quick``) and
     draws on ``ax``; ``.data`` holds the curves."""
-    trials = 20_000 if quick else 50_000
+    trials = 8_000 if quick else 50_000  # quick: a smoke test (issue 27)
     shapes = [(2, 5), (12, 14), (12, 12)] + ([] if quick else [(57, 60)])
     ax = _axes(ax, (6.5, 4.4))
     rec = _Recorder(ax.figure)
@@ -303,7 +303,7 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     matrix V; the empirical s_kappa of a given V is the largest s' <= s such
     that every ``(n-s')``-column submatrix has cond <= kappa
     (:func:`gctheory.conditioning.empirical_s_kappa`: exhaustive while
-    ``binom(n, s') <= 20000``, else a branch and bound given 2 s (quick: 1 s) per search:
+    ``binom(n, s') <= 20000``, else a branch and bound given 2 s (quick: 0.5 s) per search:
     certified when it finishes, otherwise an upper bound on s_kappa, drawn as
     an open marker; -1 means even
     cond(V) > kappa). Right, CommFR-GC: the same for one group's
@@ -322,8 +322,8 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     ns = list(range(8, (28 if quick else 44) + 1, 4))
     ns_bound = list(range(8, 61, 4))
     seeds = 1 if quick else 2
-    trials = 20 if quick else 60
-    budget = 1.0 if quick else 2.0  # seconds per search (CPU of the quick figure, issue 27)
+    trials = 10 if quick else 60
+    budget = 0.5 if quick else 2.0  # seconds per search (CPU of the quick figure, issue 27)
     fig = _figure(fig, (11.5, 5.4))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2, sharey=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,21 +62,33 @@ def _missing(name: str) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=2)
-def _fitted(path: str, mtime: float) -> tuple[Any, dict]:
-    from gctheory.delays import LAWS, fit_laws, read_trace
+#: laws the quick figures leave to the full ones: the mixture's maximum-likelihood search
+#: (tail threshold screened and narrowed) and its quantiles were two thirds of the quick
+#: delays figures' CPU (issue 27); nothing judges a quick figure
+QUICK_SKIPS = ("mixture",)
+
+
+def _laws(quick: bool) -> tuple[str, ...]:
+    from gctheory.delays import LAWS
+
+    return tuple(law for law in LAWS if not (quick and law in QUICK_SKIPS))
+
+
+@functools.lru_cache(maxsize=4)
+def _fitted(path: str, mtime: float, laws: tuple[str, ...]) -> tuple[Any, dict]:
+    from gctheory.delays import fit_laws, read_trace
 
     tr = read_trace(path).select(**CAMPAIGN)
     fits = {}
     for ld in tr.loads:
-        for f in fit_laws(tr.times(ld), LAWS):
+        for f in fit_laws(tr.times(ld), laws):
             fits[(f.law, float(ld))] = f
     return tr, fits
 
 
-def _load() -> tuple[Any, dict]:
+def _load(quick: bool = False) -> tuple[Any, dict]:
     p = data_path()
-    return _fitted(str(p), p.stat().st_mtime)
+    return _fitted(str(p), p.stat().st_mtime, _laws(quick))
 
 
 _COLORS = {
@@ -99,7 +112,7 @@ def _cdf_fits(outdir: Path, quick: bool) -> list[Path]:
     name = "delays-cdf-fits"
     if _missing(name):
         return []
-    tr, fits = _load()
+    tr, fits = _load(quick)
     fig = plt.figure(figsize=(3.2 * len(tr.loads) + 1.6, 3.9), layout="constrained")
     drawn = plot_delay_fits(tr, fits, fig=fig)
     return save_figure(fig, outdir, name, drawn.data)
@@ -142,8 +155,8 @@ def plot_delay_fits(trace: Any = None, fits: dict | None = None, *, fig: Any = N
         data["sf"] += sf.tolist()
         grid = np.geomspace(x[0] * 0.98, x[-1] * 1.5, 200)
         for law in LAWS:
-            f = fits[(law, float(ld))]
-            if not f.converged:
+            f = fits.get((law, float(ld)))
+            if f is None or not f.converged:  # not fitted (a quick figure) or refused
                 continue
             s = f.dist.sf(grid)
             ax.plot(grid, s, color=_COLORS[law], lw=1, label=law)
@@ -173,18 +186,25 @@ def _time_vs_s(outdir: Path, quick: bool) -> list[Path]:
     name = "delays-scheme-time-vs-s"
     if _missing(name):
         return []
-    tr, fits = _load()
+    tr, fits = _load(quick)
     fig = plt.figure(figsize=(5.2 * len(SCHEMES), 4.6), layout="constrained")
-    drawn = plot_delay_scheme_times(tr, fits, fig=fig, quick=quick)
+    drawn = plot_delay_scheme_times(tr, fits, fig=fig, quick=quick, laws=_laws(quick))
     return save_figure(fig, outdir, name, drawn.data)
 
 
 def plot_delay_scheme_times(
-    trace: Any = None, fits: dict | None = None, *, fig: Any = None, quick: bool = True
+    trace: Any = None,
+    fits: dict | None = None,
+    *,
+    fig: Any = None,
+    quick: bool = True,
+    laws: Sequence[str] | None = None,
 ) -> Drawing:
     """Expected iteration time versus s at n = 256 for cyclic-MDS and FRC on measured
     worker times: empirical and per-round estimates with bootstrap bands (50 resamples
-    when ``quick``, else 200), each fitted law beside them, optima starred.
+    when ``quick``, else 200), each fitted law beside them (``laws``, by default every
+    one of :data:`gctheory.delays.LAWS`; those missing from ``fits`` are fitted), optima
+    starred.
 
     ``trace`` and ``fits`` as for :func:`plot_delay_fits` (by default the shared AWS
     Lambda measurements). Draws one panel per scheme on ``fig``; ``.data`` holds the
@@ -194,6 +214,7 @@ def plot_delay_scheme_times(
 
     if trace is None or fits is None:
         trace, fits = _load()
+    laws = LAWS if laws is None else laws
     tr = trace
     fig = _figure(fig, (5.2 * len(SCHEMES), 4.6))
     rec = _Recorder(fig)
@@ -208,7 +229,7 @@ def plot_delay_scheme_times(
     }
     for ax, scheme in zip(axes, SCHEMES):
         res = scheme_times(
-            tr, scheme, N, laws=LAWS, fits=fits, bootstrap=50 if quick else 200, rng=1
+            tr, scheme, N, laws=laws, fits=fits, bootstrap=50 if quick else 200, rng=1
         )
         for est, t in res.times.items():
             color = _COLORS[est]

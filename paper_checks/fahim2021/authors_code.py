@@ -159,6 +159,8 @@ def _compare(quick: bool) -> dict:
     rows: dict[str, tuple[float, float]] = {}
     worst: tuple[int, ...] = ()
     for name, M in mats.items():
+        if quick and "wide" in name:  # reported, never judged: left to the full run (issue 27)
+            continue
         top, mean, arg = _over_subsets(M, 1000 if quick else 2000)
         rows[name] = (top, mean)
         if name == "chebyshev, chebyshev":
