@@ -537,8 +537,9 @@ def test_cli_writes_the_three_files_and_lists_non_dominated(tmp_path, capsys):
     )
     text = capsys.readouterr().out
     assert rc == 0
-    for ext in ("png", "svg", "csv"):
+    for ext in ("png", "csv"):
         assert (tmp_path / f"atlas.{ext}").stat().st_size > 0
+    assert not (tmp_path / "atlas.svg").exists()  # --quick: raster only, as reproduce --quick
     assert "Schemes not dominated at s = 3" in text and "cyclic-mds" in text
     header = (tmp_path / "atlas.csv").read_text().splitlines()[0].split(",")
     assert header == list(TRADEOFF_COLUMNS)

@@ -173,7 +173,11 @@ def _handler(args: argparse.Namespace) -> int:
             )
     finally:
         bar.close()
-    paths = save_atlas(table, out, dpi=100 if args.quick else 130)
+    from gctheory.plots._base import raster_only
+
+    # --quick writes the PNG and the CSV only, as every quick figure (reproduce --quick)
+    with raster_only() if args.quick else contextlib.nullcontext():
+        paths = save_atlas(table, out, dpi=100 if args.quick else 130)
     wrote = "wrote " + ", ".join(str(x) for x in paths)
     if temporary:
         wrote += " (a new temporary folder: --out PATH writes PATH.png, PATH.svg, PATH.csv)"
@@ -294,7 +298,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"axes of the dominance relation: {', '.join(TRADEOFF_AXES)} (default: all "
         "that were computed)",
     )
-    p.add_argument("--quick", action="store_true", help="smaller grids and Monte Carlo runs")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="smaller grids and Monte Carlo runs; the atlas as PNG and CSV (no SVG)",
+    )
     p.add_argument(
         "--trials",
         type=int,

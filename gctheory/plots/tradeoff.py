@@ -22,7 +22,7 @@ from typing import Any
 import matplotlib
 import numpy as np
 
-from gctheory.plots._base import figure, plt
+from gctheory.plots._base import _WITH_SVG, figure, plt
 
 __all__ = ["PAPER_ATLASES", "SCHEME_STYLE", "plot_tradeoff", "save_atlas"]
 
@@ -554,14 +554,18 @@ def save_atlas(table: Any, out: str | Path, *, dpi: int = 130) -> list[Path]:
     bounding box of :func:`gctheory.plots.save_figure` (which draws everything twice);
     the SVG gets the same fixed hash salt and no date, so it is reproducible. ``dpi``
     of the PNG (130 as every figure of gctheory; the command's ``--quick`` uses 100).
+    Inside :func:`gctheory.plots._base.raster_only` (the command's ``--quick``, as for every
+    quick figure) no SVG is written: two paths are returned.
     """
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig = plot_tradeoff(table)
-    paths = [out.with_name(out.name + ".png"), out.with_name(out.name + ".svg")]
+    paths = [out.with_name(out.name + ".png")]
     fig.savefig(paths[0], dpi=dpi)
-    with matplotlib.rc_context({"svg.hashsalt": out.name}):
-        fig.savefig(paths[1], metadata={"Date": None})
+    if _WITH_SVG.get():
+        paths.append(out.with_name(out.name + ".svg"))
+        with matplotlib.rc_context({"svg.hashsalt": out.name}):
+            fig.savefig(paths[1], metadata={"Date": None})
     plt.close(fig)
     return [*paths, table.to_csv(out.with_name(out.name + ".csv"))]
 
