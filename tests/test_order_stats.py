@@ -450,3 +450,30 @@ def test_pareto_fast_sampler_leaves_a_bad_shape_to_scipy():
 
     with pytest.raises(ValueError, match="Domain error"):
         _rvs(stats.pareto(-1.0), (3,), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(
+    ("dist", "groups", "size", "wait"),
+    [
+        (stats.pareto(1.1, scale=1e-3), 1, 2000, 1800),
+        (stats.pareto(2.5, loc=0.3, scale=2.0), 5, 4, 3),
+        (stats.pareto(0.7), 3, 50, 50),
+        (stats.pareto(3.0), 1, 30, 1),
+    ],
+)
+def test_pareto_order_statistic_selected_among_uniforms_equals_selection_of_draws(
+    dist, groups, size, wait, seed
+):
+    # the fast path selects the wait-th smallest uniform and transforms it; the slow path
+    # transforms every uniform (dist.rvs) and selects: the same values
+    from gctheory.order_stats.sampling import _sample_grouped
+
+    got = _sample_grouped(dist, groups, size, wait, np.random.default_rng(seed), 40)
+    x = dist.rvs(size=(40, groups, size), random_state=np.random.default_rng(seed))
+    want = np.partition(x, wait - 1, axis=2)[:, :, wait - 1].max(axis=1)
+    np.testing.assert_array_equal(got, want)
+    # negative control: the (wait + 1)-th is another statistic
+    if wait < size:
+        other = np.partition(x, wait, axis=2)[:, :, wait].max(axis=1)
+        assert not np.array_equal(got, other)
