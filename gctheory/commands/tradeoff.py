@@ -186,7 +186,7 @@ def _handler(args: argparse.Namespace) -> int:
         print(table.to_json(rows_only=args.format == "json-rows"))
     elif args.format == "csv":
         head = "".join(f"# {k} = {json.dumps(_json_value(v))}\n" for k, v in p.items())
-        print(head + paths[2].read_text().rstrip("\n"))
+        print(head + paths[-1].read_text().rstrip("\n"))  # the CSV (last)
     else:
         title = (
             f"Schemes not dominated at s = {p['s']} (n = {p['n']}; axes: {p['axes']}; "
