@@ -121,6 +121,8 @@ class SequentialCode:
     #: task slots per worker and round (M-SGC), groups of the second part (M-SGC)
     slots: int
     groups: int
+    #: the inner cyclic-MDS code, made on first use (:meth:`_cyclic_mds`)
+    _gc: Any
 
     def __init__(self, n: int, B: int, W: int, lam: int) -> None:
         check_sgc_params(n, B, W, lam, self.scheme_key)
@@ -140,6 +142,18 @@ class SequentialCode:
     def construction_load(self) -> Fraction:
         """Data a worker processes in a full round, counted from the construction itself."""
         raise NotImplementedError
+
+    def _cyclic_mds(self, s: int) -> Any:
+        """The inner cyclic-MDS code (n workers, ``s`` stragglers) of the scheme, made once
+        (``self._gc``). Every job is decoded by the same factorised decoder
+        (``decode_direct_sets = 0``), whatever was decoded before: a resumed run and its
+        replay agree bit for bit."""
+        if self._gc is None:
+            from gctheory.codes.tandon import CyclicMDSCode
+
+            self._gc = CyclicMDSCode(self.n, s, rng=0)
+            self._gc.decode_direct_sets = 0
+        return self._gc
 
     def _transmit(self, i: int, lab: tuple, partials: np.ndarray) -> np.ndarray:
         raise NotImplementedError

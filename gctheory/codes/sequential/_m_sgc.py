@@ -112,14 +112,7 @@ class MSGC(SequentialCode):
         return total
 
     def _code(self) -> Any:
-        if self._gc is None:
-            from gctheory.codes.tandon import CyclicMDSCode
-
-            self._gc = CyclicMDSCode(self.n, self.lam, rng=0)
-            # every job decoded by the same factorised decoder, whatever was decoded
-            # before: a resumed run and its replay agree bit for bit
-            self._gc.decode_direct_sets = 0
-        return self._gc
+        return self._cyclic_mds(self.lam)
 
     def _transmit(self, i: int, lab: tuple, partials: np.ndarray) -> np.ndarray:
         D1n = self.n * (self.W - 1)
