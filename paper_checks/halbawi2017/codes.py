@@ -372,35 +372,41 @@ def _alg3_time(quick: bool) -> dict:
 
 
 # The paper's comparison (Section 4): Algorithm 3 in O(f^2) "compared to previous works [18]
-# where the decoding time is usually O(f^3)". Timed, both decoders solving the same system
-# G_F^T a = e_1 (eq. (12)): Algorithm 3, and the generic solve [18] uses (LAPACK LU).
-_F3_FS = (125, 250, 500, 1000)
+# where the decoding time is usually O(f^3)". Both decoders solve the same system
+# G_F^T a = e_1 (eq. (12)): Algorithm 3, and the generic solve [18] uses (Gaussian
+# elimination with partial pivoting, LAPACK's getrf/getrs). The verdict counts the
+# multiply-adds each one executes (Algorithm 3's table look-ups; the elimination's row
+# updates, counted from the slices it updates), so it is the same on every machine and
+# under any load; wall times of Algorithm 3 and LAPACK's solve are reported beside it,
+# never judged (on a loaded machine their exponents moved from 2.1 to 2.5).
+_F3_FS = (64, 128, 256, 512)
 _F3_GAP = 0.5  # the exponents must differ by at least half of the stated 1
 
 
 def _judge_f3(c: dict) -> Outcome:
-    a, g = c["time exponent, Algorithm 3"], c["time exponent, generic solve"]
-    ratio = c["generic / Algorithm 3 time, per f"]
+    a, g = c["count exponent, Algorithm 3"], c["count exponent, generic solve"]
+    ratio = c["generic / Algorithm 3 multiply-adds, per f"]
     fs = list(ratio)
     grows = ratio[fs[-1]] > ratio[fs[0]]
     ok = g - a >= _F3_GAP and grows and ratio[fs[-1]] > 1
     cmp = (
-        f"wall time (best of {c['repeats']}, one BLAS thread) to compute one decoding vector at "
-        f"n = {c['n']}, f = {fs[0]}..{fs[-1]}: log-log exponent {a:.2f} for Algorithm 3, "
-        f"{g:.2f} for the generic solve of [18]; generic/Algorithm 3 time "
+        f"multiply-adds counted while computing one decoding vector at n = {c['n']}, "
+        f"f = {fs[0]}..{fs[-1]}: log-log exponent {a:.3f} for Algorithm 3 (table look-ups), "
+        f"{g:.3f} for the generic solve of [18] (Gaussian elimination with partial pivoting); "
+        "generic/Algorithm 3 count "
         + ", ".join(f"{r:.1f} (f = {f})" for f, r in ratio.items())
         + f"; reproduced iff the exponents differ by >= {_F3_GAP} and the ratio grows with f "
-        "(timings vary by machine: the exponent gap is pinned loosely)"
+        "(wall times reported as information only)"
     )
-    key = {"exponent gap": (g - a, 0.5)}
+    key = {"count exponent gap": (g - a, 0.001)}
     if ok:
         return Outcome("reproduced", c, cmp, key=key)
     return Outcome(
         "differs",
         c,
         cmp,
-        f"Algorithm 3's time does not grow one power of f slower than the generic solve's "
-        f"(exponents {a:.2f} and {g:.2f})",
+        f"Algorithm 3's operation count does not grow one power of f slower than the generic "
+        f"solve's (exponents {a:.2f} and {g:.2f})",
         key=key,
     )
 
@@ -408,11 +414,46 @@ def _judge_f3(c: dict) -> Outcome:
 def _f3_example(a: float, g: float, r: tuple) -> dict:
     return {
         "n": 2000,
-        "repeats": 5,
-        "time exponent, Algorithm 3": a,
-        "time exponent, generic solve": g,
-        "generic / Algorithm 3 time, per f": dict(zip(_F3_FS, r)),
+        "count exponent, Algorithm 3": a,
+        "count exponent, generic solve": g,
+        "generic / Algorithm 3 multiply-adds, per f": dict(zip(_F3_FS, r)),
     }
+
+
+def _elimination_solve_counted(A: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
+    """``A x = b`` by Gaussian elimination with partial pivoting (what LAPACK's getrf and
+    getrs do, unblocked), with the number of multiply-adds it executed, counted from the
+    sizes of the slices each step updates."""
+    A = np.array(A, dtype=complex)
+    x = np.array(b, dtype=complex)
+    f = x.size
+    ops = 0
+    for k in range(f - 1):
+        p = k + int(np.argmax(np.abs(A[k:, k])))
+        if p != k:
+            A[[k, p]] = A[[p, k]]
+            x[[k, p]] = x[[p, k]]
+        m = A[k + 1 :, k] / A[k, k]
+        update = np.outer(m, A[k, k + 1 :])
+        A[k + 1 :, k + 1 :] -= update
+        x[k + 1 :] -= m * x[k]
+        ops += int(update.size) + int(m.size)
+    for i in range(f - 1, -1, -1):
+        tail = A[i, i + 1 :]
+        x[i] = (x[i] - tail @ x[i + 1 :]) / A[i, i]
+        ops += int(tail.size)
+    return x, ops
+
+
+def _best_time(fn, repeats: int = 3) -> float:
+    import time
+
+    out = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return min(out)
 
 
 @claim(
@@ -420,44 +461,47 @@ def _f3_example(a: float, g: float, r: tuple) -> dict:
     id="alg3-quadratic-time",
     where="Section 1.2 (contribution 2), Section 4, Algorithm 3",
     statement="each decoding vector is computed in O(f^2) time, an improvement over the O(f^3) "
-    "decoding of previous works [18] (timed against a generic solve of the same system)",
+    "decoding of previous works [18] (operations counted against a generic solve of the "
+    "same system)",
     paper_value="O(f^2) vs O(f^3)",
     judge=_judge_f3,
     examples=[
-        (_f3_example(2.1, 3.1, (1.2, 1.3, 2.6, 10.3)), "reproduced"),
+        (_f3_example(2.0, 2.98, (10.4, 21.0, 42.3, 84.9)), "reproduced"),
         (_f3_example(2.9, 3.0, (1.2, 1.1, 1.2, 1.1)), "differs"),
+        (_f3_example(2.0, 2.3, (1.2, 1.3, 1.5, 1.7)), "differs"),
     ],
 )
 @single_threaded
 def _f3(quick: bool) -> dict:
-    import time
-
-    n, repeats = 2000, 3 if quick else 5
+    n = 2000
     table = rs_inverse_table(n)
+    counting = table.view(_CountingTable)
     rng = np.random.default_rng(4)
     alpha = np.exp(2j * np.pi / n)
-    ta, tg = [], []
-
-    def best(fn) -> float:
-        out = []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            fn()
-            out.append(time.perf_counter() - t0)
-        return min(out)
-
+    ca, cg, ta, tg, residual = [], [], [], [], 0.0
     for f in _F3_FS:
         F = np.sort(rng.permutation(n)[:f])
         GT = (alpha ** np.outer(F, np.arange(f))).T  # G_F^T, eq. (12)
         e1 = np.zeros(f, complex)
         e1[0] = 1
-        ta.append(best(lambda F=F: rs_decoding_vector(F, n, table=table)))
-        tg.append(best(lambda GT=GT, e1=e1: np.linalg.solve(GT, e1)))
+        _CountingTable.reads = 0
+        a = rs_decoding_vector(F, n, table=counting)
+        ca.append(int(_CountingTable.reads))
+        x, ops = _elimination_solve_counted(GT, e1)
+        cg.append(ops)
+        residual = max(residual, float(np.abs(GT @ x - e1).max()))
+        assert a.shape == x.shape == (f,)
+        ta.append(_best_time(lambda F=F: rs_decoding_vector(F, n, table=table)))
+        tg.append(_best_time(lambda GT=GT, e1=e1: np.linalg.solve(GT, e1)))
     lf = np.log(_F3_FS)
     return {
         "n": n,
-        "repeats": repeats,
-        "time exponent, Algorithm 3": float(np.polyfit(lf, np.log(ta), 1)[0]),
-        "time exponent, generic solve": float(np.polyfit(lf, np.log(tg), 1)[0]),
-        "generic / Algorithm 3 time, per f": {f: b / a for f, a, b in zip(_F3_FS, ta, tg)},
+        "count exponent, Algorithm 3": float(np.polyfit(lf, np.log(ca), 1)[0]),
+        "count exponent, generic solve": float(np.polyfit(lf, np.log(cg), 1)[0]),
+        "generic / Algorithm 3 multiply-adds, per f": {f: b / a for f, a, b in zip(_F3_FS, ca, cg)},
+        "multiply-adds, Algorithm 3": dict(zip(_F3_FS, ca)),
+        "multiply-adds, generic solve": dict(zip(_F3_FS, cg)),
+        "largest residual of the counted elimination": residual,
+        "wall time exponent, Algorithm 3 (information)": float(np.polyfit(lf, np.log(ta), 1)[0]),
+        "wall time exponent, LAPACK solve (information)": float(np.polyfit(lf, np.log(tg), 1)[0]),
     }
