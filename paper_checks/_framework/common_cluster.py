@@ -38,8 +38,8 @@ __all__ = [
 ]
 
 N = 8
-LAW = "shifted_exp(0.005, 0.01)"  # seconds per partition: sleep-dominated
-STRAGGLERS: dict[str, Any] = {"delay": "shifted_exp(0.01, 0.002)", "n_slow": 2, "slowdown": 8.0}
+LAW = "shifted_exp(0.02, 0.04)"  # seconds per partition: sleep-dominated (see MARGIN)
+STRAGGLERS: dict[str, Any] = {"delay": "shifted_exp(0.04, 0.008)", "n_slow": 2, "slowdown": 8.0}
 LEVEL = 0.999  # agreement test per run (several runs: a wide level per run)
 APART = 0.95  # intervals of the qualitative comparisons
 #: runs allowed outside their interval: with 80-200 iterations the mean of the skewed
@@ -57,7 +57,7 @@ def cluster_runs(quick: bool) -> dict[str, Any]:
     ok, why = can_start_processes()
     if not ok:
         return {"ok": False, "why": why}
-    T = 25 if quick else 200
+    T = 25 if quick else 100
     law_cases = [
         {"scheme": "gd"},
         {"scheme": "cyclic_mds", "s": 2},

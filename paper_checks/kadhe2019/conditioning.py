@@ -604,74 +604,90 @@ def _outperforms(quick: bool) -> dict:
 # Section IV-B: the choice of Table I's rows
 
 
+_SHARES = (5, 10, 20)  # "We choose s to be around 5%, 10%, and 20% of n"
+
+
 def _judge_regimes(c: dict) -> Outcome:
-    blocks = c["regime per (n, m) block"]
-    mixed = {k: v for k, v in blocks.items() if v == "mixed"}
+    nearest = c["nearest stated share per s, per n"]
+    regimes = c["regimes present per n"]
+    shares_ok = all(sorted(v.values()) == list(_SHARES) for v in nearest.values())
+    regimes_ok = all(set(v) == {"s >= m", "s <= m"} for v in regimes.values())
     cmp = (
-        "Table I's (n, s, m): s as a share of n per n: "
-        + "; ".join(f"n = {n}: {v}" for n, v in c["s / n per n"].items())
-        + " (reported: 'around' names no tolerance); the m regime of each (n, m) block of "
-        "three s values, judged: " + ", ".join(f"{k}: {v}" for k, v in blocks.items())
+        "Table I's (n, s, m): per n, the share s/n of each s value and the stated share nearest "
+        "to it: "
+        + "; ".join(
+            f"n = {n}: " + ", ".join(f"{k} -> {v}%" for k, v in d.items())
+            for n, d in nearest.items()
+        )
+        + "; the m regimes present per n: "
+        + "; ".join(f"n = {n}: {' and '.join(v)}" for n, v in regimes.items())
+        + ". Reproduced iff, for each n, the s values are nearest to 5%, 10% and 20% (one "
+        "each) and both regimes s >= m and s <= m occur (the paper states no tolerance for "
+        "'around' and no pattern of m within a regime; the (n, m) blocks are reported, not "
+        "judged)"
     )
-    key = {"mixed blocks": (len(mixed), 0)}
-    if not mixed:
+    key = {"shares as stated": shares_ok, "both regimes per n": regimes_ok}
+    if shares_ok and regimes_ok:
         return Outcome("reproduced", c, cmp, key=key)
-    rows = [r for r in c["rows outside their block's regime"]]
-    return Outcome(
-        "differs",
-        c,
-        cmp,
-        f"the block(s) {sorted(mixed)} mix the regimes: {rows} has s > m where the block's other "
-        "rows have s < m",
-        key=key,
-    )
+    why = []
+    if not shares_ok:
+        why.append(f"the s values' nearest stated shares are {nearest}, not 5, 10, 20% per n")
+    if not regimes_ok:
+        why.append(f"a value of n lacks one of the regimes: {regimes}")
+    return Outcome("differs", c, cmp, "; ".join(why), key=key)
+
+
+_REGIME_OK = {
+    "nearest stated share per s, per n": {60: {"3 (5.0%)": 5, "8 (13.3%)": 10, "13 (21.7%)": 20}},
+    "regimes present per n": {60: ["s >= m", "s <= m"]},
+}
 
 
 @claim(
     paper=PAPER,
     id="sec4b-table1-regimes",
     where="Section IV-B, the paragraph before Table I",
-    statement="Table I takes s around 5%, 10% and 20% of n and, for m, the two regimes s >= m "
-    "and s <= m (one m value per regime and n)",
+    statement="Table I takes s around 5%, 10% and 20% of n and, for m, considers the two "
+    "regimes s >= m and s <= m",
     paper_value="s ~ 5, 10, 20% of n; s >= m and s <= m",
     judge=_judge_regimes,
     examples=[
+        (_REGIME_OK, "reproduced"),
         (
-            {
-                "s / n per n": {60: "5%"},
-                "regime per (n, m) block": {"(60, 2)": "s >= m"},
-                "rows outside their block's regime": [],
-            },
-            "reproduced",
+            {**_REGIME_OK, "regimes present per n": {60: ["s >= m"]}},
+            "differs",
         ),
         (
             {
-                "s / n per n": {60: "5%"},
-                "regime per (n, m) block": {"(60, 12)": "mixed"},
-                "rows outside their block's regime": [(60, 13, 12)],
+                **_REGIME_OK,
+                "nearest stated share per s, per n": {
+                    60: {"3 (5.0%)": 5, "4 (6.7%)": 5, "13 (21.7%)": 20}
+                },
             },
             "differs",
         ),
     ],  # fmt: skip
 )
 def _regimes(quick: bool) -> dict:
-    shares: dict[int, list[str]] = {}
+    nearest: dict[int, dict[str, int]] = {}
+    regimes: dict[int, list[str]] = {}
     blocks: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
     for n, s, m in TABLE1_PARAMETERS:
-        shares.setdefault(n, [])
-        share = f"{100 * s / n:.1f}%"
-        if share not in shares[n]:
-            shares[n].append(share)
+        share = 100 * s / n
+        label = f"{s} ({share:.1f}%)"
+        nearest.setdefault(n, {})[label] = min(_SHARES, key=lambda t: abs(share - t))
+        have = regimes.setdefault(n, [])
+        for name, holds in (("s >= m", s >= m), ("s <= m", s <= m)):
+            if holds and name not in have:
+                have.append(name)
         blocks.setdefault((n, m), []).append((n, s, m))
-    regime, outside = {}, []
-    for (n, m), rows in blocks.items():
-        ge = [r for r in rows if r[1] > r[2]]
-        le = [r for r in rows if r[1] < r[2]]
-        regime[f"({n}, {m})"] = "mixed" if ge and le else ("s >= m" if not le else "s <= m")
-        if ge and le:
-            outside += ge if len(ge) < len(le) else le
+    mixed = {
+        f"({n}, {m})": [r[1] for r in rows]
+        for (n, m), rows in blocks.items()
+        if any(r[1] > m for r in rows) and any(r[1] < m for r in rows)
+    }
     return {
-        "s / n per n": {n: ", ".join(v) for n, v in shares.items()},
-        "regime per (n, m) block": regime,
-        "rows outside their block's regime": outside,
+        "nearest stated share per s, per n": nearest,
+        "regimes present per n": regimes,
+        "(n, m) blocks whose s values lie on both sides of m (reported)": mixed,
     }
