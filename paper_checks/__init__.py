@@ -37,9 +37,11 @@ from paper_checks._framework.registry import (
     all_sources,
     claim,
     close_verdict,
+    drift_pin,
     interval_pin,
     register_source,
     run_claims,
+    seeded_pin,
 )
 from paper_checks._framework.report import render_markdown
 
@@ -55,6 +57,8 @@ __all__ = [
     "claim",
     "close_verdict",
     "interval_pin",
+    "drift_pin",
+    "seeded_pin",
     "register_source",
     "render_markdown",
     "run_claims",

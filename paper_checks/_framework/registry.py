@@ -129,6 +129,35 @@ def interval_pin(estimate: Any) -> tuple[float, float, float]:
     return (value, 0.0, high - low)
 
 
+#: relative precision of a seeded computation's pin: the same seed draws the same numbers, so
+#: the value repeats up to rounding (1e-4 leaves room for BLAS rounding across library versions)
+SEEDED_RTOL = 1e-4
+
+
+def seeded_pin(value: Any, *, atol: float = 1e-12) -> tuple[float, float, float]:
+    """The ledger pin of a seeded computation at its own precision: ``(value, 1e-4, atol)``.
+
+    A Monte Carlo estimate or a simulation driven by a fixed seed gives the same number on
+    every run up to floating-point rounding, so the pin catches any drift larger than that
+    (a changed sampler, a changed formula), where a pin at a fraction of the value
+    (``rtol`` 0.3-0.6) or at a Monte Carlo interval wider than the value let real changes
+    pass. A change that alters the draws must re-pin with ``--update-ledger`` and say why.
+    """
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"value: a seeded pin needs a finite number, got {value!r}")
+    return (v, SEEDED_RTOL, float(atol))
+
+
+def drift_pin(estimate: Any) -> tuple[float, float, float]:
+    """:func:`interval_pin` where the interval is narrower than the value's size, else
+    :func:`seeded_pin`: an interval wider than the value would let a sign change pass."""
+    value, _, width = interval_pin(estimate)
+    if width < abs(value):
+        return (value, 0.0, width)
+    return seeded_pin(value)
+
+
 @dataclass(frozen=True)
 class Claim:
     """One claim of a paper and the functions that recompute and judge it.

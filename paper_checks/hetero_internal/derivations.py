@@ -94,7 +94,7 @@ def _recovers(c: dict) -> Outcome:
         "rejections of 20 (<= 4)"
     )
     if c["covered"] >= 15 and c["iid rejected"] <= 4 and c["markov rejected"] == 20:
-        return Outcome("reproduced", c, cmp, key={"covered": (c["covered"], 0.3)})
+        return Outcome("reproduced", c, cmp, key={"covered": (c["covered"], 0.0)})
     return Outcome(
         "differs",
         c,

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from gctheory import ldpc
-from paper_checks import Outcome, claim, close_verdict
+from paper_checks import Outcome, claim, close_verdict, seeded_pin
 from paper_checks._framework.blas import single_threaded
 
 PAPER = "kadhe2019"
@@ -62,7 +62,7 @@ def _judge_stragglers(c: dict) -> Outcome:
     asym = c["floor(10000 p*)"]
     fail = c["P(peeling fails | count)"]
     hi = fail["4249"]["high"]
-    key = {"floor(10000 p*)": (asym, 0.0), "P(fail | 4249)": (fail["4249"]["value"], 0.5, 0.01)}
+    key = {"floor(10000 p*)": (asym, 0.0), "P(fail | 4249)": seeded_pin(fail["4249"]["value"])}
     cmp = (
         f"10000 p* from the threshold vs the printed 4249; Monte Carlo on one code of C(3,6), "
         f"n = 10000, {c['trials']} uniformly random straggler sets per count, 99% intervals; "

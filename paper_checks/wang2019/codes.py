@@ -21,7 +21,7 @@ from gctheory.codes.approximate import (
     recovery_error,
     theorem6_batch_size,
 )
-from paper_checks import Outcome, claim
+from paper_checks import Outcome, claim, seeded_pin
 from paper_checks._framework.blas import single_threaded
 
 PAPER = "wang2019"
@@ -205,7 +205,7 @@ def _judge_batch(c: dict) -> Outcome:
         lab: all(v["low"] > 0.5 for k, v in rows.items() if k.endswith(f"b={bb}"))
         for lab, bb in (("definition", b), ("name", bn))
     }
-    key = {k: (v["value"], 0.5, 0.05) for k, v in rows.items()}
+    key = {k: seeded_pin(v["value"]) for k, v in rows.items()}  # was rtol 0.5, atol 0.05
     cmp = (
         f"Monte Carlo ({c['trials']} straggler sets per code, eps = delta = {c['eps']}): the code "
         f"with the definition's b = ceil(1/ln(1/delta)) + 1 = {b} and with the name's "
@@ -426,7 +426,7 @@ def _judge_bgc(c: dict) -> Outcome:
     b = _log_exponent(law)
     inside = c["sampled loads inside the exact law's 99% range"]
     lo, hi = _BGC_LOG_EXPONENT
-    key = {f"n={n} mean err/n": (r["mean err / n"], 0.3) for n, r in rows.items()}
+    key = {f"n={n} mean err/n": seeded_pin(r["mean err / n"]) for n, r in rows.items()}
     key["exponent of ln n"] = (b, 0.001)
     cmp = (
         f"Bernoulli gradient codes, p = ln(n)/n: the expected largest row load (Definition 2) "
@@ -563,7 +563,10 @@ def _judge_expander(c: dict) -> Outcome:
     in_n = {f: r[max(r)] / r[min(r)] for f, r in by_frac.items()}
     ok = max(in_d.values()) <= 2 and max(in_n.values()) <= 2
     top = max(max(v) for v in prod.values())
-    key = {"largest eps d (n-s)/s": (top, 0.3), "largest spread over d": (max(in_d.values()), 0.3)}
+    key = {  # seeded: pinned at their precision (were rtol 0.3)
+        "largest eps d (n-s)/s": seeded_pin(top),
+        "largest spread over d": seeded_pin(max(in_d.values())),
+    }
     cmp = (
         f"random d-regular bipartite multigraphs (sums of d permutations: expanders whp), "
         f"least-squares decoder, {c['trials']} straggler sets each; eps d (n-s)/s per (n, s) "

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from paper_checks import Outcome, claim, interval_pin
+from paper_checks import Outcome, claim, drift_pin, interval_pin
 from paper_checks._framework.blas import single_threaded
 from paper_checks._framework.common_training import SKLEARN_CAUSE, sklearn_missing
 from paper_checks._framework.experiments import paper_experiment
@@ -78,8 +78,8 @@ def _judge_sensitivity(c: dict) -> Outcome:
         "(c) FRC slightly faster than BRC for s/n < 0.1": fb["high"] < 1 and fb["low"] > 0.8,
     }
     # Monte Carlo ratios: pinned at their intervals' widths (they were rtol 0.3)
-    key = {f"T(30%)/T(10%) {k}": interval_pin(v) for k, v in sens.items()}
-    key["T(FRC)/T(BRC), s/n < 0.1"] = interval_pin(fb)
+    key = {f"T(30%)/T(10%) {k}": drift_pin(v) for k, v in sens.items()}
+    key["T(FRC)/T(BRC), s/n < 0.1"] = drift_pin(fb)
     cmp = (
         "ratio of mean completion times at 30% and 10% stragglers, conservative bounds "
         "from "
