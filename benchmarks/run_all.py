@@ -169,6 +169,40 @@ def compare(results: dict, reference: Path) -> int:
     return flagged
 
 
+README_BEGIN = "<!-- benchmarks table: python benchmarks/run_all.py --markdown -->"
+README_END = "<!-- end of benchmarks table -->"
+
+
+def _cell(x: object) -> str:
+    return str(x).replace("|", "\\|")
+
+
+def markdown(path: Path) -> str:
+    """The ratios of one stored history file as a Markdown table (the README's section)."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    m = doc.get("machine", {})
+    load = doc.get("load_average_before", ["?"])[0], doc.get("load_average_after", ["?"])[0]
+    lines = [
+        README_BEGIN,
+        f"Release {doc['version']}, measured {doc['started'][:10]} "
+        f"({'--quick' if doc.get('quick') else 'full'} sizes) on {m.get('cores', '?')} "
+        f"{m.get('cpu', '?')} cores, Python {m.get('python', '?')}, numpy {m.get('numpy', '?')}; "
+        f"load average {load[0]} before and {load[1]} after. Each ratio is ours / the "
+        "baseline named in the row, both measured in one process in one run, so a loaded "
+        "machine shifts both sides.",
+        "",
+        "| benchmark | ratio (ours / baseline) | value | better |",
+        "|---|---|---:|---|",
+    ]
+    for bench, rows in doc["benchmarks"].items():
+        for name, r in rows.items():
+            v = r.get("value")
+            val = "-" if v is None else f"{v:.3g}{r.get('unit', '')}"
+            lines.append(f"| {bench} | {_cell(name)} | {val} | {r.get('better', '')} |")
+    lines.append(README_END)
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (minutes, not an hour)")
@@ -186,7 +220,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", type=Path, help="with --write: this file, not history/<version>")
     ap.add_argument("--against", type=Path, help="with --compare: this file, not the release")
+    ap.add_argument(
+        "--markdown",
+        nargs="?",
+        const="latest",
+        metavar="FILE",
+        help="print a stored history file (default: the newest release) as the README's "
+        "table, then exit",
+    )
     args = ap.parse_args(argv)
+    if args.markdown is not None:
+        path = last_release("9999") if args.markdown == "latest" else Path(args.markdown)
+        if path is None or not path.is_file():
+            ap.error(f"--markdown: no history file {args.markdown!r} (see {HISTORY})")
+        sys.stdout.write(markdown(path))
+        return 0
     names = args.only or list(BENCHMARKS)
     version = _version() if args.root == ROOT else f"{_version()}-root-{args.root.name}"
     timeout = args.timeout or (600.0 if args.quick else 1800.0)
