@@ -41,7 +41,14 @@ NOISE_ACTIONS = ("warn", "raise", "ignore")
 
 class DecodingPrecisionWarning(UserWarning):
     """The decoded gradient may be wrong beyond ``rtol``: the decoding coefficients amplify
-    the precision of the received values (their dtype's eps, or ``noise``) past it."""
+    the precision of the received values (their dtype's eps, or ``noise``) past it.
+
+    Examples
+    --------
+    >>> from gctheory.codes import DecodingPrecisionWarning
+    >>> issubclass(DecodingPrecisionWarning, UserWarning)
+    True
+    """
 
 
 def check_noise_options(noise: Any, on_noise: Any) -> float | None:

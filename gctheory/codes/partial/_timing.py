@@ -75,7 +75,29 @@ def _expected_time(cdf_all: Callable[[float], float], scale: float) -> float:
 
 
 def scipy_sampler(dist: Any, n: int) -> Callable[[np.random.Generator, int], np.ndarray]:
-    """A ``sampler(rng, size) -> (size, n)`` of independent times per unit of data from ``dist``."""
+    """A ``sampler(rng, size) -> (size, n)`` of independent times per unit of data from ``dist``.
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats distribution
+        Time per unit of data of one worker.
+    n : int
+        Workers.
+
+    Returns
+    -------
+    callable
+        ``sampler(rng, size)`` returning a ``(size, n)`` array.
+
+    Examples
+    --------
+    >>> from gctheory.codes import scipy_sampler
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> sampler = scipy_sampler(stats.expon(), 4)
+    >>> sampler(np.random.default_rng(0), 3).shape
+    (3, 4)
+    """
     _check_dist(dist)
     n = check_int(n, "n", low=1)
 
