@@ -43,7 +43,14 @@ LAW_PARAMETERS = {
 
 
 class FitConvergenceError(ValueError):
-    """A maximum-likelihood fit did not converge (the message says why)."""
+    """A maximum-likelihood fit did not converge (the message says why).
+
+    Examples
+    --------
+    >>> from gctheory.delays import FitConvergenceError
+    >>> issubclass(FitConvergenceError, ValueError)
+    True
+    """
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +80,17 @@ class LawFit:
         Bootstrap replicates used, and how many of their refits failed.
     seconds : float
         Time spent fitting (and bootstrapping).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.delays import LawFit, fit_law
+    >>> x = 0.1 + np.random.default_rng(0).exponential(0.05, 200)
+    >>> fit = fit_law(x, "shifted_exp")
+    >>> fit
+    LawFit('shifted_exp', shift=0.1001, mean=0.0564, AIC=-746.15)
+    >>> fit.contains("mean", 0.05), fit.n
+    (True, 200)
     """
 
     law: str
