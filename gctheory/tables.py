@@ -3,7 +3,7 @@
 - :func:`table1`: Table I of Kadhe et al. 2019 (s_kappa of the Gaussian Ye-Abbe
   scheme and of CommFR-GC from Theorem 2).
 - :func:`generator_table`: "for this n, s, m and kappa, use this generator",
-  from :func:`gctheory.codes.stability.compare_generators` (issue 13).
+  from :func:`gctheory.codes.stability.compare_generators`.
 
 References
 ----------

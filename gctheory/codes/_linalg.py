@@ -75,7 +75,7 @@ def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
     >>> rows.tolist(), d
     ([[0.0, 1.0], [2.0, 0.0], [3.0, 4.0], [5.0, 0.0]], 3)
     """
-    # NaN and inf are refused as the encoders refuse them (issue 30, B14)
+    # NaN and inf are refused as the encoders refuse them
     partials = check_array(partials, "partials", ndim=2, complex_ok=True)
     m = check_positive_int("m", m)
     k, d = partials.shape

@@ -29,7 +29,7 @@ import numpy as np
 
 from gctheory._validate import check_choice, check_real
 
-# the shared True/False checker (issue 30: check="no" was read as true), re-exported for
+# the shared True/False checker (check="no" was read as true), re-exported for
 # the decoders that import it from here
 from gctheory._validate import check_flag as check_flag
 

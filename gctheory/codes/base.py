@@ -391,7 +391,7 @@ class GradientCode(CodeIO, GenericDecoding):
     decode_cache_size: int = 1024
     #: Survivor sets an exact code with the generic decoder solves directly (least squares
     #: on ``E[:, T]``) before it makes its null-space factorisation, one SVD of E, about
-    #: five such solves (issue 27). 0 makes it at the first decode: then a decode's last
+    #: five such solves. 0 makes it at the first decode: then a decode's last
     #: bits never depend on the sets decoded before (runs that replay bit for bit set it).
     decode_direct_sets: int = 2
 

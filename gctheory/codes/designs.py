@@ -586,7 +586,7 @@ def bibd_error(v: int, b: int, r: int, lam: int, stragglers: int) -> Fraction:
     if lam >= r:
         raise ValueError(f"lam must be < r (an incomplete design), got lam={lam}, r={r}")
     # the closed form holds for a (v, b, r, k, lam) design only; other numbers give
-    # nonsense (issue 30, S7: bibd_error(7, 7, 3, 0, 2) was -8)
+    # nonsense (bibd_error(7, 7, 3, 0, 2) was -8)
     if (v * r) % b:
         raise ValueError(
             f"v, b, r, lam = {v}, {b}, {r}, {lam} are no BIBD: the block size k = v r / b "

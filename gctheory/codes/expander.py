@@ -467,7 +467,7 @@ def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
         return 0.0
     try:
         return (lam / d) ** 2 * n * s / (n - s)
-    except OverflowError:  # lam = 1e300 raised it (issue 30, B11): products of floats
+    except OverflowError:  # lam = 1e300 raised it: products of floats
         r = lam / d  # overflow to inf instead, and stay finite where the bound is
         return r * (r * (n * s / (n - s)))
 

@@ -46,7 +46,7 @@ refuses for lack of survivors: with no survivor nothing is recoverable, and
 ``decode`` returns the zero vector, ``decode_detail`` a
 :class:`~gctheory.codes._empty.PartialDecodeResult` flagged ``empty=True``
 (``err = k``), and :meth:`ISGCCode.ignore_decode` an :class:`ISGCResult`
-flagged ``empty`` -- a flag, not an exception (issue 16: "an
+flagged ``empty`` -- a flag, not an exception ("an
 ignore-stragglers decode with nothing recoverable returns an empty result
 with a clear flag"). Exact codes keep refusing too few survivors.
 :class:`ISGCDecoder` is the earlier name of the same decoder with the
@@ -242,7 +242,7 @@ def frc_expected_recovered(n: int, s: int, stragglers: int, k: int | None = None
     if k % groups:
         raise ValueError(f"the number of groups {groups} must divide k, got k={k}")
     # C(n - s - 1, e - s - 1) / C(n, e) = e^(s+1) / n^(s+1) (falling factorials): s + 1
-    # factors instead of two binomials of n bits (18.5 s at n = 10**6, e = n / 2; issue 30, B7)
+    # factors instead of two binomials of n bits (18.5 s at n = 10**6, e = n / 2)
     lost = Fraction(math.perm(e, s + 1), math.perm(n, s + 1)) if e > s else Fraction(0)
     return k * (1 - lost)
 
@@ -589,7 +589,7 @@ class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
         """The largest recoverable partial sum as an :class:`ISGCResult` (empty, not an
         exception, when no worker survives)."""
         T = validate_survivors(survivors, self.n, 0)
-        Y = check_array(received, "received", min_size=0)  # no NaN/inf (issue 30, B14)
+        Y = check_array(received, "received", min_size=0)  # no NaN/inf
         if Y.ndim != 2 or Y.shape[0] != T.size:
             raise ValueError(
                 f"received must have shape (len(survivors), d) = ({T.size}, d), got {Y.shape}"

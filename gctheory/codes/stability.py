@@ -326,7 +326,7 @@ def decoding_stability(
 
 
 # ---------------------------------------------------------------------------
-# which generator: every family on the same footing (issue 13)
+# which generator: every family on the same footing
 
 #: the two schemes of the comparison
 COMPARE_SCHEMES = _names.COMPARE_SCHEMES  # ("ye-abbe", "commfr")

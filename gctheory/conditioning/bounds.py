@@ -251,7 +251,7 @@ def union_bound_profile(
     """
     N, K = _check_NK(N, K)
     kappa, C, a = _kappa(kappa), _C(C), _prefactor(prefactor)
-    # the profile and its log-space temporaries: refused at once for N = 10**18 (B10)
+    # the profile and its log-space temporaries: refused at once for N = 10**18
     check_memory(8 * 6 * (N - K + 1), "N", f"the profile of {N - K + 1} values of t")
     if N - K < 2000:
         return np.array([float(_f_mp(N, K, t, kappa, C, a)) for t in range(K, N + 1)])

@@ -72,7 +72,7 @@ def condition_numbers(M: Any) -> np.ndarray:
         raise ValueError(f"M must be a numeric (real or complex) array, got dtype {M.dtype}")
     if M.dtype.kind in "biu":
         M = M.astype(np.float64)
-    if not np.isfinite(M).all():  # inf came out as a condition number (issue 30, B17)
+    if not np.isfinite(M).all():  # inf came out as a condition number
         raise ValueError("M must hold finite numbers, got NaN or infinite entries")
     batch = M.shape[:-2]
     M = M.reshape((-1,) + M.shape[-2:])
@@ -222,7 +222,7 @@ def condition_number_mp(M: Any, dps: int = 50) -> mpmath.mpf:
     >>> print(condition_number_mp(np.diag([1.0, 3.0]), dps=20))
     3.0
     """
-    # empty and NaN matrices gave IndexError / RuntimeError from mpmath (issue 30, B12)
+    # empty and NaN matrices gave IndexError / RuntimeError from mpmath
     A = check_array(M, "M", ndim=2, complex_ok=True)
     dps = check_int(dps, "dps", low=16, high=MAX_DPS)
     with mpmath.workdps(dps):

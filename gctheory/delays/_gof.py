@@ -38,7 +38,7 @@ def _check_law(dist: Any, name: str = "dist") -> Any:
         raise ValueError(
             f"{name} must be a frozen scipy.stats distribution (with cdf and sf), got {dist!r}"
         )
-    return check_law_parameters(dist, name)  # a NaN parameter gave nan (issue 30, S9)
+    return check_law_parameters(dist, name)  # a NaN parameter gave nan
 
 
 def ks_statistic(x: Any, dist: Any) -> float:
@@ -63,7 +63,7 @@ def ks_statistic(x: Any, dist: Any) -> float:
     >>> round(ks_statistic([0.1, 0.5, 0.9], stats.uniform()), 6)
     0.233333
     """
-    xs = np.sort(check_array(x, "x", ndim=1, bools=False))  # no NaN, no inf (B17)
+    xs = np.sort(check_array(x, "x", ndim=1, bools=False))  # no NaN, no inf
     _check_law(dist)
     n = xs.size
     F = dist.cdf(xs)
@@ -97,7 +97,7 @@ def ad_statistic(x: Any, dist: Any) -> float:
     >>> round(ad_statistic([0.1, 0.5, 0.9], stats.uniform()), 4)
     0.2726
     """
-    xs = np.sort(check_array(x, "x", ndim=1, bools=False))  # no NaN, no inf (B17)
+    xs = np.sort(check_array(x, "x", ndim=1, bools=False))  # no NaN, no inf
     _check_law(dist)
     n = xs.size
     eps = 1e-12

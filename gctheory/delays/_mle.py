@@ -402,7 +402,7 @@ def _mix_terms(x, lx, w, sig, loc, scale, xi, t0):
 
 def _mix_terms_z(x, lx, w, sig, loc, scale, xi, t0):
     """:func:`_mix_terms` and the body's ``y = x - loc`` and ``z = (log y - log scale) / sig``
-    (the log taken once: the gradient reuses both, the same floats; issue 27)."""
+    (the log taken once: the gradient reuses both, the same floats)."""
     y = x - loc
     ok = y > 0
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -376,7 +376,7 @@ def scheme_times(
     if isinstance(load_model, str) or load_model is None:
         check_choice(load_model, "load_model", LOAD_MODELS)
     elif not isinstance(load_model, (LoadScaling, ProportionalLoad)):
-        # load_model=5 raised AttributeError ('int' has no attribute 'name'; issue 30, B8)
+        # load_model=5 raised AttributeError ('int' has no attribute 'name')
         raise ValueError(
             f"load_model must be one of {list(LOAD_MODELS)}, a LoadScaling or a "
             f"ProportionalLoad, got {load_model!r:.60}"

@@ -56,7 +56,7 @@ import numpy as np
 
 from gctheory._validate import as_generator, check_choice, check_int, check_probability
 
-# the module is split by concept (issue 25): the goodness of fit in _gof, the law families,
+# the module is split by concept: the goodness of fit in _gof, the law families,
 # the fit result and the maximum-likelihood fitters in _mle; every name stays importable here
 from gctheory.delays._gof import (
     MAX_BOOTSTRAP,

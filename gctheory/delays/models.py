@@ -142,7 +142,7 @@ def parse_delay(spec: Any, **options: Any) -> DelayModel:
     (arguments named, or positional in that order: ``"pareto(0.001, 1.1)"``; a
     positional Pareto spec warns (``UserWarning``) naming the reading taken,
     ``pareto(scale, shape)``, and the reverse one of scipy's order, since
-    ``"pareto(1.1, 0.001)"`` is then a law with infinite mean (issue 18); name the
+    ``"pareto(1.1, 0.001)"`` is then a law with infinite mean; name the
     arguments to silence it), a straggler chain ``"markov(p=.., r=.., fast=<law>,
     slow=<law>)"``, ``"fritchman(...)"`` or ``"bursty(B=.., W=.., lam=.., rate=.., ...)"``
     (:func:`gctheory.delays.markov_times.parse_memory_delay`; a fresh

@@ -66,7 +66,7 @@ def _check_layouts(layouts: Any) -> list[Layout]:
 def _check_law(dist: Any) -> Any:
     if not all(callable(getattr(dist, f, None)) for f in ("ppf", "isf", "cdf")):
         raise ValueError(f"dist must be a frozen scipy.stats distribution, got {dist!r}")
-    return check_law_parameters(dist)  # NaN parameters gave nan / inf (issue 30, S9)
+    return check_law_parameters(dist)  # NaN parameters gave nan / inf
 
 
 def _H(u: np.ndarray, groups: int, size: int, wait: int) -> np.ndarray:

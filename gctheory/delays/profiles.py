@@ -44,7 +44,7 @@ _SCALAR = {("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scal
 
 def _brief(value: Any) -> str:
     """A refused object named by its type and size, never by ``repr`` of the whole: a
-    331-byte pickle of shared references repr()s to 2^60 characters (issue 30, B2)."""
+    331-byte pickle of shared references repr()s to 2^60 characters."""
     if isinstance(value, (str, bytes)):
         text = repr(value[:40])
         return text + ("..." if len(value) > 40 else "")
@@ -64,7 +64,7 @@ def _check_tree(root: Any, nbytes: int) -> None:
     """Refuse an unpickled tree whose size with shared references expanded is beyond
     what ``nbytes`` of plain data can hold, or that contains itself (a cycle), before
     anything walks it: a 12 KB pickle of references to references expanded to 9e6
-    profile rows and 2.4 GB (issue 30, B3). Linear in the distinct containers, no
+    profile rows and 2.4 GB. Linear in the distinct containers, no
     recursion (any depth)."""
     limit = _TREE_PER_BYTE * nbytes + _TREE_SLACK
     box = (list, tuple, dict)

@@ -165,7 +165,7 @@ def persistence(
     >>> round(p, 3), round(h, 3)
     (0.105, 1.006)
     """
-    # NaN (a missing time) and inf (no time) are refused (issue 30, B17)
+    # NaN (a missing time) and inf (no time) are refused
     M = check_array(M, "M", ndim=2, bools=False)
     top = check_real(top, "top", low=0.0, high=1.0, low_open=True)
     level = check_probability(level, "level", open_low=True, open_high=True)

@@ -137,7 +137,7 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
     missing = [c for c in _REQUIRED if c not in header] + ([] if tcol else ["time"])
     if len(missing) == len(_REQUIRED) + 1:
         # not a trace at all: quote nothing of it (read_trace("/proc/self/environ") put
-        # the environment in the message; issue 30, minor)
+        # the environment in the message)
         raise ValueError(
             f"path: {str(p)!r} is not a trace CSV: its first line names none of the columns "
             "round, worker, load, time (or duration_s)"

@@ -160,15 +160,14 @@ def regular_ensemble(
         way in on average, and the matrix comes from a counting sort: the same
         distribution, about 1 s of CPU at n = 10**6 where the full shuffles
         took 30 s, but another code for the same seed than the numpy path
-        (its own xoshiro256** stream, seeded from ``rng``; issue 27).
+        (its own xoshiro256** stream, seeded from ``rng``).
     ``"cancel"``
         One draw; the entry is the number of edges joining a check and a
         variable modulo 2 (the parity-check matrix of the multigraph). A double
         edge vanishes, so a degree-3 variable with one keeps a single check: a
         weight-1 column. Two weight-1 columns on one check are a stopping set
         of size 2, which puts a floor ``~eps^2`` under the block failure rate
-        of the codes that have one (the artifact of the waterfall before
-        issue 14).
+        of the codes that have one (an artifact in a waterfall curve).
     ``"keep"``
         One draw, the multigraph itself: the entry is the multiplicity of the
         edge (1, 2, ...). This is the ensemble of the exact finite-length

@@ -223,7 +223,7 @@ def check_condition_54(
     p = _check_distribution("p", p, 1)
     overhead = check_real(overhead, "overhead", low=0.0, low_open=True)
     # grid=1 / grid=True / x_max=0 evaluated x = 0 only and reported the condition as
-    # holding (issue 30, S10); grid=10**18 allocated until MemoryError (B10)
+    # holding; grid=10**18 allocated until MemoryError
     x_max = check_real(x_max, "x_max", low=0.0, high=1.0, low_open=True)
     grid = check_int(grid, "grid", low=MIN_GRID_54)
     check_memory(32 * grid, "grid", f"the {grid}-point grid of condition (54)")

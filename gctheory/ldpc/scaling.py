@@ -464,7 +464,7 @@ class ScalingParameters:
             check_probability(float(e[(e < 0) | (e > 1)].reshape(-1)[0]), "eps")
         # 1 - prod_i (1 - Q(z_i)) cancels to 0 once every Q(z_i) < 1e-17: sum the logs of
         # 1 - Q(z_i) = Phi(z_i) instead (log_ndtr is accurate at both ends), then
-        # -expm1(sum) (issue 30, S2: Q = 3.55e-63 came out as 0.0)
+        # -expm1(sum) (Q = 3.55e-63 came out as 0.0)
         log_ok = np.zeros_like(e)
         for p in self.points:
             s = p.beta * n ** (-2 / 3) if shift else 0.0

@@ -697,7 +697,7 @@ def waterfall(
     trials = check_int(trials, "trials", low=2)
     codes = check_int(codes, "codes", low=1)
     # the codes of one n are all held at once (about 40 bytes per edge); codes=10**18
-    # ran for ever (issue 30, B9)
+    # ran for ever
     check_memory(
         codes * max(ns) * check_int(dv, "dv", low=1) * 40,
         "codes",

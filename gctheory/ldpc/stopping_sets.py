@@ -239,7 +239,7 @@ def error_floor(
     if max_size is None:
         max_size = max(1, min(12, 18 // dv_))
     max_size = check_int(max_size, "max_size", low=1, high=12)
-    e = check_array(eps, "eps", min_size=0, bools=False)  # True is no probability (B16)
+    e = check_array(eps, "eps", min_size=0, bools=False)  # True is no probability
     for v in e.reshape(-1):
         check_probability(float(v), "eps")
     coeffs = [

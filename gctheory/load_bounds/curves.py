@@ -175,7 +175,7 @@ def load_curves(
             "eq13_decreasing",
         )
     }
-    _check_target(target)  # checked even when s_values is empty (issue 30, minor)
+    _check_target(target)  # checked even when s_values is empty
     proof_ok = 2 * _check_eps(eps) * n + 4 < n
     for s in s_values:
         _check_ns(n, s)
@@ -317,7 +317,7 @@ def achieved_load_mc(
         raise ValueError(f"family must be 'frc', 'brc' or 'bgc', got {family!r}")
     n, s = _check_ns(n, s)
     # each code's n x n placement (and the n parameters tried by default): n = 10**18
-    # hit MemoryError (issue 30, B10)
+    # hit MemoryError
     check_memory(n * n + 8 * n, "n", f"the {n} x {n} placement of each code")
     e = _check_eps(eps)
     tgt = _check_target(target)

@@ -296,7 +296,7 @@ def _zero_column_tail_sum(n, s, d, t, js, upper, z, log_w) -> float:
     anchor = np.exp(base + log_c + mode * step)
     total = anchor.copy()
     # Each walk stops early once what it has left is provably negligible against the
-    # whole sum (issue 27: it stopped when every point's own sum had converged, and the
+    # whole sum (it stopped when every point's own sum had converged, and the
     # points far from the real axis, whose weight is below 1e-300, walked thousands of
     # steps: 0.8 s of ``gctheory load --n 1000000``). At a point whose step factor's
     # modulus, at most |ratio| (t - j)/(j + 1) upwards and |1/ratio| j/(t - j + 1)
@@ -446,7 +446,7 @@ def disjoint_support_columns(A: Any) -> np.ndarray:
     >>> disjoint_support_columns(cyclic_support(6, 2)).tolist()
     [0, 2, 4]
     """
-    # strings, objects and complex numbers were read as supports (issue 30, B15)
+    # strings, objects and complex numbers were read as supports
     A = check_array(A, "A", ndim=2)
     check_memory(16 * A.shape[1] ** 2, "A", f"the conflicts of {A.shape[1]} columns")
     supp = (A != 0).astype(np.int64)

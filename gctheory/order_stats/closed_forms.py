@@ -281,7 +281,7 @@ def _pareto_moments(loc: float, t0: float, xi: float, k: int, n: int) -> OrderSt
         return OrderStatMoments(mean, math.inf, "closed-pareto", reason)
     try:
         var = (t0 * e1) ** 2 * rel
-    except OverflowError:  # a representable mean (1.77e301) raised it (issue 30, B11)
+    except OverflowError:  # a representable mean (1.77e301) raised it
         reason = (
             f"Pareto variance of the {k}-th of {n} is finite but beyond the float range "
             f"(mean {mean:.3g})"

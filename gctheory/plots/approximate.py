@@ -110,7 +110,7 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     ax_l.semilogx(ns4, ps4, "k--", lw=1.2, label="Theorem 4: d = ceil(eq. (14))")
     for n, p in zip(ns4, ps4):
         add("left", "theorem4", n, p)
-    trials = 150 if quick else 2000  # quick: a smoke test (issue 27)
+    trials = 150 if quick else 2000  # quick: a smoke test
     for n in (60, 240, 960):
         code = DFractionalRepetitionCode(n, 3)
         est = estimate_decoding_failure(code, int(round(delta * n)), trials, rng=n, level=0.99)

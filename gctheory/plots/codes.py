@@ -55,7 +55,7 @@ def stability_points(quick: bool = True) -> list[Any]:
     return decoding_stability(
         STABILITY_FAMILIES,
         ns,
-        trials=10 if quick else 100,  # quick: a smoke test (issue 27)
+        trials=10 if quick else 100,  # quick: a smoke test
         worst_samples=5 if quick else 50,
         rng=20190101,
     )

@@ -123,7 +123,7 @@ def plot_skappa_empirical(*, fig: Any = None, quick: bool = True) -> Drawing:
     s_kappa of sampled Gaussian generators (99% CI; fewer samples when ``quick``) and the
     exact s_kappa of Vandermonde generators. Computes and draws two panels on ``fig``;
     ``.data`` holds the curves."""
-    trials = 6 if quick else 200  # quick: a smoke test (nothing judges it; issue 27)
+    trials = 6 if quick else 200  # quick: a smoke test (nothing judges it)
     fig = _figure(fig, (11, 4.6))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2)
@@ -242,7 +242,7 @@ def plot_condition_tail(*, ax: Any = None, quick: bool = True) -> Drawing:
     """Lemma 1 (Chen-Dongarra) tail bound on P(cond(M) > kappa) of u x v Gaussian M
     versus Monte Carlo (99% CI). Computes (fewer shapes and trials when ``quick``) and
     draws on ``ax``; ``.data`` holds the curves."""
-    trials = 8_000 if quick else 50_000  # quick: a smoke test (issue 27)
+    trials = 8_000 if quick else 50_000  # quick: a smoke test
     shapes = [(2, 5), (12, 14), (12, 12)] + ([] if quick else [(57, 60)])
     ax = _axes(ax, (6.5, 4.4))
     rec = _Recorder(ax.figure)
@@ -323,7 +323,7 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     ns_bound = list(range(8, 61, 4))
     seeds = 1 if quick else 2
     trials = 10 if quick else 60
-    budget = 0.5 if quick else 2.0  # seconds per search (CPU of the quick figure, issue 27)
+    budget = 0.5 if quick else 2.0  # seconds per search (CPU of the quick figure)
     fig = _figure(fig, (11.5, 5.4))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2, sharey=True)

@@ -64,7 +64,7 @@ def _missing(name: str) -> bool:
 
 #: laws the quick figures leave to the full ones: the mixture's maximum-likelihood search
 #: (tail threshold screened and narrowed) and its quantiles were two thirds of the quick
-#: delays figures' CPU (issue 27); nothing judges a quick figure
+#: delays figures' CPU; nothing judges a quick figure
 QUICK_SKIPS = ("mixture",)
 
 

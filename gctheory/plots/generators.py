@@ -1,4 +1,4 @@
-"""Figure: every generator family side by side (issue 13): certified worst-case condition
+"""Figure: every generator family side by side: certified worst-case condition
 number and exact empirical s_kappa versus n, Ye-Abbe and CommFR-GC panels.
 
 Every number comes from :func:`gctheory.codes.stability.compare_generators`;

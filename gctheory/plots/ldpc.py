@@ -72,7 +72,7 @@ def waterfall_data(quick: bool = True) -> WaterfallData:
     """Compute the (3,6) waterfall figure's data (quick: 10 eps, 100 frames, 2 codes)."""
     ns = [1000, 2000, 4000, 8000, 16000]
     eps = np.linspace(0.37, 0.46, 10 if quick else 19)
-    trials = 100 if quick else 1000  # quick: a smoke test (issue 27)
+    trials = 100 if quick else 1000  # quick: a smoke test
     codes = 2 if quick else 4
     pts = waterfall(ns, eps, 3, 6, trials, codes=codes, rng=20190905)  # simple graphs
     th = regular_threshold(3, 6)

@@ -210,7 +210,7 @@ def halbawi_approx_time(
     alpha = _check_alpha(alpha)
     t0, xi = _check_pos("t0", t0), _check_pos("xi", xi)
     n_cg, c_m = _nonneg("n_cg", n_cg), _nonneg("c_m", c_m)
-    if n is not None:  # checked even when c_m = 0 leaves it unused (issue 30)
+    if n is not None:  # checked even when c_m = 0 leaves it unused
         n = _int("n", n)
     dec = 0.0
     if c_m:

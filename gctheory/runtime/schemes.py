@@ -302,7 +302,7 @@ def scheme_time_moments(
     >>> round(m.mean, 4), round(m.variance, 4)
     (0.4008, 0.0197)
     """
-    if is_worker_sequence(dist):  # issue 23: workers with their own laws
+    if is_worker_sequence(dist):  # workers with their own laws
         from gctheory.runtime.hetero import hetero_scheme_time_moments
 
         return hetero_scheme_time_moments(scheme_layout(scheme, n, s, m, code=code), dist, tau=tau)
@@ -365,7 +365,7 @@ def scheme_time_mc(
     >>> est.contains(scheme_expected_time("cyclic-mds", X, 12, s=2))
     True
     """
-    if is_worker_sequence(dist):  # issue 23: workers with their own laws
+    if is_worker_sequence(dist):  # workers with their own laws
         from gctheory.runtime.hetero import hetero_scheme_time_mc
 
         _check_mc_args(trials, level, None)
@@ -423,7 +423,7 @@ def optimal_straggler_tolerance(
     (1, 0.7874, 1.1811)
     """
     check_choice(scheme, "scheme", [x for x in SCHEMES if x != "commfr-gc"])
-    hetero = is_worker_sequence(dist)  # issue 23: one law per worker, quadrature per s
+    hetero = is_worker_sequence(dist)  # one law per worker, quadrature per s
     if not hetero:
         _check_dist(dist)
     n = _int("n", n)

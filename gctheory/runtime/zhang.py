@@ -212,7 +212,7 @@ def zhang_metrics(
     if r > n:
         raise ValueError(f"r must be <= n = {n}, got {r}")
     # every argument given is checked, used by the scheme or not: iterations=-1.0 was
-    # echoed into GC's metrics and rho=7 accepted for GD (issue 30, minor)
+    # echoed into GC's metrics and rho=7 accepted for GD
     check_choice(scheme, "scheme", ZHANG_SCHEMES)
     _check_pos("theta", theta)
     if shape is not None:  # read by the Pareto model only (the CLI passes None otherwise)
@@ -307,7 +307,7 @@ def zhang_best_redundancy(
     _selected(rho, n)
     if scheme == "GC":
         _check_scan("n", n, None, "zhang_best_redundancy('GC')")
-    elif n > _MAX_DIVISOR_SCAN:  # the divisors of n = 10**18 were searched for ever (B9)
+    elif n > _MAX_DIVISOR_SCAN:  # the divisors of n = 10**18 were searched for ever
         raise ValueError(
             f"n must be <= {_MAX_DIVISOR_SCAN} here, got {n}: zhang_best_redundancy("
             f"{scheme!r}) scans the n candidate group sizes for divisors of n"

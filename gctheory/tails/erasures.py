@@ -256,7 +256,7 @@ def block_failure_is(
     n = Hs.shape[1]
     eps = check_probability(eps, "eps", open_low=True, open_high=True)
     pilot = check_int(pilot, "pilot", low=100)
-    # the pilot's erasure patterns are drawn at once (pilot=10**18 hit MemoryError, B10)
+    # the pilot's erasure patterns are drawn at once (pilot=10**18 hit MemoryError)
     check_memory(pilot * max(n, 1) * 16, "pilot", f"{pilot} pilot patterns of {n} bits")
     if rng is None:
         raise ValueError("block_failure_is needs a seed (rng=...) so its pilot is reproducible")

@@ -357,7 +357,7 @@ def conditional_tail_probability(L: np.ndarray, x: float, q: int) -> np.ndarray:
     if L.shape[-2] != p or p < 2:
         raise ValueError(f"L must hold p x p Bartlett factors with p >= 2, got shape {L.shape}")
     # a 2-D L (one factor) raised IndexError, a factor that is not lower triangular with a
-    # positive diagonal "Singular matrix" (issue 30, B13)
+    # positive diagonal "Singular matrix"
     one = L.ndim == 2
     if one:
         L = L[None]

@@ -109,12 +109,12 @@ def resolve_delay(delay: Any) -> tuple[Any, Any, str | None]:
         return None, None, None
     from gctheory.delays.markov_times import is_memory_delay, memory_delay_of
 
-    if is_memory_delay(delay):  # issue 23: stragglers with memory
+    if is_memory_delay(delay):  # stragglers with memory
         mem, label = memory_delay_of(delay)
         return mem, None, f"memory: {label}"
     from gctheory.order_stats.heterogeneous import is_worker_sequence
 
-    if is_worker_sequence(delay):  # issue 23: one law per worker (or (law, count) pairs)
+    if is_worker_sequence(delay):  # one law per worker (or (law, count) pairs)
         from gctheory.order_stats.heterogeneous import worker_groups
 
         groups = worker_groups(delay, name="delay")
@@ -286,7 +286,7 @@ def tradeoff(
         from gctheory.delays.markov_times import atlas_note, has_exact_time, stationary_law
 
         notes_memory = [atlas_note(dist, str(delay_label))]
-    elif dist is not None and isinstance(dist, list):  # per-worker laws (issue 23)
+    elif dist is not None and isinstance(dist, list):  # per-worker laws
         from gctheory.order_stats.heterogeneous import worker_groups
 
         worker_groups(dist, n, name="delay")  # one law per worker: the count must be n

@@ -168,7 +168,7 @@ def s_kappa_guarantee(
     >>> s_kappa_guarantee("ye-abbe", "legendre", 40, 20, 1, 1e5, 0.01)[0] is None
     True
     """
-    # an unknown scheme used to fall through to CommFR-GC's formula (issue 30, S8)
+    # an unknown scheme used to fall through to CommFR-GC's formula
     check_choice(scheme, "scheme", GUARANTEED_SCHEMES)
     # every number is checked, also where the family's answer does not use it: n=True or
     # kappa=nan came back as (None, reason) for a non-Gaussian family

@@ -243,7 +243,7 @@ def _simulate(
     iterations = check_int(iterations, "iterations", low=1)
     n = check_int(n, "n", low=1)
     # every iteration keeps about ten numbers (and n delays with record_draws): refuse a
-    # run whose record cannot fit instead of running for ever (iterations=10**18, B9)
+    # run whose record cannot fit instead of running for ever (iterations=10**18)
     check_memory(
         iterations * (400 + (8 * n if record_draws else 0)),
         "iterations",

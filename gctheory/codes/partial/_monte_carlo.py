@@ -94,7 +94,7 @@ def estimate_partial(
     from gctheory.montecarlo import estimate_mean, estimate_probability
 
     check_choice(what, "what", ("fraction", "exact", "time"))
-    # a string scheme or a list sampler raised TypeError inside the engine (issue 30 fuzzer)
+    # a string scheme or a list sampler raised TypeError inside the engine
     if not isinstance(scheme, (PartialPlacement, _TwoMessageScheme)):
         raise ValueError(
             f"scheme must be a PartialPlacement or a two-message scheme, got "

@@ -32,7 +32,7 @@ def _check_dist(dist: Any) -> Any:
             "dist must be a frozen scipy.stats distribution of the time per unit of data "
             f"(with cdf and rvs), got {type(dist).__name__}"
         )
-    check_law_parameters(dist)  # a NaN parameter sampled NaN times (issue 30's fuzzer)
+    check_law_parameters(dist)  # a NaN parameter sampled NaN times
     lo = dist.support()[0] if hasattr(dist, "support") else 0.0
     if lo < 0:
         raise ValueError(f"dist must give non-negative times (its support starts at {lo:g} < 0)")

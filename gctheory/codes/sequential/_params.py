@@ -106,7 +106,6 @@ def sr_sgc_s(B: int, W: int, lam: int) -> int:
     (1, 2)
     """
     # B=True, lam=nan or an array B came back as numbers or raised ZeroDivisionError
-    # (issue 30's refusal fuzzer)
     B = _int("B", B, 1)
     if isinstance(W, bool) or not isinstance(W, (int, np.integer)) or W < 2:
         raise ValueError(f"W must be an integer >= 2 (a window of at least two rounds), got {W!r}")
@@ -168,7 +167,7 @@ def m_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
     >>> m_sgc_load(4, 1, 3, 2)
     Fraction(9, 28)
     """
-    check_sgc_params(n, B, W, lam, "model")  # an array B raised TypeError (issue 30 fuzzer)
+    check_sgc_params(n, B, W, lam, "model")  # an array B raised TypeError
     if lam == n:
         return Fraction(W - 1 + B, n * (W - 1))
     return Fraction((lam + 1) * (W - 1 + B), n * (B + (W - 1) * (lam + 1)))

@@ -85,7 +85,7 @@ def empirical_s_kappa(
     with Theorem 2's guarantee :func:`gctheory.conditioning.s_kappa_bound`,
     which holds with probability ``>= 1 - eps``. ``time_limit`` is the budget of
     the whole search (each step gets what the steps before left; it applied to each
-    step, and N = 2000 ran > 150 s under time_limit=2, issue 30, B6): when it runs
+    step, and N = 2000 ran > 150 s under time_limit=2): when it runs
     out, the steps stop and the result is not ``exact``.
 
     Parameters

@@ -153,7 +153,7 @@ def make_scheme(
             f"code_options must be a dict of keyword arguments or None, got {code_options!r}"
         )
     opts = dict(code_options or {})
-    # every argument given is checked, whether or not this scheme reads it (issue 30)
+    # every argument given is checked, whether or not this scheme reads it
     if r is not None:
         r = check_int(r, "r", low=1, high=n)
     if groups is not None:
