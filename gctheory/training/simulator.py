@@ -65,6 +65,15 @@ class TrainingRun:
         For the lazily aggregated schemes of Zhang & Simeone 2020 (LAG, G-LAG, LAGC,
         G-GD, GC as ``Grouped``): how many iterations each group (each worker, for LAG)
         was selected by rule (13)/(17); None for the other schemes.
+
+    Examples
+    --------
+    >>> from gctheory.training import TrainingRun, simulate
+    >>> run = simulate("frc", n=4, s=1, iterations=5, rng=0)
+    >>> run
+    TrainingRun('frc', iterations=5, time=5.309, loss=2.137)
+    >>> run.iterations, run.time.shape, round(float(run.loss[-1]), 4)
+    (5, (6,), 2.1374)
     """
 
     scheme: str
@@ -104,7 +113,14 @@ class TrainingRun:
 
 class DivergenceWarning(UserWarning):
     """The training loss became non-finite or grew past ``DIVERGENCE_FACTOR`` times its
-    starting value (the step size is too large); the run stopped."""
+    starting value (the step size is too large); the run stopped.
+
+    Examples
+    --------
+    >>> from gctheory.training import DivergenceWarning
+    >>> issubclass(DivergenceWarning, UserWarning)
+    True
+    """
 
 
 DIVERGENCE_FACTOR = 1e3
@@ -206,6 +222,13 @@ def simulate(
     DivergenceWarning
         When the loss becomes non-finite or exceeds :data:`DIVERGENCE_FACTOR`
         times its starting value; the run stops there.
+
+    Examples
+    --------
+    >>> from gctheory.training import simulate
+    >>> run = simulate("frc", n=4, s=1, iterations=5, rng=0)
+    >>> round(float(run.time[-1]), 3), round(float(run.loss[0]), 4), round(float(run.loss[-1]), 4)
+    (5.309, 2.3026, 2.1374)
     """
     _check_options(scheme_options)
     # overflow of a diverging run is reported once, as a DivergenceWarning, not per product
