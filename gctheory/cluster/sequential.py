@@ -102,7 +102,20 @@ class SequentialWorkerState:
 
 
 class SequentialRule:
-    """The real-run side of a :class:`~gctheory.training.schemes.Sequential` scheme."""
+    """The real-run side of a :class:`~gctheory.training.schemes.Sequential` scheme.
+
+    Parameters
+    ----------
+    sch : object
+        A sequential scheme of the simulator (``SR-SGC`` or ``M-SGC``).
+
+    Examples
+    --------
+    >>> from gctheory.training import make_scheme
+    >>> from gctheory.cluster import SEQUENTIAL_SCHEMES, SequentialRule
+    >>> len(SEQUENTIAL_SCHEMES) > 0
+    True
+    """
 
     kind = "sequential"
     exact = True
