@@ -127,6 +127,32 @@ def plot_delay_fits(trace: Any = None, fits: dict | None = None, *, fig: Any = N
     (law, load) to :func:`gctheory.delays.fit_laws` results; by default both come from
     the shared AWS Lambda measurements (:func:`data_path`). Draws on ``fig``; ``.data``
     holds the curves.
+
+    Parameters
+    ----------
+    trace : Trace, optional
+        Measured times (default: the bundled AWS Lambda profiles).
+    fits : dict, optional
+        ``{(law, load): LawFit}`` (fitted when not given).
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_delay_fits
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from gctheory.delays import make_trace
+    >>> rng = np.random.default_rng(0)
+    >>> t = 0.1 + rng.exponential(0.05, 120)  # 20 rounds x 6 workers
+    >>> trace = make_trace(np.repeat(np.arange(20), 6), np.tile(np.arange(6), 20), np.ones(120), t)
+    >>> drawing = plot_delay_fits(trace)  # doctest: +SKIP
+    >>> plt.close("all")
     """
     from gctheory.delays import LAWS
 
@@ -209,6 +235,32 @@ def plot_delay_scheme_times(
     ``trace`` and ``fits`` as for :func:`plot_delay_fits` (by default the shared AWS
     Lambda measurements). Draws one panel per scheme on ``fig``; ``.data`` holds the
     curves.
+
+    Parameters
+    ----------
+    trace : Trace, optional
+        Measured times (default: the bundled AWS Lambda profiles).
+    fits : dict, optional
+        ``{(law, load): LawFit}``.
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on.
+    quick : bool
+        Fewer bootstrap samples.
+    laws : sequence of str, optional
+        Laws fitted.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_delay_scheme_times
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_delay_scheme_times(trace, laws=["shifted_exp"])  # doctest: +SKIP
+    >>> list(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
     """
     from gctheory.delays import LAWS, scheme_times
 

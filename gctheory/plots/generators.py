@@ -77,6 +77,28 @@ def plot_stability_generators(
 
     ``data`` is :func:`study`'s table (computed with ``quick`` when not given); draws
     four panels and one legend on ``fig``.
+
+    Parameters
+    ----------
+    data : dict, optional
+        The study's table (computed when not given).
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_stability_generators
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_stability_generators()  # doctest: +SKIP
+    >>> len(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
     """
     if data is None:
         data = study(quick)
