@@ -181,6 +181,13 @@ def run(
         whose ``k`` differs from the workload's; ``n`` more than the engine has.
     ClusterError
         When the run cannot go on; ``.run`` holds it so far.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import run
+    >>> if __name__ == "__main__":  # worker processes re-import the main module  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    ...     print(result.iterations, result.dead)
     """
     from gctheory.delays import parse_delay
 

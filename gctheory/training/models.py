@@ -92,10 +92,22 @@ def load_digits_dataset(task: str = "multiclass") -> Dataset:
         digit is >= 5 (logistic regression, as in Wang et al. 2019, Section 5,
         and Kadhe et al. 2019, Section V).
 
+    Returns
+    -------
+    Dataset
+        Features scaled to [0, 1] with a bias column, and the labels.
+
     Notes
     -----
     Offline: the data ships inside scikit-learn (``pip install "gctheory[data]"``).
     The result is cached; treat its arrays as read-only.
+
+    Examples
+    --------
+    >>> from gctheory.training import load_digits_dataset
+    >>> data = load_digits_dataset("binary")
+    >>> data.name, data.X.shape, data.n_labels, sorted(set(data.y.tolist()))
+    ('digits-binary', (1797, 65), 2, [0, 1])
     """
     if task not in ("multiclass", "binary"):
         raise ValueError(f"task must be 'multiclass' or 'binary', got {task!r}")

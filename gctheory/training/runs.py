@@ -62,6 +62,11 @@ def reference_loss(model: str = "softmax", l2: float = 1e-3, data: str | None = 
     -------
     float
         ``F*``, cached per arguments.
+
+    Examples
+    --------
+    >>> from gctheory.training import reference_loss
+    >>> f_star = reference_loss("logistic")  # doctest: +SKIP
     """
     if data is None:
         data = "digits-binary" if model == "logistic" else "digits"
