@@ -658,7 +658,7 @@ def verify_straggler_sets(
     rng: Any = None,
     rtol: float = 1e-6,
 ) -> ToleranceCheck:
-    """Decode from every straggler set of a given size and compare with the true sum.
+    """Decode from every straggler set of a given size and compare with the true gradient sum.
 
     Random Gaussian partials (k, d); each set of ``stragglers`` workers
     (default ``code.s``) is removed, the rest decode, and the result must agree

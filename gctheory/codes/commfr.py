@@ -128,7 +128,7 @@ def _full_rank(M: np.ndarray, K: int) -> bool:
 
 
 def minimum_distance(G: Any, *, max_subsets: int = 200_000) -> int:
-    """Minimum distance delta of the code spanned by the rows of G (K x N), by enumeration.
+    """Minimum distance delta of the code spanned by G (K x N), by enumeration (Theorem 1's delta).
 
     ``delta - 1`` is the largest e such that every N - e columns of G have rank
     K (the erasure-correction view used in the proof of Theorem 1 of Kadhe et

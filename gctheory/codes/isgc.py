@@ -470,7 +470,7 @@ def max_disjoint_exhaustive(support: Any, survivors: Sequence[int]) -> int:
 
 # ------------------------------------------------------------------ the code
 class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
-    """Ignore-stragglers gradient code on an FR, CR or hybrid placement (IS-GC).
+    """Ignore-stragglers gradient code (IS-GC) on an FR, CR or hybrid placement (authors' code).
 
     Parameters
     ----------

@@ -65,7 +65,7 @@ def _check_ns(n: Any, s: Any) -> tuple[int, int]:
 
 
 def cyclic_support(n: int, load: int) -> np.ndarray:
-    """n x n placement where worker i holds partitions i, i+1, ..., i+load-1 (mod n).
+    """The cyclic placement of Tandon et al. 2017: worker i holds i, ..., i+load-1 (mod n).
 
     Parameters
     ----------
@@ -277,7 +277,7 @@ class FractionalRepetitionCode(MatrixGradientCode):
 
 
 class CyclicMDSCode(MatrixGradientCode):
-    """Cyclic-MDS gradient code: k = n, worker i holds partitions i..i+s (mod n), load s+1.
+    """Cyclic-MDS gradient code (Tandon et al. 2017): k = n, worker i holds i..i+s (mod n).
 
     Parameters
     ----------

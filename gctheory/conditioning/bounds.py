@@ -65,7 +65,7 @@ __all__ = [
 def chen_dongarra_tail(
     u: int, v: int, x: float, C: float = C_CHEN_DONGARRA, prefactor: str = "eq7"
 ) -> float:
-    """Chen-Dongarra upper bound on ``P(cond(M) / (v / (|v-u|+1)) > x)``.
+    """Chen-Dongarra bound on ``P(cond(M) / (v / (|v-u|+1)) > x)`` (their 2005 Thm 4.5).
 
     For a ``u x v`` matrix M of i.i.d. standard normal entries, Theorem 4.5 of
     Chen and Dongarra (2005), quoted as Lemma 1 (eq. (9)) of Kadhe et al. 2019::
@@ -110,7 +110,7 @@ def chen_dongarra_tail(
 def gaussian_condition_bound(
     u: int, v: int, kappa: float, C: float = C_CHEN_DONGARRA, prefactor: str = "eq7"
 ) -> float:
-    """Upper bound on ``P(cond(M) > kappa)`` for a ``u x v`` standard Gaussian M.
+    """Upper bound on ``P(cond(M) > kappa)``, M a ``u x v`` Gaussian (Lemma 1, Kadhe et al. 2019).
 
     :func:`chen_dongarra_tail` at ``x = kappa (|v-u|+1) / v``, the step (b) of
     the proof of Theorem 2 (Kadhe et al. 2019, eqs. (12)-(13)). The domain

@@ -76,7 +76,7 @@ class Threshold:
 
 
 def bec_threshold(lam: Distribution, rho: Distribution) -> Threshold:
-    """Density-evolution (peeling) threshold of an LDPC ensemble on the BEC.
+    """Density-evolution (peeling) threshold ``p*`` of an LDPC ensemble (Kadhe et al. 2019, IV-A).
 
     The largest ``eps`` with ``eps * lambda(1 - rho(1 - x)) < x`` for all
     ``x in (0, 1]`` (Kadhe et al. 2019, Sec. IV-A, the threshold ``p*``;

@@ -442,7 +442,7 @@ def edge_to_node(edge: Distribution, *, name: str = "edge") -> dict[int, Any]:
 
 
 def design_rate(lam: Distribution, rho: Distribution) -> Any:
-    """Design rate ``1 - (sum_j rho_j / j) / (sum_i lambda_i / i)`` of an ensemble.
+    """Design rate ``1 - (sum_j rho_j / j) / (sum_i lambda_i / i)`` (Richardson-Urbanke 3.3).
 
     Richardson and Urbanke 2008, Sec. 3.3; ``lam``/``rho`` are edge-perspective
     {degree: fraction}. The (3, 6) ensemble has rate 1/2, the [10000, 5000]

@@ -71,7 +71,7 @@ class _MMaster(SequentialMaster):
 
 
 class MSGC(SequentialCode):
-    """Multiplexed SGC: D1 by repetition across rounds, D2 by an (n, lambda) code, multiplexed.
+    """Multiplexed SGC (Krishnan et al., ICLR 2023): D1 repeated across rounds, D2 coded.
 
     Parameters
     ----------

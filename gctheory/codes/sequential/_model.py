@@ -21,7 +21,7 @@ __all__ = ["BurstyStragglerModel"]
 # ----------------------------------------------------------------------------- model
 @dataclass(frozen=True)
 class BurstyStragglerModel:
-    """The (B, W, lambda)-bursty straggler model for ``n`` workers.
+    """The (B, W, lambda)-bursty straggler model of Krishnan et al. (ICLR 2023), ``n`` workers.
 
     Parameters
     ----------

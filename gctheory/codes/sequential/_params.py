@@ -83,7 +83,7 @@ def check_sgc_params(n: int, B: int, W: int, lam: int, scheme: str = "model") ->
 
 
 def sr_sgc_s(B: int, W: int, lam: int) -> int:
-    """SR-SGC's per-round tolerance ``s = ceil(B lambda / (W - 1 + B))``.
+    """SR-SGC's per-round tolerance ``s = ceil(B lambda / (W - 1 + B))`` (Krishnan et al. 2023).
 
     Parameters
     ----------
@@ -114,7 +114,7 @@ def sr_sgc_s(B: int, W: int, lam: int) -> int:
 
 
 def sr_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
-    """Normalised load of SR-SGC, ``(s + 1) / n``.
+    """Normalised load of SR-SGC, ``(s + 1) / n`` (Krishnan et al. 2023).
 
     Parameters
     ----------
@@ -143,7 +143,7 @@ def sr_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
 
 
 def m_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
-    """Normalised load of M-SGC (paper formula; D2 empty when lambda = n).
+    """Normalised load of M-SGC, the formula of Krishnan et al. 2023 (D2 empty when lambda = n).
 
     Parameters
     ----------

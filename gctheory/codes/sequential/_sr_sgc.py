@@ -52,7 +52,7 @@ class _SRMaster(SequentialMaster):
 
 
 class SRSGC(SequentialCode):
-    """Selective-repeat SGC: an (n, s) gradient code per round plus selective repetition.
+    """Selective-repeat SGC (Krishnan, Ebrahimi and Khisti, ICLR 2023): an (n, s) code per round.
 
     ``prefer``: which of job ``t``'s missing workers repeat in round ``t + B``:
     ``"stragglers"`` (those that straggled in round ``t`` first, then by
