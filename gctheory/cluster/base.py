@@ -21,6 +21,7 @@ __all__ = ["ENGINES", "STATUSES", "Engine", "Event"]
 STATUSES = ("never", "used", "unused", "late", "error", "dead")
 NEVER, USED, UNUSED, LATE, ERROR, DEAD = range(6)
 
+#: Engine names accepted by ``run(engine=...)``, each with a one-line description.
 ENGINES = {
     "local": "worker processes on this machine (multiprocessing; the default)",
     "dask": "a Dask distributed cluster: 'dask' (a LocalCluster) or 'dask=tcp://HOST:PORT'",

@@ -54,6 +54,7 @@ from gctheory.cluster.worker import OracleError
 
 __all__ = ["SEQUENTIAL_SCHEMES", "SequentialRule", "SequentialWorkerState", "is_sequential"]
 
+#: The sequential (stateful) schemes the real-run master runs with :class:`SequentialRule`.
 SEQUENTIAL_SCHEMES = ("sr_sgc", "m_sgc")
 
 

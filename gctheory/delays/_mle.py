@@ -32,6 +32,7 @@ from gctheory.delays.mixture import body_tail
 __all__ = ["LAWS", "LAW_PARAMETERS", "FitConvergenceError", "LawFit"]
 
 LAWS = DELAY_LAWS  # shifted_exp, pareto, weibull, gamma, lognormal, mixture
+#: The parameters of each fitted law, in the order :class:`LawFit` reports them.
 LAW_PARAMETERS = {
     "shifted_exp": ("shift", "mean"),
     "pareto": ("scale", "shape"),

@@ -58,6 +58,7 @@ from gctheory.delays.trace import Trace
 
 __all__ = ["SchemeTimes", "scheme_times", "decision_table", "scheme_s_values", "LOAD_MODELS"]
 
+#: Values of ``scheme_times(load_model=...)``: how times measured at one load move to another.
 LOAD_MODELS = ("interpolate", "affine", "proportional", None)
 
 

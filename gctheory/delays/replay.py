@@ -29,6 +29,7 @@ from gctheory.delays.trace import Trace, read_trace
 
 __all__ = ["TraceReplay", "parse_trace_spec", "ORDERS"]
 
+#: How a :class:`TraceReplay` walks the measured rounds.
 ORDERS = ("sequential", "random")
 
 

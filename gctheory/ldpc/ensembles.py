@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 
+#: How :func:`regular_ensemble` treats repeated edges of the configuration model.
 MULTI_EDGES = ("resample", "cancel", "keep")
 
 #: Largest expected amount of work (configuration draws x edges) that

@@ -46,6 +46,7 @@ __all__ = [
     "seed_sequence",
 ]
 
+#: Trials per chunk when ``chunk_size`` is not given (2^16).
 DEFAULT_CHUNK_SIZE = 1 << 16
 
 #: Most chunks one run may be cut into. Each chunk costs a seed, a generator and a

@@ -47,6 +47,8 @@ __all__ = [
     "trace_delays",
 ]
 
+#: The schemes :func:`search_runtimes` compares; ``RULES``: whose parameter grid (the
+#: paper's or the authors' scripts'); ``RULE_DIFFERENCES``: how the two grids differ.
 SCHEMES = ("GC", "SR-SGC", "M-SGC", "no coding", "no-wait")
 RULES = ("paper", "scripts")
 RULE_DIFFERENCES = {

@@ -236,6 +236,7 @@ def _no_fingerprint(code: Any) -> None:
     return None
 
 
+#: The estimators a sweep :class:`Problem` can name, by name (parameters and kind of each).
 ESTIMATORS: dict[str, Estimator] = {
     e.name: e
     for e in (
