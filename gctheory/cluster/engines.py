@@ -242,8 +242,6 @@ class DaskEngine(Engine):
     lost with it: the engine reports each gradient-coding worker it held as
     dead (naming the Dask address), and the master goes on without them.
 
-    Notes
-    -----
     A task already running cannot be interrupted: a late worker's sleep runs
     out, its result is recorded as late and dropped (``preempt`` has no effect).
 

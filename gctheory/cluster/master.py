@@ -169,6 +169,12 @@ def run(
         configuration; ``iterations`` counts from the start of the first run);
         without a file there the run starts afresh. Workers always start
         afresh: a worker dead before the master stopped is alive again.
+    m : int
+        Communication saving of the code (messages ``1/m`` of a gradient).
+    code_options : dict, optional
+        Options of the code family, as in :func:`gctheory.training.make_scheme`.
+    checkpoint_every : int
+        Iterations between checkpoints (with ``checkpoint``).
 
     Returns
     -------

@@ -49,6 +49,19 @@ class GradientOracle(Protocol):
     dim : int
         Length of the parameter vector.
 
+    Methods
+    -------
+    partial_gradient(params, partition) -> ndarray (dim,)
+        Gradient of partition ``partition``'s share of the loss; the ``k``
+        partial gradients sum to the full gradient.
+    initial_params() -> ndarray (dim,)
+        Where gradient descent starts.
+
+    Optional: ``restrict(partitions)`` (a copy holding only those partitions),
+    ``metrics(params) -> dict`` (numbers reported per iteration),
+    ``step_size()`` (a default step), ``spec()`` (a JSON-able description that
+    :func:`make_workload` rebuilds, for :func:`gctheory.cluster.replay`).
+
     Examples
     --------
     >>> from gctheory.cluster import GradientOracle
@@ -62,19 +75,6 @@ class GradientOracle(Protocol):
     ...         return np.zeros(self.dim)
     >>> isinstance(Quadratic(), GradientOracle)
     True
-
-    Methods
-    -------
-    partial_gradient(params, partition) -> ndarray (dim,)
-        Gradient of partition ``partition``'s share of the loss; the ``k``
-        partial gradients sum to the full gradient.
-    initial_params() -> ndarray (dim,)
-        Where gradient descent starts.
-
-    Optional: ``restrict(partitions)`` (a copy holding only those partitions),
-    ``metrics(params) -> dict`` (numbers reported per iteration),
-    ``step_size()`` (a default step), ``spec()`` (a JSON-able description that
-    :func:`make_workload` rebuilds, for :func:`gctheory.cluster.replay`).
     """
 
     k: int

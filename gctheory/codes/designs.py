@@ -737,6 +737,8 @@ class StochasticGradientCode(EmptyDecodeMixin, _ApproximateCode):
     p : float
         Straggling probability the estimator is scaled for, ``0 <= p < 1``.
 
+    Notes
+    -----
     ``decode`` returns ``sum_{i in survivors} y_i / (d (1 - p))`` (the
     unbiased estimator of Bitar, Wootters, El Rouayheb 2020; see the module
     docstring for what is derived here). It never refuses for decodability:

@@ -484,6 +484,8 @@ class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
         In-group partitions per worker (``0 <= c1 <= c``) and number of
         groups (``groups | n``, ``c <= n / groups``).
 
+    Notes
+    -----
     Every worker sends the plain sum of its partitions; ``decode`` returns the
     sum over the largest set of recoverable partitions (coefficient 1 on a
     largest set of survivors with disjoint supports), so

@@ -166,6 +166,11 @@ def mask_matrix(n: int, k: int, w: int) -> np.ndarray:
         Workers, partitions and partitions per worker; ``1 <= w <= k`` and
         ``n w >= k``.
 
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, k)
+        The mask ``M``: row ``i`` marks the ``w`` partitions of worker ``i``.
+
     Examples
     --------
     >>> from gctheory.codes import mask_matrix
@@ -395,6 +400,11 @@ def rs_decoding_vector(
         Number of workers (the order of ``alpha``).
     table : numpy.ndarray, optional
         A precomputed :func:`rs_inverse_table` ``(n)``.
+
+    Returns
+    -------
+    numpy.ndarray, complex, shape (f,)
+        The decoding vector ``a``, in the order of ``survivors``.
 
     Examples
     --------

@@ -275,6 +275,11 @@ def decoding_stability(
     progress : callable, optional; called as ``progress(done, total, "family n=N")``
         before each (family, n) point and once at the end.
 
+    Returns
+    -------
+    list of StabilityPoint
+        One point per family and n.
+
     Examples
     --------
     >>> from gctheory.codes import decoding_stability
@@ -515,6 +520,8 @@ def compare_generators(
     rng : seed of the random families, the searches and the test gradients.
     progress : callable, optional; called as ``progress(done, total, "scheme family")``
         before each (scheme, family) pair and once at the end.
+    exhaustive_limit : int
+        Enumerate every subset when there are at most this many.
 
     Returns
     -------

@@ -225,6 +225,8 @@ class FractionalRepetitionCode(MatrixGradientCode):
         Partitions (default n); must be a multiple of the number of groups
         ``n / (s + 1)``. Load is ``k (s + 1) / n`` (= s + 1 for k = n).
 
+    Notes
+    -----
     Decoding takes one survivor per group (cost O(n), condition number 1).
 
     Examples

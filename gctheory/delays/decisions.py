@@ -328,6 +328,11 @@ def scheme_times(
         Called as ``progress(done, total, what)``: one step per measured load whose
         laws are fitted and one per bootstrap replicate.
 
+    Returns
+    -------
+    SchemeTimes
+        The expected time versus ``s`` per estimator, with intervals.
+
     Examples
     --------
     >>> import numpy as np

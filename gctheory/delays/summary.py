@@ -66,8 +66,12 @@ class LoadSummary:
         The straggler threshold used.
     straggler_rate : float
         Fraction of rows above it.
-    **others
-        Persistence and dependence statistics (see the module docstring).
+    stragglers, rounds_with_stragglers, iid_rounds_with_stragglers, dispersion : float
+        Straggler counts per round, observed and as i.i.d. workers would give them.
+    repeat_stragglers, repeat_opportunities, top : float
+        Whether the same workers straggle again (``top``: the slow fraction).
+    persistence, persistence_ci, h, h_ci, rank_corr, icc_log : float or tuple
+        Persistence and dependence statistics with intervals (module docstring).
 
     Examples
     --------
@@ -219,6 +223,8 @@ def summarize(
 
     Parameters
     ----------
+    trace : Trace
+        Measured times (every campaign and load is summarised).
     probs : sequence of float
         Quantile levels reported.
     threshold : float, optional

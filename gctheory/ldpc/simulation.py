@@ -509,6 +509,11 @@ def ensemble_failure_rate(
     rng, backend, **engine
         As in :func:`block_failure_rate`.
 
+    Returns
+    -------
+    Estimate
+        The block failure probability with its binomial interval.
+
     Examples
     --------
     >>> from gctheory.ldpc import ensemble_failure_rate

@@ -64,6 +64,8 @@ def frc_load(n: int, s: int, form: str = "theorem", *, warn: bool = True) -> Loa
         (natural logarithms: the formula is not base-free).
         ``"proof"``: the choice at the start of Appendix D,
         ``d = 1 + ln(n) / ln(1/delta)`` (the proof uses both choices).
+    warn : bool
+        Issue a :class:`LoadBoundRegimeWarning` outside the regime (the notes say it anyway).
 
     Returns
     -------

@@ -45,6 +45,8 @@ class Stop:
         Stop once this many outcomes fell in the event (>= 1; probabilities
         and importance sampling only).
 
+    Notes
+    -----
     The trial budget is the ``trials`` argument of the estimator (t_max); it
     always applies. A run that spends it before a requested target says so:
     ``Estimate.target_met`` is False and a

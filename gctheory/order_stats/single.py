@@ -246,6 +246,8 @@ def order_statistic_reference(
         times the density of ``X_(k:n)``, ``f(x) F^(k-1) S^(n-k) / B(k, n-k+1)``
         (David and Nagaraja 2003, eq. (2.2.2)), in log space with ``F`` and ``S``
         each computed directly, ``dps + 10`` working digits (about a second a value).
+    **params : float
+        The family's parameters (named as above).
 
     Returns
     -------

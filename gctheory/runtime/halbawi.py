@@ -80,6 +80,11 @@ def halbawi_alpha_star(t0: float, xi: float, n_cg: float) -> float:
     n_cg : float
         ``N c_g``: time to compute the gradient of the whole dataset on one machine.
 
+    Returns
+    -------
+    float
+        ``alpha*`` in (0, 1).
+
     Raises
     ------
     ValueError

@@ -189,6 +189,11 @@ def zhang_metrics(
         Iteration complexity of GD/GC/G-GD and of LAG/G-LAG/LAGC (default: equal,
         "the same scaling", eqs. (19)-(20)).
 
+    Returns
+    -------
+    ZhangMetrics
+        Time per iteration, communication and computation (and their complexities).
+
     Notes
     -----
     Times: GD ``E[X_(n:n)]``; GC ``E[X_(n-r+1:n)]`` (any ``n-r+1`` of ``n``);

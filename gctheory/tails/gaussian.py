@@ -498,6 +498,8 @@ class GaussianConditionTail:
         For ``"tilt"``: degrees of freedom left to the last diagonal entry, in
         ``(0, d]`` (default ``min(d, 1 / log x)``).
 
+    Notes
+    -----
     Samples are ``u x v`` matrices, shape ``(size, u, v)``.
 
     Examples

@@ -206,6 +206,9 @@ def simulate(
         Record the gradient norm, heterogeneity and per-sample variance at
         every iterate (``TrainingRun.stats``; costs about one more gradient
         per iteration).
+    **scheme_options
+        ``K``, ``s``, ``r``, ``groups``, ``m``, ``xi``, ``D``, ``blocks``, ``partial_work``,
+        ``linear_scaling``, ``warmup``, ``code_options``: passed to :func:`make_scheme`.
 
     Returns
     -------

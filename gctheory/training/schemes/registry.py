@@ -126,6 +126,13 @@ def make_scheme(
         "groups": 5}`` (``isgc``), ``{"block_size": 3, "lam": 1}`` (``bibd``),
         ``{"p": 0.2, "placement": "pairwise-balanced"}`` (``sgc``);
         approximate codes also take ``wait_for``.
+    rng : None, int or numpy.random.Generator
+        Seed of the random constructions.
+
+    Returns
+    -------
+    Scheme
+        The scheme object the simulator runs (its ``code`` where it has one).
 
     Examples
     --------

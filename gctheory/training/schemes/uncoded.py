@@ -113,13 +113,15 @@ def lgc_compensation(worker_grads: np.ndarray, fastest: np.ndarray) -> np.ndarra
     fastest : array of int
         The K fastest workers ``S``; ``g' = (1/K) sum_{i in S} g^(i)``.
 
-    With complete straggler gradients this equals the bias of eq. (7),
-    ``(1/N) sum_i g^(i) - (1/K) sum_{i in S} g^(i)``.
-
     Returns
     -------
     numpy.ndarray, shape (d,)
         The compensation ``e``.
+
+    Notes
+    -----
+    With complete straggler gradients this equals the bias of eq. (7),
+    ``(1/N) sum_i g^(i) - (1/K) sum_{i in S} g^(i)``.
 
     Examples
     --------
