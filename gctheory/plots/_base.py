@@ -179,11 +179,12 @@ def figure(
     Examples
     --------
     >>> from gctheory.plots import all_figures, figure
-    >>> @figure("example-figure", description="an example")
-    ... def make(outdir, quick):
-    ...     return []
-    >>> any(m.name == "example-figure" for m in all_figures())
+    >>> register = figure("my-figure", description="one line for the figure list")
+    >>> callable(register)  # nothing is registered until it decorates a maker
     True
+    >>> @register  # doctest: +SKIP
+    ... def make(outdir, quick):
+    ...     return []  # the paths written
     """
 
     def register(func: Callable[[Path, bool], list[Path]]) -> Callable[[Path, bool], list[Path]]:
