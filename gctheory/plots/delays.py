@@ -147,11 +147,14 @@ def plot_delay_fits(trace: Any = None, fits: dict | None = None, *, fig: Any = N
     >>> from gctheory.plots import plot_delay_fits
     >>> import matplotlib.pyplot as plt
     >>> import numpy as np
-    >>> from gctheory.delays import make_trace
+    >>> from gctheory.delays import fit_laws, make_trace
     >>> rng = np.random.default_rng(0)
-    >>> t = 0.1 + rng.exponential(0.05, 120)  # 20 rounds x 6 workers
+    >>> t = 0.1 + rng.exponential(0.05, 120)  # 20 rounds x 6 workers at load 1
     >>> trace = make_trace(np.repeat(np.arange(20), 6), np.tile(np.arange(6), 20), np.ones(120), t)
-    >>> drawing = plot_delay_fits(trace)  # doctest: +SKIP
+    >>> fits = {(f.law, 1.0): f for f in fit_laws(t, ["shifted_exp", "lognormal"])}
+    >>> drawing = plot_delay_fits(trace, fits)  # give both, or neither (the bundled data)
+    >>> list(drawing.axes), sorted(drawing.data)
+    (['load 1'], ['curve', 'load', 'sf', 't'])
     >>> plt.close("all")
     """
     from gctheory.delays import LAWS
