@@ -2,10 +2,10 @@
 straggles) for ``{group size: number of groups}``, exact or at the saddle point.
 
 Private. The codes' own closed forms (:func:`gctheory.codes.dfrc_failure_probability`)
-and the load bounds share this one implementation (issue 30, B7: the d-FRC's
+and the load bounds share this one implementation (the d-FRC's
 inclusion-exclusion in big integers took over 60 s at n = 10**6 where this answers in
 milliseconds). It lives on the bottom floor (numpy only), so the load bounds do not
-import the codes package (0.9 s of ``gctheory load``; issue 27); the old path
+import the codes package (0.9 s of ``gctheory load``); the old path
 ``gctheory.codes._group_failure`` still works.
 :mod:`gctheory.load_bounds.group_failure` documents the method and re-exports it.
 """
@@ -49,7 +49,7 @@ def _poly_prod_one_minus(sizes: Sequence[int] | Counter, degree: int) -> list[in
     for a, x in counts.items():
         # (1 - z^a)^x = sum_j (-1)^j C(x, j) z^{a j}; C(x, j) by the exact recurrence
         # C(x, j + 1) = C(x, j) (x - j) / (j + 1) (math.comb afresh for each j cost 1 s of
-        # ``gctheory load --n 1000000 --s 1000``; issue 27)
+        # ``gctheory load --n 1000000 --s 1000``)
         factor, binom = {}, 1
         for j in range(0, min(x, degree // a) + 1):
             factor[a * j] = -binom if j % 2 else binom

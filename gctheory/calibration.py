@@ -47,6 +47,24 @@ class Study:
 
     ``run(seed, level)`` returns an :class:`Estimate` stated at ``level``;
     ``truth`` is the exact answer; ``group`` the package the estimator is from.
+
+    Parameters
+    ----------
+    name : str
+        The study's name.
+    group : str
+        The package of the estimator.
+    truth : float
+        The exact answer.
+    run : callable
+        ``run(seed, level)`` returning an Estimate.
+
+    Examples
+    --------
+    >>> from gctheory.calibration import Study, studies
+    >>> study = studies()["wilson"]
+    >>> study.group, study.run(0, 0.9).contains(study.truth)
+    ('montecarlo', True)
     """
 
     name: str
@@ -60,7 +78,29 @@ class Study:
 
 
 def coverage_curve(study: Study, levels: Sequence[float], seeds: Iterable[int]) -> list[Coverage]:
-    """The coverage of ``study`` at each of ``levels``, over the same ``seeds``."""
+    """The coverage of ``study`` at each of ``levels``, over the same ``seeds``.
+
+    Parameters
+    ----------
+    study : Study
+        The study.
+    levels : sequence of float
+        Confidence levels.
+    seeds : iterable of int
+        Seeds of the runs.
+
+    Returns
+    -------
+    list of Coverage
+        Covered runs out of the total at each level, with an interval.
+
+    Examples
+    --------
+    >>> from gctheory.calibration import coverage_curve, studies
+    >>> c = coverage_curve(studies()["wilson"], [0.9], range(20))[0]
+    >>> c.covered, c.runs, c.level
+    (18, 20, 0.9)
+    """
     seeds = list(seeds)
     return [study.coverage(seeds, level) for level in levels]
 
@@ -210,7 +250,19 @@ def _atlas_time_truth(n: int, s: int) -> float:
 
 def studies() -> dict[str, Study]:
     """Every calibration study, by name (cheap to build: truths are computed on demand
-    only where they are closed forms)."""
+    only where they are closed forms).
+
+    Returns
+    -------
+    dict of str to Study
+        Every calibration study.
+
+    Examples
+    --------
+    >>> from gctheory.calibration import studies
+    >>> sorted(studies())[:3]
+    ['clopper-pearson', 'delays-pareto-scale', 'delays-pareto-shape']
+    """
     from gctheory.montecarlo.stopping import Stop
 
     p, t, x = 0.02, 3.0, 30.0

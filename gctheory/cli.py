@@ -99,7 +99,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     if not args.no_figures:
         if args.paper is None:
             failed_figs = _run_figures(figdir, args.quick)
-        else:  # only that paper's figures (issue 29: --paper X remade all of them)
+        else:  # only that paper's figures (--paper X remade all of them)
             from gctheory.plots import all_figures
 
             mine = [m.name for m in all_figures() if m.paper == args.paper]

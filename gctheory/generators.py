@@ -93,7 +93,29 @@ def _check_nk(N: Any, K: Any, per_entry: int = 24) -> tuple[int, int]:
 
 
 def gaussian_generator(K: int, N: int, *, rng: Any = None) -> np.ndarray:
-    """K x N matrix of i.i.d. standard normal entries (Kadhe et al. 2019, Thm. 2)."""
+    """K x N matrix of i.i.d. standard normal entries (Kadhe et al. 2019, Thm. 2).
+
+    Parameters
+    ----------
+    K : int
+        Code dimension (rows), ``1 <= K <= N``.
+    N : int
+        Code length (workers).
+    rng : None, int or numpy.random.Generator
+        Seed.
+
+    Returns
+    -------
+    numpy.ndarray, shape (K, N)
+        i.i.d. N(0, 1) entries.
+
+    Examples
+    --------
+    >>> from gctheory.generators import gaussian_generator
+    >>> gaussian_generator(2, 4, rng=0).round(3)
+    array([[ 0.126, -0.132,  0.64 ,  0.105],
+           [-0.536,  0.362,  1.304,  0.947]])
+    """
     N, K = _check_nk(N, K)
     return as_generator(rng).standard_normal((K, N))
 
@@ -104,6 +126,26 @@ def vandermonde_nodes(N: int, nodes: str = "chebyshev") -> np.ndarray:
     ``"equispaced"``: ``-1 + 2 j / (N - 1)`` (0 for N = 1); ``"chebyshev"``:
     ``cos((2 j + 1) pi / (2 N))``; ``"roots_of_unity"``: ``exp(2 pi i j / N)``
     (complex), j = 0..N-1.
+
+    Parameters
+    ----------
+    N : int
+        Number of nodes.
+    nodes : {"equispaced", "chebyshev", "roots_of_unity"}
+        The node family.
+
+    Returns
+    -------
+    numpy.ndarray, shape (N,)
+        The nodes (complex for roots of unity).
+
+    Examples
+    --------
+    >>> from gctheory.generators import vandermonde_nodes
+    >>> vandermonde_nodes(3, "equispaced").tolist()
+    [-1.0, 0.0, 1.0]
+    >>> vandermonde_nodes(3).round(6).tolist()  # Chebyshev
+    [0.866025, 0.0, -0.866025]
     """
     N = check_int(N, "N", low=1)
     check_choice(nodes, "nodes", VANDERMONDE_NODES)
@@ -123,6 +165,26 @@ def vandermonde_generator(K: int, N: int, nodes: str | np.ndarray = "chebyshev")
 
     ``nodes`` is a name from :data:`VANDERMONDE_NODES` or an array of N distinct
     points. Real nodes give a real matrix, roots of unity a complex one.
+
+    Parameters
+    ----------
+    K : int
+        Code dimension (rows), ``1 <= K <= N``.
+    N : int
+        Code length (workers).
+    nodes : str or array_like
+        A name of :data:`VANDERMONDE_NODES` or N distinct points.
+
+    Returns
+    -------
+    numpy.ndarray, shape (K, N)
+        ``G[i, j] = x_j ** i``.
+
+    Examples
+    --------
+    >>> from gctheory.generators import vandermonde_generator
+    >>> vandermonde_generator(3, 3, nodes="equispaced").tolist()
+    [[1.0, 1.0, 1.0], [-1.0, 0.0, 1.0], [1.0, 0.0, 1.0]]
     """
     N, K = _check_nk(N, K, per_entry=32)
     if isinstance(nodes, str):
@@ -140,6 +202,28 @@ def systematic_generator(G: np.ndarray) -> np.ndarray:
     """The systematic form ``G[:, :K]^{-1} G = [I_K | P]`` of a K x N generator.
 
     Raises ValueError if the first K columns are singular.
+
+    Parameters
+    ----------
+    G : numpy.ndarray, shape (K, N)
+        A generator whose first K columns are invertible.
+
+    Returns
+    -------
+    numpy.ndarray, shape (K, N)
+        ``[I_K | P]``.
+
+    Raises
+    ------
+    ValueError
+        The first K columns are singular.
+
+    Examples
+    --------
+    >>> from gctheory.generators import systematic_generator, vandermonde_generator
+    >>> S = systematic_generator(vandermonde_generator(2, 4, nodes="equispaced"))
+    >>> S.round(6).tolist()
+    [[1.0, 0.0, -1.0, -2.0], [0.0, 1.0, 2.0, 3.0]]
     """
     G = check_generator(G)
     K = G.shape[0]
@@ -152,7 +236,35 @@ def systematic_generator(G: np.ndarray) -> np.ndarray:
 
 
 def check_generator(G: Any, name: str = "G") -> np.ndarray:
-    """``G`` as a 2-D real or complex float array with ``K <= N`` and finite entries."""
+    """``G`` as a 2-D real or complex float array with ``K <= N`` and finite entries.
+
+    Parameters
+    ----------
+    G : array_like
+        The matrix.
+    name : str
+        Its name, for messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``G`` as a float (or complex) array.
+
+    Raises
+    ------
+    ValueError
+        Not 2-D, ``K > N``, or non-finite entries.
+
+    Examples
+    --------
+    >>> from gctheory.generators import check_generator
+    >>> check_generator([[1, 2, 3]]).dtype
+    dtype('float64')
+    >>> check_generator([[1.0], [2.0]])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: G must have K <= N (rows <= columns), got shape (2, 1)
+    """
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be the parameter's name (a non-empty str), got {name!r}")
     try:
@@ -178,6 +290,24 @@ def chebyshev_vandermonde_generator(K: int, N: int) -> np.ndarray:
     Section IV: every K x K submatrix has condition number O(N^{2(N-K)}).
     MDS: the Chebyshev basis is a triangular change of the monomial basis and
     the nodes are distinct.
+
+    Parameters
+    ----------
+    K : int
+        Code dimension (rows), ``1 <= K <= N``.
+    N : int
+        Code length (workers).
+
+    Returns
+    -------
+    numpy.ndarray, shape (K, N)
+        ``T_i(x_j)`` on the Chebyshev grid.
+
+    Examples
+    --------
+    >>> from gctheory.generators import chebyshev_vandermonde_generator
+    >>> chebyshev_vandermonde_generator(2, 3).round(6).tolist()
+    [[1.0, 1.0, 1.0], [0.866025, 0.0, -0.866025]]
     """
     N, K = _check_nk(N, K)
     i = np.arange(K)[:, None]
@@ -191,6 +321,26 @@ def legendre_generator(K: int, N: int) -> np.ndarray:
     ``G[i, j] = sqrt(w_j) sqrt(i + 1/2) P_i(x_j)`` with ``(x_j, w_j)`` the Gauss-Legendre
     rule: the rows are orthonormal (the rule is exact for degree <= 2N - 1), so the full
     N x N matrix is orthogonal. MDS: distinct nodes, nonzero weights.
+
+    Parameters
+    ----------
+    K : int
+        Code dimension (rows), ``1 <= K <= N``.
+    N : int
+        Code length (workers).
+
+    Returns
+    -------
+    numpy.ndarray, shape (K, N)
+        Orthonormal rows.
+
+    Examples
+    --------
+    >>> from gctheory.generators import legendre_generator
+    >>> import numpy as np
+    >>> G = legendre_generator(3, 5)
+    >>> np.allclose(G @ G.T, np.eye(3))
+    True
     """
     from scipy.special import eval_legendre, roots_legendre
 
@@ -237,6 +387,26 @@ def rotation_embedding_generator(K: int, N: int, q: int | None = None) -> np.nda
     (as in the authors' public code, ``stableCodedComputing``), ``q >= N`` in
     general. Worker j owns columns 2j, 2j + 1. Block (i, j) is computed from the
     angle ``2 pi (i j mod q) / q`` directly (no repeated products).
+
+    Parameters
+    ----------
+    K : int
+        Code dimension (rows), ``1 <= K <= N``.
+    N : int
+        Code length (workers).
+    q : int, optional
+        Rotation order, ``q >= N`` (default ``N``).
+
+    Returns
+    -------
+    numpy.ndarray, shape (2K, 2N)
+        The real embedding.
+
+    Examples
+    --------
+    >>> from gctheory.generators import rotation_embedding_generator
+    >>> rotation_embedding_generator(2, 3).shape
+    (4, 6)
     """
     N, K = _check_nk(N, K, per_entry=4 * 48)
     q = N if q is None else check_int(q, "q", low=N)
@@ -270,6 +440,26 @@ def circulant_embedding_generator(K: int, N: int, q: int | None = None) -> np.nd
     (q-1) x (q-1), orthogonal); q prime, ``q >= N`` (default: the smallest such
     prime), which makes every K-worker submatrix invertible. Worker j owns
     columns ``j (q-1) .. (j+1)(q-1) - 1``.
+
+    Parameters
+    ----------
+    K : int
+        Code dimension (rows), ``1 <= K <= N``.
+    N : int
+        Code length (workers).
+    q : int, optional
+        A prime ``q >= N`` (default: the smallest).
+
+    Returns
+    -------
+    numpy.ndarray, shape (K (q-1), N (q-1))
+        The real embedding.
+
+    Examples
+    --------
+    >>> from gctheory.generators import circulant_embedding_generator
+    >>> circulant_embedding_generator(2, 3).shape  # q = 3
+    (4, 6)
     """
     N, K = _check_nk(N, K, per_entry=0)
     b0 = N - 1 if q is None else check_int(q, "q", low=N) - 1  # q >= N: b >= N - 1
@@ -307,6 +497,26 @@ def rkrp_generator(K: int, N: int, *, rng: Any = None) -> np.ndarray:
     (the split of the product ``A^T B`` into K1 and K2 blocks in the paper).
     MDS with probability one (their Theorem; checked exhaustively at small sizes
     in the tests).
+
+    Parameters
+    ----------
+    K : int
+        Code dimension (rows), ``1 <= K <= N``.
+    N : int
+        Code length (workers).
+    rng : None, int or numpy.random.Generator
+        Seed.
+
+    Returns
+    -------
+    numpy.ndarray, shape (K, N)
+        Columns ``kron(a_j, b_j)``.
+
+    Examples
+    --------
+    >>> from gctheory.generators import rkrp_generator
+    >>> rkrp_generator(4, 6, rng=0).shape
+    (4, 6)
     """
     N, K = _check_nk(N, K)
     gen = as_generator(rng)
@@ -323,6 +533,32 @@ class GeneratorFamily:
     ``build(K, N, rng)`` gives the matrix; ``block(N)`` the columns per worker;
     ``random`` whether it depends on ``rng``; ``mds`` how the MDS property is
     promised (``"always"`` or ``"with probability one"``); ``source`` the paper.
+
+    Parameters
+    ----------
+    name : str
+        Registry name.
+    description : str
+        One line.
+    source : str
+        The paper.
+    build : callable
+        ``build(K, N, rng)`` returns the matrix.
+    block : callable
+        ``block(N)``: columns per worker.
+    random : bool
+        Whether the matrix depends on ``rng``.
+    mds : str
+        How the MDS property is promised.
+    real : bool
+        Whether the matrix is real.
+
+    Examples
+    --------
+    >>> from gctheory.generators import GeneratorFamily, generator_family
+    >>> fam = generator_family("legendre")
+    >>> fam.name, fam.random, fam.mds, fam.real
+    ('legendre', False, 'always', True)
     """
 
     name: str
@@ -396,13 +632,54 @@ GENERATOR_FAMILIES: tuple[str, ...] = tuple(_FAMILIES)
 
 
 def generator_family(family: str) -> GeneratorFamily:
-    """The registry entry of ``family`` (ValueError listing the valid names otherwise)."""
+    """The registry entry of ``family`` (ValueError listing the valid names otherwise).
+
+    Parameters
+    ----------
+    family : str
+        A name of :data:`GENERATOR_FAMILIES`.
+
+    Returns
+    -------
+    GeneratorFamily
+        The registry entry.
+
+    Raises
+    ------
+    ValueError
+        Unknown name, listing the valid ones.
+
+    Examples
+    --------
+    >>> from gctheory.generators import generator_family
+    >>> generator_family("rkrp").random
+    True
+    """
     check_choice(family, "family", GENERATOR_FAMILIES)
     return _FAMILIES[family]
 
 
 def generator_block(family: str, N: int) -> int:
-    """Columns per worker of ``family`` for a code of N workers (1, 2, or q - 1)."""
+    """Columns per worker of ``family`` for a code of N workers (1, 2, or q - 1).
+
+    Parameters
+    ----------
+    family : str
+        The family.
+    N : int
+        Workers.
+
+    Returns
+    -------
+    int
+        Columns per worker.
+
+    Examples
+    --------
+    >>> from gctheory.generators import generator_block
+    >>> generator_block("gaussian", 5), generator_block("rotation-embedding", 5)
+    (1, 2)
+    """
     return generator_family(family).block(check_int(N, "N", low=1))
 
 
@@ -417,10 +694,36 @@ def generator(
     (ValueError) as a non-seed otherwise checked by
     :func:`gctheory._validate.as_generator`.
 
+    Parameters
+    ----------
+    family : str
+        A name of :data:`GENERATOR_FAMILIES`.
+    K : int
+        Code dimension (rows), ``1 <= K <= N``.
+    N : int
+        Code length (workers).
+    systematic : bool
+        Return the systematic form.
+    rng : None, int or numpy.random.Generator
+        Seed.
+
+    Returns
+    -------
+    numpy.ndarray, shape (b K, b N)
+        The generator.
+
     Raises
     ------
     ValueError
         Unknown family (the valid ones are listed), ``K > N``, non-integer sizes.
+
+    Examples
+    --------
+    >>> from gctheory.generators import generator
+    >>> generator("gaussian", 2, 4, rng=0).shape
+    (2, 4)
+    >>> generator("legendre", 2, 4, systematic=True)[:, :2].round(6).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
     """
     fam = generator_family(family)
     N, K = _check_nk(N, K)

@@ -3,7 +3,7 @@
 - :func:`table1`: Table I of Kadhe et al. 2019 (s_kappa of the Gaussian Ye-Abbe
   scheme and of CommFR-GC from Theorem 2).
 - :func:`generator_table`: "for this n, s, m and kappa, use this generator",
-  from :func:`gctheory.codes.stability.compare_generators` (issue 13).
+  from :func:`gctheory.codes.stability.compare_generators`.
 
 References
 ----------
@@ -85,6 +85,18 @@ def table1(
         As in :func:`gctheory.conditioning.s_kappa_bound` (paper: 1000, 1e-3, C <= 6.414).
     rows : iterable of (n, s, m), optional
         Defaults to :data:`TABLE1_PARAMETERS`.
+
+    Returns
+    -------
+    list of dict
+        One row per (n, s, m).
+
+    Examples
+    --------
+    >>> from gctheory.tables import table1
+    >>> rows = table1()
+    >>> {k: rows[0][k] for k in ("n", "s", "m", "s_kappa", "paper")}
+    {'n': 60, 's': 3, 'm': 2, 's_kappa': 2, 'paper': 2}
     """
     _kappa(kappa), _eps(eps), _C(C), _prefactor(prefactor)  # bad input raises, never a note
     out = []
@@ -166,6 +178,34 @@ def generator_table(
     when no family is certified within kappa at that s. Defaults:
     :data:`GENERATOR_TABLE_GRID`. ``progress``, if given, is called as
     ``progress(done, total, what)`` per family and scheme of each (n, s, m).
+
+    Parameters
+    ----------
+    nsm : sequence of (n, s, m), optional
+        Operating points (default :data:`GENERATOR_TABLE_GRID`).
+    kappas : sequence of float, optional
+        Stability constraints.
+    families : sequence of str, optional
+        Generator families compared.
+    time_limit : float
+        Seconds per worst-case search.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    progress : callable, optional
+        Progress callback.
+
+    Returns
+    -------
+    list of dict
+        The recommended family and the runner-up per point, kappa and scheme.
+
+    Examples
+    --------
+    >>> from gctheory.tables import generator_table
+    >>> rows = generator_table(nsm=[(8, 2, 2)], kappas=[1e3], families=["gaussian", "legendre"],
+    ...                        time_limit=1.0)
+    >>> [(r["scheme"], r["use"], r["runner_up"]) for r in rows]
+    [('ye-abbe', 'legendre', 'gaussian'), ('commfr', 'legendre', 'gaussian')]
     """
     from gctheory.codes.stability import _rank, compare_generators, recommend
 

@@ -21,6 +21,7 @@ __all__ = ["ENGINES", "STATUSES", "Engine", "Event"]
 STATUSES = ("never", "used", "unused", "late", "error", "dead")
 NEVER, USED, UNUSED, LATE, ERROR, DEAD = range(6)
 
+#: Engine names accepted by ``run(engine=...)``, each with a one-line description.
 ENGINES = {
     "local": "worker processes on this machine (multiprocessing; the default)",
     "dask": "a Dask distributed cluster: 'dask' (a LocalCluster) or 'dask=tcp://HOST:PORT'",
@@ -38,6 +39,32 @@ class Event:
     master's ``time.perf_counter()`` when it saw the event. A result of an
     iteration the master has left may come without its ``message`` (None): the
     trace needs when it came, not what (the Dask engine does not gather it).
+
+    Parameters
+    ----------
+    kind : {"result", "error", "dead"}
+        What happened.
+    worker : int
+        The worker.
+    t : int
+        The iteration.
+    at : float
+        The master's ``time.perf_counter()`` when it saw the event.
+    message : numpy.ndarray, optional
+        The worker's message.
+    compute_s, slept_s : float
+        Seconds computing and sleeping (injected delay).
+    nbytes : int
+        Bytes on the wire.
+    error : object
+        The error, for ``"error"`` and ``"dead"``.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import Event
+    >>> e = Event("result", worker=2, t=0, at=0.5, compute_s=0.01)
+    >>> e.kind, e.worker, e.message is None
+    ('result', 2, True)
     """
 
     kind: str
@@ -52,7 +79,14 @@ class Event:
 
 
 class Engine:
-    """Base class of the engines (see the module docstring)."""
+    """Base class of the engines (see the module docstring).
+
+    Examples
+    --------
+    >>> from gctheory.cluster import Engine, make_engine
+    >>> isinstance(make_engine("local"), Engine)  # nothing starts until run() calls start()
+    True
+    """
 
     name = "engine"
     #: most workers the engine can run (None: no limit)

@@ -51,6 +51,14 @@ class Comparison:
         Two-sided z-test of measured = predicted.
     agrees : bool
         ``p_value >= 1 - level``.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import Comparison, run
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    >>> from gctheory.cluster import compare
+    >>> compare(result).agrees  # doctest: +SKIP
     """
 
     measured: float
@@ -182,6 +190,21 @@ def compare(
         of ``O`` (a max of jittered times is later than the jitter's mean).
     trials : int
         Monte Carlo trials where one is needed.
+    rng : None, int or numpy.random.Generator
+        Seed of the Monte Carlo where one is needed.
+
+    Returns
+    -------
+    Comparison
+        Measured and predicted mean iteration times, the test and its verdict.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import compare, run
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    >>> compare(result).agrees  # doctest: +SKIP
+    >>> compare(result, delay="exp(0.1)").agrees  # a wrong law: rejected  # doctest: +SKIP
     """
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")

@@ -48,6 +48,14 @@ class LocalEngine(Engine):
     ----------
     pids : list of int
         Process ids of the workers (to kill one in a fault test).
+
+    Examples
+    --------
+    >>> from gctheory.cluster import LocalEngine
+    >>> engine = LocalEngine(context="spawn")  # processes start only in run()
+    >>> from gctheory.cluster import run
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, engine=engine, iterations=20)
     """
 
     name = "local"
@@ -234,10 +242,15 @@ class DaskEngine(Engine):
     lost with it: the engine reports each gradient-coding worker it held as
     dead (naming the Dask address), and the master goes on without them.
 
-    Notes
-    -----
     A task already running cannot be interrupted: a late worker's sleep runs
     out, its result is recorded as late and dropped (``preempt`` has no effect).
+
+    Examples
+    --------
+    >>> from gctheory.cluster import DaskEngine
+    >>> engine = DaskEngine(n_workers=2)  # a LocalCluster starts only in run()
+    >>> from gctheory.cluster import run
+    >>> result = run("frc", 4, 1, engine=engine, iterations=20)  # doctest: +SKIP
     """
 
     name = "dask"
@@ -433,7 +446,29 @@ def can_start_processes(timeout: float = 60.0) -> tuple[bool, str]:
 
 
 def make_engine(engine: Any) -> Engine:
-    """An :class:`Engine` from ``"local"``, ``"dask"``, ``"dask=ADDRESS"``, ``"mpi"``, or as is."""
+    """An :class:`Engine` from ``"local"``, ``"dask"``, ``"dask=ADDRESS"``, ``"mpi"``, or as is.
+
+    Parameters
+    ----------
+    engine : str or Engine
+        ``"local"``, ``"dask"``, ``"dask=ADDRESS"``, ``"mpi"``, or an engine.
+
+    Returns
+    -------
+    Engine
+        An engine, not started.
+
+    Raises
+    ------
+    ValueError
+        An unknown name.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import make_engine
+    >>> type(make_engine("local")).__name__, type(make_engine("dask")).__name__
+    ('LocalEngine', 'DaskEngine')
+    """
     if isinstance(engine, Engine):
         return engine
     if isinstance(engine, str):

@@ -169,6 +169,12 @@ def run(
         configuration; ``iterations`` counts from the start of the first run);
         without a file there the run starts afresh. Workers always start
         afresh: a worker dead before the master stopped is alive again.
+    m : int
+        Communication saving of the code (messages ``1/m`` of a gradient).
+    code_options : dict, optional
+        Options of the code family, as in :func:`gctheory.training.make_scheme`.
+    checkpoint_every : int
+        Iterations between checkpoints (with ``checkpoint``).
 
     Returns
     -------
@@ -181,6 +187,13 @@ def run(
         whose ``k`` differs from the workload's; ``n`` more than the engine has.
     ClusterError
         When the run cannot go on; ``.run`` holds it so far.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import run
+    >>> if __name__ == "__main__":  # worker processes re-import the main module  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    ...     print(result.iterations, result.dead)
     """
     from gctheory.delays import parse_delay
 

@@ -33,7 +33,28 @@ def _one_thread() -> Any:
 
 @dataclass(frozen=True, eq=False)
 class Replay:
-    """The replayed trajectory: ``params_history`` (T + 1, dim), final ``params``, ``survivors``."""
+    """The replayed trajectory: ``params_history`` (T + 1, dim), final ``params``, ``survivors``.
+
+    Parameters
+    ----------
+    params : numpy.ndarray
+        Final parameters.
+    params_history : numpy.ndarray, shape (T + 1, dim)
+        Parameters after every iteration.
+    survivors : list
+        Survivor set of each iteration.
+    scheme : str
+        The scheme.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import Replay, replay
+    >>> from gctheory.cluster import run
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    >>> again = replay(result)  # doctest: +SKIP
+    >>> bool((again.params == result.params).all())  # doctest: +SKIP
+    """
 
     params: np.ndarray = field(repr=False)
     params_history: np.ndarray = field(repr=False)
@@ -60,6 +81,13 @@ def replay(source: Any, *, workload: Any = None) -> Replay:
     Returns
     -------
     Replay
+
+    Examples
+    --------
+    >>> from gctheory.cluster import replay, run
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    >>> bool((replay(result).params == result.params).all())  # doctest: +SKIP
     """
     from gctheory.cluster.results import ClusterRun
     from gctheory.cluster.trace import load_run, survivors_from_trace

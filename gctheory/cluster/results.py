@@ -17,13 +17,35 @@ __all__ = ["ClusterRun", "ClusterError", "WorkerLostWarning"]
 
 
 class WorkerLostWarning(UserWarning):
-    """A worker died or failed; the run goes on without it (a permanent straggler)."""
+    """A worker died or failed; the run goes on without it (a permanent straggler).
+
+    Examples
+    --------
+    >>> from gctheory.cluster import WorkerLostWarning
+    >>> issubclass(WorkerLostWarning, UserWarning)
+    True
+    """
 
 
 class ClusterError(RuntimeError):
     """The run cannot go on (too many dead workers, an oracle error with ``on_error='stop'``,
     no answer within the timeout). ``run`` holds the :class:`ClusterRun` so far (its
-    ``params`` are the last parameters reached)."""
+    ``params`` are the last parameters reached).
+
+    Parameters
+    ----------
+    message : str
+        What went wrong.
+    run : ClusterRun, optional
+        The run so far.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import ClusterError, run
+    >>> err = ClusterError("3 of 4 workers died")
+    >>> str(err), err.run is None, isinstance(err, RuntimeError)
+    ('3 of 4 workers died', True, True)
+    """
 
     def __init__(self, message: str, run: ClusterRun | None = None) -> None:
         super().__init__(message)
@@ -79,6 +101,13 @@ class ClusterRun:
         Worker -> iteration its death was seen.
     config : dict
         Everything :func:`gctheory.cluster.replay` needs.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import ClusterRun, run
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    >>> result.mean_iteration_time(), result.iterations  # doctest: +SKIP
     """
 
     scheme: str

@@ -69,6 +69,39 @@ def build_scheme(
 
     Raises ValueError naming the valid schemes for an unknown one or one the
     real-run master does not implement.
+
+    Parameters
+    ----------
+    scheme : str
+        A name of :data:`SUPPORTED_SCHEMES`.
+    n : int
+        Workers.
+    s : int, optional
+        Stragglers tolerated.
+    K : int, optional
+        Workers waited for (wait-for-K schemes).
+    m : int
+        Communication saving.
+    code_options : dict, optional
+        Options of the code family.
+    seed : int
+        Seed of random constructions.
+
+    Returns
+    -------
+    object
+        The simulator's scheme object.
+
+    Raises
+    ------
+    ValueError
+        Unknown scheme or one the real-run master does not implement.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import Rule, build_scheme
+    >>> Rule(build_scheme("frc", 4, s=1)).need
+    3
     """
     from gctheory.training import _canon, make_scheme
 
@@ -98,6 +131,13 @@ class Rule:
         waits for a decodable set).
     exact : bool
         The decoded gradient equals the full gradient (up to rounding).
+
+    Examples
+    --------
+    >>> from gctheory.cluster import Rule, build_scheme
+    >>> rule = Rule(build_scheme("frc", 4, s=1))
+    >>> rule.kind, rule.need, rule.survivors([0, 2, 3])
+    ('exact', 3, (0, 2))
     """
 
     def __init__(self, sch: Any) -> None:

@@ -54,6 +54,7 @@ from gctheory.cluster.worker import OracleError
 
 __all__ = ["SEQUENTIAL_SCHEMES", "SequentialRule", "SequentialWorkerState", "is_sequential"]
 
+#: The sequential (stateful) schemes the real-run master runs with :class:`SequentialRule`.
 SEQUENTIAL_SCHEMES = ("sr_sgc", "m_sgc")
 
 
@@ -102,7 +103,20 @@ class SequentialWorkerState:
 
 
 class SequentialRule:
-    """The real-run side of a :class:`~gctheory.training.schemes.Sequential` scheme."""
+    """The real-run side of a :class:`~gctheory.training.schemes.Sequential` scheme.
+
+    Parameters
+    ----------
+    sch : object
+        A sequential scheme of the simulator (``SR-SGC`` or ``M-SGC``).
+
+    Examples
+    --------
+    >>> from gctheory.training import make_scheme
+    >>> from gctheory.cluster import SEQUENTIAL_SCHEMES, SequentialRule
+    >>> len(SEQUENTIAL_SCHEMES) > 0
+    True
+    """
 
     kind = "sequential"
     exact = True

@@ -52,6 +52,15 @@ class TorchOracle:
         Seed of the partition.
     step : float
         The default step size (``step_size()``).
+
+    Examples
+    --------
+    >>> from gctheory.cluster import TorchOracle
+    >>> import torch  # doctest: +SKIP
+    >>> from gctheory.training import load_digits_dataset
+    >>> data = load_digits_dataset("binary")  # doctest: +SKIP
+    >>> model = torch.nn.Linear(65, 2)  # doctest: +SKIP
+    >>> oracle = TorchOracle(model, data.X, data.y, k=4)  # doctest: +SKIP
     """
 
     def __init__(
@@ -160,7 +169,31 @@ class TorchOracle:
 
 def digits_mlp(k: int, *, hidden: int = 32, seed: int = 0, test_fraction: float = 0.25,
                step: float = 0.5) -> TorchOracle:  # fmt: skip
-    """A one-hidden-layer MLP (64 -> ``hidden`` -> 10, ReLU) on the digits, as a TorchOracle."""
+    """A one-hidden-layer MLP (64 -> ``hidden`` -> 10, ReLU) on the digits, as a TorchOracle.
+
+    Parameters
+    ----------
+    k : int
+        Data partitions.
+    hidden : int
+        Hidden units.
+    seed : int
+        Seed of the weights and the split.
+    test_fraction : float
+        Held-out share.
+    step : float
+        Step size.
+
+    Returns
+    -------
+    TorchOracle
+        The oracle (needs PyTorch).
+
+    Examples
+    --------
+    >>> from gctheory.cluster import digits_mlp
+    >>> oracle = digits_mlp(4, hidden=16)  # doctest: +SKIP
+    """
     torch = _torch()
     from gctheory.training import load_digits_dataset
 

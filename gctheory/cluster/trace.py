@@ -32,7 +32,25 @@ __all__ = ["run_trace", "save_run", "load_run", "sidecar_path", "survivors_from_
 
 
 def run_trace(run: Any) -> Any:
-    """The :class:`gctheory.delays.Trace` of a :class:`~gctheory.cluster.ClusterRun`."""
+    """The :class:`gctheory.delays.Trace` of a :class:`~gctheory.cluster.ClusterRun`.
+
+    Parameters
+    ----------
+    run : ClusterRun
+        A run.
+
+    Returns
+    -------
+    Trace
+        One row per worker per iteration.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import run, run_trace
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    >>> run_trace(result)  # doctest: +SKIP
+    """
     from gctheory.delays import make_trace
 
     T, n = run.status.shape
@@ -83,7 +101,27 @@ def sidecar_path(path: Any) -> Path:
 
 
 def save_run(run: Any, path: Any) -> Path:
-    """Write ``run``'s trace CSV at ``path`` and its configuration at :func:`sidecar_path`."""
+    """Write ``run``'s trace CSV at ``path`` and its configuration at :func:`sidecar_path`.
+
+    Parameters
+    ----------
+    run : ClusterRun
+        A run.
+    path : str or pathlib.Path
+        The CSV to write (the configuration goes beside it).
+
+    Returns
+    -------
+    pathlib.Path
+        The CSV path.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import run, save_run
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    >>> path = save_run(result, "run.csv")  # doctest: +SKIP
+    """
     from gctheory.delays import write_trace
 
     p = write_trace(run.trace(), path)
@@ -106,6 +144,29 @@ def load_run(path: Any) -> tuple[Any, dict[str, Any]]:
 
     Raises ValueError when the sidecar is missing and the trace has no
     ``status`` column (it is not a run of :func:`gctheory.cluster.run`).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A trace written by :func:`save_run` or ``run(..., trace=PATH)``.
+
+    Returns
+    -------
+    tuple
+        ``(Trace, config dict)``.
+
+    Raises
+    ------
+    ValueError
+        No sidecar and no ``status`` column.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import load_run, save_run
+    >>> from gctheory.cluster import run
+    >>> if __name__ == "__main__":  # doctest: +SKIP
+    ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
+    >>> trace, config = load_run(save_run(result, "run.csv"))  # doctest: +SKIP
     """
     from gctheory.delays import read_trace
 

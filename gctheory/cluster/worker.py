@@ -25,7 +25,25 @@ __all__ = ["WorkerState", "OracleError", "worker_main"]
 
 
 class OracleError(RuntimeError):
-    """A worker's gradient oracle raised: names the worker and the partition."""
+    """A worker's gradient oracle raised: names the worker and the partition.
+
+    Parameters
+    ----------
+    worker : int
+        The worker.
+    partition : int
+        The partition whose gradient failed.
+    iteration : int
+        The iteration.
+    detail : str
+        The oracle's error.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import OracleError
+    >>> print(OracleError(1, 2, 3, "ValueError: bad input"))
+    worker 1 failed on partition 2 at iteration 3: ValueError: bad input
+    """
 
     def __init__(self, worker: int, partition: int, iteration: int, detail: str) -> None:
         self.worker, self.partition, self.iteration, self.detail = (
@@ -58,6 +76,16 @@ class WorkerState:
         Communication saving: the message is ``ceil(d/m)`` numbers long.
     workload : GradientOracle
         The oracle, restricted to ``partitions`` where it can be.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.cluster import WorkerState, make_workload
+    >>> state = WorkerState(index=0, partitions=(0, 1), coef=np.array([[1.0], [1.0]]), m=1,
+    ...                     workload=make_workload("logistic", 2))
+    >>> w = state.workload.initial_params()
+    >>> state.message(w).shape == w.shape
+    True
     """
 
     index: int

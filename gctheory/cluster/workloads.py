@@ -61,6 +61,20 @@ class GradientOracle(Protocol):
     ``metrics(params) -> dict`` (numbers reported per iteration),
     ``step_size()`` (a default step), ``spec()`` (a JSON-able description that
     :func:`make_workload` rebuilds, for :func:`gctheory.cluster.replay`).
+
+    Examples
+    --------
+    >>> from gctheory.cluster import GradientOracle
+    >>> import numpy as np
+    >>> class Quadratic:  # F(w) = sum_j |w - c_j|^2 / 2 over k = 3 partitions
+    ...     k, dim = 3, 2
+    ...     centres = np.arange(6.0).reshape(3, 2)
+    ...     def partial_gradient(self, params, partition):
+    ...         return params - self.centres[partition]
+    ...     def initial_params(self):
+    ...         return np.zeros(self.dim)
+    >>> isinstance(Quadratic(), GradientOracle)
+    True
     """
 
     k: int
@@ -72,7 +86,27 @@ class GradientOracle(Protocol):
 
 
 def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float:
-    """Area under the ROC curve of ``scores`` for binary ``labels`` (Mann-Whitney, ties halved)."""
+    """Area under the ROC curve of ``scores`` for binary ``labels`` (Mann-Whitney, ties halved).
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        Scores.
+    labels : numpy.ndarray
+        Binary labels.
+
+    Returns
+    -------
+    float
+        The area under the ROC curve.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import roc_auc
+    >>> import numpy as np
+    >>> roc_auc(np.array([0.1, 0.4, 0.35, 0.8]), np.array([0, 0, 1, 1]))
+    0.75
+    """
     scores = np.asarray(scores, float)
     labels = np.asarray(labels).astype(bool)
     pos, neg = int(labels.sum()), int((~labels).sum())
@@ -114,6 +148,18 @@ class DigitsWorkload:
         Ridge penalty.
     seed : int
         Seed of the train/test split and of the partitions.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import DigitsWorkload
+    >>> import numpy as np
+    >>> w = DigitsWorkload("logistic", k=4)
+    >>> w
+    DigitsWorkload('logistic', k=4, train=1348, test=449, partitions held 4)
+    >>> p = w.initial_params()
+    >>> g = sum(w.partial_gradient(p, j) for j in range(4))
+    >>> bool(np.allclose(g, w.full_gradient(p)))
+    True
     """
 
     def __init__(
@@ -315,6 +361,31 @@ def make_workload(spec: Any, k: int, seed: int = 0) -> Any:
 
     Raises ValueError naming the valid workloads for anything else, and when an
     oracle's ``k`` differs from the scheme's.
+
+    Parameters
+    ----------
+    spec : str, dict or GradientOracle
+        ``"softmax"``, ``"logistic"``, a spec dict, or an oracle.
+    k : int
+        Data partitions.
+    seed : int
+        Seed of the train/test split.
+
+    Returns
+    -------
+    object
+        The workload.
+
+    Raises
+    ------
+    ValueError
+        Unknown workload, or an oracle whose ``k`` differs.
+
+    Examples
+    --------
+    >>> from gctheory.cluster import make_workload
+    >>> make_workload("softmax", 4).spec()["model"]
+    'softmax'
     """
     if isinstance(spec, str):
         if spec not in WORKLOADS:

@@ -34,6 +34,13 @@ def recovery_error(A_S: np.ndarray) -> float:
         The squared distance from the all-one vector to the row space of
         ``A_S`` (``k`` when ``r = 0``); computed by least squares, accurate to
         about ``k * cond(A_S) * eps``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import recovery_error
+    >>> import numpy as np
+    >>> round(recovery_error(np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])), 6)
+    0.333333
     """
     A_S = check_array(A_S, "A_S", ndim=2, complex_ok=True, min_size=0)
     k = A_S.shape[1]
@@ -59,6 +66,15 @@ class ApproxDecodeResult(DecodeResult):
     unrecovered : tuple of int
         Partitions whose coefficient in the estimate is off by more than
         ``1e-8`` (the missing ones for group-sum and peeling decoders).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes import ApproxDecodeResult, DFractionalRepetitionCode
+    >>> code = DFractionalRepetitionCode(6, 2)
+    >>> r = code.decode_detail([0, 1, 2], code.encode(np.ones((6, 1)))[[0, 1, 2]])
+    >>> r.err, r.unrecovered, r.gradient.tolist()
+    (0.0, (), [6.0])
     """
 
     err: float = 0.0

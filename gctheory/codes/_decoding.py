@@ -9,7 +9,7 @@ in ``base``, batched decoding in the ``_batch`` mixin this one extends):
   squares on ``E[:, T]`` as fallback and for approximate codes; the first
   ``decode_direct_sets`` (2) survivor sets of a code are solved directly (a QR least
   squares on ``E[:, T]``, cheaper than one ``numpy.linalg.lstsq``), and the SVD is
-  made only when a further set follows (issue 27: the first ``decode`` cost 1.5-2.3
+  made only when a further set follows (the first ``decode`` cost 1.5-2.3
   lstsq calls);
 - the residual check ``||E_T A - C||_F / ||C||_F`` of the decoding equations;
 - the per-code cache of coefficients by survivor set (``decode_cache_size``,

@@ -38,6 +38,21 @@ class PartialDecodeResult(ApproxDecodeResult):
     relative residual of the zero combination), ``err`` is ``k``, every
     partition is in ``unrecovered`` and ``condition_number`` is NaN (no
     system was solved).
+
+    Parameters
+    ----------
+    empty : bool
+        True when nothing was recovered; the other fields are those of
+        :class:`~gctheory.codes.approximate.ApproxDecodeResult`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes import ISGCCode, PartialDecodeResult
+    >>> code = ISGCCode(4, 1)
+    >>> r = code.decode_detail([], np.zeros((0, 2)))
+    >>> type(r).__name__, r.empty, r.err
+    ('PartialDecodeResult', True, 4.0)
     """
 
     empty: bool = False

@@ -1,6 +1,6 @@
 """Old import path of :mod:`gctheory._group_failure` (the group-failure core moved to the
 bottom floor so that ``gctheory.load_bounds`` no longer imports the whole codes package:
-``gctheory load --n 1000000`` spent 0.9 s importing it; issue 27)."""
+``gctheory load --n 1000000`` spent 0.9 s importing it)."""
 
 from gctheory._group_failure import (  # noqa: F401
     _EXACT_BUDGET,

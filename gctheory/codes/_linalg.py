@@ -23,6 +23,23 @@ def effective_condition_number(M: np.ndarray) -> float:
     solution (rank r, singular values below ``max(shape) eps sigma_max`` are
     treated as zero). ``inf`` for an all-zero matrix. ``M``: a finite real or
     complex 2-D array.
+
+    Parameters
+    ----------
+    M : numpy.ndarray
+        A finite real or complex 2-D array.
+
+    Returns
+    -------
+    float
+        ``sigma_max / sigma_r``; ``inf`` for the zero matrix.
+
+    Examples
+    --------
+    >>> from gctheory.codes import effective_condition_number
+    >>> import numpy as np
+    >>> round(effective_condition_number(np.diag([4.0, 2.0, 0.0])), 6)  # rank 2
+    2.0
     """
     M = check_array(M, "M", ndim=2, complex_ok=True, min_size=0)
     if M.size == 0:
@@ -36,8 +53,29 @@ def effective_condition_number(M: np.ndarray) -> float:
 
 # ------------------------------------------------------------- chunk helpers
 def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
-    """Pad (k, d) partials to length m r and return them as (k m, r) rows ``j m + u``, and d."""
-    # NaN and inf are refused as the encoders refuse them (issue 30, B14)
+    """Pad (k, d) partials to length m r and return them as (k m, r) rows ``j m + u``, and d.
+
+    Parameters
+    ----------
+    partials : numpy.ndarray, shape (k, d)
+        Partial gradients.
+    m : int
+        Chunks per partial.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, int)
+        The ``(k m, r)`` rows and the original length ``d``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import split_chunks
+    >>> import numpy as np
+    >>> rows, d = split_chunks(np.arange(6.0).reshape(2, 3), 2)
+    >>> rows.tolist(), d
+    ([[0.0, 1.0], [2.0, 0.0], [3.0, 4.0], [5.0, 0.0]], 3)
+    """
+    # NaN and inf are refused as the encoders refuse them
     partials = check_array(partials, "partials", ndim=2, complex_ok=True)
     m = check_positive_int("m", m)
     k, d = partials.shape
@@ -49,7 +87,27 @@ def split_chunks(partials: np.ndarray, m: int) -> tuple[np.ndarray, int]:
 
 
 def join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
-    """Concatenate (m, r) chunks into one vector and drop padding beyond ``d``."""
+    """Concatenate (m, r) chunks into one vector and drop padding beyond ``d``.
+
+    Parameters
+    ----------
+    chunks : numpy.ndarray, shape (m, r)
+        The decoded chunks.
+    d : int or None
+        Length to keep (None: all).
+
+    Returns
+    -------
+    numpy.ndarray, shape (d,)
+        The concatenated vector.
+
+    Examples
+    --------
+    >>> from gctheory.codes import join_chunks
+    >>> import numpy as np
+    >>> join_chunks(np.array([[0.0, 1.0], [2.0, 0.0]]), 3).tolist()
+    [0.0, 1.0, 2.0]
+    """
     flat = check_array(chunks, "chunks", complex_ok=True, finite=False, min_size=0).reshape(-1)
     if d is None:
         return flat
@@ -66,7 +124,26 @@ def _join_chunks(chunks: np.ndarray, d: int | None) -> np.ndarray:
 
 
 def target_matrix(k: int, m: int) -> np.ndarray:
-    """``C`` (k m x m), ``C[j m + u, u'] = [u == u']``: what ``E_T A`` must equal."""
+    """``C`` (k m x m), ``C[j m + u, u'] = [u == u']``: what ``E_T A`` must equal.
+
+    Parameters
+    ----------
+    k : int
+        Partitions.
+    m : int
+        Chunks per partial.
+
+    Returns
+    -------
+    numpy.ndarray, shape (k m, m)
+        The target ``C``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import target_matrix
+    >>> target_matrix(2, 2).astype(int).tolist()
+    [[1, 0], [0, 1], [1, 0], [0, 1]]
+    """
     k, m = check_positive_int("k", k), check_positive_int("m", m)
     check_memory(8 * k * m * m, "m", f"the (k m) x m = {k * m} x {m} target matrix")
     return np.tile(np.eye(m), (k, 1))

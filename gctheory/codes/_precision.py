@@ -29,7 +29,7 @@ import numpy as np
 
 from gctheory._validate import check_choice, check_real
 
-# the shared True/False checker (issue 30: check="no" was read as true), re-exported for
+# the shared True/False checker (check="no" was read as true), re-exported for
 # the decoders that import it from here
 from gctheory._validate import check_flag as check_flag
 
@@ -41,7 +41,14 @@ NOISE_ACTIONS = ("warn", "raise", "ignore")
 
 class DecodingPrecisionWarning(UserWarning):
     """The decoded gradient may be wrong beyond ``rtol``: the decoding coefficients amplify
-    the precision of the received values (their dtype's eps, or ``noise``) past it."""
+    the precision of the received values (their dtype's eps, or ``noise``) past it.
+
+    Examples
+    --------
+    >>> from gctheory.codes import DecodingPrecisionWarning
+    >>> issubclass(DecodingPrecisionWarning, UserWarning)
+    True
+    """
 
 
 def check_noise_options(noise: Any, on_noise: Any) -> float | None:

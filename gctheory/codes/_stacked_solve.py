@@ -20,8 +20,8 @@ pivoting, backward stable in practice):
   per-call overhead dominates at these sizes. Two elimination steps share each
   pass over the trailing block. Above e = 40, where LAPACK's blocked LU is
   faster than the interleaved elimination (whose blocks outgrow the cache), a
-  compiled loop gathers each system and calls LAPACK's LU on it (issue 27:
-  about 20% less than numpy's stacked solve at e = 100, which gathers and copies
+  compiled loop gathers each system and calls LAPACK's LU on it (about 20% less
+  than numpy's stacked solve at e = 100, which gathers and copies
   the whole stack first). A zero pivot makes only that system's Y infinite or
   NaN. The kernels do not check bounds: ``SS`` must hold row indices of W (the
   callers build it from a validated mask).

@@ -25,7 +25,37 @@ _FALLBACK_RESIDUAL = 1e-8
 
 
 def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
-    """Return ``value`` as int, or raise ValueError naming ``name`` and the rule."""
+    """Return ``value`` as int, or raise ValueError naming ``name`` and the rule.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, for the message.
+    value : object
+        The value to check.
+    minimum : int
+        Smallest allowed value.
+
+    Returns
+    -------
+    int
+        ``value`` as an int.
+
+    Raises
+    ------
+    ValueError
+        Not an integer (booleans refused) or below ``minimum``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import check_positive_int
+    >>> check_positive_int("n", 5)
+    5
+    >>> check_positive_int("n", 0)
+    Traceback (most recent call last):
+        ...
+    ValueError: n must be an integer >= 1, got 0
+    """
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be the parameter's name (a str), got {name!r}")
     if isinstance(minimum, bool) or not isinstance(minimum, (int, np.integer)):
@@ -56,6 +86,35 @@ def validate_survivors(survivors: Any, n: int, minimum: int = 1) -> np.ndarray:
     Rules: a 1-D sequence of integers, each in ``[0, n)``, no duplicates, at
     least ``minimum`` of them. Each broken rule raises ``ValueError`` naming it.
     O(n) (a boolean mask, no sort), since it runs on every decode.
+
+    Parameters
+    ----------
+    survivors : sequence of int
+        Surviving worker indices.
+    n : int
+        Number of workers.
+    minimum : int
+        Fewest survivors allowed.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        The survivors, order kept.
+
+    Raises
+    ------
+    ValueError
+        A broken rule, named.
+
+    Examples
+    --------
+    >>> from gctheory.codes import validate_survivors
+    >>> validate_survivors([3, 0, 2], 4).tolist()
+    [3, 0, 2]
+    >>> validate_survivors([0, 0], 4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: survivors must be distinct, duplicated: [0]
     """
     if type(n) is not int or type(minimum) is not int:  # the decoders pass their own ints
         n = check_positive_int("n", n)

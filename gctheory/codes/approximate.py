@@ -114,6 +114,15 @@ class BernoulliGradientCode(_ApproximateCode):
         Partitions (default ``n``).
     rng : optional
         Seeds the placement.
+
+    Examples
+    --------
+    >>> from gctheory.codes import BernoulliGradientCode
+    >>> code = BernoulliGradientCode(8, 0.5, rng=0)
+    >>> code.n, code.k, code.expected_load
+    (8, 8, 4.0)
+    >>> round(code.decoder_error(list(range(6))), 4)  # 2 stragglers
+    1.3333
     """
 
     name = "Bernoulli gradient code (Charles et al. 2017)"
@@ -189,6 +198,39 @@ def estimate_decoding_failure(
     (``G_0``), ``threshold = eps n`` the event of ``G_eps`` in Wang et al.
     2019. Runs through :func:`gctheory.montecarlo.estimate_probability`
     (Wilson interval at ``level``).
+
+    Parameters
+    ----------
+    code : approximate GradientCode
+        A code with ``s = None`` (its ``decoder_error`` is used).
+    s : int
+        Uniformly random stragglers per trial.
+    trials : int
+        Straggler sets drawn.
+    threshold : float
+        Failure when ``err > threshold``.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    level : float
+        Confidence level.
+    executor : int or concurrent.futures.Executor, optional
+        Parallel chunks; the result does not depend on it.
+    chunk_size : int, optional
+        Trials per chunk.
+
+    Returns
+    -------
+    Estimate
+        ``P(err > threshold)`` with its Wilson interval.
+
+    Examples
+    --------
+    >>> from gctheory.codes import DFractionalRepetitionCode, estimate_decoding_failure
+    >>> from gctheory.codes import dfrc_failure_probability
+    >>> est = estimate_decoding_failure(DFractionalRepetitionCode(6, 2), 2, 500, rng=0)
+    >>> est.contains(float(dfrc_failure_probability(6, 2, 2))), print(est)
+    0.18 [0.14, 0.2284]
+    (True, None)
     """
     s = _check_code(code, s)
     event = partial(_failure_event, code, s, float(threshold))
@@ -211,6 +253,36 @@ def estimate_mean_error(
 
     Through :func:`gctheory.montecarlo.estimate_mean` (CLT interval; ``err``
     is bounded by ``k``, so the CLT applies).
+
+    Parameters
+    ----------
+    code : approximate GradientCode
+        A code with ``s = None``.
+    s : int
+        Uniformly random stragglers per trial.
+    trials : int
+        Straggler sets drawn.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    level : float
+        Confidence level.
+    executor : int or concurrent.futures.Executor, optional
+        Parallel chunks.
+    chunk_size : int, optional
+        Trials per chunk.
+
+    Returns
+    -------
+    Estimate
+        ``E[err]`` with its CLT interval.
+
+    Examples
+    --------
+    >>> from gctheory.codes import DFractionalRepetitionCode, estimate_mean_error
+    >>> from gctheory.codes import dfrc_expected_error
+    >>> est = estimate_mean_error(DFractionalRepetitionCode(6, 2), 2, 500, rng=0)
+    >>> est.contains(float(dfrc_expected_error(6, 2, 2)))
+    True
     """
     s = _check_code(code, s)
     sampler = partial(_error_sample, code, s)

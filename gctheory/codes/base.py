@@ -138,6 +138,28 @@ def ye_abbe_lower_bound(n: int, k: int, s: int, m: int) -> Fraction:
     A triple (l, m, s) is achievable by a linear code iff ``l / k >= (s + m) / n``
     (Ye and Abbe 2018, restated as eq. (1) of Kadhe et al. 2019); returned as an
     exact :class:`fractions.Fraction`.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    k : int
+        Partitions.
+    s : int
+        Stragglers tolerated.
+    m : int
+        Communication reduction.
+
+    Returns
+    -------
+    fractions.Fraction
+        The smallest achievable ``l / k``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import ye_abbe_lower_bound
+    >>> ye_abbe_lower_bound(n=10, k=10, s=2, m=3)
+    Fraction(1, 2)
     """
     n = check_positive_int("n", n)
     check_positive_int("k", k)
@@ -157,6 +179,24 @@ class DecodingCost:
     factorisation or peeling schedule); ``apply``: combining the received
     vectors into the gradient sum for gradient length ``d``; ``method`` names
     the decoder counted.
+
+    Parameters
+    ----------
+    setup : int
+        Multiply-adds to find the decoding coefficients.
+    apply : int
+        Multiply-adds to combine the received vectors.
+    method : str
+        The decoder counted.
+
+    Examples
+    --------
+    >>> from gctheory.codes import CyclicMDSCode, DecodingCost
+    >>> cost = CyclicMDSCode(5, 2, rng=0).decoding_cost([0, 2, 4], d=3)
+    >>> cost
+    DecodingCost(setup=90, apply=9, method='dense least squares')
+    >>> cost.total
+    99
     """
 
     setup: int
@@ -196,6 +236,16 @@ class DecodeResult:
         / max|g_hat|`` (see ``gctheory.codes._precision``). ``decode`` warns
         (:class:`DecodingPrecisionWarning`) or refuses when it exceeds ``rtol``.
         NaN when not computed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes import CyclicMDSCode, DecodeResult
+    >>> code = CyclicMDSCode(5, 2, rng=0)
+    >>> g = np.arange(15.0).reshape(5, 3)  # 5 partial gradients of length 3
+    >>> r = code.decode_detail([0, 2, 4], code.encode(g)[[0, 2, 4]])
+    >>> r.gradient.round(6).tolist(), r.exact, r.residual < 1e-12
+    ([30.0, 35.0, 40.0], True, True)
     """
 
     gradient: np.ndarray = field(repr=False)
@@ -252,6 +302,20 @@ class GradientCode(CodeIO, GenericDecoding):
         Placement.
     name : str
         Human-readable scheme name.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes import CyclicMDSCode, GradientCode
+    >>> code = CyclicMDSCode(5, 2, rng=0)  # any GradientCode subclass
+    >>> code
+    CyclicMDSCode(n=5, k=5, load=3, m=1, s=2)
+    >>> g = np.arange(15.0).reshape(5, 3)  # one partial gradient per row
+    >>> y = code.encode(g)  # what the 5 workers send
+    >>> code.decode([0, 2, 4], y[[0, 2, 4]]).round(6).tolist()  # workers 1, 3 straggle
+    [30.0, 35.0, 40.0]
+    >>> g.sum(axis=0).tolist()
+    [30.0, 35.0, 40.0]
     """
 
     n: int
@@ -327,7 +391,7 @@ class GradientCode(CodeIO, GenericDecoding):
     decode_cache_size: int = 1024
     #: Survivor sets an exact code with the generic decoder solves directly (least squares
     #: on ``E[:, T]``) before it makes its null-space factorisation, one SVD of E, about
-    #: five such solves (issue 27). 0 makes it at the first decode: then a decode's last
+    #: five such solves. 0 makes it at the first decode: then a decode's last
     #: bits never depend on the sets decoded before (runs that replay bit for bit set it).
     decode_direct_sets: int = 2
 
@@ -520,6 +584,36 @@ class ToleranceCheck:
     it was constructed); ``over_bound``: sets decoded with an error beyond the bound;
     ``refused``: sets that raised; ``max_residual``: the largest residual seen. ``str()``
     says how many sets exceed the tolerance.
+
+    Parameters
+    ----------
+    stragglers : int
+        The number of stragglers removed.
+    sets : int
+        Straggler sets tried.
+    failures : tuple of tuple of int
+        The sets that failed.
+    max_error : float
+        Largest relative forward error.
+    max_condition : float
+        Largest condition number of a solved system.
+    max_error_over_bound : float
+        Largest error over its bound (<= 1 within tolerance).
+    exhaustive : bool
+        Whether every set of that size was tried.
+    over_rtol, over_bound, refused : int
+        Sets whose error exceeded ``rtol``, the bound, or that the decoder refused.
+    max_residual : float
+        Largest relative residual of a decoding system.
+    rtol : float
+        The tolerance used.
+
+    Examples
+    --------
+    >>> from gctheory.codes import CyclicMDSCode, ToleranceCheck, verify_straggler_sets
+    >>> check = verify_straggler_sets(CyclicMDSCode(5, 2, rng=0), rng=0)
+    >>> check.ok, check.sets, check.exhaustive, check.failures
+    (True, 10, True, ())
     """
 
     stragglers: int
@@ -564,7 +658,7 @@ def verify_straggler_sets(
     rng: Any = None,
     rtol: float = 1e-6,
 ) -> ToleranceCheck:
-    """Decode from every straggler set of a given size and compare with the true sum.
+    """Decode from every straggler set of a given size and compare with the true gradient sum.
 
     Random Gaussian partials (k, d); each set of ``stragglers`` workers
     (default ``code.s``) is removed, the rest decode, and the result must agree
@@ -584,6 +678,34 @@ def verify_straggler_sets(
     numbers ~1e8-1e9), so ``code.s`` is a statement about exact arithmetic;
     ``str(result)`` says how many sets exceed the tolerance (docs/codes.md gives
     the n where random cyclic-MDS codes stop being reliable).
+
+    Parameters
+    ----------
+    code : GradientCode
+        The code to check.
+    stragglers : int, optional
+        Size of the straggler sets (default ``code.s``).
+    d : int
+        Length of the random partial gradients.
+    max_sets : int, optional
+        Check a random sample of this many sets instead of all of them.
+    rng : None, int or numpy.random.Generator
+        Seed of the partials and of the sample.
+    rtol : float
+        Relative error above which a set is reported.
+
+    Returns
+    -------
+    ToleranceCheck
+        The sets tried, the failures and the largest errors.
+
+    Examples
+    --------
+    >>> from gctheory.codes import CyclicMDSCode, verify_straggler_sets
+    >>> print(verify_straggler_sets(CyclicMDSCode(5, 2, rng=0), rng=0))
+    every 10 sets of 2 stragglers decode within tolerance (largest condition number 2.16e+03)
+    >>> verify_straggler_sets(CyclicMDSCode(5, 2, rng=0), stragglers=3, rng=0).ok
+    False
     """
     if not isinstance(code, GradientCode):
         raise ValueError(f"code must be a GradientCode, got {type(code).__name__}")

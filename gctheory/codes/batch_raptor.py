@@ -101,6 +101,13 @@ def theorem6_degree_distribution(eps: float | Fraction) -> tuple[np.ndarray, np.
     -------
     degrees, pmf : numpy.ndarray
         Degrees ``1..D+1`` and their probabilities.
+
+    Examples
+    --------
+    >>> from gctheory.codes import theorem6_degree_distribution
+    >>> degrees, pmf = theorem6_degree_distribution(0.2)
+    >>> degrees.tolist(), [round(p, 4) for p in pmf.tolist()]
+    ([1, 2, 3, 4, 5, 6], [0.8571, 0.0714, 0.0238, 0.0119, 0.0071, 0.0286])
     """
     e = _exact_eps(eps)
     D = math.floor(1 / e)
@@ -133,6 +140,23 @@ def theorem6_mean_degree(eps: float | Fraction) -> Fraction:
     mean grows like ``log(1/eps)``, the load of eq. (18) times ``log(1/delta)``.
     ``H_{D-1}`` is summed by binary splitting and the result reduced once.
     Domain: ``1e-4 <= eps < 1/4``.
+
+    Parameters
+    ----------
+    eps : float or fractions.Fraction
+        The target, ``1e-4 <= eps < 1/4``.
+
+    Returns
+    -------
+    fractions.Fraction
+        The exact mean degree.
+
+    Examples
+    --------
+    >>> from gctheory.codes import theorem6_mean_degree
+    >>> m = theorem6_mean_degree(0.2)
+    >>> m, round(float(m), 6)
+    (Fraction(557, 420), 1.32619)
     """
     e = _exact_eps(eps)
     D = math.floor(1 / e)
@@ -150,6 +174,24 @@ def theorem6_batch_size(n: int, s: int) -> int:
     ``(ceil(1/log(1/delta)), P_w)``-batch raptor code, one less than this
     ``b``; we follow the explicit definition of ``b``. Natural log assumed.
     Requires ``0 < s < n``.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Stragglers, ``0 < s < n``.
+
+    Returns
+    -------
+    int
+        The batch size ``b``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import theorem6_batch_size
+    >>> theorem6_batch_size(1000, 100)
+    2
     """
     n, s = _check_ns(n, s)
     if s == 0:
@@ -183,6 +225,15 @@ def peeling_decode(
     recovered : bool array (K,)
     order : list of (row, batch)
         The ripples used, in order.
+
+    Examples
+    --------
+    >>> from gctheory.codes import peeling_decode
+    >>> import numpy as np
+    >>> adjacency = np.array([[1, 0, 0], [1, 1, 0], [0, 1, 1]], dtype=bool)
+    >>> x, resolved, order = peeling_decode(adjacency, np.array([[2.0], [5.0], [7.0]]))
+    >>> x.ravel().tolist(), resolved.tolist(), order
+    ([2.0, 3.0, 4.0], [True, True, True], [(0, 0), (1, 1), (2, 2)])
     """
     H = np.asarray(adjacency, dtype=bool)
     V = np.array(values, copy=True)
@@ -259,6 +310,20 @@ class BatchRaptorCode(_ApproximateCode):
         Worker ``i`` holds batch ``b`` iff ``H[i, b]``.
     decoder : {"peeling", "lstsq"}
         Algorithm 1 of [1], or the optimal decoder of eq. (4).
+
+    Examples
+    --------
+    >>> from gctheory.codes import BatchRaptorCode
+    >>> import numpy as np
+    >>> code = BatchRaptorCode([[0, 1], [2, 3]], np.array([[1, 0], [0, 1], [1, 1]]))
+    >>> code.n, code.k
+    (3, 4)
+    >>> g = np.ones((4, 2))
+    >>> code.decode([1, 2], code.encode(g)[[1, 2]]).tolist()  # peel batch 1, then batch 0
+    [4.0, 4.0]
+    >>> code = BatchRaptorCode.random(20, 2, [1, 2, 3], [0.3, 0.4, 0.3], rng=0)
+    >>> code.n, code.k
+    (20, 20)
     """
 
     name = "batch raptor code (Wang et al. 2019)"

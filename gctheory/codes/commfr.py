@@ -90,6 +90,28 @@ def commfr_triple(n: int, k: int, N: int, K: int, delta: int) -> tuple[int, int,
     """Theorem 1 of Kadhe et al. 2019: ``(l, m, s) = (k N / n, K, delta - 1)``.
 
     Requires ``N | n``, ``n | k N`` and ``1 <= delta <= N - K + 1`` (Singleton).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    k : int
+        Partitions.
+    N, K : int
+        Length and dimension of the underlying code.
+    delta : int
+        Its minimum distance.
+
+    Returns
+    -------
+    tuple of int
+        ``(l, m, s)``: load, communication reduction, stragglers.
+
+    Examples
+    --------
+    >>> from gctheory.codes import commfr_triple
+    >>> commfr_triple(n=12, k=12, N=6, K=3, delta=4)
+    (6, 3, 3)
     """
     n, k, N, K = _check_nk_NK(n, k, N, K)
     delta = check_positive_int("delta", delta)
@@ -106,13 +128,34 @@ def _full_rank(M: np.ndarray, K: int) -> bool:
 
 
 def minimum_distance(G: Any, *, max_subsets: int = 200_000) -> int:
-    """Minimum distance delta of the code spanned by the rows of G (K x N), by enumeration.
+    """Minimum distance delta of the code spanned by G (K x N), by enumeration (Theorem 1's delta).
 
     ``delta - 1`` is the largest e such that every N - e columns of G have rank
     K (the erasure-correction view used in the proof of Theorem 1 of Kadhe et
     al. 2019). Numerical rank with tolerance ``1e3 max(K, N) eps sigma_max``;
     raises ValueError if more than ``max_subsets`` column subsets would be
     needed (pass ``delta`` to the code instead).
+
+    Parameters
+    ----------
+    G : array_like, shape (K, N)
+        Generator matrix.
+    max_subsets : int
+        Refuse when more column subsets would be needed.
+
+    Returns
+    -------
+    int
+        The minimum distance ``delta``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import minimum_distance
+    >>> import numpy as np
+    >>> minimum_distance(np.random.default_rng(0).standard_normal((3, 6)))  # MDS: N - K + 1
+    4
+    >>> minimum_distance(np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]]))
+    2
     """
     max_subsets = check_int(max_subsets, "max_subsets", low=0)
     G = check_array(G, "G", ndim=2, complex_ok=True, min_size=0)
@@ -157,6 +200,20 @@ class CommFRCode(GradientCode):
     ----------
     N, K, delta, groups (= p = n / N), G, systematic_columns (column of G equal
     to e_u for each u, or None): see Section III-A.
+
+    Examples
+    --------
+    >>> from gctheory.codes import CommFRCode
+    >>> import numpy as np
+    >>> G = np.random.default_rng(0).standard_normal((2, 4))  # a [4, 2, 3] code
+    >>> code = CommFRCode(8, 8, G)  # 2 groups of 4 workers
+    >>> code.triple  # (l, m, s) of Theorem 1
+    (4, 2, 2)
+    >>> g = np.arange(16.0).reshape(8, 2)
+    >>> y = code.encode(g)
+    >>> survivors = [0, 1, 4, 5, 6, 7]  # workers 2 and 3 (group 0) straggle
+    >>> code.decode(survivors, y[survivors]).round(6).tolist(), g.sum(axis=0).tolist()
+    ([56.0, 64.0], [56.0, 64.0])
     """
 
     s: int  # an exact code: Theorem 1's tolerance (the peeling guarantee for LDPC)
@@ -365,6 +422,33 @@ def commfr_code(
     columns of a Vandermonde matrix with distinct nodes, or of a Gaussian
     matrix with probability one, are independent); the tests verify it by
     enumeration for small N.
+
+    Parameters
+    ----------
+    n : int
+        Workers; ``N | n``.
+    k : int
+        Partitions; ``n | k N``.
+    N, K : int
+        Length and dimension of the underlying code.
+    family : str
+        The generator family (listed above).
+    nodes : str
+        Node family of the Vandermonde generators.
+    rng : None, int or numpy.random.Generator
+        Seed of the random families.
+
+    Returns
+    -------
+    CommFRCode
+        The code, with ``delta = N - K + 1`` for the MDS families.
+
+    Examples
+    --------
+    >>> from gctheory.codes import commfr_code
+    >>> code = commfr_code(12, 12, N=6, K=3, family="gaussian", rng=0)
+    >>> code, code.triple
+    (CommFRCode(n=12, k=12, load=6, m=3, s=3), (6, 3, 3))
     """
     n, k, N, K = _check_nk_NK(n, k, N, K)
     check_choice(family, "family", COMMFR_FAMILIES)
@@ -416,6 +500,19 @@ class CommFRLDPCCode(CommFRCode):
     left is cross-checked with :func:`gctheory.ldpc.peel`. The peeling is run
     on decoding coefficients (exact: sums of +-1 multiples), so the cost is
     linear in the number of edges of H per survivor column.
+
+    Examples
+    --------
+    >>> from gctheory.codes import CommFRLDPCCode
+    >>> import numpy as np
+    >>> H = np.array([[1, 1, 1, 0, 0, 0], [0, 0, 1, 1, 1, 0], [1, 0, 0, 0, 1, 1]])
+    >>> code = CommFRLDPCCode(6, 6, H)
+    >>> code.N, code.K, code.s
+    (6, 3, 2)
+    >>> g = np.ones((6, 3))
+    >>> y = code.encode(g)
+    >>> code.decode([1, 2, 3, 4, 5], y[1:]).round(6).tolist()
+    [6.0, 6.0, 6.0]
     """
 
     def __init__(

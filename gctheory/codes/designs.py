@@ -99,7 +99,22 @@ __all__ = [
 
 @dataclass(frozen=True)
 class BlockDesign:
-    """A BIBD: ``incidence`` (v x b, 0/1), and v, b, r, k, lambda (checked on creation)."""
+    """A BIBD: ``incidence`` (v x b, 0/1), and v, b, r, k, lambda (checked on creation).
+
+    Parameters
+    ----------
+    incidence : array_like, shape (v, b)
+        0/1 point-block incidence matrix; checked to be a BIBD on creation.
+    name : str
+        Display name.
+
+    Examples
+    --------
+    >>> from gctheory.codes import BlockDesign, projective_plane
+    >>> fano = projective_plane(2)
+    >>> fano.v, fano.b, fano.r, fano.k, fano.lam, fano.symmetric
+    (7, 7, 3, 3, 1, True)
+    """
 
     incidence: np.ndarray
     name: str = "design"
@@ -185,6 +200,23 @@ def projective_plane(q: int) -> BlockDesign:
     :class:`gctheory.codes._design_families.GaloisField`). q = 2 is the Fano
     plane, q = 4 the (21, 5, 1) design. Verified on creation; refused when
     ``v^2 > MAX_INCIDENCE`` (q <= 46).
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+
+    Returns
+    -------
+    BlockDesign
+        The ``(q^2 + q + 1, q + 1, 1)`` design.
+
+    Examples
+    --------
+    >>> from gctheory.codes import projective_plane
+    >>> d = projective_plane(3)
+    >>> d.v, d.k, d.lam
+    (13, 4, 1)
     """
     q = check_int(q, "q", low=2)
     v = q * q + q + 1
@@ -199,6 +231,23 @@ def affine_plane(q: int) -> BlockDesign:
 
     Lines ``y = a x + c`` and ``x = c`` over GF(q); q = 4 is the (16, 4, 1)
     design. Verified on creation.
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+
+    Returns
+    -------
+    BlockDesign
+        The ``(q^2, q, 1)`` design.
+
+    Examples
+    --------
+    >>> from gctheory.codes import affine_plane
+    >>> d = affine_plane(3)
+    >>> d.v, d.b, d.k, d.r, d.lam
+    (9, 12, 3, 4, 1)
     """
     q = check_int(q, "q", low=2)
     _check_size(q * q, q * q + q, f"AG(2,{q})")
@@ -213,6 +262,23 @@ def steiner_triple_system(v: int) -> BlockDesign:
     of order v/3) and Skolem's for v = 1 mod 6 (half-idempotent quasigroup of
     order (v-1)/3); Lindner and Rodger, *Design Theory*, Sections 1.2-1.3.
     b = v (v - 1) / 6 blocks; verified on creation.
+
+    Parameters
+    ----------
+    v : int
+        Number of points, ``v = 1 or 3 (mod 6)``, ``v >= 7``.
+
+    Returns
+    -------
+    BlockDesign
+        A ``(v, 3, 1)`` design.
+
+    Examples
+    --------
+    >>> from gctheory.codes import steiner_triple_system
+    >>> d = steiner_triple_system(9)
+    >>> d.v, d.b, d.r
+    (9, 12, 4)
     """
     v = check_int(v, "v", low=7)
     if v % 6 not in (1, 3):
@@ -227,6 +293,23 @@ def paley_design(q: int) -> BlockDesign:
     Blocks ``D + g`` (g in GF(q)) of the nonzero squares D of GF(q), a prime
     power q = 3 mod 4, q >= 7 (Colbourn-Dinitz, *Handbook*, VI.18). q = 11
     gives (11, 5, 2). Verified on creation.
+
+    Parameters
+    ----------
+    q : int
+        A prime power, ``q = 3 (mod 4)``, ``q >= 7``.
+
+    Returns
+    -------
+    BlockDesign
+        The symmetric ``(q, (q-1)/2, (q-3)/4)`` design.
+
+    Examples
+    --------
+    >>> from gctheory.codes import paley_design
+    >>> d = paley_design(11)
+    >>> d.v, d.k, d.lam
+    (11, 5, 2)
     """
     q = check_int(q, "q", low=7)
     _check_size(q, q, f"Paley({q})")
@@ -245,6 +328,25 @@ def singer_design(q: int, m: int) -> BlockDesign:
     The difference set is ``{i : Tr(alpha^i) = 0}`` in Z_v (module
     ``_design_families``; Colbourn-Dinitz, *Handbook*, VI.18). Verified on
     creation; needs q^(m+1) <= 65536.
+
+    Parameters
+    ----------
+    q : int
+        A prime power.
+    m : int
+        Projective dimension, ``>= 2``.
+
+    Returns
+    -------
+    BlockDesign
+        The symmetric design of points and hyperplanes of ``PG(m, q)``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import singer_design
+    >>> d = singer_design(2, 3)
+    >>> d.v, d.k, d.lam
+    (15, 7, 3)
     """
     q = check_int(q, "q", low=2, high=_fam.MAX_FIELD_ORDER)
     m = check_int(m, "m", low=2, high=_fam.MAX_FIELD_ORDER.bit_length())
@@ -270,6 +372,22 @@ def bruck_ryser_chowla(v: int, k: int, lam: int) -> tuple[bool, str]:
     Computed, not tabulated: (43, 7, 1) (a projective plane of order 6)
     fails, (7, 3, 1) passes. Integers with ``1 <= lam < k < v`` and ``k <= 10^6``
     (the primes of ``2 (k - lambda) lambda`` are found by trial division).
+
+    Parameters
+    ----------
+    v, k, lam : int
+        Symmetric design parameters, ``1 <= lam < k < v``.
+
+    Returns
+    -------
+    tuple of (bool, str)
+        Whether the test passes, and the reason.
+
+    Examples
+    --------
+    >>> from gctheory.codes import bruck_ryser_chowla
+    >>> bruck_ryser_chowla(7, 3, 1)[0], bruck_ryser_chowla(43, 7, 1)[0]
+    (True, False)
     """
     v = check_int(v, "v", low=3)
     k = check_int(k, "k", low=2, high=min(v - 1, _BRC_MAX_K))
@@ -282,7 +400,27 @@ _BRC_MAX_K = 10**6
 
 
 def complete_design(v: int, k: int) -> BlockDesign:
-    """All k-subsets of v points: lambda = C(v-2, k-2), b = C(v, k) (refused above 5000 blocks)."""
+    """All k-subsets of v points: lambda = C(v-2, k-2), b = C(v, k) (refused above 5000 blocks).
+
+    Parameters
+    ----------
+    v : int
+        Points.
+    k : int
+        Block size, ``2 <= k < v``.
+
+    Returns
+    -------
+    BlockDesign
+        Every k-subset as a block.
+
+    Examples
+    --------
+    >>> from gctheory.codes import complete_design
+    >>> d = complete_design(5, 3)
+    >>> d.b, d.r, d.lam
+    (10, 6, 3)
+    """
     v = check_int(v, "v", low=3)
     k = check_int(k, "k", low=2)
     if k >= v:
@@ -338,6 +476,36 @@ def bibd(v: int, k: int, lam: int = 1) -> BlockDesign:
     point-hyperplane difference-set designs, the complete design. Every
     design is verified by exact pair counting when built; refused at once
     when ``v b > MAX_INCIDENCE`` (5e6).
+
+    Parameters
+    ----------
+    v : int
+        Points (workers of the gradient code).
+    k : int
+        Block size.
+    lam : int
+        Every pair of points lies in ``lam`` blocks.
+
+    Returns
+    -------
+    BlockDesign
+        A design with these parameters.
+
+    Raises
+    ------
+    ValueError
+        When no construction here gives one, with the reason.
+
+    Examples
+    --------
+    >>> from gctheory.codes import bibd
+    >>> d = bibd(13, 4)
+    >>> d.name, d.b
+    ('PG(2,3)', 13)
+    >>> bibd(43, 7)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: no symmetric (43,7,1) design exists: v is odd and z^2 = 6...
     """
     v = check_int(v, "v", low=3)
     k = check_int(k, "k", low=2)
@@ -392,6 +560,24 @@ def bibd_error(v: int, b: int, r: int, lam: int, stragglers: int) -> Fraction:
     ``b >= 1`` and ``0 <= lam < r`` (an incomplete design) that satisfy the BIBD
     identities ``b k = v r`` and ``lam (v - 1) = r (k - 1)`` for a block size
     ``2 <= k < v``; other parameters are refused.
+
+    Parameters
+    ----------
+    v, b, r, lam : int
+        Design parameters.
+    stragglers : int
+        Workers that straggle, ``0 <= stragglers <= v``.
+
+    Returns
+    -------
+    fractions.Fraction
+        The optimal decoding error ``||A_S^T u - 1||^2``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import bibd_error
+    >>> bibd_error(7, 7, 3, 1, 2)
+    Fraction(4, 7)
     """
     v = check_int(v, "v", low=2)
     b = check_int(b, "b", low=1)
@@ -400,7 +586,7 @@ def bibd_error(v: int, b: int, r: int, lam: int, stragglers: int) -> Fraction:
     if lam >= r:
         raise ValueError(f"lam must be < r (an incomplete design), got lam={lam}, r={r}")
     # the closed form holds for a (v, b, r, k, lam) design only; other numbers give
-    # nonsense (issue 30, S7: bibd_error(7, 7, 3, 0, 2) was -8)
+    # nonsense (bibd_error(7, 7, 3, 0, 2) was -8)
     if (v * r) % b:
         raise ValueError(
             f"v, b, r, lam = {v}, {b}, {r}, {lam} are no BIBD: the block size k = v r / b "
@@ -426,6 +612,22 @@ class BIBDGradientCode(_ApproximateCode):
     of the r partitions through point i. Decoding uses the closed-form
     optimal coefficients ``u = r / (r - lambda + lambda w)`` on the w
     survivors (``decoder="closed-form"``) or least squares (``"lstsq"``).
+
+    Parameters
+    ----------
+    design : BlockDesign
+        Points are workers, blocks are partitions.
+    decoder : {"closed-form", "lstsq"}
+        The optimal coefficients in closed form, or least squares.
+
+    Examples
+    --------
+    >>> from gctheory.codes import BIBDGradientCode, load, projective_plane
+    >>> code = BIBDGradientCode(projective_plane(2))
+    >>> code.n, code.k, code.load
+    (7, 7, 3)
+    >>> code.error(2), float(code.decoder_error([0, 1, 2, 3, 4]))
+    (Fraction(4, 7), 0.5714285714285714)
     """
 
     name = "BIBD code (Kadhe et al. ISIT 2019)"
@@ -476,6 +678,28 @@ def sgc_variance(partials: Any, placement: Any, p: float) -> float:
     independent ``X_i ~ Bernoulli(1 - p)``, so the cross terms vanish and
     ``E = sum_i p / (1 - p) ||y_i||^2 / d^2``, ``y_i = sum_{j in i} g_j``.
     Checked against :func:`gctheory.montecarlo.estimate_mean` in the tests.
+
+    Parameters
+    ----------
+    partials : array_like, shape (k, d)
+        The partial gradients.
+    placement : array_like, shape (n, k)
+        0/1 placement, every column summing to the same d.
+    p : float
+        Straggling probability, in [0, 1).
+
+    Returns
+    -------
+    float
+        ``E ||g_hat - g||^2``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes import cyclic_support, sgc_variance
+    >>> g = np.ones((4, 2))
+    >>> round(sgc_variance(g, cyclic_support(4, 2), 0.2), 6)
+    2.0
     """
     G = check_array(partials, "partials", ndim=2, min_size=0)
     P = _check_placement(placement)
@@ -513,6 +737,8 @@ class StochasticGradientCode(EmptyDecodeMixin, _ApproximateCode):
     p : float
         Straggling probability the estimator is scaled for, ``0 <= p < 1``.
 
+    Notes
+    -----
     ``decode`` returns ``sum_{i in survivors} y_i / (d (1 - p))`` (the
     unbiased estimator of Bitar, Wootters, El Rouayheb 2020; see the module
     docstring for what is derived here). It never refuses for decodability:
@@ -521,6 +747,17 @@ class StochasticGradientCode(EmptyDecodeMixin, _ApproximateCode):
     :class:`~gctheory.codes._empty.PartialDecodeResult` flagged
     ``empty=True`` (``err = k``). Bad indices or shapes are still
     ``ValueError``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import StochasticGradientCode
+    >>> import numpy as np
+    >>> code = StochasticGradientCode.cyclic(6, 2, p=0.2)
+    >>> g = np.ones((6, 2))
+    >>> round(code.variance(g), 6)
+    3.0
+    >>> float(code.sample_error(g, np.random.default_rng(0), 2000).mean()) < 2 * code.variance(g)
+    True
     """
 
     name = "stochastic gradient coding (Bitar et al. 2020)"

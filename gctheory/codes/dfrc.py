@@ -47,6 +47,26 @@ def dfrc_group_sizes(n: int, d: int, *, rng: Any = None) -> np.ndarray:
     ``n / d`` each when ``d | n``; otherwise ``floor(n / d)`` each and
     ``n mod d`` groups, chosen uniformly at random with ``rng``, one larger.
     Requires ``1 <= d <= n``.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    d : int
+        Replica groups (the load), ``1 <= d <= n``.
+    rng : None, int or numpy.random.Generator
+        Chooses the larger groups when ``d`` does not divide ``n``.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (d,)
+        The group sizes, summing to ``n``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import dfrc_group_sizes
+    >>> dfrc_group_sizes(12, 3).tolist(), sorted(dfrc_group_sizes(10, 3, rng=0).tolist())
+    ([4, 4, 4], [3, 3, 4])
     """
     n = check_positive_int("n", n)
     d = check_positive_int("d", d)
@@ -120,6 +140,26 @@ def dfrc_failure_probability(n: int, d: int, s: int) -> Fraction | float:
     ``1e-13 sqrt(n)``: the computation of
     :func:`gctheory.load_bounds.group_failure_probability` with ``n/d`` groups of
     ``d``, shared (the big-integer sum took over 60 s at n = 10**6).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    d : int
+        Load (replicas per block), dividing ``n``.
+    s : int
+        Stragglers, ``0 <= s <= n``.
+
+    Returns
+    -------
+    fractions.Fraction or float
+        ``P(err > 0)``, exact where cheap.
+
+    Examples
+    --------
+    >>> from gctheory.codes import dfrc_failure_probability
+    >>> dfrc_failure_probability(6, 2, 2)  # 3 blocks: both replicas of one straggle
+    Fraction(1, 5)
     """
     n, s = _check_ns(n, s)
     d = check_positive_int("d", d)
@@ -134,6 +174,26 @@ def dfrc_expected_error(n: int, d: int, s: int) -> Fraction:
     A block of ``d`` partitions is lost iff its ``d`` replicas all straggle,
     probability ``C(n - d, s - d) / C(n, s)``; ``err`` counts lost partitions,
     so ``E[err] = n C(n - d, s - d) / C(n, s)`` (linearity of expectation).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    d : int
+        Load, dividing ``n``.
+    s : int
+        Stragglers.
+
+    Returns
+    -------
+    fractions.Fraction
+        ``E[err] = n C(n - d, s - d) / C(n, s)``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import dfrc_expected_error
+    >>> dfrc_expected_error(6, 2, 2)
+    Fraction(2, 5)
     """
     n, s = _check_ns(n, s)
     d = check_positive_int("d", d)
@@ -152,6 +212,24 @@ def dfrc_theorem4_load(n: int, s: int) -> float:
     sits inside a log): at n = 1000, s = 100 it is 3.36 with ln, 3.0 with log10.
     :func:`gctheory.load_bounds.frc_load` returns the same value with its regime.
     Requires ``0 < s < n``.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Stragglers, ``0 < s < n``.
+
+    Returns
+    -------
+    float
+        The load ``d`` of eq. (14) (not rounded).
+
+    Examples
+    --------
+    >>> from gctheory.codes import dfrc_theorem4_load
+    >>> round(dfrc_theorem4_load(1000, 100), 4)
+    3.3622
     """
     n, s = _check_ns(n, s)
     if s == 0:
@@ -181,6 +259,20 @@ class DFractionalRepetitionCode(_ApproximateCode):
         ``"group"``: the group-sum decoder of Section 3.2 (sum disjoint
         survivors covering the most partitions); ``"lstsq"``: the optimal
         decoder of eq. (4).
+
+    Examples
+    --------
+    >>> from gctheory.codes import DFractionalRepetitionCode
+    >>> import numpy as np
+    >>> code = DFractionalRepetitionCode(6, 2)  # 2 replica groups, load 2
+    >>> code, code.worst_case_tolerance
+    (DFractionalRepetitionCode(n=6, k=6, load=2, m=1, s=None), 1)
+    >>> g = np.ones((6, 2))
+    >>> survivors = [0, 1, 2, 4]  # block 1 is still held by worker 1 of group 0
+    >>> code.decode(survivors, code.encode(g)[survivors]).tolist()
+    [6.0, 6.0]
+    >>> code.decoder_error(survivors)
+    0.0
     """
 
     name = "d-fractional repetition (Wang et al. 2019)"

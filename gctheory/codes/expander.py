@@ -98,6 +98,27 @@ def random_regular_graph(n: int, d: int, *, rng: Any = None) -> np.ndarray:
     complete graph). The result is exactly d-regular and simple; its law is
     close to, not exactly, uniform. Requires ``1 <= d < n`` and ``n d`` even (a d-regular graph on n
     vertices exists iff these hold).
+
+    Parameters
+    ----------
+    n : int
+        Vertices.
+    d : int
+        Degree, ``0 <= d < n`` with ``n d`` even.
+    rng : None, int or numpy.random.Generator
+        Seed.
+
+    Returns
+    -------
+    numpy.ndarray of int8, shape (n, n)
+        Symmetric 0/1 adjacency with every row summing to ``d``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import random_regular_graph
+    >>> A = random_regular_graph(10, 3, rng=0)
+    >>> A.shape, A.sum(axis=1).tolist(), bool((A == A.T).all())
+    ((10, 10), [3, 3, 3, 3, 3, 3, 3, 3, 3, 3], True)
     """
     n = check_int(n, "n", low=2)
     d = check_int(d, "d", low=1)
@@ -203,6 +224,23 @@ def margulis_graph(m: int) -> np.ndarray:
     the preimages under these maps, so every row sums to 8 (a self-loop
     counts 2, multi-edges count their multiplicity). Gabber and Galil (1981)
     prove ``lambda_2 <= 5 sqrt 2 ~ 7.07`` for every m. ``m >= 2``.
+
+    Parameters
+    ----------
+    m : int
+        Side of the torus ``Z_m x Z_m``, ``>= 2``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m^2, m^2)
+        Adjacency counts; every row sums to 8.
+
+    Examples
+    --------
+    >>> from gctheory.codes import margulis_graph
+    >>> A = margulis_graph(5)
+    >>> A.shape, set(A.sum(axis=1).tolist())
+    ((25, 25), {8})
     """
     m = check_int(m, "m", low=2)
     check_memory(8 * m**4, "m", f"the m^2 x m^2 = {m * m} x {m * m} adjacency matrix")
@@ -226,6 +264,24 @@ def circulant_graph(n: int, generators: Sequence[int]) -> np.ndarray:
 
     Degree ``2 len(generators)`` (one less per generator equal to n/2).
     Generators must be distinct in ``[1, n/2]``.
+
+    Parameters
+    ----------
+    n : int
+        Vertices.
+    generators : sequence of int
+        Distinct connection offsets in ``[1, n/2]``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, n)
+        Symmetric 0/1 adjacency.
+
+    Examples
+    --------
+    >>> from gctheory.codes import circulant_graph
+    >>> circulant_graph(6, [1]).sum(axis=1).tolist()  # the 6-cycle
+    [2, 2, 2, 2, 2, 2]
     """
     n = check_int(n, "n", low=3)
     gens = _check_generators(n, generators)
@@ -263,6 +319,25 @@ def circulant_spectrum(n: int, generators: Sequence[int]) -> tuple[int, float, f
     The eigenvalues of a Cayley graph of ``Z_n`` are
     ``sum_{g in S} cos(2 pi j g / n)`` over the connection set S (j = 0..n-1):
     O(n |S|), no matrix; above ``n |S| = 2e6`` one FFT, O(n log n).
+
+    Parameters
+    ----------
+    n : int
+        Vertices.
+    generators : sequence of int
+        Connection offsets, as in :func:`circulant_graph`.
+
+    Returns
+    -------
+    tuple of (int, float, float)
+        ``(d, lambda_2, lam)``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import circulant_spectrum
+    >>> d, l2, lam = circulant_spectrum(6, [1])
+    >>> d, round(l2, 6), round(lam, 6)  # the 6-cycle is bipartite: lam = d
+    (2, 1.0, 2.0)
     """
     n = check_int(n, "n", low=3)
     gens = _check_generators(n, generators)
@@ -303,6 +378,23 @@ def graph_spectrum(adjacency: Any) -> tuple[int, float, float]:
     eigenvalue, and ``lam = max(|lambda_2|, |lambda_n|)`` (dense symmetric eigensolver).
 
     Raises ``ValueError`` if the graph is not regular or not symmetric.
+
+    Parameters
+    ----------
+    adjacency : array_like, shape (n, n)
+        Symmetric adjacency (counts) of a regular (multi)graph.
+
+    Returns
+    -------
+    tuple of (int, float, float)
+        ``(d, lambda_2, lam)``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import circulant_graph, graph_spectrum
+    >>> d, l2, lam = graph_spectrum(circulant_graph(6, [1]))
+    >>> d, round(l2, 6), round(lam, 6)
+    (2, 1.0, 2.0)
     """
     A = _check_adjacency(adjacency)
     ev = np.linalg.eigvalsh(A.astype(float))
@@ -342,6 +434,28 @@ def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
     ``1^T B = 1^T``, ``u^T B - 1^T = x^T B`` with ``x = u - 1`` orthogonal to
     ``1``; ``||x||^2 = s n / (n - s)``; and ``||x^T B|| <= (lam / d) ||x||``
     on ``1^perp``. The optimal decoder does at least as well. ``0 <= s < n``.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    d : int
+        Degree of the graph.
+    lam : float
+        Its spectral expansion ``max(|lambda_2|, |lambda_n|)``.
+
+    Returns
+    -------
+    float
+        ``(lam / d)^2 n s / (n - s)``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import expander_error_bound
+    >>> round(expander_error_bound(50, 5, 8, 5.0), 6)
+    2.170139
     """
     n = check_int(n, "n", low=1)
     s = check_int(s, "s", low=0)
@@ -353,7 +467,7 @@ def expander_error_bound(n: int, s: int, d: int, lam: float) -> float:
         return 0.0
     try:
         return (lam / d) ** 2 * n * s / (n - s)
-    except OverflowError:  # lam = 1e300 raised it (issue 30, B11): products of floats
+    except OverflowError:  # lam = 1e300 raised it: products of floats
         r = lam / d  # overflow to inf instead, and stay finite where the bound is
         return r * (r * (n * s / (n - s)))
 
@@ -369,6 +483,24 @@ def expander_worst_case_lower_bound(s: int, d: int) -> float:
     the graph has ``s / d`` vertices with disjoint neighbourhoods, straggling those
     neighbourhoods loses ``s / d`` partitions entirely, so the bound is attained by
     that set (each lost partition costs 1). ``0 <= s``, ``d >= 1``.
+
+    Parameters
+    ----------
+    s : int
+        Stragglers.
+    d : int
+        Replication of every partition.
+
+    Returns
+    -------
+    float
+        ``s / d``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import expander_worst_case_lower_bound
+    >>> expander_worst_case_lower_bound(6, 3)
+    2.0
     """
     s = check_int(s, "s", low=0)
     d = check_int(d, "d", low=1)
@@ -391,6 +523,18 @@ class ExpanderCode(_ApproximateCode):
     A : (n, n) float
         The coding matrix ``Adj / d`` (worker i sends ``sum_j A[i, j] g_j``).
     d, lambda2, lam : degree, second eigenvalue, ``max(|lambda_2|, |lambda_n|)``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import ExpanderCode, load
+    >>> import numpy as np
+    >>> from gctheory.codes import random_regular_graph
+    >>> code = ExpanderCode(random_regular_graph(12, 4, rng=0))
+    >>> code.n, code.load
+    (12, 4)
+    >>> err = code.decoder_error([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])  # 2 stragglers
+    >>> 0 <= err <= code.error_bound(2)
+    True
     """
 
     name = "expander code (Raviv et al. 2020)"
@@ -451,6 +595,30 @@ def graph_optimal_alpha(n: int, edges: np.ndarray, alive: np.ndarray) -> np.ndar
     gets 0). Linear time: a component is bipartite iff its two copies in the
     bipartite double cover are different components, and the side of v is the
     set of vertices whose first copy shares v's double-cover component.
+
+    Parameters
+    ----------
+    n : int
+        Vertices (data blocks).
+    edges : numpy.ndarray, shape (M, 2)
+        The machines as edges.
+    alive : numpy.ndarray of bool, shape (M,)
+        The non-stragglers.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        The optimal ``alpha*``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import graph_optimal_alpha
+    >>> import numpy as np
+    >>> edges = np.array([[0, 1], [1, 2], [2, 0], [2, 3]])  # a triangle and a pendant edge
+    >>> graph_optimal_alpha(4, edges, np.array([True, True, True, False])).tolist()
+    [1.0, 1.0, 1.0, 0.0]
+    >>> graph_optimal_alpha(4, edges, np.array([False, False, False, True])).tolist()
+    [0.0, 0.0, 1.0, 1.0]
     """
     n = check_int(n, "n", low=1)
     check_memory(64 * n, "n", f"the bipartite double cover of {n} vertices")
@@ -489,6 +657,28 @@ def graph_adversarial_bound(n_vertices: int, d: int, spectral_gap: float, s: int
     ``sigma_2^2 = 2d - gap``); the optimal decoder does at least as well.
     Computed exactly from the integers (any size); ``inf`` when the bound is beyond
     the float range.
+
+    Parameters
+    ----------
+    n_vertices : int
+        Vertices (data blocks).
+    d : int
+        Degree.
+    spectral_gap : float
+        ``d - lambda_2``.
+    s : int
+        Straggling machines.
+
+    Returns
+    -------
+    float
+        The error bound (``inf`` beyond the float range).
+
+    Examples
+    --------
+    >>> from gctheory.codes import graph_adversarial_bound
+    >>> round(graph_adversarial_bound(10, 4, 2.0, 3), 6)
+    1.323529
     """
     n = check_int(n_vertices, "n_vertices", low=2)
     d = check_int(d, "d", low=1)
@@ -522,6 +712,29 @@ def glasgow_wootters_random_bound(n: int, d: int, spectral_gap: float, p: float)
     condition with the smallest t, None if none does), ``t``,
     ``r_lower = 1 - 6/n - t`` and ``var_upper = 6/n + t`` (at that eps), and
     ``conditions`` (which of (1)-(4) hold at it, or at eps = 1 if none fits).
+
+    Parameters
+    ----------
+    n : int
+        Vertices.
+    d : int
+        Degree.
+    spectral_gap : float
+        ``lam``, the spectral gap.
+    p : float
+        Straggling probability.
+
+    Returns
+    -------
+    dict
+        Whether the conditions hold (and with which ``eps``) and the bounds.
+
+    Examples
+    --------
+    >>> from gctheory.codes import glasgow_wootters_random_bound
+    >>> r = glasgow_wootters_random_bound(10**6, 8, 4.0, 0.1)
+    >>> sorted(r)[:4]
+    ['conditions', 'eps', 'r_lower', 't']
     """
     n = check_int(n, "n", low=3)
     d = check_int(d, "d", low=1)
@@ -585,6 +798,18 @@ class GraphAssignmentCode(_ApproximateCode):
     decoder : {"components", "lstsq"}
         How :meth:`decoder_error` gets ``alpha*``: from the components (linear
         time) or by least squares. ``decode`` solves least squares either way.
+
+    Examples
+    --------
+    >>> from gctheory.codes import GraphAssignmentCode, load
+    >>> from gctheory.codes import circulant_graph
+    >>> code = GraphAssignmentCode(circulant_graph(5, [1]))  # 5 blocks, 5 machines (edges)
+    >>> code.n, code.k, code.load
+    (5, 5, 2)
+    >>> code.alpha([0, 1, 2, 3]).round(6).tolist()
+    [1.2, 0.8, 1.2, 0.8, 0.8]
+    >>> round(code.decoder_error([0, 1, 2, 3]), 6)
+    0.2
     """
 
     name = "graph assignment code (Glasgow-Wootters 2021)"

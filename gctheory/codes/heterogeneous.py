@@ -56,6 +56,30 @@ def measured_split(means: Any, k: int, s: int, *, sds: Any = None, risk: float =
     proportional to it), ``sds`` the standard deviations; ``k`` partitions, each on
     ``s + 1`` workers. Returns integer loads ``d`` with ``sum d = (s + 1) k`` and
     ``1 <= d_i <= k``.
+
+    Parameters
+    ----------
+    means : array_like, shape (n,)
+        Measured time per partition of each worker.
+    k : int
+        Partitions.
+    s : int
+        Stragglers tolerated (each partition on ``s + 1`` workers).
+    sds : array_like, optional
+        Standard deviations of the measured times.
+    risk : float
+        Weight of the standard deviations against the means (0: means only).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (n,)
+        Loads with ``sum = (s + 1) k`` and ``1 <= d_i <= k``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import measured_split
+    >>> measured_split([1.0, 1.0, 2.0, 2.0], k=6, s=1).tolist()  # faster workers take more
+    [4, 4, 2, 2]
     """
     mu = check_array(means, "means", ndim=1)
     n = mu.size
@@ -110,7 +134,29 @@ def measured_split(means: Any, k: int, s: int, *, sds: Any = None, risk: float =
 
 
 def stripe_support(loads: Any, k: int) -> np.ndarray:
-    """The n x k 0/1 support: consecutive chunks of the repeated sequence 0..k-1."""
+    """The n x k 0/1 support: consecutive chunks of the repeated sequence 0..k-1.
+
+    Parameters
+    ----------
+    loads : sequence of int
+        Partitions per worker.
+    k : int
+        Partitions.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, k)
+        The support.
+
+    Examples
+    --------
+    >>> from gctheory.codes import stripe_support
+    >>> stripe_support([2, 2, 1, 1], 3).astype(int)
+    array([[1, 1, 0],
+           [1, 0, 1],
+           [0, 1, 0],
+           [0, 0, 1]])
+    """
     d = np.asarray(loads)
     k = check_int(k, "k", low=1)
     if d.ndim != 1 or np.any(d < 1) or np.any(d > k) or np.any(d != np.round(d)):
@@ -141,6 +187,17 @@ class HeterogeneousGradientCode(MatrixGradientCode):
         Stragglers tolerated.
     rng : seed or Generator
         Randomness of ``H``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import HeterogeneousGradientCode
+    >>> import numpy as np
+    >>> code = HeterogeneousGradientCode([4, 4, 2, 2], k=6, s=1, rng=0)
+    >>> code.n, code.k, code.s
+    (4, 6, 1)
+    >>> g = np.ones((6, 2))
+    >>> code.decode([0, 1, 3], code.encode(g)[[0, 1, 3]]).round(6).tolist()
+    [6.0, 6.0]
     """
 
     def __init__(self, loads: Any, k: int, s: int, *, rng: Any = None) -> None:

@@ -200,6 +200,37 @@ def save_code(code: Any, path: str | os.PathLike, *, overwrite: bool = False) ->
     Refused (``ValueError``) when ``path`` exists unless ``overwrite=True``, when
     its folder does not exist, and when the code holds state this format cannot
     store (naming the attribute).
+
+    Parameters
+    ----------
+    code : GradientCode
+        The code to save.
+    path : str or os.PathLike
+        The ``.npz`` file to write.
+    overwrite : bool
+        Replace an existing file.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    ValueError
+        The file exists (without ``overwrite``), its folder does not, or the code holds
+        state the format cannot store.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.codes import CyclicMDSCode, load_code, save_code
+    >>> code = CyclicMDSCode(5, 2, rng=0)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = save_code(code, pathlib.Path(tmp) / "code.npz")
+    ...     again = load_code(path)
+    >>> again, bool((again.encoding_matrix == code.encoding_matrix).all())
+    (CyclicMDSCode(n=5, k=5, load=3, m=1, s=2), True)
     """
     if not isinstance(code, CodeIO):  # every GradientCode
         raise ValueError(f"code: expected a GradientCode, got {type(code).__name__}")
@@ -232,6 +263,31 @@ def load_code(path: str | os.PathLike) -> Any:
     Refused with a ``ValueError`` naming the file: not an archive of this
     format, a newer version, a fingerprint that does not match the contents,
     a class outside gctheory or absent from this version.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        An archive written by :func:`save_code`.
+
+    Returns
+    -------
+    GradientCode
+        The code, bit-for-bit as saved.
+
+    Raises
+    ------
+    ValueError
+        Not an archive of this format, a newer version, a fingerprint mismatch, or a
+        class outside gctheory.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.codes import ReedSolomonCode, load_code, save_code
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     code = load_code(save_code(ReedSolomonCode(6, 6, 3), pathlib.Path(tmp) / "rs.npz"))
+    >>> code
+    ReedSolomonCode(n=6, k=6, load=3, m=1, s=2)
     """
     # every refusal names the parameter (a file's faults are faults of the argument ``path``)
     p = Path(check_path(path, "path", exists=False))
@@ -288,6 +344,31 @@ def export_B(code: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
     ``k = n`` partitions and the cyclic placement (worker ``i`` holds
     ``i, ..., i + s mod n``, as :class:`CyclicMDSCode` here). Only codes
     without communication saving (``m = 1``) have such a B; others are refused.
+
+    Parameters
+    ----------
+    code : GradientCode
+        A code with ``k = n`` and ``m = 1``.
+    path : str or os.PathLike
+        The ``.npy`` file to write.
+    overwrite : bool
+        Replace an existing file.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Examples
+    --------
+    >>> from gctheory.codes import export_B, load
+    >>> import tempfile, pathlib
+    >>> import numpy as np
+    >>> from gctheory.codes import CyclicMDSCode
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     B = np.load(export_B(CyclicMDSCode(5, 2, rng=0), pathlib.Path(tmp) / "B.npy"))
+    >>> B.shape
+    (5, 5)
     """
     if not isinstance(code, CodeIO):  # every GradientCode (base imports this module)
         raise ValueError(f"code: expected a GradientCode, got {type(code).__name__}")
@@ -308,7 +389,17 @@ def export_B(code: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
 
 
 class CodeIO:
-    """Mixin giving every :class:`GradientCode` ``save`` and ``save_tandon_B``."""
+    """Mixin giving every :class:`GradientCode` ``save`` and ``save_tandon_B``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.codes import CodeIO, FractionalRepetitionCode, load_code
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = FractionalRepetitionCode(6, 2).save(pathlib.Path(tmp) / "frc.npz")
+    ...     print(load_code(path))
+    FractionalRepetitionCode(n=6, k=6, load=3, m=1, s=2)
+    """
 
     if TYPE_CHECKING:  # what the exporters read of a code (every GradientCode has them)
         m: int

@@ -46,7 +46,7 @@ refuses for lack of survivors: with no survivor nothing is recoverable, and
 ``decode`` returns the zero vector, ``decode_detail`` a
 :class:`~gctheory.codes._empty.PartialDecodeResult` flagged ``empty=True``
 (``err = k``), and :meth:`ISGCCode.ignore_decode` an :class:`ISGCResult`
-flagged ``empty`` -- a flag, not an exception (issue 16: "an
+flagged ``empty`` -- a flag, not an exception ("an
 ignore-stragglers decode with nothing recoverable returns an empty result
 with a clear flag"). Exact codes keep refusing too few survivors.
 :class:`ISGCDecoder` is the earlier name of the same decoder with the
@@ -105,6 +105,26 @@ class ISGCResult:
     ``gradient``: the partial sum over ``partitions`` (zeros when empty);
     ``workers``: the survivors whose messages were added; ``empty``: True
     when nothing could be recovered (no survivor).
+
+    Parameters
+    ----------
+    gradient : numpy.ndarray
+        The partial sum over ``partitions``.
+    partitions : tuple of int
+        Partitions recovered.
+    workers : tuple of int
+        Survivors whose messages were added.
+    empty : bool
+        True when nothing was recovered.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes import ISGCCode, ISGCResult
+    >>> code = ISGCCode(6, 1)  # fractional repetition, 2 partitions per worker
+    >>> r = code.ignore_decode([0, 3], code.encode(np.ones((6, 2)))[[0, 3]])
+    >>> r.partitions, r.workers, r.gradient.tolist(), r.recovered
+    ((0, 1, 2, 3), (0, 3), [4.0, 4.0], 4)
     """
 
     gradient: np.ndarray = field(repr=False)
@@ -130,6 +150,26 @@ def cyclic_max_disjoint(n: int, window: int, survivors: Sequence[int]) -> list[i
     are a largest disjoint set); keep the best. O(|survivors| n / window).
     An independent check of :func:`hybrid_max_disjoint` with ``c1 = 0, g = 1``.
     ``1 <= window <= n``; survivors are worker indices in ``[0, n)`` (repeats ignored).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    window : int
+        Partitions per worker, ``1 <= window <= n``.
+    survivors : sequence of int
+        Surviving workers.
+
+    Returns
+    -------
+    list of int
+        Survivors with pairwise disjoint windows, as many as possible.
+
+    Examples
+    --------
+    >>> from gctheory.codes import cyclic_max_disjoint
+    >>> cyclic_max_disjoint(6, 2, [0, 1, 3, 4])
+    [0, 3]
     """
     n = check_int(n, "n", low=1, high=2**62)
     window = check_int(window, "window", low=1, high=n)
@@ -169,6 +209,28 @@ def frc_expected_recovered(n: int, s: int, stragglers: int, k: int | None = None
     ``n / (s+1)`` groups of ``s + 1`` workers, ``k`` partitions (default n)
     split evenly; ``stragglers`` uniformly random: a group is lost iff all its
     workers straggle, probability ``C(n - s - 1, e - s - 1) / C(n, e)``.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Design tolerance (groups of ``s + 1``).
+    stragglers : int
+        Uniformly random stragglers.
+    k : int, optional
+        Partitions (default ``n``).
+
+    Returns
+    -------
+    fractions.Fraction
+        The expected number of recovered partitions.
+
+    Examples
+    --------
+    >>> from gctheory.codes import frc_expected_recovered
+    >>> frc_expected_recovered(6, 1, 2)
+    Fraction(28, 5)
     """
     n = check_int(n, "n", low=1)
     s = check_int(s, "s", low=0, high=n - 1)
@@ -180,7 +242,7 @@ def frc_expected_recovered(n: int, s: int, stragglers: int, k: int | None = None
     if k % groups:
         raise ValueError(f"the number of groups {groups} must divide k, got k={k}")
     # C(n - s - 1, e - s - 1) / C(n, e) = e^(s+1) / n^(s+1) (falling factorials): s + 1
-    # factors instead of two binomials of n bits (18.5 s at n = 10**6, e = n / 2; issue 30, B7)
+    # factors instead of two binomials of n bits (18.5 s at n = 10**6, e = n / 2)
     lost = Fraction(math.perm(e, s + 1), math.perm(n, s + 1)) if e > s else Fraction(0)
     return k * (1 - lost)
 
@@ -211,6 +273,31 @@ def hybrid_support(n: int, c: int, c1: int, groups: int) -> np.ndarray:
     ``base = r - i``) holds ``base + ((i - c1 + j) mod n0)`` for ``j < c1``
     and ``(r + j) mod n`` for ``j < c - c1`` (the IS-GC authors' ``IS_GC_HR``
     placement). Requires ``groups | n`` and ``c <= n / groups``.
+
+    Parameters
+    ----------
+    n : int
+        Workers (= partitions).
+    c : int
+        Partitions per worker.
+    c1 : int
+        Of which fractional (within the group).
+    groups : int
+        Groups, dividing ``n``.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, n)
+        The placement.
+
+    Examples
+    --------
+    >>> from gctheory.codes import hybrid_support
+    >>> hybrid_support(4, 2, 0, 1).astype(int)  # c1 = 0, one group: cyclic repetition
+    array([[1, 1, 0, 0],
+           [0, 1, 1, 0],
+           [0, 0, 1, 1],
+           [1, 0, 0, 1]])
     """
     n, c, c1, groups = _check_hybrid(n, c, c1, groups)
     check_memory(n * n, "n", f"the {n} x {n} placement")
@@ -279,6 +366,30 @@ def hybrid_max_disjoint(n: int, c: int, c1: int, groups: int, survivors: Survivo
     (sorted). ``c1 = 0, groups = 1`` is cyclic repetition and ``c1 = c,
     groups = n / c`` fractional repetition. Refused (``ValueError``) when its
     pure-Python work ``n c (c - c1 + 1)`` exceeds 5e7.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    c : int
+        Partitions per worker.
+    c1 : int
+        Fractional part of the placement.
+    groups : int
+        Groups.
+    survivors : sequence of int or bool mask
+        Surviving workers.
+
+    Returns
+    -------
+    list of int
+        A largest set of survivors with disjoint supports, sorted.
+
+    Examples
+    --------
+    >>> from gctheory.codes import hybrid_max_disjoint
+    >>> hybrid_max_disjoint(6, 2, 0, 1, [0, 1, 3, 4])
+    [0, 3]
     """
     n, c, c1, groups = _check_hybrid(n, c, c1, groups)
     T = np.unique(np.asarray(survivors, dtype=np.int64))
@@ -324,6 +435,24 @@ def max_disjoint_exhaustive(support: Any, survivors: Sequence[int]) -> int:
 
     The reference the structured decoders are checked against; exponential in
     ``len(survivors)``, refused above 20 survivors.
+
+    Parameters
+    ----------
+    support : array_like, shape (n, k)
+        Any 0/1 placement.
+    survivors : sequence of int
+        At most 20 surviving workers.
+
+    Returns
+    -------
+    int
+        The largest number of survivors with disjoint rows.
+
+    Examples
+    --------
+    >>> from gctheory.codes import hybrid_support, max_disjoint_exhaustive
+    >>> max_disjoint_exhaustive(hybrid_support(6, 2, 0, 1), [0, 1, 3, 4])
+    2
     """
     S = check_array(support, "support", ndim=2)
     if not np.all((S == 0) | (S == 1)):
@@ -341,7 +470,7 @@ def max_disjoint_exhaustive(support: Any, survivors: Sequence[int]) -> int:
 
 # ------------------------------------------------------------------ the code
 class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
-    """Ignore-stragglers gradient code on an FR, CR or hybrid placement (IS-GC).
+    """Ignore-stragglers gradient code (IS-GC) on an FR, CR or hybrid placement (authors' code).
 
     Parameters
     ----------
@@ -355,11 +484,22 @@ class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
         In-group partitions per worker (``0 <= c1 <= c``) and number of
         groups (``groups | n``, ``c <= n / groups``).
 
+    Notes
+    -----
     Every worker sends the plain sum of its partitions; ``decode`` returns the
     sum over the largest set of recoverable partitions (coefficient 1 on a
     largest set of survivors with disjoint supports), so
     ``decoder_error(T)`` is the number of partitions *not* recovered and the
     relative residual is ``sqrt(missing / k)`` in closed form.
+
+    Examples
+    --------
+    >>> from gctheory.codes import ISGCCode
+    >>> code = ISGCCode(6, 1, placement="cyclic")
+    >>> code.select([0, 1, 3, 4]), code.recovered_count([0, 1, 3, 4])
+    ([0, 3], 4)
+    >>> code.expected_recovered(2)
+    Fraction(24, 5)
     """
 
     name = "IS-GC (ignore stragglers)"
@@ -451,7 +591,7 @@ class ISGCCode(EmptyDecodeMixin, _ApproximateCode):
         """The largest recoverable partial sum as an :class:`ISGCResult` (empty, not an
         exception, when no worker survives)."""
         T = validate_survivors(survivors, self.n, 0)
-        Y = check_array(received, "received", min_size=0)  # no NaN/inf (issue 30, B14)
+        Y = check_array(received, "received", min_size=0)  # no NaN/inf
         if Y.ndim != 2 or Y.shape[0] != T.size:
             raise ValueError(
                 f"received must have shape (len(survivors), d) = ({T.size}, d), got {Y.shape}"
@@ -516,6 +656,26 @@ class ISGCDecoder:
     ``ISGCDecoder(n, s, placement, c1=..., groups=...)``; ``encode(partials)``
     gives every worker's plain sum; ``decode(survivors, received)`` returns an
     :class:`ISGCResult`; ``code`` is the underlying :class:`ISGCCode`.
+
+    Parameters
+    ----------
+    n : int
+        Workers (= partitions).
+    s : int
+        Design tolerance.
+    placement : {"frc", "cyclic", "hybrid"}
+        The placement.
+    **kw
+        ``c1`` and ``groups`` of the hybrid placement.
+
+    Examples
+    --------
+    >>> from gctheory.codes import ISGCDecoder
+    >>> import numpy as np
+    >>> dec = ISGCDecoder(6, 1)
+    >>> y = dec.encode(np.ones((6, 2)))
+    >>> dec.decode([0, 1, 4], y[[0, 1, 4]]).partitions
+    (0, 1, 4, 5)
     """
 
     def __init__(self, n: int, s: int, placement: str = "frc", **kw: Any) -> None:

@@ -72,6 +72,15 @@ class CodeFamily:
         One line for listings.
     source : str
         ``"gctheory"`` or the plug-in's entry point (``name = module:attr``).
+
+    Examples
+    --------
+    >>> from gctheory.codes import CodeFamily, CyclicMDSCode, code_families
+    >>> fam = next(f for f in code_families().values() if f.cls is CyclicMDSCode)
+    >>> fam.cls.__name__, fam.source
+    ('CyclicMDSCode', 'gctheory')
+    >>> fam.make(n=5, s=2, rng=0)
+    CyclicMDSCode(n=5, k=5, load=3, m=1, s=2)
     """
 
     name: str
@@ -202,18 +211,66 @@ def _plugins() -> dict[str, CodeFamily | ValueError]:
 
 
 def plugin_families() -> dict[str, CodeFamily]:
-    """The families installed plug-ins register (those that load), by name."""
+    """The families installed plug-ins register (those that load), by name.
+
+    Returns
+    -------
+    dict of str to CodeFamily
+        Installed plug-ins' families (empty when none is installed).
+
+    Examples
+    --------
+    >>> from gctheory.codes import plugin_families
+    >>> isinstance(plugin_families(), dict)
+    True
+    """
     return {k: v for k, v in _plugins().items() if isinstance(v, CodeFamily)}
 
 
 def code_families() -> dict[str, CodeFamily]:
-    """gctheory's built-in families, then the plug-ins', by name (plug-ins read once)."""
+    """gctheory's built-in families, then the plug-ins', by name (plug-ins read once).
+
+    Returns
+    -------
+    dict of str to CodeFamily
+        Every family gctheory can build by name.
+
+    Examples
+    --------
+    >>> from gctheory.codes import code_families
+    >>> fams = code_families()
+    >>> sorted(f.cls.__name__ for f in fams.values())
+    ['CyclicMDSCode', 'FractionalRepetitionCode', 'ReedSolomonCode', 'YeAbbeCode']
+    """
     return {**_builtins(), **plugin_families()}
 
 
 def code_family(name: str) -> CodeFamily:
     """The family called ``name``; ``ValueError`` naming the valid ones (or why a plug-in
-    of that name was left out)."""
+    of that name was left out).
+
+    Parameters
+    ----------
+    name : str
+        A family's name (see :func:`code_families`).
+
+    Returns
+    -------
+    CodeFamily
+        The family.
+
+    Raises
+    ------
+    ValueError
+        Unknown name, with the valid ones.
+
+    Examples
+    --------
+    >>> from gctheory.codes import ReedSolomonCode, code_families, code_family
+    >>> name = next(n for n, f in code_families().items() if f.cls is ReedSolomonCode)
+    >>> code_family(name).cls is ReedSolomonCode
+    True
+    """
     families = code_families()
     if not isinstance(name, str):
         raise ValueError(
@@ -230,7 +287,19 @@ def code_family(name: str) -> CodeFamily:
 
 
 def clear_plugin_cache() -> None:
-    """Forget the plug-ins read (call after installing or removing one in a session)."""
+    """Forget the plug-ins read (call after installing or removing one in a session).
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> from gctheory.codes import clear_plugin_cache, plugin_families
+    >>> clear_plugin_cache()
+    >>> isinstance(plugin_families(), dict)  # read again on next use
+    True
+    """
     _PLUGINS.clear()
     _LOADED.clear()
     _entry_points.clear_cache()

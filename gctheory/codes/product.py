@@ -45,7 +45,23 @@ _MAX_ENTRIES = 20_000_000
 
 
 class ProductGradientCode(_ApproximateCode):
-    """Approximate product code ``B = B1 (x) B2`` with optimal (least-squares) decoding."""
+    """Approximate product code ``B = B1 (x) B2`` with optimal (least-squares) decoding.
+
+    Parameters
+    ----------
+    B : numpy.ndarray
+        The ``n x k`` product encoding matrix (rows: workers).
+    name : str
+        Display name.
+
+    Examples
+    --------
+    >>> from gctheory.codes import ProductGradientCode, product_code
+    >>> from gctheory.codes import BernoulliGradientCode, FractionalRepetitionCode
+    >>> code = product_code(FractionalRepetitionCode(2, 1), BernoulliGradientCode(3, 0.7, rng=0))
+    >>> type(code).__name__, code.n, code.k
+    ('ProductGradientCode', 6, 6)
+    """
 
     def __init__(self, B: np.ndarray, *, name: str = "product gradient code") -> None:
         self.A = check_array(B, "B", ndim=2)
@@ -60,6 +76,23 @@ def product_code(first: GradientCode, second: GradientCode) -> GradientCode:
 
     Exact when both are exact (tolerance ``s1 + s2``), approximate otherwise.
     Refused when a code has ``m > 1`` or the product would exceed 2e7 entries.
+
+    Parameters
+    ----------
+    first, second : GradientCode
+        Two codes with ``m = 1``.
+
+    Returns
+    -------
+    GradientCode
+        The product (exact, tolerance ``s1 + s2``, when both are exact).
+
+    Examples
+    --------
+    >>> from gctheory.codes import FractionalRepetitionCode, product_code
+    >>> code = product_code(FractionalRepetitionCode(2, 1), FractionalRepetitionCode(3, 0))
+    >>> code.n, code.k, code.s
+    (6, 6, 1)
     """
     for name, code in (("first", first), ("second", second)):
         if not isinstance(code, GradientCode):

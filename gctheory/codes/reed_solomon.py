@@ -99,6 +99,15 @@ def row_balanced_mask_matrix(n: int, k: int, d: int, t: int = 0) -> np.ndarray:
     -------
     numpy.ndarray
         Boolean ``n x k`` mask.
+
+    Examples
+    --------
+    >>> from gctheory.codes import row_balanced_mask_matrix
+    >>> row_balanced_mask_matrix(4, 4, 2).astype(int)
+    array([[1, 0, 1, 0],
+           [1, 0, 1, 0],
+           [0, 1, 0, 1],
+           [0, 1, 0, 1]])
     """
     n = _check_int("n", n, 1)
     k = _check_int("k", k, 0)
@@ -156,6 +165,20 @@ def mask_matrix(n: int, k: int, w: int) -> np.ndarray:
     n, k, w : int
         Workers, partitions and partitions per worker; ``1 <= w <= k`` and
         ``n w >= k``.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, k)
+        The mask ``M``: row ``i`` marks the ``w`` partitions of worker ``i``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import mask_matrix
+    >>> mask_matrix(4, 6, 3).astype(int)
+    array([[1, 0, 1, 0, 1, 0],
+           [1, 0, 1, 0, 1, 0],
+           [0, 1, 0, 1, 0, 1],
+           [0, 1, 0, 1, 0, 1]])
     """
     n, k, w = _check_nkw(n, k, w)
     check_memory(n * k, "n", f"the {n} x {k} mask")
@@ -166,7 +189,28 @@ def mask_matrix(n: int, k: int, w: int) -> np.ndarray:
 
 
 def rs_tolerance(n: int, k: int, w: int) -> int:
-    """Stragglers tolerated by the RS code: ``floor(wn/k) - 1`` (eq. (2) of [1])."""
+    """Stragglers tolerated by the RS code: ``floor(wn/k) - 1`` (eq. (2) of [1]).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    k : int
+        Partitions.
+    w : int
+        Partitions per worker.
+
+    Returns
+    -------
+    int
+        ``floor(w n / k) - 1``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import rs_tolerance
+    >>> rs_tolerance(6, 6, 3), rs_tolerance(10, 20, 5)
+    (2, 1)
+    """
     n, k, w = _check_nkw(n, k, w)
     return n * w // k - 1
 
@@ -183,6 +227,24 @@ def rs_polynomials(M: np.ndarray) -> np.ndarray:
     ``t_j(x) = prod_{r : M[r, j] = 0} (x - alpha^r) / (-alpha^r)
     = prod (1 - alpha^{-r} x)``, so ``t_j(0) = 1`` as in eqs. (7)-(10);
     ``f = n - s = n - min_j(column weight) + 1`` and ``B = G T`` (eq. (11)).
+
+    Parameters
+    ----------
+    M : numpy.ndarray, shape (n, k)
+        A 0/1 mask (:func:`mask_matrix`).
+
+    Returns
+    -------
+    numpy.ndarray, complex, shape (f, k)
+        The polynomials' coefficients, constant term first.
+
+    Examples
+    --------
+    >>> from gctheory.codes import mask_matrix, rs_polynomials
+    >>> import numpy as np
+    >>> T = rs_polynomials(mask_matrix(6, 6, 3))
+    >>> T.shape, np.allclose(T[0], 1)  # t_j(0) = 1
+    ((4, 6), True)
     """
     M = _check_mask(M)
     n, k = M.shape
@@ -212,6 +274,27 @@ def rs_encoding_matrix(n: int, k: int, w: int) -> np.ndarray:
     ``B[i, j] = t_j(alpha^i) = prod_{r : M[r, j] = 0} (1 - alpha^{i - r})``
     with ``M = MaskMatrix(n, k, w)`` (Algorithm 4) and ``alpha = exp(2 pi i/n)``.
     ``B`` vanishes exactly (by construction, not by rounding) off the mask.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    k : int
+        Partitions.
+    w : int
+        Partitions per worker.
+
+    Returns
+    -------
+    numpy.ndarray, complex, shape (n, k)
+        The encoding matrix ``B``, zero off the mask.
+
+    Examples
+    --------
+    >>> from gctheory.codes import rs_encoding_matrix
+    >>> B = rs_encoding_matrix(6, 6, 3)
+    >>> B.shape, (B != 0).sum(axis=1).tolist()  # w = 3 partitions per worker
+    ((6, 6), [3, 3, 3, 3, 3, 3])
     """
     n, k, w = _check_nkw(n, k, w)
     _check_rs_memory(n, k)
@@ -265,6 +348,24 @@ def rs_inverse_table(n: int) -> np.ndarray:
 
     Entry ``0`` is set to 1 (the neutral factor for ``j = l`` in Algorithm 3),
     so ``table[(i_l - i_j) mod n]`` can be looked up for every pair.
+
+    Parameters
+    ----------
+    n : int
+        Code length.
+
+    Returns
+    -------
+    numpy.ndarray, complex, shape (n,)
+        ``(1 - alpha^m)^{-1}`` at ``m = 1..n-1``, and 1 at ``m = 0``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import rs_inverse_table
+    >>> import numpy as np
+    >>> t = rs_inverse_table(4)
+    >>> (np.round(t, 6) + 0).tolist()  # + 0 turns a -0.0 into 0.0
+    [(1+0j), (0.5+0.5j), (0.5+0j), (0.5-0.5j)]
     """
     n = _check_int("n", n, 1)
     check_memory(32 * n, "n", f"the table of {n} complex inverses")
@@ -299,6 +400,19 @@ def rs_decoding_vector(
         Number of workers (the order of ``alpha``).
     table : numpy.ndarray, optional
         A precomputed :func:`rs_inverse_table` ``(n)``.
+
+    Returns
+    -------
+    numpy.ndarray, complex, shape (f,)
+        The decoding vector ``a``, in the order of ``survivors``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import rs_decoding_vector, rs_decoding_vector_solve
+    >>> import numpy as np
+    >>> a = rs_decoding_vector([0, 1, 3], 4)
+    >>> np.allclose(a, rs_decoding_vector_solve([0, 1, 3], 4))
+    True
     """
     n = _check_int("n", n, 1)
     F = _check_survivors(survivors, n)
@@ -328,6 +442,25 @@ def rs_decoding_vector_solve(survivors: Sequence[int] | np.ndarray, n: int) -> n
     Solves ``G_F^T a = e_1`` with LAPACK, ``G_F[l, i] = alpha^{i_l i}`` the
     ``f x f`` Vandermonde matrix of eq. (11) of [1]. The baseline of the
     benchmark and the reference of the tests.
+
+    Parameters
+    ----------
+    survivors : sequence of int
+        The ``f`` survivors' indices.
+    n : int
+        Code length.
+
+    Returns
+    -------
+    numpy.ndarray, complex, shape (f,)
+        ``a`` with ``a^T G_F = e_1``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import rs_decoding_vector_solve
+    >>> import numpy as np
+    >>> (np.round(rs_decoding_vector_solve([0, 2], 4), 6) + 0).tolist()  # + 0: no -0.0
+    [(0.5+0j), (0.5+0j)]
     """
     n = _check_int("n", n, 1)
     F = _check_survivors(survivors, n)
@@ -360,6 +493,22 @@ class RSDecodeResult(DecodeResult):
     the decoded vector before the real part is taken (``real=True``); for a
     real problem it is pure rounding error, an a-posteriori estimate of the
     error of the real part, and it obeys the same bound.
+
+    Parameters
+    ----------
+    imag_residue : float
+        Largest imaginary part left in the decoded (real) gradient; the other
+        fields are those of :class:`~gctheory.codes.base.DecodeResult`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes import RSDecodeResult, ReedSolomonCode
+    >>> code = ReedSolomonCode(6, 6, 3)  # tolerates 2 stragglers
+    >>> g = np.arange(12.0).reshape(6, 2)
+    >>> r = code.decode_detail([0, 1, 2, 5], code.encode(g)[[0, 1, 2, 5]])
+    >>> r.gradient.round(6).tolist(), r.imag_residue < 1e-12
+    ([30.0, 36.0], True)
     """
 
     imag_residue: float = 0.0
@@ -390,6 +539,20 @@ class ReedSolomonCode(GradientCode):
     entries, which grows like ``exp(c n)``: with ``s/n = 0.2`` the relative
     error is ~1e-11 at n = 40, ~1e-8 at n = 60 and ~1e-2 at n = 100 (see
     ``docs/codes_rs_approx.md``).
+
+    Examples
+    --------
+    >>> from gctheory.codes import ReedSolomonCode
+    >>> import numpy as np
+    >>> code = ReedSolomonCode(n=6, k=6, w=3)
+    >>> code, code.s
+    (ReedSolomonCode(n=6, k=6, load=3, m=1, s=2), 2)
+    >>> g = np.arange(12.0).reshape(6, 2)
+    >>> survivors = [0, 1, 2, 5]
+    >>> code.decode(survivors, code.encode(g)[survivors]).round(6).tolist()
+    [30.0, 36.0]
+    >>> g.sum(axis=0).tolist()
+    [30.0, 36.0]
     """
 
     s: int  # an exact code: s = floor(w n / k) - 1

@@ -73,7 +73,32 @@ _D = 8  # gradient length used by the study
 
 @dataclass(frozen=True)
 class StabilityPoint:
-    """Decoding error of one family at one n (see the module docstring)."""
+    """Decoding error of one family at one n (see the module docstring).
+
+    Parameters
+    ----------
+    family : str
+        The code family.
+    n, s, m : int
+        Workers, stragglers and communication reduction.
+    worst_error : float
+        Largest relative decoding error over the worst-case straggler sets.
+    worst_condition : float
+        Condition number there.
+    worst_exhaustive : bool
+        Whether every straggler set was tried.
+    random_log10_error : Estimate
+        Mean ``log10`` error over random straggler sets.
+
+    Examples
+    --------
+    >>> from gctheory.codes import StabilityPoint, decoding_stability
+    >>> pts = decoding_stability(families=["ye-abbe-vandermonde"], ns=[4, 8], trials=5,
+    ...                          worst_samples=2, rng=0)
+    >>> p = pts[-1]
+    >>> p.family, p.n, p.s, p.worst_exhaustive, p.worst_error < 1e-10
+    ('ye-abbe-vandermonde', 8, 2, True, True)
+    """
 
     family: str
     n: int
@@ -113,6 +138,26 @@ def stability_code(family: str, n: int, seed: int = 0) -> GradientCode:
 
     ``family`` one of :data:`STABILITY_FAMILIES`, ``n`` a multiple of 4, ``seed`` a
     non-negative int (the random families' placement). Cached per arguments.
+
+    Parameters
+    ----------
+    family : str
+        One of :data:`STABILITY_FAMILIES`.
+    n : int
+        Workers, a multiple of 4.
+    seed : int
+        Seed of the random families' placement.
+
+    Returns
+    -------
+    GradientCode
+        The code (cached).
+
+    Examples
+    --------
+    >>> from gctheory.codes import stability_code
+    >>> stability_code("ye-abbe-vandermonde", 8)
+    YeAbbeCode(n=8, k=8, load=4, m=2, s=2)
     """
     check_choice(family, "family", STABILITY_FAMILIES)
     n = check_positive_int("n", n, minimum=4)
@@ -149,6 +194,29 @@ def decoding_error(
     Decodes with ``check=False`` (the error is measured, not refused);
     a decoder that raises ``numpy.linalg.LinAlgError`` counts as error ``inf``.
     ``stragglers``: distinct worker indices (fewer than n); ``partials``: (k, d).
+
+    Parameters
+    ----------
+    code : GradientCode
+        The code.
+    stragglers : sequence of int
+        Distinct straggling workers (fewer than n).
+    partials : numpy.ndarray, shape (k, d)
+        The partial gradients.
+
+    Returns
+    -------
+    tuple of float
+        ``(relative error, condition number)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes import CyclicMDSCode, decoding_error
+    >>> g = np.random.default_rng(0).standard_normal((5, 3))
+    >>> err, cond = decoding_error(CyclicMDSCode(5, 2, rng=0), [1, 3], g)
+    >>> err < 1e-12, f"{cond:.3g}"
+    (True, '35.9')
     """
     if not isinstance(code, GradientCode):
         raise ValueError(f"code must be a GradientCode, got {type(code).__name__}")
@@ -206,6 +274,19 @@ def decoding_stability(
     rng : seed (keyword-only); the code seeds and straggler sets derive from it.
     progress : callable, optional; called as ``progress(done, total, "family n=N")``
         before each (family, n) point and once at the end.
+
+    Returns
+    -------
+    list of StabilityPoint
+        One point per family and n.
+
+    Examples
+    --------
+    >>> from gctheory.codes import decoding_stability
+    >>> pts = decoding_stability(families=["cyclic-mds"], ns=[4, 8], trials=5, worst_samples=2,
+    ...                          rng=0)
+    >>> [(p.n, p.s, p.worst_error < 1e-8) for p in pts]
+    [(4, 1, True), (8, 2, True)]
     """
     trials = check_positive_int("trials", trials, minimum=2)
     worst_samples = check_positive_int("worst_samples", worst_samples, minimum=0)
@@ -250,7 +331,7 @@ def decoding_stability(
 
 
 # ---------------------------------------------------------------------------
-# which generator: every family on the same footing (issue 13)
+# which generator: every family on the same footing
 
 #: the two schemes of the comparison
 COMPARE_SCHEMES = _names.COMPARE_SCHEMES  # ("ye-abbe", "commfr")
@@ -275,6 +356,47 @@ class GeneratorComparison:
     on the worst straggler set found (for the block families in Ye-Abbe, whose
     column sets are not MDS one by one, the error of the server's solve with
     ``V_T`` on random data); ``note``: why something is missing.
+
+    Parameters
+    ----------
+    family, scheme : str
+        Generator family and scheme (``"ye-abbe"`` or ``"commfr"``).
+    n, s, m : int
+        Workers, stragglers and communication reduction.
+    kappa : float
+        The stability constraint.
+    block : int
+        Workers per block of the search.
+    worst_lower, worst_upper : float
+        Certified interval of the worst condition number.
+    exact : bool
+        Whether the interval is a point.
+    stragglers : tuple of int
+        The worst straggler set found.
+    s_kappa, s_kappa_low : int or None
+        Empirical straggler threshold at ``kappa`` and a certified lower bound.
+    s_kappa_exact : bool
+        Whether ``s_kappa`` is certified.
+    theorem2 : int or None
+        Theorem 2's Gaussian guarantee for the same shape.
+    decoding_error : float
+        Float64 error of the decoder on the worst set.
+    evaluated, pruned : int
+        Subsets evaluated and pruned by the search.
+    seconds : float
+        Time spent.
+    method : str
+        ``"exhaustive"`` or the search used.
+    note : str
+        Why a family was skipped, if it was.
+
+    Examples
+    --------
+    >>> from gctheory.codes import GeneratorComparison, compare_generators
+    >>> rows = compare_generators(8, 2, 2, families=["gaussian"], time_limit=1.0)
+    >>> r = rows[0]
+    >>> r.scheme, r.family, r.exact, r.s_kappa, r.worst_upper <= r.kappa
+    ('ye-abbe', 'gaussian', True, 2, True)
     """
 
     family: str
@@ -398,6 +520,25 @@ def compare_generators(
     rng : seed of the random families, the searches and the test gradients.
     progress : callable, optional; called as ``progress(done, total, "scheme family")``
         before each (scheme, family) pair and once at the end.
+    exhaustive_limit : int
+        Enumerate every subset when there are at most this many.
+
+    Returns
+    -------
+    list of GeneratorComparison
+        One row per family and scheme.
+
+    Examples
+    --------
+    >>> from gctheory.codes import compare_generators
+    >>> rows = compare_generators(8, 2, 2, families=["gaussian", "vandermonde-chebyshev"],
+    ...                           time_limit=1.0)
+    >>> for r in rows:
+    ...     print(r.scheme, r.family, round(r.worst_upper))
+    ye-abbe gaussian 302
+    ye-abbe vandermonde-chebyshev 242
+    commfr gaussian 39
+    commfr vandermonde-chebyshev 5
     """
     from gctheory._validate import as_generator, check_choice, check_int, check_real
     from gctheory.conditioning import empirical_s_kappa, max_condition
@@ -513,6 +654,24 @@ def recommend(rows: Sequence[GeneratorComparison]) -> dict[str, GeneratorCompari
     tolerance s is stable), then the smallest certified upper bound, ties (to 9
     digits) real before complex, then by name. None when no family is certified stable
     at this s (then use a smaller s: see ``s_kappa``).
+
+    Parameters
+    ----------
+    rows : sequence of GeneratorComparison
+        Output of :func:`compare_generators`.
+
+    Returns
+    -------
+    dict of str to GeneratorComparison or None
+        Per scheme, the family to use (None when none is certified stable).
+
+    Examples
+    --------
+    >>> from gctheory.codes import compare_generators, recommend
+    >>> rows = compare_generators(8, 2, 2, families=["gaussian", "vandermonde-chebyshev"],
+    ...                           time_limit=1.0)
+    >>> {scheme: r.family for scheme, r in recommend(rows).items()}
+    {'ye-abbe': 'vandermonde-chebyshev', 'commfr': 'vandermonde-chebyshev'}
     """
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
         raise ValueError(f"rows must be a sequence of GeneratorComparison, got {rows!r}")
@@ -533,7 +692,26 @@ def recommend(rows: Sequence[GeneratorComparison]) -> dict[str, GeneratorCompari
 
 @dataclass(frozen=True)
 class GrowthFit:
-    """``kappa(n) ~ c n^p``: least-squares slope of log kappa on log n, with its interval."""
+    """``kappa(n) ~ c n^p``: least-squares slope of log kappa on log n, with its interval.
+
+    Parameters
+    ----------
+    exponent : float
+        Fitted slope ``p``.
+    low, high : float
+        Its t-interval.
+    level : float
+        Confidence level.
+    points : int
+        Points fitted.
+
+    Examples
+    --------
+    >>> from gctheory.codes import GrowthFit, growth_exponent
+    >>> fit = growth_exponent([10, 20, 40, 80], [1.0, 4.1, 15.9, 64.5])
+    >>> round(fit.exponent, 3), bool(fit.contains(2.0))
+    (1.999, True)
+    """
 
     exponent: float
     low: float
@@ -551,6 +729,27 @@ def growth_exponent(ns: Sequence[float], values: Sequence[float], level: float =
     Ordinary least squares of ``log(values)`` on ``log(ns)``; the interval is
     ``slope +- t_{(1+level)/2, k-2} se`` (Student t with k - 2 degrees of
     freedom, k points). Needs at least 3 positive finite points.
+
+    Parameters
+    ----------
+    ns : sequence of float
+        Sizes.
+    values : sequence of float
+        Positive values at those sizes (at least 3 points).
+    level : float
+        Confidence level of the t-interval.
+
+    Returns
+    -------
+    GrowthFit
+        The slope of ``log(values)`` on ``log(ns)`` with its interval.
+
+    Examples
+    --------
+    >>> from gctheory.codes import growth_exponent
+    >>> fit = growth_exponent([10, 20, 40, 80], [1.0, 4.1, 15.9, 64.5])
+    >>> round(fit.exponent, 3), round(float(fit.low), 3), round(float(fit.high), 3)
+    (1.999, 1.953, 2.044)
     """
     from scipy import stats
 

@@ -65,7 +65,29 @@ def _check_ns(n: Any, s: Any) -> tuple[int, int]:
 
 
 def cyclic_support(n: int, load: int) -> np.ndarray:
-    """n x n placement where worker i holds partitions i, i+1, ..., i+load-1 (mod n)."""
+    """The cyclic placement of Tandon et al. 2017: worker i holds i, ..., i+load-1 (mod n).
+
+    Parameters
+    ----------
+    n : int
+        Workers (= partitions).
+    load : int
+        Partitions per worker, ``1 <= load <= n``.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n, n)
+        ``support[i, j]``: worker i holds partition j.
+
+    Examples
+    --------
+    >>> from gctheory.codes import cyclic_support
+    >>> cyclic_support(4, 2).astype(int)
+    array([[1, 1, 0, 0],
+           [0, 1, 1, 0],
+           [0, 0, 1, 1],
+           [1, 0, 0, 1]])
+    """
     n = check_positive_int("n", n)
     load = check_positive_int("load", load)
     if load > n:
@@ -98,6 +120,26 @@ def group_residual(missing_groups: int, per_group: int, k: int) -> float:
     ``||E_T a - 1|| / sqrt(k) = sqrt(missing_groups per_group / k)``:
     the residual check at the cost of a count, no product with B.
     Integers with ``0 <= missing_groups``, ``0 <= per_group`` and ``k >= 1``.
+
+    Parameters
+    ----------
+    missing_groups : int
+        Groups with no survivor.
+    per_group : int
+        Partitions per group.
+    k : int
+        Total partitions.
+
+    Returns
+    -------
+    float
+        ``sqrt(missing_groups per_group / k)``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import group_residual
+    >>> round(group_residual(1, 3, 12), 6)
+    0.5
     """
     if type(missing_groups) is not int or type(per_group) is not int or type(k) is not int:
         missing_groups = check_int(missing_groups, "missing_groups", low=0)
@@ -121,6 +163,25 @@ class MatrixGradientCode(GradientCode):
     ``s`` is the claimed tolerance (checked by tests, not here); ``support`` is
     the non-zero pattern of B. Decoding is the generic least-squares solve of
     ``a^T B_T = 1^T`` (Tandon et al. 2017, Section 2).
+
+    Parameters
+    ----------
+    B : array_like, shape (n, k)
+        The encoding matrix.
+    s : int
+        The claimed straggler tolerance.
+    name : str
+        Display name.
+
+    Examples
+    --------
+    >>> from gctheory.codes import MatrixGradientCode
+    >>> import numpy as np
+    >>> B = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0]]) / 2
+    >>> code = MatrixGradientCode(2 * B, s=0)
+    >>> g = np.ones((3, 2))
+    >>> code.decode([0, 1, 2], code.encode(g)).round(6).tolist()
+    [3.0, 3.0]
     """
 
     s: int  # an exact code: the tolerance is always given
@@ -164,7 +225,21 @@ class FractionalRepetitionCode(MatrixGradientCode):
         Partitions (default n); must be a multiple of the number of groups
         ``n / (s + 1)``. Load is ``k (s + 1) / n`` (= s + 1 for k = n).
 
+    Notes
+    -----
     Decoding takes one survivor per group (cost O(n), condition number 1).
+
+    Examples
+    --------
+    >>> from gctheory.codes import FractionalRepetitionCode
+    >>> import numpy as np
+    >>> code = FractionalRepetitionCode(6, 2)  # 2 groups of 3 workers
+    >>> code, code.group_of(4)
+    (FractionalRepetitionCode(n=6, k=6, load=3, m=1, s=2), 1)
+    >>> g = np.arange(12.0).reshape(6, 2)
+    >>> survivors = [0, 1, 4, 5]  # workers 2 and 3 straggle
+    >>> code.decode(survivors, code.encode(g)[survivors]).tolist(), g.sum(axis=0).tolist()
+    ([30.0, 36.0], [30.0, 36.0])
     """
 
     def __init__(self, n: int, s: int, k: int | None = None) -> None:
@@ -204,7 +279,7 @@ class FractionalRepetitionCode(MatrixGradientCode):
 
 
 class CyclicMDSCode(MatrixGradientCode):
-    """Cyclic-MDS gradient code: k = n, worker i holds partitions i..i+s (mod n), load s+1.
+    """Cyclic-MDS gradient code (Tandon et al. 2017): k = n, worker i holds i..i+s (mod n).
 
     Parameters
     ----------
@@ -231,23 +306,32 @@ class CyclicMDSCode(MatrixGradientCode):
     the all-ones vector), and any n - s rows span null(H), so ``1^T`` is a
     combination of any n - s rows.
 
-    Deterministic construction, and why it used to fail: solving
-    ``H[:, S_i] b = -H[:, i]`` with s *consecutive* frequencies (r = 1) makes
-    each s x s system a Vandermonde matrix on s consecutive n-th roots of
-    unity, clustered on an arc of angle ``2 pi s / n``; its condition number
-    grows exponentially in s at fixed s/n (7.6e10 at n = 100, s = 10; 2.8e17,
-    numerically singular, at n = 200, s = 20), so B came out wrong and decoding
-    was refused. The two parities of n - s behaved alike (n = 101, s = 10:
-    8.3e10). Now (i) B is the generator polynomial ``g(x) = prod_f (x -
-    omega^f) / prod_f (-omega^f)`` (so ``b_i = 1``) shifted, built from its
-    linear factors with no solve, and (ii) the step r is chosen to spread the
-    roots around the circle (among the r coprime to n near n / s, the one whose
-    g has the smallest largest coefficient; r = 1 only if nothing else
-    qualifies). Consecutive roots also make B_T itself ill-conditioned (worst
-    straggler block 4e11 at n = 100, s = 10 even with exact coefficients);
-    spreading them brings it to about 3.5e6 there. The conditioning of B_T
-    still grows with n at fixed s/n; ``tests/test_codes_stability.py`` pins
-    where the construction decodes every tested straggler set.
+    The deterministic construction builds B from the generator polynomial
+    ``g(x) = prod_f (x - omega^f) / prod_f (-omega^f)`` (so ``b_i = 1``), shifted,
+    from its linear factors with no linear solve; the step r of the frequencies is
+    chosen to spread the roots around the unit circle (among the r coprime to n
+    near n / s, the one whose g has the smallest largest coefficient; r = 1 only if
+    nothing else qualifies).
+
+    Limits: the conditioning of the straggler submatrices ``B_T`` grows with n at
+    fixed s/n for both constructions (about 3.5e6 for the worst straggler block of
+    the deterministic code at n = 100, s = 10). Check a code before relying on it
+    at large n with :func:`gctheory.codes.verify_straggler_sets` (every straggler
+    set when there are few, a sample otherwise) or
+    :func:`gctheory.codes.decoding_error`; decoding refuses a system whose
+    condition number makes the result meaningless.
+
+    Examples
+    --------
+    >>> from gctheory.codes import CyclicMDSCode
+    >>> import numpy as np
+    >>> code = CyclicMDSCode(6, 2, construction="deterministic")
+    >>> code.load, code.is_complex
+    (3, True)
+    >>> g = np.arange(12.0).reshape(6, 2)
+    >>> survivors = [0, 1, 3, 5]  # workers 2 and 4 straggle
+    >>> np.real(code.decode(survivors, code.encode(g)[survivors])).round(6).tolist()
+    [30.0, 36.0]
     """
 
     def __init__(self, n: int, s: int, *, construction: str = "random", rng: Any = None) -> None:

@@ -75,6 +75,18 @@ class YeAbbeCode(GradientCode):
         Vandermonde nodes, see :func:`gctheory.generators.vandermonde_generator`
         ("chebyshev", "equispaced", "roots_of_unity" or an array of n points).
     rng : seed for the Gaussian V (keyword-only).
+
+    Examples
+    --------
+    >>> from gctheory.codes import YeAbbeCode
+    >>> import numpy as np
+    >>> code = YeAbbeCode(6, s=2, m=2)  # load s + m = 4, messages of length ceil(d / 2)
+    >>> g = np.arange(12.0).reshape(6, 2)
+    >>> y = code.encode(g)
+    >>> y.shape
+    (6, 1)
+    >>> code.decode([0, 1, 2, 3], y[:4]).round(6).tolist(), g.sum(axis=0).tolist()
+    ([30.0, 36.0], [30.0, 36.0])
     """
 
     s: int  # an exact code: the tolerance is always given
@@ -171,6 +183,28 @@ def ye_abbe_decoding_cost(n: int, s: int, m: int, d: int = 1) -> DecodingCost:
     LU of the t x t matrix V_T, ``t^3 / 3``, plus ``m`` solves, ``2 m t^2``
     (t = n - s), then ``t m ceil(d/m)`` to combine the received vectors.
     Computable without building the code (for large n).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Stragglers.
+    m : int
+        Communication reduction.
+    d : int
+        Gradient length.
+
+    Returns
+    -------
+    DecodingCost
+        Setup (LU and solves) and apply multiply-adds.
+
+    Examples
+    --------
+    >>> from gctheory.codes import ye_abbe_decoding_cost
+    >>> ye_abbe_decoding_cost(100, 10, 5, d=1000)
+    DecodingCost(setup=324000, apply=90000, method='invert V_T')
     """
     n = check_positive_int("n", n)
     s = check_positive_int("s", s, minimum=0)
@@ -190,6 +224,26 @@ def ye_abbe_coefficients(V_T: np.ndarray, m: int) -> np.ndarray:
     decoding work of the Ye-Abbe scheme (Kadhe et al. 2019, Section II-B) and
     needs only V, not B or G, so it can be timed at large n without building
     the code.
+
+    Parameters
+    ----------
+    V_T : numpy.ndarray, shape (n - s, |T|)
+        The survivors' columns of V.
+    m : int
+        Communication reduction.
+
+    Returns
+    -------
+    numpy.ndarray, shape (|T|, m)
+        The coefficients ``A`` with ``V_T A = [0; I_m]``.
+
+    Examples
+    --------
+    >>> from gctheory.codes import YeAbbeCode, ye_abbe_coefficients
+    >>> code = YeAbbeCode(6, s=2, m=2)
+    >>> A = ye_abbe_coefficients(code.V[:, :4], 2)
+    >>> A.shape
+    (4, 2)
     """
     V_T = np.asarray(V_T)
     m = check_positive_int("m", m)

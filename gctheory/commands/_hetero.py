@@ -1,4 +1,4 @@
-"""CLI pieces for heterogeneous and memoryful workers (issue 23).
+"""CLI pieces for heterogeneous and memoryful workers.
 
 ``gctheory optimum hetero`` (hooked into :mod:`gctheory.commands.runtime`) and
 ``gctheory delays fit PATH --per-worker`` (hooked into :mod:`gctheory.commands.delays`).

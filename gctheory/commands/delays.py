@@ -95,7 +95,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         unused_options(args, {d: "read with --per-worker" for d in ("clusters", "quantile")})
         if args.bootstrap == 0:
             unused_options(args, {"seed": "it seeds the bootstrap refits; --bootstrap is 0"})
-    if getattr(args, "per_worker", False):  # issue 23
+    if getattr(args, "per_worker", False):
         from gctheory.commands._hetero import run_fit_per_worker
 
         return run_fit_per_worker(args, tr)
@@ -257,7 +257,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
     from gctheory.commands._hetero import add_per_worker
 
-    add_per_worker(q)  # issue 23: --per-worker
+    add_per_worker(q)  # --per-worker
     q.set_defaults(func=_cmd_fit)
 
     q = sub.add_parser("scaling", help="fit how time grows with load (affine) with residuals")

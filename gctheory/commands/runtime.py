@@ -331,7 +331,7 @@ def register(subparsers) -> None:
 
     from gctheory.commands._hetero import add_optimum_hetero
 
-    add_optimum_hetero(osub)  # issue 23: heterogeneous workers
+    add_optimum_hetero(osub)  # heterogeneous workers
     x = osub.add_parser("xu", help="feasible K (eq. (23)) and optimal p (eq. (25)) of Xu et al.")
     x.add_argument("--n", type=int, default=10, help="number of workers N (default 10)")
     add_renamed(x, "--N", "--n", type=int)

@@ -35,11 +35,29 @@ FLOAT64_RELIABLE_LIMIT = 1e10
 
 
 class RegimeWarning(UserWarning):
-    """A bound is used outside the regime in which the paper proves it."""
+    """A bound is used outside the regime in which the paper proves it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from gctheory.conditioning import RegimeWarning, s_kappa_bound
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     b = s_kappa_bound(20, 10, 30.0, 0.1, strict=False)  # eq. (8) fails at this kappa
+    >>> [w.category.__name__ for w in caught][:1]
+    ['RegimeWarning']
+    """
 
 
 class Float64Warning(UserWarning):
-    """A float64 condition number is too large to be trusted."""
+    """A float64 condition number is too large to be trusted.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import Float64Warning
+    >>> issubclass(Float64Warning, UserWarning)
+    True
+    """
 
 
 # ---------------------------------------------------------------------------

@@ -65,7 +65,7 @@ __all__ = [
 def chen_dongarra_tail(
     u: int, v: int, x: float, C: float = C_CHEN_DONGARRA, prefactor: str = "eq7"
 ) -> float:
-    """Chen-Dongarra upper bound on ``P(cond(M) / (v / (|v-u|+1)) > x)``.
+    """Chen-Dongarra bound on ``P(cond(M) / (v / (|v-u|+1)) > x)`` (their 2005 Thm 4.5).
 
     For a ``u x v`` matrix M of i.i.d. standard normal entries, Theorem 4.5 of
     Chen and Dongarra (2005), quoted as Lemma 1 (eq. (9)) of Kadhe et al. 2019::
@@ -90,6 +90,12 @@ def chen_dongarra_tail(
     -------
     float
         The bound (it may exceed 1, i.e. be vacuous; it is not clipped).
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import chen_dongarra_tail
+    >>> f"{chen_dongarra_tail(10, 12, 100.0):.4g}"
+    '0.0001053'
     """
     u = _int("u", u, 2)
     v = _int("v", v, 2)
@@ -104,11 +110,38 @@ def chen_dongarra_tail(
 def gaussian_condition_bound(
     u: int, v: int, kappa: float, C: float = C_CHEN_DONGARRA, prefactor: str = "eq7"
 ) -> float:
-    """Upper bound on ``P(cond(M) > kappa)`` for a ``u x v`` standard Gaussian M.
+    """Upper bound on ``P(cond(M) > kappa)``, M a ``u x v`` Gaussian (Lemma 1, Kadhe et al. 2019).
 
     :func:`chen_dongarra_tail` at ``x = kappa (|v-u|+1) / v``, the step (b) of
     the proof of Theorem 2 (Kadhe et al. 2019, eqs. (12)-(13)). The domain
     ``x >= |v-u|+1`` becomes ``kappa >= v``; outside it a ValueError is raised.
+
+    Parameters
+    ----------
+    u, v : int
+        Shape of the Gaussian matrix.
+    kappa : float
+        Condition-number threshold, ``>= v``.
+    C : float
+        The constant of Chen and Dongarra's Theorem 4.5 (6.414 by default).
+    prefactor : {"eq7", ...}
+        The prefactor ``a`` of the bound; see :func:`chen_dongarra_tail`.
+
+    Returns
+    -------
+    float
+        The upper bound on ``P(cond(M) > kappa)``.
+
+    Raises
+    ------
+    ValueError
+        ``kappa < v`` (outside Lemma 1's domain) or bad shapes.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import gaussian_condition_bound
+    >>> f"{gaussian_condition_bound(10, 12, 1000.0):.4g}"
+    '6.737e-06'
     """
     u = _int("u", u, 2)
     v = _int("v", v, 2)
@@ -163,6 +196,12 @@ def straggler_union_bound(
         ``f(t)``; ``inf`` if it overflows float64. A :class:`RegimeWarning` is
         issued when ``kappa < t``: Lemma 1 then does not apply (its domain is
         ``x = kappa (t-K+1)/t >= t-K+1``) and the number is not a proven bound.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import straggler_union_bound
+    >>> f"{straggler_union_bound(40, 20, 30, 1e5):.4g}"
+    '1.587e-33'
     """
     N, K = _check_NK(N, K)
     t = _int("t", t)
@@ -186,10 +225,33 @@ def union_bound_profile(
 
     Exact (mpmath per t) while the range holds at most 2,000 values; beyond, from the
     float64 log-space evaluation (relative error below about 1e-8 at N = 10**6).
+
+    Parameters
+    ----------
+    N, K : int
+        The ``[N, K]`` code: ``K x N`` generator, ``2 <= K <= N``.
+    kappa : float
+        Stability constraint, > 1.
+    C : float
+        The constant of Chen and Dongarra's Theorem 4.5 (6.414 by default).
+    prefactor : {"eq7", ...}
+        The prefactor ``a`` of the bound; see :func:`chen_dongarra_tail`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``f(K), ..., f(N)``.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import union_bound_profile
+    >>> f = union_bound_profile(30, 20, 1e4)
+    >>> len(f), [f"{x:.2g}" for x in f[-3:]]
+    (11, ['8.7e-23', '5.9e-27', '1.9e-31'])
     """
     N, K = _check_NK(N, K)
     kappa, C, a = _kappa(kappa), _C(C), _prefactor(prefactor)
-    # the profile and its log-space temporaries: refused at once for N = 10**18 (B10)
+    # the profile and its log-space temporaries: refused at once for N = 10**18
     check_memory(8 * 6 * (N - K + 1), "N", f"the profile of {N - K + 1} values of t")
     if N - K < 2000:
         return np.array([float(_f_mp(N, K, t, kappa, C, a)) for t in range(K, N + 1)])
@@ -207,6 +269,30 @@ def kappa_condition(
     prefactor (``1/sqrt(2 pi)`` in eq. (8)). The first term makes
     ``f(m+s) <= eps``; the second makes ``f`` decreasing on ``[m, m+s]``
     (ratio ``f(t+1)/f(t) <= (m+s-t) C / (2 kappa) <= C s / (2 kappa)``).
+
+    Parameters
+    ----------
+    s : int
+        Stragglers per group, ``>= 1``.
+    m : int
+        Communication reduction (code dimension), ``>= 1``.
+    eps : float
+        Failure probability, in (0, 1).
+    C : float
+        The constant of Chen and Dongarra's Theorem 4.5 (6.414 by default).
+    prefactor : {"eq7", ...}
+        The prefactor ``a`` of the bound; see :func:`chen_dongarra_tail`.
+
+    Returns
+    -------
+    float
+        The smallest ``kappa`` eq. (8) allows.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import kappa_condition
+    >>> round(kappa_condition(20, 20, 0.01), 2)
+    64.14
     """
     s = _int("s", s, 0)
     m = _int("m", m, 1)
@@ -219,7 +305,30 @@ def is_monotone_decreasing(
     N: int, K: int, kappa: float, C: float = C_CHEN_DONGARRA, prefactor: str = "eq7"
 ) -> bool:
     """Whether ``f(t)`` of eq. (7) is strictly decreasing on ``t = K..N`` (exact decision:
-    log space, with mpmath wherever the float margin is too small)."""
+    log space, with mpmath wherever the float margin is too small).
+
+    Parameters
+    ----------
+    N, K : int
+        The ``[N, K]`` code: ``K x N`` generator, ``2 <= K <= N``.
+    kappa : float
+        Stability constraint, > 1.
+    C : float
+        The constant of Chen and Dongarra's Theorem 4.5 (6.414 by default).
+    prefactor : {"eq7", ...}
+        The prefactor ``a`` of the bound; see :func:`chen_dongarra_tail`.
+
+    Returns
+    -------
+    bool
+        True if ``f(K) > f(K+1) > ... > f(N)``.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import is_monotone_decreasing
+    >>> is_monotone_decreasing(40, 20, 1e5), is_monotone_decreasing(40, 20, 50.0)
+    (True, True)
+    """
     N, K = _check_NK(N, K)
     check_memory(8 * 6 * (N - K + 1), "N", f"the profile of {N - K + 1} values of t")
     return _decreasing(N, K, _kappa(kappa), _C(C), _prefactor(prefactor))

@@ -67,6 +67,37 @@ def condition_tail_mc(
     inside :func:`gctheory.montecarlo.estimate_probability`, so the result is
     seeded, has a Wilson interval at ``level``, and is bit-identical serially
     or on any executor.
+
+    Parameters
+    ----------
+    u, v : int
+        Shape of the Gaussian matrix.
+    kappa : float
+        Condition-number threshold.
+    trials : int
+        Number of matrices drawn.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    executor : int or concurrent.futures.Executor, optional
+        Parallel chunks; the result does not depend on it.
+    level : float
+        Confidence level of the Wilson interval.
+    chunk_size : int, optional
+        Matrices per chunk.
+
+    Returns
+    -------
+    Estimate
+        ``P(cond(M) > kappa)`` with its interval.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import condition_tail_mc, gaussian_condition_bound
+    >>> est = condition_tail_mc(4, 6, 20.0, 2000, rng=0)
+    >>> print(est)
+    0.009 [0.004955, 0.01629]
+    >>> est.high <= gaussian_condition_bound(4, 6, 20.0)  # Lemma 1 holds here
+    True
     """
     u = _int("u", u, 1)
     v = _int("v", v, 1)
@@ -119,6 +150,36 @@ def subset_failure_mc(
     Theorem 2 says this is ``<= f(t) <= eps`` at ``t = t*``. Every one of the
     ``binom(N, t)`` subsets of every sampled generator is evaluated (batched),
     so ``binom(N, t) <= max_subsets`` is required.
+
+    Parameters
+    ----------
+    N, K : int
+        The ``[N, K]`` code: ``K x N`` generator, ``2 <= K <= N``.
+    t : int
+        Survivors, ``K <= t <= N``.
+    kappa : float
+        Condition-number threshold.
+    trials : int
+        Number of generators drawn.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    executor : int or concurrent.futures.Executor, optional
+        Parallel chunks; the result does not depend on it.
+    level : float
+        Confidence level of the Wilson interval.
+    max_subsets : int
+        Refuse when ``binom(N, t)`` exceeds it.
+
+    Returns
+    -------
+    Estimate
+        ``P(max_{|T| = t} cond(G_T) > kappa)``.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import subset_failure_mc
+    >>> print(subset_failure_mc(6, 3, 5, 50.0, 200, rng=0))
+    0 [0, 0.03211]
     """
     N, K = _check_NK(N, K)
     t = _int("t", t)
@@ -172,6 +233,34 @@ def empirical_s_kappa_mc(
     batched over generators and subsets; -1 when even ``cond(G) > kappa``).
     Compare with Theorem 2's guarantee :func:`s_kappa_bound` to see how
     conservative it is. Requires ``binom(N, t) <= max_subsets`` for every t.
+
+    Parameters
+    ----------
+    N, K : int
+        The ``[N, K]`` code: ``K x N`` generator, ``2 <= K <= N``.
+    kappa : float
+        Condition-number threshold.
+    trials : int
+        Number of generators drawn.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    executor : int or concurrent.futures.Executor, optional
+        Parallel chunks; the result does not depend on it.
+    level : float
+        Confidence level of the Wilson interval.
+    max_subsets : int
+        Refuse when some ``binom(N, t)`` exceeds it.
+
+    Returns
+    -------
+    Estimate
+        The mean empirical ``s_kappa`` with its CLT interval.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import empirical_s_kappa_mc
+    >>> print(empirical_s_kappa_mc(6, 3, 50.0, 100, rng=0))
+    2.28 [2.138, 2.422]
     """
     N, K = _check_NK(N, K)
     _most_subsets(N, range(K, N + 1), max_subsets, " per generator")
@@ -210,6 +299,40 @@ def s_kappa_shortfall_mc(
     empirical s_kappa read as "every s' <= s tolerated", the event also covers
     ``t > t*``, so the union bound gives ``sum_{t >= t*} f(t)``, about ``f(t*)``
     when f decreases fast). ``target`` replaces the bound (e.g. for a negative control).
+
+    Parameters
+    ----------
+    N, K : int
+        The ``[N, K]`` code: ``K x N`` generator, ``2 <= K <= N``.
+    kappa : float
+        Condition-number threshold.
+    eps : float
+        Failure probability of Theorem 2.
+    trials : int
+        Number of generators drawn.
+    target : int, optional
+        Threshold to test instead of Theorem 2's (negative controls).
+    C, prefactor
+        See :func:`gctheory.conditioning.straggler_union_bound`.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    executor : int or concurrent.futures.Executor, optional
+        Parallel chunks; the result does not depend on it.
+    level : float
+        Confidence level of the Wilson interval.
+    max_subsets : int
+        Refuse when some ``binom(N, t)`` exceeds it.
+
+    Returns
+    -------
+    Estimate
+        ``P(empirical s_kappa < target)``.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import s_kappa_shortfall_mc
+    >>> print(s_kappa_shortfall_mc(8, 4, 200.0, 0.5, 100, target=2, rng=0))
+    0 [0, 0.06222]
     """
     N, K = _check_NK(N, K)
     kappa = _kappa(kappa)

@@ -56,6 +56,14 @@ def condition_numbers(M: Any) -> np.ndarray:
     Returns
     -------
     ndarray, shape (...)
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import condition_numbers
+    >>> import numpy as np
+    >>> M = np.stack([np.eye(3), np.diag([1.0, 2.0, 4.0])])
+    >>> condition_numbers(M).round(6).tolist()
+    [1.0, 4.0]
     """
     M = np.asarray(M)
     if M.ndim < 2 or M.shape[-1] < 1 or M.shape[-2] < 1:
@@ -64,7 +72,7 @@ def condition_numbers(M: Any) -> np.ndarray:
         raise ValueError(f"M must be a numeric (real or complex) array, got dtype {M.dtype}")
     if M.dtype.kind in "biu":
         M = M.astype(np.float64)
-    if not np.isfinite(M).all():  # inf came out as a condition number (issue 30, B17)
+    if not np.isfinite(M).all():  # inf came out as a condition number
         raise ValueError("M must hold finite numbers, got NaN or infinite entries")
     batch = M.shape[:-2]
     M = M.reshape((-1,) + M.shape[-2:])
@@ -194,8 +202,27 @@ def condition_number_mp(M: Any, dps: int = 50) -> mpmath.mpf:
     """2-norm condition number of one matrix from an mpmath SVD at ``dps`` digits.
 
     The entries are taken as exact (a float64 matrix is converted exactly).
+
+    Parameters
+    ----------
+    M : array_like
+        One 2-D matrix (float64 or mpmath entries).
+    dps : int
+        Decimal digits of the SVD.
+
+    Returns
+    -------
+    mpmath.mpf
+        ``sigma_max / sigma_min`` (``inf`` if singular).
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import condition_number_mp
+    >>> import numpy as np
+    >>> print(condition_number_mp(np.diag([1.0, 3.0]), dps=20))
+    3.0
     """
-    # empty and NaN matrices gave IndexError / RuntimeError from mpmath (issue 30, B12)
+    # empty and NaN matrices gave IndexError / RuntimeError from mpmath
     A = check_array(M, "M", ndim=2, complex_ok=True)
     dps = check_int(dps, "dps", low=16, high=MAX_DPS)
     with mpmath.workdps(dps):
@@ -236,6 +263,31 @@ def vandermonde_condition_mp(
     nodes computed at ``dps`` digits (not rounded to float64 first). This is
     the reference wherever a float64 result exceeds :data:`FLOAT64_RELIABLE_LIMIT`.
     Raise ``dps`` until the result is stable (about ``log10(kappa) + 20`` digits).
+
+    Parameters
+    ----------
+    K : int
+        Rows (code dimension).
+    N : int
+        Columns (workers).
+    columns : sequence of int, optional
+        The surviving workers; all by default.
+    nodes : {"chebyshev", ...}
+        The node family of :func:`gctheory.generators.vandermonde_generator`.
+    dps : int
+        Decimal digits.
+
+    Returns
+    -------
+    mpmath.mpf
+        The 2-norm condition number of the submatrix.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import vandermonde_condition_mp
+    >>> v = vandermonde_condition_mp(3, 6, columns=[0, 2, 4], dps=30)
+    >>> f"{float(v):.6g}"
+    '4.0993'
     """
     K, N = _int("K", K, 1), _int("N", N, 1)
     if K > N:

@@ -67,6 +67,13 @@ class SKappaBound:
         Whether f is decreasing on the searched range ``[K, N]``.
     lemma1_domain : bool
         Whether ``kappa >= t_star`` (Lemma 1 applies at ``t_star``).
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import SKappaBound, s_kappa_bound
+    >>> b = s_kappa_bound(40, 20, 1e5, 0.01)
+    >>> b.s_kappa, b.t_star, b.condition8, f"{b.f_t_star:.3g}"
+    (17, 23, True, '0.000655')
     """
 
     s_kappa: int
@@ -116,11 +123,23 @@ def s_kappa_bound(
         only ``t <= kappa`` (where Lemma 1 holds) and issue a
         :class:`RegimeWarning` when eq. (8) fails.
 
+    Returns
+    -------
+    SKappaBound
+        ``s_kappa``, ``t_star``, ``f(t_star)`` and the side conditions.
+
     Raises
     ------
     ValueError
         On bad input, outside the regime (strict), or when no ``t`` in range
         has ``f(t) <= eps`` (no guarantee at all).
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import s_kappa_bound
+    >>> b = s_kappa_bound(40, 20, 1e5, 0.01)
+    >>> b.s_kappa, b.t_star
+    (17, 23)
     """
     N, K = _check_NK(N, K)
     kappa, eps, C, a = _kappa(kappa), _eps(eps), _C(C), _prefactor(prefactor)
@@ -189,6 +208,30 @@ def t_star(
     """Smallest ``t`` in ``[K, N]`` with ``f(t) <= eps`` (Kadhe et al. 2019, Thm. 2, eq. (15)).
 
     See :func:`s_kappa_bound` for the parameters and the regime checks.
+
+    Parameters
+    ----------
+    N, K : int
+        The ``[N, K]`` code: ``K x N`` generator, ``2 <= K <= N``.
+    kappa : float
+        Stability constraint, > 1.
+    eps : float
+        Failure probability, in (0, 1).
+    C, prefactor
+        See :func:`gctheory.conditioning.straggler_union_bound`.
+    strict : bool
+        Refuse outside the theorem's regime (see :func:`s_kappa_bound`).
+
+    Returns
+    -------
+    int
+        ``t*``; the guaranteed threshold is ``N - t*``.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import t_star
+    >>> t_star(40, 20, 1e5, 0.01)
+    23
     """
     return s_kappa_bound(N, K, kappa, eps, C, prefactor, strict=strict).t_star
 
@@ -218,6 +261,17 @@ def s_kappa_commfr(
         Communication saving = code dimension, ``m >= 2`` (Lemma 1).
     kappa, eps, C, prefactor, strict
         See :func:`s_kappa_bound`.
+
+    Returns
+    -------
+    int
+        The guaranteed number of stragglers per group, ``s + m - t*``.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import s_kappa_commfr
+    >>> s_kappa_commfr(s=20, m=20, kappa=1e5, eps=0.01)
+    17
     """
     s = _int("s", s, 0)
     m = _int("m", m, 0)
@@ -242,6 +296,32 @@ def s_kappa_ye_abbe(
     the server inverts ``(n-s) x t`` submatrices of an ``(n-s) x n`` Gaussian
     matrix V, so the bound is :func:`s_kappa_bound` with ``N = n``, ``K = n - s``.
     It does not depend on the communication saving m.
+
+    Parameters
+    ----------
+    n : int
+        Number of workers.
+    s : int
+        Number of stragglers the scheme is designed for, ``1 <= s < n - 1``.
+    kappa : float
+        Stability constraint, > 1.
+    eps : float
+        Failure probability, in (0, 1).
+    C, prefactor
+        See :func:`gctheory.conditioning.straggler_union_bound`.
+    strict : bool
+        Refuse outside the theorem's regime (see :func:`s_kappa_bound`).
+
+    Returns
+    -------
+    int
+        The guaranteed ``s_kappa`` of the Gaussian Ye-Abbe scheme.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import s_kappa_ye_abbe
+    >>> s_kappa_ye_abbe(40, 20, 1e5, 0.01)
+    17
     """
     n = _int("n", n, 1)
     s = _int("s", s, 0)
@@ -270,6 +350,32 @@ def c_interval(
     with ``r = t - K + 1``; ``N - t*(C) = s_kappa`` exactly when ``C <= C_{N - s_kappa}`` and
     ``C > C_u`` for every ``K <= u < N - s_kappa``. Returns None if that set is empty.
     (Lemma 1's domain and eq. (8) are not checked here: use :func:`s_kappa_bound` at a C inside.)
+
+    Parameters
+    ----------
+    N, K : int
+        The ``[N, K]`` code: ``K x N`` generator, ``2 <= K <= N``.
+    s_kappa : int
+        The threshold whose constants are sought.
+    kappa : float
+        Stability constraint, > 1.
+    eps : float
+        Failure probability, in (0, 1).
+    prefactor : str
+        See :func:`gctheory.conditioning.straggler_union_bound`.
+
+    Returns
+    -------
+    tuple of float or None
+        ``(low, high)``: Theorem 2 gives ``s_kappa`` exactly for ``low < C <= high``;
+        None if no C does.
+
+    Examples
+    --------
+    >>> from gctheory.conditioning import c_interval
+    >>> lo, hi = c_interval(40, 20, 17, 1e5, 0.01)  # the default C = 6.414 lies inside
+    >>> round(lo, 3), round(hi, 3)
+    (0.825, 12.679)
     """
     N, K = _check_NK(N, K)
     s_kappa = _int("s_kappa", s_kappa, 0)

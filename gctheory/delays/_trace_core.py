@@ -60,6 +60,21 @@ class Trace:
         Optional columns, by name.
     source : str
         Where the rows came from (for messages).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.delays import Trace, concat_traces, make_trace
+    >>> rng = np.random.default_rng(0)
+    >>> rounds, workers = np.repeat(np.arange(30), 6), np.tile(np.arange(6), 30)
+    >>> def times(load):  # 30 rounds x 6 workers, a shifted exponential per unit load
+    ...     return load * (0.1 + rng.exponential(0.05, 180))
+    >>> trace = concat_traces([make_trace(rounds, workers, np.full(180, x), times(x))
+    ...                        for x in (1.0, 2.0)])
+    >>> trace
+    Trace(in memory: 360 rows, loads 1, 2, 1 campaign(s))
+    >>> trace.loads, trace.times(1.0).shape, trace.rounds(2.0).shape
+    (array([1., 2.]), (180,), (30, 6))
     """
 
     round: np.ndarray
@@ -317,6 +332,40 @@ def make_trace(
     Raises ValueError naming the row for a negative or non-finite time, a
     negative or non-finite load, a negative round or worker, or a repeated
     (campaign, load, round, worker).
+
+    Parameters
+    ----------
+    round, worker : array_like of int
+        Round and worker of each row (non-negative).
+    load : array_like of float
+        Each row's load (non-negative).
+    time : array_like of float
+        Completion time in seconds (finite, non-negative).
+    source : str
+        Where the rows came from (for messages).
+    **columns : array_like
+        Optional columns (``profile``, ``model``, ``region``, ``batch`` name a campaign).
+
+    Returns
+    -------
+    Trace
+        The validated trace.
+
+    Raises
+    ------
+    ValueError
+        A bad row, named.
+
+    Examples
+    --------
+    >>> from gctheory.delays import make_trace
+    >>> t = make_trace([0, 0, 1, 1], [0, 1, 0, 1], [1.0] * 4, [0.2, 0.3, 0.25, 0.9])
+    >>> t, t.times(1.0).tolist()
+    (Trace(in memory: 4 rows, loads 1, 1 campaign(s)), [0.2, 0.3, 0.25, 0.9])
+    >>> make_trace([0], [0], [1.0], [-1.0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: times must be >= 0: row 0 has time=-1.0
     """
     cols = {}
     for k, v in columns.items():
@@ -336,7 +385,26 @@ def make_trace(
 
 
 def concat_traces(traces: Sequence[Trace]) -> Trace:
-    """Rows of several traces in one (their optional columns must agree)."""
+    """Rows of several traces in one (their optional columns must agree).
+
+    Parameters
+    ----------
+    traces : sequence of Trace
+        Traces with the same optional columns.
+
+    Returns
+    -------
+    Trace
+        All their rows.
+
+    Examples
+    --------
+    >>> from gctheory.delays import concat_traces, make_trace
+    >>> a = make_trace([0, 0], [0, 1], [1.0, 1.0], [0.2, 0.3])
+    >>> b = make_trace([0, 0], [0, 1], [2.0, 2.0], [0.5, 0.4])
+    >>> concat_traces([a, b]).loads
+    array([1., 2.])
+    """
     if isinstance(traces, (str, bytes, Trace)) or not hasattr(traces, "__iter__"):
         raise ValueError(f"traces must be a sequence of Trace, got {type(traces).__name__}")
     traces = list(traces)

@@ -58,6 +58,7 @@ from gctheory.delays.trace import Trace
 
 __all__ = ["SchemeTimes", "scheme_times", "decision_table", "scheme_s_values", "LOAD_MODELS"]
 
+#: Values of ``scheme_times(load_model=...)``: how times measured at one load move to another.
 LOAD_MODELS = ("interpolate", "affine", "proportional", None)
 
 
@@ -94,6 +95,24 @@ class SchemeTimes:
         Estimator name -> why it is missing or what to know.
     fits : dict
         ``(law, load)`` -> :class:`LawFit` used.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.delays import SchemeTimes, concat_traces, make_trace
+    >>> rng = np.random.default_rng(0)
+    >>> rounds, workers = np.repeat(np.arange(30), 6), np.tile(np.arange(6), 30)
+    >>> def times(load):  # 30 rounds x 6 workers, a shifted exponential per unit load
+    ...     return load * (0.1 + rng.exponential(0.05, 180))
+    >>> trace = concat_traces([make_trace(rounds, workers, np.full(180, x), times(x))
+    ...                        for x in (1.0, 2.0)])
+    >>> from gctheory.delays import scheme_times
+    >>> st = scheme_times(trace, "cyclic-mds", 6, laws=["shifted_exp"], bootstrap=0, load=1.0)
+    >>> st.estimators
+    ['empirical', 'rounds', 'shifted_exp']
+    >>> s, t = st.optimum("empirical")
+    >>> s, round(t, 4), round(st.at("shifted_exp", s), 4)
+    (5, 0.1098, 0.1096)
     """
 
     scheme: str
@@ -167,7 +186,30 @@ MAX_WORKERS = 10**6
 
 
 def scheme_s_values(scheme: str, n: int, m: int = 1, code: Any = None) -> list[int]:
-    """The valid straggler tolerances of ``scheme`` with ``n`` workers."""
+    """The valid straggler tolerances of ``scheme`` with ``n`` workers.
+
+    Parameters
+    ----------
+    scheme : str
+        The scheme.
+    n : int
+        Workers.
+    m : int
+        Communication saving.
+    code : tuple of int, optional
+        ``(N, K, delta)`` of a CommFR-GC code.
+
+    Returns
+    -------
+    list of int
+        The valid ``s``.
+
+    Examples
+    --------
+    >>> from gctheory.delays import scheme_s_values
+    >>> scheme_s_values("frc", 6), scheme_s_values("cyclic-mds", 4)
+    ([0, 1, 2, 5], [0, 1, 2, 3])
+    """
     rt = _runtime()
     check_choice(scheme, "scheme", rt.SCHEMES)
     n = check_int(n, "n", low=1, high=MAX_WORKERS)
@@ -285,6 +327,25 @@ def scheme_times(
     progress : callable, optional
         Called as ``progress(done, total, what)``: one step per measured load whose
         laws are fitted and one per bootstrap replicate.
+
+    Returns
+    -------
+    SchemeTimes
+        The expected time versus ``s`` per estimator, with intervals.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.delays import concat_traces, make_trace, scheme_times
+    >>> rng = np.random.default_rng(0)
+    >>> rounds, workers = np.repeat(np.arange(30), 6), np.tile(np.arange(6), 30)
+    >>> def times(load):  # 30 rounds x 6 workers, a shifted exponential per unit load
+    ...     return load * (0.1 + rng.exponential(0.05, 180))
+    >>> trace = concat_traces([make_trace(rounds, workers, np.full(180, x), times(x))
+    ...                        for x in (1.0, 2.0)])
+    >>> st = scheme_times(trace, "frc", 6, laws=["shifted_exp"], bootstrap=0, load=1.0)
+    >>> st.s.tolist(), st.times["empirical"].round(4).tolist()
+    ([0, 1, 2, 5], [0.2355, 0.1541, 0.1298, 0.1098])
     """
     rt = _runtime()
     check_choice(scheme, "scheme", rt.SCHEMES)
@@ -321,7 +382,7 @@ def scheme_times(
     if isinstance(load_model, str) or load_model is None:
         check_choice(load_model, "load_model", LOAD_MODELS)
     elif not isinstance(load_model, (LoadScaling, ProportionalLoad)):
-        # load_model=5 raised AttributeError ('int' has no attribute 'name'; issue 30, B8)
+        # load_model=5 raised AttributeError ('int' has no attribute 'name')
         raise ValueError(
             f"load_model must be one of {list(LOAD_MODELS)}, a LoadScaling or a "
             f"ProportionalLoad, got {load_model!r:.60}"
@@ -471,6 +532,36 @@ def decision_table(
     ``plausible_lo``/``plausible_hi``: the range of ``s`` whose reference time
     lies below the upper end of the reference's interval at its optimum (the
     ``s`` the measurements cannot tell from the best; NaN without intervals).
+
+    Parameters
+    ----------
+    results : SchemeTimes or sequence of them
+        Output of :func:`scheme_times`.
+    reference : str
+        The estimator taken as the truth.
+
+    Returns
+    -------
+    list of dict
+        One row per scheme and estimator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.delays import concat_traces, decision_table, make_trace
+    >>> rng = np.random.default_rng(0)
+    >>> rounds, workers = np.repeat(np.arange(30), 6), np.tile(np.arange(6), 30)
+    >>> def times(load):  # 30 rounds x 6 workers, a shifted exponential per unit load
+    ...     return load * (0.1 + rng.exponential(0.05, 180))
+    >>> trace = concat_traces([make_trace(rounds, workers, np.full(180, x), times(x))
+    ...                        for x in (1.0, 2.0)])
+    >>> from gctheory.delays import scheme_times
+    >>> st = scheme_times(trace, "cyclic-mds", 6, laws=["shifted_exp"], bootstrap=0, load=1.0)
+    >>> for row in decision_table(st):
+    ...     print(row["estimator"], row["s_opt"], row["agrees"])
+    empirical 5 True
+    rounds 5 True
+    shifted_exp 5 True
     """
     if isinstance(results, SchemeTimes):
         res = [results]

@@ -64,6 +64,7 @@ _DELAYS: dict[str, tuple[Any, str]] = {
     "constant": (_Constant, "constant(c): no stragglers"),
     "trace": (None, "trace:PATH[?profile=..&region=..&order=sequential|random]: measured rounds"),
 }
+#: The law names a delay spec string may start with (``exp``, ``pareto``, ``trace``, ...).
 DELAY_NAMES = tuple(_DELAYS)
 
 #: the parameters of each spec, in their positional order (also the keyword names)

@@ -1,4 +1,4 @@
-"""Iteration times of the atlas's schemes under stragglers with memory (issue 23, part 2).
+"""Iteration times of the atlas's schemes under stragglers with memory.
 
 A memoryful delay is a :class:`gctheory.delays.markov.MemoryDelay`: each worker's
 straggler chain (:class:`GilbertElliott`, :class:`Fritchman`, or the (B, W, lambda)

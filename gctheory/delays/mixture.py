@@ -128,6 +128,33 @@ def body_tail(w: float, sigma: float, shift: float, body_scale: float, xi: float
 
     Natural parameters in seconds; internally frozen with ``scale=body_scale``.
     Domain: ``0 <= w <= 1``, ``sigma, body_scale, xi, t0 > 0``, ``shift >= 0``.
+
+    Parameters
+    ----------
+    w : float
+        Weight of the Pareto tail, in [0, 1].
+    sigma : float
+        Lognormal shape of the body.
+    shift : float
+        Shift of the body (seconds).
+    body_scale : float
+        Scale of the body (seconds).
+    xi : float
+        Tail index.
+    t0 : float
+        Start of the tail (seconds).
+
+    Returns
+    -------
+    frozen scipy.stats distribution
+        The mixture.
+
+    Examples
+    --------
+    >>> from gctheory.delays import body_tail
+    >>> d = body_tail(0.05, 0.5, 0.1, 0.05, 1.5, 1.0)
+    >>> round(float(d.cdf(1.0)), 4), round(float(d.sf(10.0)), 6)
+    (0.95, 0.001581)
     """
     w = check_probability(w, "w")
     sigma = check_real(sigma, "sigma", low=0.0, low_open=True)

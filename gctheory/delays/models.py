@@ -67,6 +67,15 @@ class DelayModel:
         Measured rounds replayed instead of draws (then ``dist`` is None and
         ``persist``, ``n_slow`` do not apply: the rounds carry their own
         structure).
+
+    Examples
+    --------
+    >>> from gctheory.delays import DelayModel
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> model = DelayModel(stats.expon(loc=0.1, scale=0.05), n_slow=1, slowdown=5.0)
+    >>> model.draw(np.random.default_rng(0), 4).round(4).tolist()
+    [0.67, 0.151, 0.101, 0.1001]
     """
 
     dist: Any
@@ -133,7 +142,7 @@ def parse_delay(spec: Any, **options: Any) -> DelayModel:
     (arguments named, or positional in that order: ``"pareto(0.001, 1.1)"``; a
     positional Pareto spec warns (``UserWarning``) naming the reading taken,
     ``pareto(scale, shape)``, and the reverse one of scipy's order, since
-    ``"pareto(1.1, 0.001)"`` is then a law with infinite mean (issue 18); name the
+    ``"pareto(1.1, 0.001)"`` is then a law with infinite mean; name the
     arguments to silence it), a straggler chain ``"markov(p=.., r=.., fast=<law>,
     slow=<law>)"``, ``"fritchman(...)"`` or ``"bursty(B=.., W=.., lam=.., rate=.., ...)"``
     (:func:`gctheory.delays.markov_times.parse_memory_delay`; a fresh
@@ -144,6 +153,33 @@ def parse_delay(spec: Any, **options: Any) -> DelayModel:
     :class:`gctheory.delays.TraceReplay`, or a :class:`DelayModel` (returned
     with ``options`` applied). ``options`` are the other fields of
     :class:`DelayModel` (``persist``, ``n_slow``, ``slowdown``, ``comm_time``).
+
+    Parameters
+    ----------
+    spec : str, frozen scipy.stats distribution, or DelayModel
+        What to parse.
+    **options
+        Fields of :class:`DelayModel` (``persist``, ``n_slow``, ``slowdown``,
+        ``comm_time``) applied to the result.
+
+    Returns
+    -------
+    DelayModel
+        The delay model.
+
+    Raises
+    ------
+    ValueError
+        An unknown law or bad arguments.
+
+    Examples
+    --------
+    >>> from gctheory.delays import parse_delay
+    >>> m = parse_delay("shifted_exp(shift=0.05, mean=0.02)")
+    >>> round(float(m.dist.mean()), 6), m.label
+    (0.07, 'shifted_exp(shift=0.05, mean=0.02)')
+    >>> round(float(parse_delay("exp(mean=1)").dist.mean()), 6)
+    1.0
     """
     from gctheory.delays.replay import TraceReplay, parse_trace_spec
     from gctheory.delays.trace import Trace

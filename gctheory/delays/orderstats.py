@@ -66,7 +66,7 @@ def _check_layouts(layouts: Any) -> list[Layout]:
 def _check_law(dist: Any) -> Any:
     if not all(callable(getattr(dist, f, None)) for f in ("ppf", "isf", "cdf")):
         raise ValueError(f"dist must be a frozen scipy.stats distribution, got {dist!r}")
-    return check_law_parameters(dist)  # NaN parameters gave nan / inf (issue 30, S9)
+    return check_law_parameters(dist)  # NaN parameters gave nan / inf
 
 
 def _H(u: np.ndarray, groups: int, size: int, wait: int) -> np.ndarray:
@@ -75,7 +75,26 @@ def _H(u: np.ndarray, groups: int, size: int, wait: int) -> np.ndarray:
 
 
 def empirical_weights(m: int, layouts: Sequence[Layout]) -> np.ndarray:
-    """Weights ``H(i/m) - H((i-1)/m)`` of the sorted atoms, one column per layout, shape (m, L)."""
+    """Weights ``H(i/m) - H((i-1)/m)`` of the sorted atoms, one column per layout, shape (m, L).
+
+    Parameters
+    ----------
+    m : int
+        Number of atoms.
+    layouts : sequence of (G, r, w)
+        Group layouts.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m, L)
+        The weights of the sorted atoms.
+
+    Examples
+    --------
+    >>> from gctheory.delays import empirical_weights
+    >>> empirical_weights(2, [(1, 2, 2)]).round(4).tolist()  # max of 2 draws of 2 atoms
+    [[0.25], [0.75]]
+    """
     m = check_int(m, "m (sample size)", low=1)
     lays = _check_layouts(layouts)
     if m * len(lays) > _MAX_CELLS:
@@ -92,14 +111,58 @@ def empirical_weights(m: int, layouts: Sequence[Layout]) -> np.ndarray:
 
 def empirical_grouped_mean(values: Any, groups: int, group_size: int, wait: int = 1) -> float:
     """Exact ``E[max_g X^{(g)}_(wait:group_size)]`` for ``groups * group_size`` i.i.d. draws
-    from the empirical distribution of ``values`` (module docstring)."""
+    from the empirical distribution of ``values`` (module docstring).
+
+    Parameters
+    ----------
+    values : array_like
+        The atoms (measured times).
+    groups : int
+        Groups.
+    group_size : int
+        Workers per group.
+    wait : int
+        Workers needed per group.
+
+    Returns
+    -------
+    float
+        The expected completion time.
+
+    Examples
+    --------
+    >>> from gctheory.delays import empirical_grouped_mean
+    >>> empirical_grouped_mean([1.0, 2.0], groups=1, group_size=2, wait=2)  # E[max] = 1.75
+    1.75
+    """
     x = np.sort(check_array(values, "values").ravel())
     W = empirical_weights(x.size, [(groups, group_size, wait)])
     return float(x @ W[:, 0])
 
 
 def empirical_order_statistic(values: Any, k: int, n: int) -> float:
-    """Exact ``E[X_(k:n)]`` of ``n`` i.i.d. draws from the empirical distribution of ``values``."""
+    """Exact ``E[X_(k:n)]`` of ``n`` i.i.d. draws from the empirical distribution of ``values``.
+
+    Parameters
+    ----------
+    values : array_like
+        The atoms.
+    k : int
+        Order, ``1 <= k <= n``.
+    n : int
+        Draws.
+
+    Returns
+    -------
+    float
+        ``E[X_(k:n)]``.
+
+    Examples
+    --------
+    >>> from gctheory.delays import empirical_order_statistic
+    >>> empirical_order_statistic([1.0, 2.0], 1, 2)  # E[min] = 1.25
+    1.25
+    """
     n = check_int(n, "n", low=1)
     k = check_int(k, "k", low=1, high=n)
     return empirical_grouped_mean(values, 1, n, k)
@@ -116,6 +179,23 @@ def tail_index(dist: Any) -> float:
 
     Known for scipy's Pareto and for :func:`gctheory.delays.body_tail`; other
     laws fitted here (exponential, Weibull, gamma, lognormal) have every moment.
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats distribution
+        The law.
+
+    Returns
+    -------
+    float
+        The tail index ``xi`` (``inf`` for lighter tails).
+
+    Examples
+    --------
+    >>> from gctheory.delays import tail_index
+    >>> from scipy import stats
+    >>> tail_index(stats.pareto(1.5)), tail_index(stats.expon())
+    (1.5, inf)
     """
     _check_law(dist)
     name = getattr(getattr(dist, "dist", None), "name", "")
@@ -189,6 +269,25 @@ def law_grouped_means(dist: Any, layouts: Sequence[Layout]) -> np.ndarray:
 
     ``inf`` where the mean is infinite (a power-law tail of index ``xi`` with
     ``xi (r - w + 1) <= 1``). See the module docstring for the method.
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats distribution
+        The law.
+    layouts : sequence of (G, r, w)
+        Group layouts.
+
+    Returns
+    -------
+    numpy.ndarray
+        One mean per layout (``inf`` where infinite).
+
+    Examples
+    --------
+    >>> from gctheory.delays import law_grouped_means
+    >>> from scipy import stats
+    >>> law_grouped_means(stats.expon(), [(1, 3, 3), (3, 1, 1)]).round(6).tolist()  # H_3 twice
+    [1.833333, 1.833333]
     """
     lays = _check_layouts(layouts)
     xi = tail_index(dist)
@@ -220,7 +319,29 @@ def law_grouped_means(dist: Any, layouts: Sequence[Layout]) -> np.ndarray:
 
 
 def law_order_statistic(dist: Any, k: int, n: int) -> float:
-    """``E[X_(k:n)]`` under the frozen law ``dist`` (see :func:`law_grouped_means`)."""
+    """``E[X_(k:n)]`` under the frozen law ``dist`` (see :func:`law_grouped_means`).
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats distribution
+        The law.
+    k : int
+        Order.
+    n : int
+        Draws.
+
+    Returns
+    -------
+    float
+        ``E[X_(k:n)]``.
+
+    Examples
+    --------
+    >>> from gctheory.delays import law_order_statistic
+    >>> from scipy import stats
+    >>> round(law_order_statistic(stats.expon(), 3, 3), 6)
+    1.833333
+    """
     _check_law(dist)
     n = check_int(n, "n", low=1)
     k = check_int(k, "k", low=1, high=n)

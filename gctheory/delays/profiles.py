@@ -44,7 +44,7 @@ _SCALAR = {("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scal
 
 def _brief(value: Any) -> str:
     """A refused object named by its type and size, never by ``repr`` of the whole: a
-    331-byte pickle of shared references repr()s to 2^60 characters (issue 30, B2)."""
+    331-byte pickle of shared references repr()s to 2^60 characters."""
     if isinstance(value, (str, bytes)):
         text = repr(value[:40])
         return text + ("..." if len(value) > 40 else "")
@@ -64,7 +64,7 @@ def _check_tree(root: Any, nbytes: int) -> None:
     """Refuse an unpickled tree whose size with shared references expanded is beyond
     what ``nbytes`` of plain data can hold, or that contains itself (a cycle), before
     anything walks it: a 12 KB pickle of references to references expanded to 9e6
-    profile rows and 2.4 GB (issue 30, B3). Linear in the distinct containers, no
+    profile rows and 2.4 GB. Linear in the distinct containers, no
     recursion (any depth)."""
     limit = _TREE_PER_BYTE * nbytes + _TREE_SLACK
     box = (list, tuple, dict)
@@ -166,6 +166,34 @@ def safe_loads(data: bytes, *, source: str = "pickle") -> Any:
     and for a tree that shared references make much larger than the bytes (more than
     8 objects per byte plus 10^5) or that contains itself. A refused object is named
     by its type and size, never printed whole.
+
+    Parameters
+    ----------
+    data : bytes
+        A pickle.
+    source : str
+        Its name, for messages.
+
+    Returns
+    -------
+    object
+        The lists, dicts and plain values it holds.
+
+    Raises
+    ------
+    ValueError
+        Any other class, or a tree far larger than the bytes.
+
+    Examples
+    --------
+    >>> from gctheory.delays import safe_loads
+    >>> import pickle
+    >>> safe_loads(pickle.dumps([{"worker": 0, "finished": 1.5}]))
+    [{'worker': 0, 'finished': 1.5}]
+    >>> safe_loads(pickle.dumps(range(3)))  # any class is refused  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: pickle: refused to load builtins.range: ...
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ValueError(f"data must be the bytes of a pickle, got {type(data).__name__}")
@@ -186,7 +214,28 @@ def safe_loads(data: bytes, *, source: str = "pickle") -> Any:
 
 
 def safe_load(path: str | Path) -> Any:
-    """:func:`safe_loads` of a file."""
+    """:func:`safe_loads` of a file.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A pickle file.
+
+    Returns
+    -------
+    object
+        As :func:`safe_loads`.
+
+    Examples
+    --------
+    >>> from gctheory.delays import safe_load
+    >>> import pickle, tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = pathlib.Path(tmp) / "x.pkl"
+    ...     _ = p.write_bytes(pickle.dumps({"a": [1, 2]}))
+    ...     print(safe_load(p))
+    {'a': [1, 2]}
+    """
     p = Path(check_path(path, "path", what="profile pickle"))
     try:
         data = p.read_bytes()
@@ -219,6 +268,27 @@ def profile_rows(rounds: Any, source: str = "profile") -> dict[str, np.ndarray]:
 
     ``rounds`` is the unpickled list of round dicts; time is ``finished -
     started`` of each worker, ``start_offset_s`` its start minus the round's.
+
+    Parameters
+    ----------
+    rounds : list of dict
+        The unpickled rounds of a delay profile.
+    source : str
+        Its name, for messages.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The columns.
+
+    Examples
+    --------
+    >>> from gctheory.delays.profiles import profile_rows
+    >>> results = [{"worker_id": 0, "started": 0.0, "finished": 1.5},
+    ...            {"worker_id": 1, "started": 0.1, "finished": 2.0}]
+    >>> cols = profile_rows([{"round": 0, "started": 0.0, "results": results}])
+    >>> cols["worker"].tolist(), cols["time"].tolist(), cols["start_offset_s"].tolist()
+    ([0, 1], [1.5, 1.9], [0.0, 0.1])
     """
     if not isinstance(source, str):
         raise ValueError(f"source must be a str naming the profile, got {source!r}")
@@ -274,6 +344,37 @@ def read_profile_pickle(
     (``w256-n30-l0_500-b2048-cno_forloop-Canada.pkl``) unless given; a load
     stored in the workers' payloads must agree with it. ``profile`` defaults
     to the name of the folder holding the file (the campaign).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A profile pickle.
+    load : float, optional
+        The load (default: from the file name).
+    profile : str, optional
+        The campaign name (default: the folder's name).
+    model, region : str, optional
+        Campaign columns (default: from the file name).
+    batch : int, optional
+        Batch size (default: from the file name).
+
+    Returns
+    -------
+    Trace
+        The measured rows.
+
+    Raises
+    ------
+    ValueError
+        A malformed file or name.
+
+    Examples
+    --------
+    >>> from gctheory.delays import read_profile_pickle
+    >>> read_profile_pickle("no-such-file.pkl")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: path: profile pickle 'no-such-file.pkl' does not exist...
     """
     p = Path(check_path(path, "path", what="profile pickle"))
     for key, value in (("profile", profile), ("model", model), ("region", region)):

@@ -29,6 +29,7 @@ from gctheory.delays.trace import Trace, read_trace
 
 __all__ = ["TraceReplay", "parse_trace_spec", "ORDERS"]
 
+#: How a :class:`TraceReplay` walks the measured rounds.
 ORDERS = ("sequential", "random")
 
 
@@ -46,6 +47,22 @@ class TraceReplay:
         Round ``t mod R`` at iteration ``t`` (the measured sequence, so
         persistence across consecutive rounds is kept), or a round drawn
         uniformly at random (with the run's generator) each iteration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.delays import TraceReplay, concat_traces, make_trace
+    >>> rng = np.random.default_rng(0)
+    >>> rounds, workers = np.repeat(np.arange(30), 6), np.tile(np.arange(6), 30)
+    >>> def times(load):  # 30 rounds x 6 workers, a shifted exponential per unit load
+    ...     return load * (0.1 + rng.exponential(0.05, 180))
+    >>> trace = concat_traces([make_trace(rounds, workers, np.full(180, x), times(x))
+    ...                        for x in (1.0, 2.0)])
+    >>> from gctheory.delays import ProportionalLoad
+    >>> replay = TraceReplay(trace, load_model=ProportionalLoad())  # shares 1/6 scaled from load 1
+    >>> x = replay.per_unit_times(0, np.ones(6), np.random.default_rng(0))
+    >>> x.shape, bool((x > 0).all())
+    ((6,), True)
     """
 
     def __init__(self, trace: Trace, *, load_model: Any = None, order: str = "sequential") -> None:
@@ -126,6 +143,31 @@ def parse_trace_spec(spec: str) -> TraceReplay:
     ``none``), and any column of the trace to select one campaign
     (``profile=cnn-mbp&region=London``). A file holding several campaigns
     without a selection is refused, listing them.
+
+    Parameters
+    ----------
+    spec : str
+        ``"trace:PATH"`` or ``"trace:PATH?key=value&..."``.
+
+    Returns
+    -------
+    TraceReplay
+        The replay.
+
+    Raises
+    ------
+    ValueError
+        A bad spec, or several campaigns without a selection.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.delays import make_trace, parse_trace_spec, write_trace
+    >>> t = make_trace([0, 0, 1, 1], [0, 1, 0, 1], [1.0] * 4, [0.2, 0.3, 0.25, 0.9])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     replay = parse_trace_spec(f"trace:{write_trace(t, pathlib.Path(tmp) / 'r.csv')}")
+    >>> type(replay).__name__
+    'TraceReplay'
     """
     if not isinstance(spec, str) or not spec.startswith("trace:"):
         raise ValueError(f"spec must be a string 'trace:PATH[?key=value&...]', got {spec!r}")

@@ -48,7 +48,46 @@ DEFAULT_PROBS = (0.5, 0.9, 0.99, 0.999)
 
 @dataclass(frozen=True)
 class LoadSummary:
-    """Summary of one campaign at one load (see the module docstring)."""
+    """Summary of one campaign at one load (see the module docstring).
+
+    Parameters
+    ----------
+    campaign : str
+        The campaign.
+    load : float
+        The load.
+    count, rounds, workers : int
+        Rows, rounds and workers.
+    mean, min, max : float
+        Times (seconds).
+    quantiles : dict
+        Quantile level to time.
+    threshold : float
+        The straggler threshold used.
+    straggler_rate : float
+        Fraction of rows above it.
+    stragglers, rounds_with_stragglers, iid_rounds_with_stragglers, dispersion : float
+        Straggler counts per round, observed and as i.i.d. workers would give them.
+    repeat_stragglers, repeat_opportunities, top : float
+        Whether the same workers straggle again (``top``: the slow fraction).
+    persistence, persistence_ci, h, h_ci, rank_corr, icc_log : float or tuple
+        Persistence and dependence statistics with intervals (module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.delays import LoadSummary, concat_traces, make_trace
+    >>> rng = np.random.default_rng(0)
+    >>> rounds, workers = np.repeat(np.arange(30), 6), np.tile(np.arange(6), 30)
+    >>> def times(load):  # 30 rounds x 6 workers, a shifted exponential per unit load
+    ...     return load * (0.1 + rng.exponential(0.05, 180))
+    >>> trace = concat_traces([make_trace(rounds, workers, np.full(180, x), times(x))
+    ...                        for x in (1.0, 2.0)])
+    >>> from gctheory.delays import summarize
+    >>> s = summarize(trace, bootstrap=19, rng=0)[0]
+    >>> s.load, s.count, s.rounds, s.workers, round(s.mean, 4)
+    (1.0, 180, 30, 6, 0.1576)
+    """
 
     campaign: str
     load: float
@@ -101,8 +140,36 @@ def _slowest_sets(M: np.ndarray, k: int) -> np.ndarray:
 def persistence(
     M: np.ndarray, top: float = 0.1, *, bootstrap: int = 999, level: float = 0.95, rng: Any = None
 ) -> tuple[float, tuple[float, float], float, tuple[float, float]]:
-    """``(p, p_interval, h, h_interval)`` of a (rounds, workers) matrix (module docstring)."""
-    # NaN (a missing time) and inf (no time) are refused (issue 30, B17)
+    """``(p, p_interval, h, h_interval)`` of a (rounds, workers) matrix (module docstring).
+
+    Parameters
+    ----------
+    M : numpy.ndarray, shape (rounds, workers)
+        Times.
+    top : float
+        Fraction of slowest workers per round counted as slow.
+    bootstrap : int
+        Bootstrap samples for the intervals.
+    level : float
+        Confidence level.
+    rng : None, int or numpy.random.Generator
+        Seed.
+
+    Returns
+    -------
+    tuple
+        ``(p, p_interval, h, h_interval)``.
+
+    Examples
+    --------
+    >>> from gctheory.delays import persistence
+    >>> import numpy as np
+    >>> M = np.random.default_rng(0).exponential(1.0, (20, 10))
+    >>> p, p_ci, h, h_ci = persistence(M, bootstrap=99, rng=1)
+    >>> round(p, 3), round(h, 3)
+    (0.105, 1.006)
+    """
+    # NaN (a missing time) and inf (no time) are refused
     M = check_array(M, "M", ndim=2, bools=False)
     top = check_real(top, "top", low=0.0, high=1.0, low_open=True)
     level = check_probability(level, "level", open_low=True, open_high=True)
@@ -156,6 +223,8 @@ def summarize(
 
     Parameters
     ----------
+    trace : Trace
+        Measured times (every campaign and load is summarised).
     probs : sequence of float
         Quantile levels reported.
     threshold : float, optional
@@ -167,6 +236,26 @@ def summarize(
         Persistence is measured on the slowest ``top`` fraction of each round.
     bootstrap, level, rng :
         Bootstrap over consecutive round pairs for the persistence interval.
+
+    Returns
+    -------
+    list of LoadSummary
+        One per campaign and load.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.delays import concat_traces, make_trace, summarize
+    >>> rng = np.random.default_rng(0)
+    >>> rounds, workers = np.repeat(np.arange(30), 6), np.tile(np.arange(6), 30)
+    >>> def times(load):  # 30 rounds x 6 workers, a shifted exponential per unit load
+    ...     return load * (0.1 + rng.exponential(0.05, 180))
+    >>> trace = concat_traces([make_trace(rounds, workers, np.full(180, x), times(x))
+    ...                        for x in (1.0, 2.0)])
+    >>> for s in summarize(trace, bootstrap=19, rng=0):
+    ...     print(s.load, round(s.mean, 4), round(s.quantiles[0.9], 4))
+    1.0 0.1576 0.2371
+    2.0 0.3062 0.4222
     """
     if not isinstance(trace, Trace):
         raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")

@@ -83,6 +83,31 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
     Files ending in ``.pkl``/``.pickle`` go to
     :func:`gctheory.delays.read_profile_pickle`. Bad input is a ValueError
     naming the file, the line and the problem.
+
+    Parameters
+    ----------
+    path : str, pathlib.Path, or an iterable of them
+        CSV files or profile pickles.
+
+    Returns
+    -------
+    Trace
+        The rows of every file.
+
+    Raises
+    ------
+    ValueError
+        A missing column or a bad value, naming the file and line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.delays import make_trace, read_trace, write_trace
+    >>> t = make_trace([0, 0, 1, 1], [0, 1, 0, 1], [1.0] * 4, [0.2, 0.3, 0.25, 0.9])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     again = read_trace(write_trace(t, pathlib.Path(tmp) / "run.csv"))
+    >>> again.times(1.0).tolist()
+    [0.2, 0.3, 0.25, 0.9]
     """
     if not isinstance(path, (str, os.PathLike)):
         if isinstance(path, (bytes, dict)) or not hasattr(path, "__iter__"):
@@ -112,7 +137,7 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
     missing = [c for c in _REQUIRED if c not in header] + ([] if tcol else ["time"])
     if len(missing) == len(_REQUIRED) + 1:
         # not a trace at all: quote nothing of it (read_trace("/proc/self/environ") put
-        # the environment in the message; issue 30, minor)
+        # the environment in the message)
         raise ValueError(
             f"path: {str(p)!r} is not a trace CSV: its first line names none of the columns "
             "round, worker, load, time (or duration_s)"
@@ -163,7 +188,30 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
 
 
 def write_trace(trace: Trace, path: str | Path) -> Path:
-    """Write ``trace`` as CSV in the format :func:`read_trace` reads (time as ``time``)."""
+    """Write ``trace`` as CSV in the format :func:`read_trace` reads (time as ``time``).
+
+    Parameters
+    ----------
+    trace : Trace
+        The trace.
+    path : str or pathlib.Path
+        The CSV file to write.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.delays import make_trace, write_trace
+    >>> t = make_trace([0, 0], [0, 1], [1.0, 1.0], [0.2, 0.3])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     text = write_trace(t, pathlib.Path(tmp) / "run.csv").read_text()
+    >>> text.splitlines()[0]
+    'round,worker,load,time'
+    """
     if not isinstance(trace, Trace):
         raise ValueError(f"trace must be a Trace, got {type(trace).__name__}")
     p = Path(check_path(path, "path", exists=False))

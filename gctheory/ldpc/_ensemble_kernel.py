@@ -1,7 +1,7 @@
 """Compiled kernels of :func:`gctheory.ldpc.ensembles.regular_ensemble` (needs numba).
 
 Module-level functions, so numba's disk cache (``cache=True``) finds them again in a new
-process. Imported only when a large simple code is drawn (issue 27).
+process. Imported only when a large simple code is drawn.
 """
 
 from __future__ import annotations

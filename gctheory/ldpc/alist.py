@@ -38,6 +38,30 @@ def write_alist(H: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
 
     Refused: entries other than 0 and 1 (a Tanner multigraph has no alist
     form), and an existing ``path`` unless ``overwrite=True``.
+
+    Parameters
+    ----------
+    H : array_like or scipy.sparse matrix, shape (m, n)
+        0/1 parity-check matrix.
+    path : str or os.PathLike
+        File to write.
+    overwrite : bool
+        Replace an existing file.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.ldpc import read_alist, regular_ensemble, write_alist
+    >>> H = regular_ensemble(12, 3, 6, rng=0)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     again = read_alist(write_alist(H, pathlib.Path(tmp) / "h.alist"))
+    >>> (again != H).nnz
+    0
     """
     p = Path(check_path(path, "path", exists=False, folder=True))
     overwrite = check_flag(overwrite, "overwrite")
@@ -73,7 +97,32 @@ def write_alist(H: Any, path: str | os.PathLike, *, overwrite: bool = False) -> 
 
 
 def read_alist(path: str | os.PathLike) -> sparse.csr_matrix:
-    """The ``m x n`` parity-check matrix (CSR, int8) of an alist file, checked throughout."""
+    """The ``m x n`` parity-check matrix (CSR, int8) of an alist file, checked throughout.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        An alist file.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        The ``m x n`` parity-check matrix (int8).
+
+    Raises
+    ------
+    ValueError
+        A malformed file, with the line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.ldpc import read_alist, write_alist
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     H = read_alist(write_alist([[1, 1, 0], [0, 1, 1]], pathlib.Path(tmp) / "h.alist"))
+    >>> H.toarray().tolist()
+    [[1, 1, 0], [0, 1, 1]]
+    """
     # every refusal names the parameter: a file's faults are faults of the argument ``path``
     p = f"path: {check_path(path, 'path', what='alist file')}"
     try:

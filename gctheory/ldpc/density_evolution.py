@@ -57,6 +57,13 @@ class Threshold:
         threshold is set by the stability condition at ``x -> 0``.
     stability : bool
         True if ``eps* = 1/(lambda_2 rho'(1))`` (the limit ``x -> 0``) binds.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import Threshold, regular_threshold
+    >>> t = regular_threshold(3, 6)
+    >>> round(t.eps, 6), round(t.x, 4), t.stability
+    (0.42944, 0.2606, False)
     """
 
     eps: float
@@ -69,7 +76,7 @@ class Threshold:
 
 
 def bec_threshold(lam: Distribution, rho: Distribution) -> Threshold:
-    """Density-evolution (peeling) threshold of an LDPC ensemble on the BEC.
+    """Density-evolution (peeling) threshold ``p*`` of an LDPC ensemble (Kadhe et al. 2019, IV-A).
 
     The largest ``eps`` with ``eps * lambda(1 - rho(1 - x)) < x`` for all
     ``x in (0, 1]`` (Kadhe et al. 2019, Sec. IV-A, the threshold ``p*``;
@@ -91,6 +98,14 @@ def bec_threshold(lam: Distribution, rho: Distribution) -> Threshold:
     -------
     Threshold
         ``eps`` (the threshold), ``x`` (critical point), ``stability``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import bec_threshold
+    >>> round(bec_threshold({3: 1.0}, {6: 1.0}).eps, 6)  # the (3, 6) ensemble
+    0.42944
+    >>> round(bec_threshold({2: 0.5, 3: 0.5}, {6: 1.0}).eps, 6)
+    0.345136
     """
     from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
 
@@ -140,6 +155,26 @@ def regular_threshold(dv: int, dc: int) -> Threshold:
     ``p* = sup{eps : eps (1 - (1 - x)^(d_c - 1))^(d_v - 1) < x, x in (0, 1]}``
     (Kadhe et al. 2019, Sec. IV-A); ``p* = 0.4294...`` for (3, 6) (Remark 3).
     See :func:`bec_threshold`.
+
+    Parameters
+    ----------
+    dv : int
+        Variable degree, ``>= 2``.
+    dc : int
+        Check degree, ``>= 2``.
+
+    Returns
+    -------
+    Threshold
+        ``eps*``, the critical point and the stability flag.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import regular_threshold
+    >>> round(regular_threshold(3, 6).eps, 6)  # p* of Remark 3
+    0.42944
+    >>> round(regular_threshold(4, 8).eps, 6)
+    0.383447
     """
     dv = check_int(dv, "dv", low=1, high=MAX_DEGREE)
     dc = check_int(dc, "dc", low=2, high=MAX_DEGREE)
@@ -154,6 +189,27 @@ def de_trajectory(
     ``x_l`` is the erasure probability of a variable-to-check message after
     ``l`` rounds of peeling (Richardson and Urbanke 2008, Theorem 3.50;
     Kadhe et al. 2019, Sec. IV-A). Returns the array ``x_0 .. x_iterations``.
+
+    Parameters
+    ----------
+    lam, rho : mapping of int to float
+        Edge-perspective variable and check degree distributions ``{degree: fraction}``.
+    eps : float
+        Erasure probability, in [0, 1].
+    iterations : int
+        Rounds of density evolution.
+
+    Returns
+    -------
+    numpy.ndarray, shape (iterations + 1,)
+        ``x_0, ..., x_iterations``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import de_trajectory
+    >>> x = de_trajectory({3: 1.0}, {6: 1.0}, 0.4, iterations=50)
+    >>> round(float(x[0]), 3), float(x[-1]) < 1e-6  # below the threshold: x -> 0
+    (0.4, True)
     """
     lam = _check_distribution("lam", lam, 1)
     rho = _check_distribution("rho", rho, 2)
@@ -178,6 +234,27 @@ def de_fixed_point(lam: Distribution, rho: Distribution, eps: float) -> tuple[fl
     x_inf))`` with ``L`` the node-perspective variable distribution, the
     fraction of variables still erased after peeling as ``n -> infinity``
     (Richardson and Urbanke 2008, Sec. 3.13). Both are 0 below the threshold.
+
+    Parameters
+    ----------
+    lam, rho : mapping of int to float
+        Edge-perspective variable and check degree distributions ``{degree: fraction}``.
+    eps : float
+        Erasure probability, in [0, 1].
+
+    Returns
+    -------
+    tuple of float
+        ``(x_inf, residual)``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import de_fixed_point
+    >>> de_fixed_point({3: 1.0}, {6: 1.0}, 0.4)
+    (0.0, 0.0)
+    >>> x, r = de_fixed_point({3: 1.0}, {6: 1.0}, 0.45)  # above the threshold
+    >>> round(x, 4), round(r, 4)
+    (0.3554, 0.3159)
     """
     from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
 
@@ -233,6 +310,13 @@ class MapThreshold:
         ``1 - L'(1)/R'(1)``; ``eps_MAP <= 1 - design_rate`` (capacity).
     jump : float
         The jump of the MAP EXIT function at ``eps_MAP``: ``L(1 - rho(1 - x_MAP))``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import MapThreshold, design_rate, regular_map_threshold
+    >>> m = regular_map_threshold(3, 6)
+    >>> round(m.eps, 5), round(m.bp.eps, 5), round(m.design_rate, 3)
+    (0.48815, 0.42944, 0.5)
     """
 
     eps: float
@@ -300,6 +384,12 @@ def map_threshold(lam: Distribution, rho: Distribution) -> MapThreshold:
     MapThreshold
         ``eps`` accurate to about 1e-13 (root of ``P`` by Brent's method; tested
         against mpmath at 40 digits).
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import map_threshold
+    >>> round(map_threshold({3: 1.0}, {6: 1.0}).eps, 5)
+    0.48815
     """
     from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
 
@@ -341,7 +431,26 @@ def map_threshold(lam: Distribution, rho: Distribution) -> MapThreshold:
 
 
 def regular_map_threshold(dv: int, dc: int) -> MapThreshold:
-    """MAP threshold of the regular ``(d_v, d_c)`` ensemble (see :func:`map_threshold`)."""
+    """MAP threshold of the regular ``(d_v, d_c)`` ensemble (see :func:`map_threshold`).
+
+    Parameters
+    ----------
+    dv : int
+        Variable degree.
+    dc : int
+        Check degree.
+
+    Returns
+    -------
+    MapThreshold
+        ``eps_MAP`` with the BP threshold.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import regular_map_threshold
+    >>> round(regular_map_threshold(3, 6).eps, 5)
+    0.48815
+    """
     dv = check_int(dv, "dv", low=1, high=MAX_DEGREE)
     dc = check_int(dc, "dc", low=2, high=MAX_DEGREE)
     if dv >= dc:

@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 
+#: How :func:`regular_ensemble` treats repeated edges of the configuration model.
 MULTI_EDGES = ("resample", "cancel", "keep")
 
 #: Largest expected amount of work (configuration draws x edges) that
@@ -59,6 +60,24 @@ def expected_resample_draws(dv: int, dc: int) -> float:
     (the bipartite form of Bollobas' configuration-model argument; the mean is
     checked against draws in the tests), so ``P(simple) -> exp(-(d_v - 1)(d_c - 1)/2)``
     and rejection needs ``exp((d_v - 1)(d_c - 1)/2)`` draws on average: about 148 for (3, 6).
+
+    Parameters
+    ----------
+    dv : int
+        Variable degree.
+    dc : int
+        Check degree.
+
+    Returns
+    -------
+    float
+        ``exp((dv - 1)(dc - 1) / 2)``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import expected_resample_draws
+    >>> round(expected_resample_draws(3, 6), 1)
+    148.4
     """
     dv = check_int(dv, "dv", low=1)
     dc = check_int(dc, "dc", low=2)
@@ -142,15 +161,14 @@ def regular_ensemble(
         way in on average, and the matrix comes from a counting sort: the same
         distribution, about 1 s of CPU at n = 10**6 where the full shuffles
         took 30 s, but another code for the same seed than the numpy path
-        (its own xoshiro256** stream, seeded from ``rng``; issue 27).
+        (its own xoshiro256** stream, seeded from ``rng``).
     ``"cancel"``
         One draw; the entry is the number of edges joining a check and a
         variable modulo 2 (the parity-check matrix of the multigraph). A double
         edge vanishes, so a degree-3 variable with one keeps a single check: a
         weight-1 column. Two weight-1 columns on one check are a stopping set
         of size 2, which puts a floor ``~eps^2`` under the block failure rate
-        of the codes that have one (the artifact of the waterfall before
-        issue 14).
+        of the codes that have one (an artifact in a waterfall curve).
     ``"keep"``
         One draw, the multigraph itself: the entry is the multiplicity of the
         edge (1, 2, ...). This is the ensemble of the exact finite-length
@@ -180,6 +198,13 @@ def regular_ensemble(
         For bad parameters; when the memory needed (about 48 bytes per edge)
         exceeds the memory available, with both figures; for ``"resample"``
         when the expected rejection work is beyond :data:`RESAMPLE_WORK_LIMIT`.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import regular_ensemble
+    >>> H = regular_ensemble(12, 3, 6, rng=0)
+    >>> H.shape, H.sum(axis=0).tolist()[0][:4], H.sum(axis=1).ravel().tolist()[0]
+    ((6, 12), [3, 3, 3, 3], [6, 6, 6, 6, 6, 6])
     """
     n = check_int(n, "n", low=1)
     dv = check_int(dv, "dv", low=1)
@@ -362,6 +387,25 @@ def node_to_edge(node: Distribution, *, name: str = "node") -> dict[int, Any]:
     ``lambda_i = i L_i / sum_j j L_j`` (Richardson and Urbanke 2008, Sec. 3.3):
     the fraction of edges attached to degree-``i`` nodes. Exact when the
     fractions are :class:`fractions.Fraction`.
+
+    Parameters
+    ----------
+    node : mapping of int to float
+        Node-perspective distribution ``{degree: fraction of nodes}``.
+    name : str
+        Name for error messages.
+
+    Returns
+    -------
+    dict of int to float
+        The edge-perspective distribution.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import node_to_edge
+    >>> from fractions import Fraction
+    >>> node_to_edge({2: Fraction(1, 2), 3: Fraction(1, 2)})
+    {2: Fraction(2, 5), 3: Fraction(3, 5)}
     """
     L = _check_distribution(name, node, 1)
     tot = sum(i * f for i, f in L.items())
@@ -373,6 +417,25 @@ def edge_to_node(edge: Distribution, *, name: str = "edge") -> dict[int, Any]:
 
     ``L_i = (lambda_i / i) / sum_j lambda_j / j`` (Richardson and Urbanke 2008,
     Sec. 3.3). Exact for :class:`fractions.Fraction` input.
+
+    Parameters
+    ----------
+    edge : mapping of int to float
+        Edge-perspective distribution.
+    name : str
+        Name for error messages.
+
+    Returns
+    -------
+    dict of int to float
+        The node-perspective distribution.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import edge_to_node
+    >>> from fractions import Fraction
+    >>> edge_to_node({2: Fraction(2, 5), 3: Fraction(3, 5)})
+    {2: Fraction(1, 2), 3: Fraction(1, 2)}
     """
     lam = _check_distribution(name, edge, 1)
     tot = sum(f / i for i, f in lam.items())
@@ -380,11 +443,30 @@ def edge_to_node(edge: Distribution, *, name: str = "edge") -> dict[int, Any]:
 
 
 def design_rate(lam: Distribution, rho: Distribution) -> Any:
-    """Design rate ``1 - (sum_j rho_j / j) / (sum_i lambda_i / i)`` of an ensemble.
+    """Design rate ``1 - (sum_j rho_j / j) / (sum_i lambda_i / i)`` (Richardson-Urbanke 3.3).
 
     Richardson and Urbanke 2008, Sec. 3.3; ``lam``/``rho`` are edge-perspective
     {degree: fraction}. The (3, 6) ensemble has rate 1/2, the [10000, 5000]
     code of Kadhe et al. 2019, Remark 3.
+
+    Parameters
+    ----------
+    lam, rho : mapping of int to float
+        Edge-perspective variable and check degree distributions ``{degree: fraction}``.
+
+    Returns
+    -------
+    float or fractions.Fraction
+        The design rate (exact for Fractions).
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import design_rate
+    >>> from fractions import Fraction
+    >>> design_rate({3: Fraction(1)}, {6: Fraction(1)})
+    Fraction(1, 2)
+    >>> design_rate({3: 1.0}, {4: 1.0})
+    0.25
     """
     lam = _check_distribution("lam", lam, 1)
     rho = _check_distribution("rho", rho, 2)

@@ -291,6 +291,15 @@ def peel_batch(
     -------
     numpy.ndarray of bool, shape (B, n)
         The variables still erased after peeling.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import peel_batch
+    >>> import numpy as np
+    >>> H = np.array([[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]])
+    >>> erased = np.array([[True, True, False, False], [True, True, True, True]])
+    >>> peel_batch(H, erased).astype(int).tolist()  # row 1: every check sees two erasures
+    [[0, 0, 0, 0], [1, 1, 1, 1]]
     """
     Hc = _as_parity_check(H, _check_bool(multigraph, "multigraph"))
     E = _check_erased(erased, Hc.shape[1], 2)
@@ -322,6 +331,17 @@ def peel(H: Any, erased: Any, *, backend: str = "auto", multigraph: bool = False
     -------
     numpy.ndarray of bool, shape (n,)
         The variables still erased after peeling (all False = success).
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import peel
+    >>> import numpy as np
+    >>> H = np.array([[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]])
+    >>> peel(H, [True, True, False, False]).tolist()  # check 1 resolves 1, then check 0 resolves 0
+    [False, False, False, False]
+    >>> H = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]])
+    >>> peel(H, [True, True, True]).tolist()  # a stopping set: every check sees two erasures
+    [True, True, True]
     """
     Hc = _as_parity_check(H, _check_bool(multigraph, "multigraph"))
     E = _check_erased(erased, Hc.shape[1], 1)

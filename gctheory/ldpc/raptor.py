@@ -65,6 +65,13 @@ class RaptorParameters:
         ``n(1 - 2eps)/(b(1 - 4eps)) < n - s``, i.e. ``overhead_needed < overhead``.
     mean_degree : float
         ``sum_k k p_k`` (batches per worker); load in partitions is ``b`` times it.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import RaptorParameters, raptor_parameters
+    >>> p = raptor_parameters(0.1, 0.1)
+    >>> p.D, p.b, round(p.u, 4), p.condition_53
+    (10, 2, 0.4444, True)
     """
 
     eps: float
@@ -91,6 +98,23 @@ def raptor_degree_distribution(eps: float) -> dict[int, Any]:
     2 eps)/(1 - 4 eps)^2``. Defined for ``0 < eps < 1/4`` (``u`` has a pole at
     1/4). Exact (Fractions) when ``eps`` is a :class:`fractions.Fraction`. Below
     ``eps = 1e-4`` (more than 10**4 degrees) it is refused.
+
+    Parameters
+    ----------
+    eps : float or fractions.Fraction
+        Target error, in ``[1e-4, 1/4)``.
+
+    Returns
+    -------
+    dict of int to float
+        ``{degree: probability}`` (Fractions for Fraction input).
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import raptor_degree_distribution
+    >>> from fractions import Fraction
+    >>> {d: str(p) for d, p in raptor_degree_distribution(Fraction(1, 5)).items()}
+    {1: '6/7', 2: '1/14', 3: '1/42', 4: '1/84', 5: '1/140', 6: '1/35'}
     """
     if isinstance(eps, Fraction):
         e: Any = eps
@@ -116,6 +140,25 @@ def raptor_parameters(eps: float, delta: float) -> RaptorParameters:
     """``D``, ``u``, ``b`` and conditions (53)-(54) of Wang et al. 2019, Theorem 6.
 
     ``delta = s/n`` in (0, 1), ``eps`` in (0, 1/4).
+
+    Parameters
+    ----------
+    eps : float
+        Target error, in (0, 1/4).
+    delta : float
+        Straggler ratio ``s/n``, in (0, 1).
+
+    Returns
+    -------
+    RaptorParameters
+        ``D``, ``u``, ``b``, the overheads and conditions (53)-(54).
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import raptor_parameters
+    >>> p = raptor_parameters(0.2, 0.1)
+    >>> p.D, p.b, round(p.mean_degree, 4)
+    (5, 2, 1.3262)
     """
     eps = check_probability(eps, "eps")
     delta = check_real(delta, "delta")
@@ -151,13 +194,36 @@ def check_condition_54(
     ``margin > 0``. ``x_max`` in ``(0, 1]``; ``grid`` (at least
     :data:`MIN_GRID_54` points: a coarser grid can step over the minimum) bounded
     by the memory it needs.
+
+    Parameters
+    ----------
+    p : mapping of int to float
+        Worker degree distribution.
+    overhead : float
+        Received results per input symbol.
+    x_max : float
+        Right end of the interval, in (0, 1].
+    grid : int
+        Grid points before refinement.
+
+    Returns
+    -------
+    tuple of float
+        ``(margin, x_at)``; the condition holds iff ``margin > 0``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import check_condition_54, raptor_degree_distribution
+    >>> margin, x = check_condition_54(raptor_degree_distribution(0.2), 1.5, 0.8)
+    >>> margin > 0, round(margin, 4)
+    (True, 0.0115)
     """
     from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
 
     p = _check_distribution("p", p, 1)
     overhead = check_real(overhead, "overhead", low=0.0, low_open=True)
     # grid=1 / grid=True / x_max=0 evaluated x = 0 only and reported the condition as
-    # holding (issue 30, S10); grid=10**18 allocated until MemoryError (B10)
+    # holding; grid=10**18 allocated until MemoryError
     x_max = check_real(x_max, "x_max", low=0.0, high=1.0, low_open=True)
     grid = check_int(grid, "grid", low=MIN_GRID_54)
     check_memory(32 * grid, "grid", f"the {grid}-point grid of condition (54)")
@@ -188,6 +254,24 @@ def lt_residual_fraction(p: Distribution, overhead: float) -> float:
     ``exp(-overhead Omega'(x)) < 1 - x`` (the and-or tree / ripple analysis
     behind Wang et al. 2019, eq. (54), [11] there); peeling stops at the first
     root ``x*`` of ``(1 - x) - exp(-overhead Omega'(x))``, leaving ``1 - x*``.
+
+    Parameters
+    ----------
+    p : mapping of int to float
+        Worker degree distribution.
+    overhead : float
+        Received results per input symbol.
+
+    Returns
+    -------
+    float
+        The asymptotic unrecovered fraction ``1 - x*``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import lt_residual_fraction, raptor_degree_distribution
+    >>> round(lt_residual_fraction(raptor_degree_distribution(0.2), 1.5), 4)
+    0.1853
     """
     from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
 
@@ -217,6 +301,29 @@ def raptor_code_matrix(n: int, b: int, p: Distribution, *, rng: Any = None) -> s
     stands for ``b`` partitions). A degree above ``K`` is refused. Subsets are
     drawn with replacement and rows with a repeated batch are redrawn, which
     gives exactly the uniform distribution on ``d``-subsets.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    b : int
+        Batch size, dividing ``n``.
+    p : mapping of int to float
+        Degree distribution.
+    rng : None, int or numpy.random.Generator
+        Seed.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix, shape (n, n / b)
+        The worker-batch incidence.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import raptor_code_matrix
+    >>> A = raptor_code_matrix(12, 2, {1: 0.5, 2: 0.5}, rng=0)
+    >>> A.shape, sorted(set(A.sum(axis=1).ravel().tolist()[0]))
+    ((12, 6), [1, 2])
     """
     n = check_int(n, "n", low=1)
     b = check_int(b, "b", low=1)
@@ -295,6 +402,35 @@ def raptor_residual_rate(
     uniformly random stragglers, peeling on the ``n - s`` received rows.
     Theorem 6 says the fraction exceeds ``eps`` with probability
     ``< exp(-c0 n)``. Requires ``b | n``.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Stragglers.
+    eps : float
+        Target error of Theorem 6.
+    trials : int
+        Frames.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    backend : {"auto", "numpy", "numba"}
+        Peeling backend; results do not depend on it.
+    **engine
+        ``chunk_size``, ``executor``, ``level``, ``progress`` of
+        :func:`gctheory.montecarlo.estimate_probability`.
+
+    Returns
+    -------
+    Estimate
+        Mean unrecovered fraction, CLT interval.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import raptor_residual_rate
+    >>> print(raptor_residual_rate(40, 4, 0.2, 200, rng=0))
+    0.105 [0.09222, 0.1178]
     """
     n, s, prm, p = _theorem6_setup(n, s, eps)
     backend = _resolve_backend(backend)
@@ -321,6 +457,36 @@ def raptor_failure_rate(
     """``P(fraction of batches unrecovered > eps)`` for Theorem 6's code, by Monte Carlo.
 
     Same frames as :func:`raptor_residual_rate` for the same seed and chunking.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Stragglers.
+    eps : float
+        Target error.
+    trials : int
+        Frames.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    backend : {"auto", "numpy", "numba"}
+        Peeling backend; results do not depend on it.
+    **engine
+        ``chunk_size``, ``executor``, ``level``, ``progress`` of
+        :func:`gctheory.montecarlo.estimate_probability`.
+
+    Returns
+    -------
+    Estimate
+        ``P(unrecovered fraction > eps)``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import raptor_failure_profile, raptor_failure_rate
+    >>> est = raptor_failure_rate(40, 4, 0.2, 200, rng=0)
+    >>> est.contains(float(raptor_failure_profile(40, 4, 0.2).prob_fraction_above(0.2)))
+    True
     """
     n, s, prm, p = _theorem6_setup(n, s, eps)
     backend = _resolve_backend(backend)
@@ -350,6 +516,13 @@ class LTProfile:
     truncation : float
         Probability mass dropped by the truncations (an upper bound on the absolute
         error of every probability derived from ``unrecovered``).
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import LTProfile, lt_peeling_profile
+    >>> prof = lt_peeling_profile(10, 15, {1: 0.2, 2: 0.5, 3: 0.3})
+    >>> round(prof.mean_fraction(), 4), round(prof.prob_fraction_above(0.1), 4)
+    (0.1175, 0.1575)
     """
 
     k: int
@@ -411,6 +584,13 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
     Returns
     -------
     LTProfile
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import lt_peeling_profile
+    >>> prof = lt_peeling_profile(10, 15, {1: 0.2, 2: 0.5, 3: 0.3})
+    >>> prof.k, prof.received, round(float(prof.unrecovered[0]), 4)  # P(everything recovered)
+    (10, 15, 0.622)
     """
     from scipy import stats
 
@@ -532,6 +712,27 @@ def raptor_failure_profile(n: int, s: int, eps: float) -> LTProfile:
     by peeling: :func:`lt_peeling_profile` with ``k = K``, ``received = n - s``.
     ``profile.prob_fraction_above(eps)`` is Theorem 6's ``P(err(A_S) > eps)``, exact up
     to ``profile.truncation``; the Monte Carlo twin is :func:`raptor_failure_rate`.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Stragglers, ``0 < s < n``.
+    eps : float
+        Target error of Theorem 6.
+
+    Returns
+    -------
+    LTProfile
+        The exact unrecovered-batch distribution.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import raptor_failure_profile
+    >>> prof = raptor_failure_profile(40, 4, 0.2)
+    >>> prof.k, prof.received, f"{prof.prob_fraction_above(0.2):.3g}"
+    (20, 36, '0.0709')
     """
     n, s, prm, p = _theorem6_setup(n, s, eps)
     K = n // prm.b

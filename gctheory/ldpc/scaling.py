@@ -113,6 +113,22 @@ def omega_constant(grid: int = 2000) -> float:
     to 0, then Richardson extrapolation in the grid (``grid`` and ``grid/2``
     points in ``x``). Accurate to about 1e-5 (``grid`` 2000 vs 4000, and
     ``T`` 6 vs 8, in the tests); cached.
+
+    Parameters
+    ----------
+    grid : int
+        Grid points of the PDE solver.
+
+    Returns
+    -------
+    float
+        ``Omega``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import omega_constant
+    >>> round(omega_constant(), 3)
+    0.791
     """
     grid = check_int(grid, "grid", low=100, high=_OMEGA_MAX_GRID)
     return _omega(grid)
@@ -363,6 +379,13 @@ class CriticalPoint:
         Per-step variance of the change of ``R_1`` at the critical point.
     curvature : float
         ``d^2 r_1 / d tau^2`` at the critical point.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import CriticalPoint, regular_scaling_parameters
+    >>> pt = regular_scaling_parameters(3, 6).points[0]
+    >>> round(pt.eps, 4), round(pt.alpha, 4)
+    (0.4294, 0.5604)
     """
 
     eps: float
@@ -387,6 +410,28 @@ class ScalingParameters:
     ``eps n`` erased, uniformly placed: the smaller ``alpha``).
     ``alpha_closed_form`` is the closed-form expression of Amraoui, Montanari and
     Urbanke (2007) for random erasures (None for fixed), a cross-check.
+
+    Parameters
+    ----------
+    lam, rho : dict
+        The ensemble's edge-perspective distributions.
+    erasures : {"random", "fixed"}
+        The erasure model.
+    points : tuple of CriticalPoint
+        Every critical point.
+    omega : float
+        The constant of :func:`omega_constant`.
+    alpha_closed_form : float or None
+        Amraoui et al.'s closed form (random erasures).
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import ScalingParameters, regular_scaling_parameters
+    >>> sp = regular_scaling_parameters(3, 6)
+    >>> round(sp.eps, 4), round(sp.alpha, 4), round(sp.beta, 4)
+    (0.4294, 0.5604, 0.6146)
+    >>> f"{sp.block_erasure(1000, 0.4):.3g}"
+    '0.0943'
     """
 
     lam: dict
@@ -419,7 +464,7 @@ class ScalingParameters:
             check_probability(float(e[(e < 0) | (e > 1)].reshape(-1)[0]), "eps")
         # 1 - prod_i (1 - Q(z_i)) cancels to 0 once every Q(z_i) < 1e-17: sum the logs of
         # 1 - Q(z_i) = Phi(z_i) instead (log_ndtr is accurate at both ends), then
-        # -expm1(sum) (issue 30, S2: Q = 3.55e-63 came out as 0.0)
+        # -expm1(sum) (Q = 3.55e-63 came out as 0.0)
         log_ok = np.zeros_like(e)
         for p in self.points:
             s = p.beta * n ** (-2 / 3) if shift else 0.0
@@ -465,11 +510,23 @@ def scaling_parameters(
     erasures : {"random", "fixed"}, keyword-only
         Each variable erased independently (BEC), or a fixed number ``eps n``.
 
+    Returns
+    -------
+    ScalingParameters
+        ``alpha``, ``beta`` and the critical points.
+
     Raises
     ------
     ValueError
         For ensembles outside the law's domain (degree-1 variables, or a
         threshold set by the stability condition), naming the alternatives.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import scaling_parameters
+    >>> sp = scaling_parameters({3: 1.0}, {6: 1.0})
+    >>> round(sp.alpha, 4), round(sp.alpha_closed_form, 4)
+    (0.5604, 0.5604)
     """
     lam = _check_distribution("lam", lam, 1)
     rho = _check_distribution("rho", rho, 2)
@@ -555,7 +612,29 @@ def scaling_parameters(
 
 
 def regular_scaling_parameters(dv: int, dc: int, *, erasures: str = "random") -> ScalingParameters:
-    """:func:`scaling_parameters` of the regular ``(d_v, d_c)`` ensemble."""
+    """:func:`scaling_parameters` of the regular ``(d_v, d_c)`` ensemble.
+
+    Parameters
+    ----------
+    dv : int
+        Variable degree.
+    dc : int
+        Check degree.
+    erasures : {"random", "fixed"}
+        The erasure model.
+
+    Returns
+    -------
+    ScalingParameters
+        The scaling-law parameters.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import regular_scaling_parameters
+    >>> sp = regular_scaling_parameters(3, 6, erasures="fixed")
+    >>> round(sp.alpha, 4), round(sp.beta, 4)
+    (0.2626, 0.6146)
+    """
     dv = check_int(dv, "dv", low=1, high=MAX_DEGREE)
     dc = check_int(dc, "dc", low=2, high=MAX_DEGREE)
     try:
@@ -581,5 +660,30 @@ def scaling_law_block_erasure(
     ``Q(sqrt(n) (eps* - beta n^(-2/3) - eps) / alpha)`` (Amraoui et al. 2009),
     parameters from :func:`scaling_parameters`. With ``erasures="fixed"``,
     ``eps`` is the fraction ``t/n`` of erased variables.
+
+    Parameters
+    ----------
+    n : int
+        Code length.
+    lam, rho : mapping of int to float
+        Edge-perspective variable and check degree distributions ``{degree: fraction}``.
+    eps : float or array_like
+        Erasure probability (or fraction ``t/n`` for fixed erasures).
+    erasures : {"random", "fixed"}
+        The erasure model.
+    shift : bool
+        Apply the ``beta n^(-2/3)`` shift.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Predicted block erasure probability.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import scaling_law_block_erasure
+    >>> p = scaling_law_block_erasure(1000, {3: 1.0}, {6: 1.0}, [0.38, 0.40, 0.42])
+    >>> [f"{x:.3g}" for x in p]
+    ['0.00728', '0.0943', '0.426']
     """
     return scaling_parameters(lam, rho, erasures=erasures).block_erasure(n, eps, shift=shift)

@@ -161,6 +161,13 @@ def block_failure_rate(
     -------
     Estimate
         Probability of a block failure, with a binomial confidence interval.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import block_failure_rate, regular_ensemble
+    >>> H = regular_ensemble(60, 3, 6, rng=0)
+    >>> print(block_failure_rate(H, 0.3, 500, rng=1))
+    0.098 [0.06884, 0.1377]
     """
     codes = _code(H, multigraph)
     eps = check_probability(eps, "eps")
@@ -185,6 +192,29 @@ def residual_erasure_rate(
     and ``chunk_size``. Compare with :func:`de_fixed_point` (the ``n -> inf``
     limit). Returns an :class:`~gctheory.montecarlo.Estimate` with a CLT interval.
 
+    Parameters
+    ----------
+    H : scipy.sparse matrix or array_like, shape (m, n)
+        0/1 parity-check matrix.
+    eps : float
+        Erasure probability.
+    trials : int
+        Frames.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    multigraph : bool
+        Peel on the Tanner multigraph (multi-edges kept).
+    backend : {"auto", "numpy", "numba"}
+        Peeling backend; results do not depend on it.
+    **engine
+        ``chunk_size``, ``executor``, ``level``, ``progress`` of
+        :func:`gctheory.montecarlo.estimate_probability`.
+
+    Returns
+    -------
+    Estimate
+        Mean fraction of variables left erased, with a CLT interval.
+
     Notes
     -----
     The interval is the engine's normal-approximation (CLT) interval
@@ -198,6 +228,13 @@ def residual_erasure_rate(
     :func:`block_failure_rate` (a binomial interval inside ``[0, 1]``, Wilson
     or, with ``interval="clopper-pearson"``, exact): the residual is 0 in
     every frame that peels.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import regular_ensemble, residual_erasure_rate
+    >>> H = regular_ensemble(60, 3, 6, rng=0)
+    >>> print(residual_erasure_rate(H, 0.5, 200, rng=1))
+    0.43 [0.4024, 0.4576]
     """
     codes = _code(H, multigraph)
     eps = check_probability(eps, "eps")
@@ -221,6 +258,36 @@ def count_failure_rate(
     The fixed-count model of Kadhe et al. 2019, Remark 3 ("a random set of t
     stragglers in each group"): ``t`` distinct variables, all subsets equally
     likely. Engine keywords as in :func:`block_failure_rate`.
+
+    Parameters
+    ----------
+    H : scipy.sparse matrix or array_like, shape (m, n)
+        0/1 parity-check matrix.
+    t : int
+        Erased variables per frame, ``0 <= t <= n``.
+    trials : int
+        Frames.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    multigraph : bool
+        Peel on the Tanner multigraph.
+    backend : {"auto", "numpy", "numba"}
+        Peeling backend; results do not depend on it.
+    **engine
+        ``chunk_size``, ``executor``, ``level``, ``progress`` of
+        :func:`gctheory.montecarlo.estimate_probability`.
+
+    Returns
+    -------
+    Estimate
+        ``P(peeling fails)`` with its interval.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import count_failure_rate, regular_ensemble
+    >>> H = regular_ensemble(60, 3, 6, rng=0)
+    >>> print(count_failure_rate(H, 15, 500, rng=1))
+    0.01 [0.003347, 0.02949]
     """
     codes = _code(H, multigraph)
     t = check_int(t, "t", low=0, high=codes[0].shape[1])
@@ -268,6 +335,34 @@ def critical_erasure_count(
     set left by peeling grows with the erasure set). ``P(critical >= t)`` is
     the success probability with ``t`` random stragglers. Returns an
     :class:`~gctheory.montecarlo.Estimate` of the mean (CLT interval).
+
+    Parameters
+    ----------
+    H : scipy.sparse matrix or array_like, shape (m, n)
+        0/1 parity-check matrix.
+    trials : int
+        Frames.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    multigraph : bool
+        Peel on the Tanner multigraph.
+    backend : {"auto", "numpy", "numba"}
+        Peeling backend; results do not depend on it.
+    **engine
+        ``chunk_size``, ``executor``, ``level``, ``progress`` of
+        :func:`gctheory.montecarlo.estimate_probability`.
+
+    Returns
+    -------
+    Estimate
+        Mean critical erasure count, CLT interval.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import critical_erasure_count, regular_ensemble
+    >>> H = regular_ensemble(60, 3, 6, rng=0)
+    >>> print(critical_erasure_count(H, 200, rng=1))
+    22.92 [22.48, 23.36]
     """
     (Hc,) = _code(H, multigraph)
     backend = _resolve_backend(backend)
@@ -413,6 +508,17 @@ def ensemble_failure_rate(
         Frames decoded on each drawn code (default 1: a fresh code per frame).
     rng, backend, **engine
         As in :func:`block_failure_rate`.
+
+    Returns
+    -------
+    Estimate
+        The block failure probability with its binomial interval.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import ensemble_failure_rate
+    >>> print(ensemble_failure_rate(60, 3, 6, 300, eps=0.3, rng=0))
+    0.14 [0.09616, 0.1994]
     """
     args, kw = _ensemble_args(
         n, dv, dc, trials, eps, erasures, multi_edges, frames_per_code, backend, engine
@@ -439,6 +545,41 @@ def ensemble_residual_rate(
 
     Same frames as :func:`ensemble_failure_rate` for the same arguments and
     seed; CLT interval (see :func:`residual_erasure_rate`).
+
+    Parameters
+    ----------
+    n : int
+        Code length.
+    dv, dc : int
+        Degrees of the regular ensemble.
+    trials : int
+        Frames.
+    eps : float, optional
+        Erasure probability (give this or ``erasures``).
+    erasures : int, optional
+        Exact number of erased variables.
+    multi_edges : {"resample", "keep", ...}
+        Which ensemble (see :func:`regular_ensemble`).
+    frames_per_code : int
+        Frames sharing one code.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    backend : {"auto", "numpy", "numba"}
+        Peeling backend; results do not depend on it.
+    **engine
+        ``chunk_size``, ``executor``, ``level``, ``progress`` of
+        :func:`gctheory.montecarlo.estimate_probability`.
+
+    Returns
+    -------
+    Estimate
+        Mean residual erasure fraction.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import ensemble_residual_rate
+    >>> print(ensemble_residual_rate(60, 3, 6, 200, eps=0.5, rng=0))
+    0.399 [0.3696, 0.4284]
     """
     args, kw = _ensemble_args(
         n, dv, dc, trials, eps, erasures, multi_edges, frames_per_code, backend, engine
@@ -454,7 +595,28 @@ def ensemble_residual_rate(
 
 @dataclass(frozen=True)
 class WaterfallPoint:
-    """One point of a finite-length waterfall: code length, erasure probability, estimates."""
+    """One point of a finite-length waterfall: code length, erasure probability, estimates.
+
+    Parameters
+    ----------
+    n : int
+        Code length.
+    eps : float
+        Erasure probability.
+    failure : Estimate
+        Block failure rate.
+    residual : Estimate
+        Mean residual erasure fraction.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import WaterfallPoint, waterfall
+    >>> pts = waterfall([60], [0.3], 3, 6, 200, rng=0)
+    >>> p = pts[0]
+    >>> p.n, p.eps, print(p.failure)
+    0.12 [0.07271, 0.1917]
+    (60, 0.3, None)
+    """
 
     n: int
     eps: float
@@ -495,6 +657,43 @@ def waterfall(
     depend on which other points are computed with it. As ``n`` grows the
     failure curve steepens towards the density-evolution threshold
     :func:`regular_threshold` (Richardson and Urbanke 2008, Sec. 3.23).
+
+    Parameters
+    ----------
+    ns : sequence of int
+        Code lengths.
+    eps_values : sequence of float
+        Erasure probabilities.
+    dv, dc : int
+        Degrees of the regular ensemble.
+    trials : int
+        Frames per point.
+    codes : int
+        Codes drawn per length.
+    multi_edges : str
+        Which ensemble (see :func:`regular_ensemble`).
+    rng : None, int or numpy.random.Generator
+        Seed.
+    backend : {"auto", "numpy", "numba"}
+        Peeling backend; results do not depend on it.
+    **engine
+        ``chunk_size``, ``executor``, ``level``, ``progress`` of
+        :func:`gctheory.montecarlo.estimate_probability`.
+
+    Returns
+    -------
+    list of WaterfallPoint
+        One point per ``(n, eps)``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import waterfall
+    >>> for p in waterfall([60, 120], [0.35, 0.45], 3, 6, 200, rng=0):
+    ...     print(p.n, p.eps, f"{p.failure.value:.3f}")
+    60 0.35 0.325
+    60 0.45 0.790
+    120 0.35 0.135
+    120 0.45 0.815
     """
     ns = [check_int(v, "n", low=1) for v in np.atleast_1d(ns).tolist()]
     eps_values = [check_probability(e, "eps") for e in np.atleast_1d(eps_values).tolist()]
@@ -503,7 +702,7 @@ def waterfall(
     trials = check_int(trials, "trials", low=2)
     codes = check_int(codes, "codes", low=1)
     # the codes of one n are all held at once (about 40 bytes per edge); codes=10**18
-    # ran for ever (issue 30, B9)
+    # ran for ever
     check_memory(
         codes * max(ns) * check_int(dv, "dv", low=1) * 40,
         "codes",

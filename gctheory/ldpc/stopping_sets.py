@@ -139,6 +139,17 @@ def expected_stopping_sets(
         ``"cancel"`` is another ensemble (weight-1 columns) and is refused.
     exact : bool, keyword-only
         Return a Fraction instead of a float.
+
+    Returns
+    -------
+    float or fractions.Fraction
+        ``E[N_s]``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import expected_stopping_sets
+    >>> f"{expected_stopping_sets(100, 3, 6, 2):.4g}"
+    '0.136'
     """
     n = check_int(n, "n", low=1)
     dv = check_int(dv, "dv", low=1)
@@ -197,6 +208,30 @@ def error_floor(
     Montanari and Urbanke 2007). ``eps`` may be an array. By default the sizes
     with ``s dv <= 18`` (``s <= 6`` for ``dv = 3``): larger sets contribute
     ``O(n^(s (1 - dv/2)))``, far below the leading terms.
+
+    Parameters
+    ----------
+    n : int
+        Code length.
+    dv, dc : int
+        Degrees.
+    eps : float or array_like
+        Erasure probability.
+    multi_edges : str
+        Which ensemble (see :func:`gctheory.ldpc.regular_ensemble`).
+    max_size : int, optional
+        Largest stopping-set size in the sum.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The union bound, with the shape of ``eps``.
+
+    Examples
+    --------
+    >>> from gctheory.ldpc import error_floor
+    >>> f"{error_floor(1000, 3, 6, 0.1):.3g}"
+    '0.000139'
     """
     n = check_int(n, "n", low=1)
     dv_ = check_int(dv, "dv", low=1)
@@ -204,7 +239,7 @@ def error_floor(
     if max_size is None:
         max_size = max(1, min(12, 18 // dv_))
     max_size = check_int(max_size, "max_size", low=1, high=12)
-    e = check_array(eps, "eps", min_size=0, bools=False)  # True is no probability (B16)
+    e = check_array(eps, "eps", min_size=0, bools=False)  # True is no probability
     for v in e.reshape(-1):
         check_probability(float(v), "eps")
     coeffs = [

@@ -26,7 +26,18 @@ _DPS = 50  # mpmath digits for the closed forms (so the integer ceiling is exact
 
 
 class LoadBoundRegimeWarning(UserWarning):
-    """A bound was evaluated outside the regime where its theorem (or closed form) holds."""
+    """A bound was evaluated outside the regime where its theorem (or closed form) holds.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from gctheory.load_bounds import LoadBoundRegimeWarning, exact_recovery_lower_bound
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     b = exact_recovery_lower_bound(10, 8)  # delta = 0.8: outside the theorem's regime
+    >>> sorted({w.category.__name__ for w in caught})
+    ['LoadBoundRegimeWarning']
+    """
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,13 @@ class LoadBound:
         True if the bound reads ``d > value``.
     notes : tuple of str
         Regime problems found for these arguments (empty when in regime).
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import LoadBound, worst_case_load
+    >>> b = worst_case_load(10, 2)
+    >>> b.value, b.load, b.kind, b.in_regime
+    (3.0, 3, 'lower', True)
     """
 
     value: float

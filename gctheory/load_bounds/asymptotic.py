@@ -72,6 +72,13 @@ def exact_recovery_lower_bound(
         negative) when ``2 ln ln(1/delta) < 2 - a`` with ``a = ln n - 2 ln ln n``
         (+1 for the proof form), e.g. ``delta > 0.55`` at ``n = 1000``: a
         warning says so.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import exact_recovery_lower_bound
+    >>> b = exact_recovery_lower_bound(1000, 100)
+    >>> round(b.value, 4), b.load, b.asymptotic
+    (2.0458, 3, True)
     """
     n, s = _check_ns(n, s)
     if form not in ("theorem", "proof"):
@@ -133,6 +140,16 @@ def approximate_recovery_lower_bound(
     LoadBound
         Asymptotic lower bound. Regime: ``0 <= eps < O(1/log^2 n)``,
         ``s = Omega(1)``, and the proof assumes ``d = o(s)``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import approximate_recovery_lower_bound
+    >>> b = approximate_recovery_lower_bound(1000, 10, 0.01)
+    >>> round(b.value, 4), b.load
+    (0.6338, 1)
+    >>> b = approximate_recovery_lower_bound(1000, 100, 0.01, warn=False)  # outside its regime
+    >>> b.in_regime, len(b.notes) > 0
+    (False, True)
     """
     n, s = _check_ns(n, s)
     e = _check_eps(eps)

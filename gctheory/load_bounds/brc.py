@@ -51,6 +51,13 @@ class BRCParameters:
         ``b * (D + 1)``.
     condition_53 : bool
         Whether ``n (1 - 2 eps) / (b (1 - 4 eps)) < n - s`` (eq. (53)) holds.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import BRCParameters, brc_parameters
+    >>> p = brc_parameters(1000, 100, 0.1)
+    >>> p.b, p.D, p.u, p.max_load, p.condition_53
+    (2, 10, Fraction(4, 9), 22, True)
     """
 
     b: int
@@ -81,6 +88,27 @@ def brc_parameters(n: int, s: int, eps: float | Fraction) -> BRCParameters:
     ``1 <= s < n``; the guarantee ``P(err > c) < e^{-c0 n}`` is asymptotic and
     needs eq. (53) (checked, ``condition_53``) and eq. (54)
     (:func:`brc_condition_54_margin`). Natural logarithm in ``b``.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    eps : float or fractions.Fraction
+        Target error, in (0, 1/4).
+
+    Returns
+    -------
+    BRCParameters
+        Batch size, degree distribution and loads.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import brc_parameters
+    >>> p = brc_parameters(1000, 100, 0.1)
+    >>> round(float(p.average_load), 4)
+    6.0555
     """
     n, s = _check_ns(n, s)
     e = _check_eps(eps)
@@ -113,6 +141,24 @@ def brc_condition_54_margin(eps: float, points: int = 2001) -> float:
     derivative of the generating function of eq. (17), evaluated as a finite
     sum; the minimum is over ``points`` equally spaced ``x`` (x = 0 excluded,
     where both sides equal 1 only if u = 0). Float arithmetic.
+
+    Parameters
+    ----------
+    eps : float
+        Target error, in (0, 1/4).
+    points : int
+        Grid points.
+
+    Returns
+    -------
+    float
+        The margin; eq. (54) holds iff it is positive.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import brc_condition_54_margin
+    >>> round(brc_condition_54_margin(0.1), 4)
+    0.032
     """
     e = _check_eps(eps)
     if not 0 < e < Fraction(1, 4):

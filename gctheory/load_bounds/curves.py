@@ -52,6 +52,31 @@ def all_bounds(
     exact Fraction, or a float where the exact sum is too costly (as
     :func:`group_failure_probability`). Regime problems are in each bound's
     ``notes``.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    eps : float
+        Error fraction of the approximate bounds.
+    target : float
+        Failure probability of the finite-n bounds.
+
+    Returns
+    -------
+    list of tuple
+        ``(label, LoadBound, frc_failure)``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import all_bounds
+    >>> for label, b, fail in all_bounds(100, 10)[:3]:
+    ...     print(label, b.load)
+    worst case (Tandon / Ye-Abbe m=1) 11
+    worst case (Halbawi eq. 2) 11
+    exact whp, Thm 3 eq. (13) 2
     """
     n, s = _check_ns(n, s)
     eps, target = float(_check_eps(eps)), float(_check_target(target))
@@ -106,6 +131,29 @@ def load_curves(
     ``eps``), Theorem 4's FRC load and the exact smallest d-FRC load with
     failure probability ``<= target``; and whether eq. (13) is in its
     decreasing (broken-down) region. No warnings are emitted.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s_values : sequence of int
+        Straggler counts.
+    eps : float
+        Error fraction of the approximate bounds.
+    target : float
+        Failure probability of the finite-n bounds.
+
+    Returns
+    -------
+    dict of str to list
+        One column per quantity, one entry per ``s``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import load_curves
+    >>> cols = load_curves(100, [5, 10])
+    >>> cols["s"], len(cols) > 5
+    ([5, 10], True)
     """
     n = _int("n", n)
     s_values = [_int("s_values entry", v) for v in _sequence("s_values", s_values)]
@@ -127,7 +175,7 @@ def load_curves(
             "eq13_decreasing",
         )
     }
-    _check_target(target)  # checked even when s_values is empty (issue 30, minor)
+    _check_target(target)  # checked even when s_values is empty
     proof_ok = 2 * _check_eps(eps) * n + 4 < n
     for s in s_values:
         _check_ns(n, s)
@@ -171,6 +219,13 @@ class AchievedLoad:
         Partitions per worker, averaged over workers.
     estimate : Estimate
         ``P(err > eps n)`` under ``s`` uniform stragglers, with the code's own decoder.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import AchievedLoad, achieved_load_mc
+    >>> best, scanned = achieved_load_mc("frc", 60, 6, 0.01, 0.05, 300, rng=0)
+    >>> best.family, best.parameter, best.max_load, len(scanned)
+    ('frc', 3.0, 3, 3)
     """
 
     family: str
@@ -221,12 +276,48 @@ def achieved_load_mc(
     Returns ``(first accepted or None, every member tried)``. Monte Carlo:
     BRC peeling costs about 4 ms per trial at ``n = 100``; BGC least squares
     tens of ms.
+
+    Parameters
+    ----------
+    family : {"frc", "brc", "bgc"}
+        The code family.
+    n : int
+        Workers.
+    s : int
+        Stragglers.
+    eps : float
+        Error fraction (failure: ``err > eps n``).
+    target : float
+        Failure probability to reach.
+    trials : int
+        Monte Carlo trials per parameter.
+    parameters : sequence of int, optional
+        The family's knob values to scan (increasing).
+    rng : None, int or numpy.random.Generator
+        Seed.
+    executor : int or concurrent.futures.Executor, optional
+        Parallel chunks.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    tuple
+        ``(best, scanned)``: the smallest-load member meeting ``target`` (None if none)
+        and every member tried.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import achieved_load_mc
+    >>> best, scanned = achieved_load_mc("frc", 60, 6, 0.01, 0.05, 300, rng=0)
+    >>> [(a.parameter, a.estimate.value) for a in scanned]
+    [(1.0, 1.0), (2.0, 0.23333333333333334), (3.0, 0.013333333333333334)]
     """
     if family not in ("frc", "brc", "bgc"):
         raise ValueError(f"family must be 'frc', 'brc' or 'bgc', got {family!r}")
     n, s = _check_ns(n, s)
     # each code's n x n placement (and the n parameters tried by default): n = 10**18
-    # hit MemoryError (issue 30, B10)
+    # hit MemoryError
     check_memory(n * n + 8 * n, "n", f"the {n} x {n} placement of each code")
     e = _check_eps(eps)
     tgt = _check_target(target)

@@ -66,6 +66,26 @@ def single_column_lower_bound(n: int, s: int, d: int) -> Fraction | float:
     such code fails (``err(A_S) >= 1``) with at least this probability: a
     rigorous finite-n bound needing neither Lemma 1 nor Lemma 2. Its
     asymptotic form is ``(1 + o(1)) delta^d``.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    d : int
+        Load.
+
+    Returns
+    -------
+    fractions.Fraction or float
+        Exact where cheap, else a float.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import single_column_lower_bound
+    >>> single_column_lower_bound(10, 3, 2)
+    Fraction(1, 15)
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
@@ -94,6 +114,26 @@ def union_lower_bound(n: int, s: int, d: int) -> Fraction | float:
     bound, exact (a ``float`` beyond the exact budget, as
     :func:`group_failure_probability`); it inherits Lemma 1, whose column step is
     asserted rather than proved in the paper.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    d : int
+        Load.
+
+    Returns
+    -------
+    fractions.Fraction or float
+        Exact where cheap, else a float.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import union_lower_bound
+    >>> union_lower_bound(20, 4, 2)
+    Fraction(151, 969)
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
@@ -107,6 +147,26 @@ def zero_column_count_pmf(n: int, s: int, sizes: Sequence[int]) -> list[Fraction
     ``Y(I_d*)`` of Appendix E of Wang et al. 2019, computed exactly instead of
     through Chebyshev's inequality: ``P(Y = j) = sum_{k >= j} (-1)^{k-j} C(k, j) S_k``
     with ``S_k`` the k-th inclusion-exclusion sum. Returns ``[P(Y=0), ..., P(Y=t)]``.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    sizes : sequence of int
+        Supports of the disjoint columns.
+
+    Returns
+    -------
+    list of fractions.Fraction
+        ``[P(Y=0), ..., P(Y=t)]``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import zero_column_count_pmf
+    >>> zero_column_count_pmf(6, 2, [2, 2, 2])
+    [Fraction(4, 5), Fraction(1, 5), Fraction(0, 1), Fraction(0, 1)]
     """
     n, s = _check_ns(n, s)
     sizes = [_int("size", a) for a in _sequence("sizes", sizes)]
@@ -149,6 +209,28 @@ def zero_column_tail_lower_bound(n: int, s: int, d: int, c: float | Fraction) ->
     Chebyshev's inequality). With equal sizes ``S_k = C(t, k) C(n - kd, s - kd)``
     and ``P(Y = j) = sum_k (-1)^(k-j) C(k, j) S_k / C(n, s)``; only ``j <= c``
     is summed. For ``c < 0`` this is 1; for ``0 <= c < 1`` it is eq. (24).
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    d : int
+        Load.
+    c : float or fractions.Fraction
+        The error threshold.
+
+    Returns
+    -------
+    fractions.Fraction or float
+        Exact where cheap, else a float.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import zero_column_tail_lower_bound
+    >>> zero_column_tail_lower_bound(20, 4, 2, 0)
+    Fraction(151, 969)
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
@@ -214,7 +296,7 @@ def _zero_column_tail_sum(n, s, d, t, js, upper, z, log_w) -> float:
     anchor = np.exp(base + log_c + mode * step)
     total = anchor.copy()
     # Each walk stops early once what it has left is provably negligible against the
-    # whole sum (issue 27: it stopped when every point's own sum had converged, and the
+    # whole sum (it stopped when every point's own sum had converged, and the
     # points far from the real axis, whose weight is below 1e-300, walked thousands of
     # steps: 0.8 s of ``gctheory load --n 1000000``). At a point whose step factor's
     # modulus, at most |ratio| (t - j)/(j + 1) upwards and |1/ratio| j/(t - j + 1)
@@ -286,10 +368,28 @@ def min_load_lower_bound(n: int, s: int, target: float, eps: float = 0.0) -> Loa
     union bound (eq. (24), if ``eps n < 1``) and the exact ``P(Y > eps n)`` of
     :func:`zero_column_tail_lower_bound`.
 
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    target : float
+        Failure probability to reach.
+    eps : float
+        Error fraction allowed (``err > eps n`` is a failure).
+
     Returns
     -------
     LoadBound
         Not asymptotic: valid at this ``n`` for the stated ``target``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import min_load_lower_bound
+    >>> b = min_load_lower_bound(100, 10, 0.01)
+    >>> b.load, b.kind
+    (3, 'lower')
     """
     n, s = _check_ns(n, s)
     t = _check_target(target)
@@ -328,8 +428,25 @@ def disjoint_support_columns(A: Any) -> np.ndarray:
     (their empty supports are disjoint from every other).
 
     Returns the sorted column indices.
+
+    Parameters
+    ----------
+    A : array_like, shape (n, k)
+        A coding matrix (rows: workers).
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Indices of columns with pairwise disjoint supports.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import disjoint_support_columns
+    >>> from gctheory.codes import cyclic_support
+    >>> disjoint_support_columns(cyclic_support(6, 2)).tolist()
+    [0, 2, 4]
     """
-    # strings, objects and complex numbers were read as supports (issue 30, B15)
+    # strings, objects and complex numbers were read as supports
     A = check_array(A, "A", ndim=2)
     check_memory(16 * A.shape[1] ** 2, "A", f"the conflicts of {A.shape[1]} columns")
     supp = (A != 0).astype(np.int64)
@@ -355,6 +472,25 @@ def matrix_union_lower_bound(A: Any, s: int) -> Fraction | float:
     inclusion-exclusion (:func:`group_failure_probability`); an all-zero column
     forces ``err(A_S) >= 1``, so this lower-bounds the failure probability of
     ``A`` itself (no lemma needed). Equal to it for the d-FRC.
+
+    Parameters
+    ----------
+    A : array_like, shape (n, k)
+        A coding matrix (rows: workers).
+    s : int
+        Stragglers.
+
+    Returns
+    -------
+    fractions.Fraction or float
+        Exact where cheap, else a float.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import matrix_union_lower_bound
+    >>> from gctheory.codes import cyclic_support
+    >>> matrix_union_lower_bound(cyclic_support(6, 2), 2)
+    Fraction(1, 5)
     """
     A = check_array(A, "A", ndim=2)
     if A.shape[0] < 2:

@@ -64,6 +64,8 @@ def frc_load(n: int, s: int, form: str = "theorem", *, warn: bool = True) -> Loa
         (natural logarithms: the formula is not base-free).
         ``"proof"``: the choice at the start of Appendix D,
         ``d = 1 + ln(n) / ln(1/delta)`` (the proof uses both choices).
+    warn : bool
+        Issue a :class:`LoadBoundRegimeWarning` outside the regime (the notes say it anyway).
 
     Returns
     -------
@@ -75,6 +77,13 @@ def frc_load(n: int, s: int, form: str = "theorem", *, warn: bool = True) -> Loa
         :class:`LoadBoundRegimeWarning` is emitted (unless ``warn=False``)
         when ``n ln(1/delta) <= e^2``, where the proof's remainder
         ``1/ln(n ln(1/delta))`` is not small (e.g. ``s >= n - 7``).
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import frc_load
+    >>> b = frc_load(1000, 100)
+    >>> round(b.value, 4), b.load
+    (3.3622, 4)
     """
     n, s = _check_ns(n, s)
     if form not in ("theorem", "proof"):
@@ -120,6 +129,26 @@ def frc_group_sizes(n: int, d: int, rounding: str = "ceil") -> tuple[int, ...]:
       literal reading of Remark 1's group sizes, at load ``ceil(n/q)``).
 
     Returns the group sizes, largest first.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    d : int
+        Load, ``1 <= d <= n``.
+    rounding : {"ceil", "floor"}
+        How the number of groups is rounded when ``d`` does not divide ``n``.
+
+    Returns
+    -------
+    tuple of int
+        The group sizes, summing to ``n``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import frc_group_sizes
+    >>> frc_group_sizes(12, 3), frc_group_sizes(10, 3)
+    ((3, 3, 3, 3), (3, 3, 2, 2))
     """
     n = _int("n", n)
     if n < 2:
@@ -155,6 +184,19 @@ def frc_failure_probability(n: int, s: int, d: int, rounding: str = "ceil") -> F
         ``n >= 2``, ``0 <= s < n``, ``1 <= d <= n``.
     rounding : {"ceil", "floor"}
         How to split when ``d`` does not divide ``n`` (see :func:`frc_group_sizes`).
+
+    Returns
+    -------
+    fractions.Fraction or float
+        Exact where cheap, else a float.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import frc_failure_probability
+    >>> frc_failure_probability(6, 2, 2)
+    Fraction(1, 5)
+    >>> f"{float(frc_failure_probability(100, 10, 3)):.4g}"
+    '0.04157'
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
@@ -197,6 +239,37 @@ def frc_failure_mc(
     :class:`~gctheory.montecarlo.Estimate` with a Wilson interval at ``level``.
     ``rng`` is keyword-only; ``executor`` is any Executor, an int (process
     pool) or None (serial); results are identical either way.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    d : int
+        Load.
+    trials : int
+        Monte Carlo trials.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    executor : int or concurrent.futures.Executor, optional
+        Parallel chunks; results do not depend on it.
+    level : float
+        Confidence level.
+    rounding : {"ceil", "floor"}
+        As in :func:`frc_group_sizes`.
+
+    Returns
+    -------
+    Estimate
+        ``P(some group straggles entirely)``, Wilson interval.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import frc_failure_mc, frc_failure_probability
+    >>> est = frc_failure_mc(100, 10, 3, 4000, rng=0)
+    >>> est.contains(float(frc_failure_probability(100, 10, 3)))
+    True
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)
@@ -229,6 +302,28 @@ def frc_min_load(n: int, s: int, target: float, rounding: str = "ceil") -> int:
     problems, the saddle-point float beyond), which is non-increasing in ``d``; the
     FRC with ``d = n`` never fails. Achievability at the user's ``n``, to set beside
     the lower bounds.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    target : float
+        Largest acceptable failure probability.
+    rounding : {"ceil", "floor"}
+        As in :func:`frc_group_sizes`.
+
+    Returns
+    -------
+    int
+        The smallest load ``d``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import frc_min_load
+    >>> frc_min_load(100, 10, 0.01)
+    4
     """
     n, s = _check_ns(n, s)
     t = _check_target(target)
@@ -261,6 +356,28 @@ def frc_error_pmf(n: int, s: int, d: int, rounding: str = "ceil") -> dict[int, F
     hypergeometric sums of Appendix D). Returns ``{err value: probability}``
     (exact Fractions, summing to 1); ``P(err > 0)`` equals
     :func:`frc_failure_probability`.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    d : int
+        Load.
+    rounding : {"ceil", "floor"}
+        As in :func:`frc_group_sizes`.
+
+    Returns
+    -------
+    dict of int to fractions.Fraction
+        ``{err: probability}``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import frc_error_pmf
+    >>> frc_error_pmf(6, 2, 2)
+    {0: Fraction(4, 5), 2: Fraction(1, 5)}
     """
     n, s = _check_ns(n, s)
     d = _check_d(d, n)

@@ -70,6 +70,28 @@ def group_failure_probability(n: int, s: int, group_sizes: Sequence[int]) -> Fra
     This is the failure probability of any code that fails iff a whole group
     straggles (the d-FRC), and the union lower bound of eqs. (23)-(24) when the
     groups are column supports.
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    group_sizes : sequence of int
+        Sizes of disjoint groups of workers.
+
+    Returns
+    -------
+    fractions.Fraction or float
+        Exact where cheap, else a float.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import group_failure_probability
+    >>> group_failure_probability(6, 2, [2, 2, 2])
+    Fraction(1, 5)
+    >>> group_failure_probability(6, 3, [3])
+    Fraction(1, 20)
     """
     n, s = _check_ns(n, s)
     sizes = [_int("group size", a) for a in _sequence("group_sizes", group_sizes)]

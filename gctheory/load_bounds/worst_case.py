@@ -47,6 +47,15 @@ def worst_case_load(n: int, s: int, m: int = 1, k: int | None = None) -> LoadBou
         ``value = k (s + m) / n``, ``load = ceil(value)``. Exact (not asymptotic),
         valid for every ``n, s``; achieved by cyclic-MDS / FRC codes (Tandon)
         and by Ye-Abbe / CommFR-GC codes when the divisibility conditions hold.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import worst_case_load
+    >>> b = worst_case_load(10, 2)  # Tandon et al.: d >= s + 1
+    >>> b.load, b.source
+    (3, 'Tandon et al. 2017, d >= s + 1')
+    >>> worst_case_load(12, 2, m=2).load  # (s + m) k / n
+    4
     """
     n, s = _check_ns(n, s)
     m = _int("m", m)
@@ -72,6 +81,26 @@ def halbawi_max_stragglers(n: int, k: int, w: int) -> int:
     """Largest tolerable ``s = floor(w n / k) - 1`` (Halbawi et al. 2017, eq. (2)).
 
     ``n`` workers, ``k`` partitions, ``w`` partitions per worker (``1 <= w <= k``).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    k : int
+        Partitions.
+    w : int
+        Partitions per worker, ``1 <= w <= k``.
+
+    Returns
+    -------
+    int
+        ``floor(w n / k) - 1``.
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import halbawi_max_stragglers
+    >>> halbawi_max_stragglers(10, 20, 5)
+    1
     """
     n = _int("n", n)
     if n < 2:
@@ -92,6 +121,27 @@ def halbawi_load(n: int, s: int, k: int | None = None) -> LoadBound:
     the closed form), so its agreement with :func:`worst_case_load` (``m = 1``)
     is a check. ``value = k (s + 1) / n`` is the real threshold. Exact, valid
     for every ``n >= 2``, ``0 <= s < n``, ``k >= 1`` (default ``k = n``).
+
+    Parameters
+    ----------
+    n : int
+        Workers, ``n >= 2``.
+    s : int
+        Stragglers, ``0 <= s < n``.
+    k : int, optional
+        Partitions (default ``n``).
+
+    Returns
+    -------
+    LoadBound
+        The smallest ``w`` (``load``) and the real threshold (``value``).
+
+    Examples
+    --------
+    >>> from gctheory.load_bounds import halbawi_load
+    >>> b = halbawi_load(10, 1, k=20)
+    >>> b.load, b.value
+    (4, 4.0)
     """
     n, s = _check_ns(n, s)
     k = n if k is None else _int("k", k)

@@ -46,6 +46,7 @@ __all__ = [
     "seed_sequence",
 ]
 
+#: Trials per chunk when ``chunk_size`` is not given (2^16).
 DEFAULT_CHUNK_SIZE = 1 << 16
 
 #: Most chunks one run may be cut into. Each chunk costs a seed, a generator and a
@@ -79,6 +80,33 @@ def seed_sequence(rng: Any, name: str = "rng") -> np.random.SeedSequence:
     child seed is drawn from it, advancing it, so repeated calls with one
     Generator differ). Booleans (``rng=True`` is not seed 1), negative seeds,
     floats and strings are refused with the parameter's name.
+
+    Parameters
+    ----------
+    rng : None, int, sequence of int, SeedSequence, BitGenerator or Generator
+        The seed to normalise.
+    name : str
+        The parameter name used in error messages.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        A seed sequence that spawns the workers' streams.
+
+    Raises
+    ------
+    ValueError
+        A boolean, negative, float or string seed.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import seed_sequence
+    >>> seed_sequence(7).entropy
+    7
+    >>> seed_sequence(-1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: rng seed must be a non-negative integer, got -1
     """
     if isinstance(rng, np.random.SeedSequence):
         return rng
@@ -189,7 +217,26 @@ def check_plan(
 
 
 def chunk_plan(trials: int, chunk_size: int) -> list[int]:
-    """Sizes of the chunks a run of ``trials`` is cut into (all full but the last)."""
+    """Sizes of the chunks a run of ``trials`` is cut into (all full but the last).
+
+    Parameters
+    ----------
+    trials : int
+        Total number of trials, ``>= 0``.
+    chunk_size : int
+        Trials per chunk, ``>= 1``.
+
+    Returns
+    -------
+    list of int
+        The chunk sizes, summing to ``trials``.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import chunk_plan
+    >>> chunk_plan(10, 4)
+    [4, 4, 2]
+    """
     trials = check_trials(trials)
     chunk_size = check_chunk_size(chunk_size, trials)
     check_plan(trials, chunk_size, None, 0, adaptive=False)

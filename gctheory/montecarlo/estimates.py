@@ -40,11 +40,31 @@ __all__ = [
 
 class UnreliableEstimateWarning(UserWarning):
     """The interval of an estimate cannot be trusted (few effective samples, heavy tails,
-    mis-normalised likelihood ratios)."""
+    mis-normalised likelihood ratios).
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import UnreliableEstimateWarning
+    >>> issubclass(UnreliableEstimateWarning, UserWarning)
+    True
+    """
 
 
 class PrecisionNotReachedWarning(UserWarning):
-    """An adaptive run used its whole trial budget before its precision or event target."""
+    """An adaptive run used its whole trial budget before its precision or event target.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import PrecisionNotReachedWarning
+    >>> import warnings
+    >>> from gctheory.montecarlo import estimate_probability, Stop
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     est = estimate_probability(lambda rng, size: rng.random(size) < 0.01, 500, rng=0,
+    ...                                stop=Stop(events=100))
+    >>> caught[0].category.__name__, est.target_met
+    ('PrecisionNotReachedWarning', False)
+    """
 
 
 @dataclass(frozen=True)
@@ -81,6 +101,17 @@ class Diagnostics:
         Importance sampling: effective sample size of all the weights (Kish).
     messages : tuple of str
         The warnings issued for this estimate.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import Diagnostics
+    >>> from gctheory.montecarlo import estimate_mean
+    >>> est = estimate_mean(lambda rng, size: rng.standard_normal(size), 2000, rng=0)
+    >>> d = est.diagnostics
+    >>> d
+    Diagnostics(max_share=0.0102, tail_index=5.436, tail_index_low=4.246)
+    >>> d.tail_index_low > 2  # a finite variance: the CLT interval holds
+    True
     """
 
     ess: float | None = None
@@ -155,6 +186,15 @@ class Estimate:
         :class:`PrecisionNotReachedWarning` was issued); None without ``stop=``.
     diagnostics : Diagnostics or None
         Reliability diagnostics (means, importance sampling, splitting).
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import Estimate
+    >>> est = Estimate(value=0.25, low=0.2, high=0.3, trials=400, level=0.99)
+    >>> est
+    Estimate(0.25 in [0.2, 0.3] at 99% (wilson), trials=400)
+    >>> est.contains(0.22), round(est.half_width, 3), round(est.rel_half_width, 3)
+    (True, 0.05, 0.2)
     """
 
     value: float
@@ -329,7 +369,32 @@ def _is_whole(x: Any) -> bool:
 def binomial_estimate(
     successes: int, trials: int, *, level: float = 0.99, interval: str = "wilson"
 ) -> Estimate:
-    """An :class:`Estimate` from an exact count of successes (Wilson or Clopper-Pearson)."""
+    """An :class:`Estimate` from an exact count of successes (Wilson or Clopper-Pearson).
+
+    Parameters
+    ----------
+    successes : int
+        Number of successes, ``0 <= successes <= trials``.
+    trials : int
+        Number of independent trials, ``>= 1``.
+    level : float
+        Confidence level in (0, 1).
+    interval : {"wilson", "clopper-pearson"}
+        Wilson score interval or the exact Clopper-Pearson one.
+
+    Returns
+    -------
+    Estimate
+        ``successes / trials`` with the two-sided interval.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import binomial_estimate
+    >>> binomial_estimate(30, 100)
+    Estimate(0.3 in [0.197461, 0.427428] at 99% (wilson), trials=100, successes=30)
+    >>> print(binomial_estimate(0, 100, level=0.95, interval="clopper-pearson"))
+    0 [0, 0.03622]
+    """
     level = check_level(level)
     interval = check_interval(interval)
     if not _is_whole(trials) or trials < 1:

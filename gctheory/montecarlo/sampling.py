@@ -130,6 +130,13 @@ def estimate_probability(
     -------
     Estimate
         Proportion with its interval; ``successes`` holds the exact count.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import estimate_probability
+    >>> est = estimate_probability(lambda rng, size: rng.random(size) < 0.3, 1000, rng=0)
+    >>> est.contains(0.3), est.method, est.trials
+    (True, 'wilson', 1000)
     """
     engine.check_callable(event, "event", "event(rng, size)")
     level = check_level(level)
@@ -217,6 +224,41 @@ def estimate_mean(
     of the squared deviations. Other parameters as in
     :func:`estimate_probability` (``stop`` takes ``rel_half_width`` only).
     Requires ``trials >= 2``.
+
+    Parameters
+    ----------
+    sampler : callable
+        ``sampler(rng, size)`` returns ``size`` finite real draws; picklable when
+        ``executor`` is given.
+    trials : int
+        The trial budget, ``>= 1``.
+    rng : None, int, SeedSequence or Generator
+        Seed; the result depends only on it and ``chunk_size``.
+    level : float
+        Confidence level of the CLT interval.
+    chunk_size : int, optional
+        Draws per chunk (default: the engine's choice).
+    executor : int or concurrent.futures.Executor, optional
+        Worker processes (an int) or an executor for the chunks.
+    progress : bool, optional
+        Show a progress line (default: only on a terminal).
+    checkpoint : path-like, optional
+        File where finished chunks are saved, so an interrupted run resumes.
+    stop : Stop or dict, optional
+        Early-stopping rule (``rel_half_width``).
+
+    Returns
+    -------
+    Estimate
+        The sample mean with its ``mean +- z sd / sqrt(trials)`` interval and
+        :class:`Diagnostics`.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import estimate_mean
+    >>> est = estimate_mean(lambda rng, size: rng.exponential(2.0, size), 4000, rng=0)
+    >>> est.contains(2.0), round(est.value, 2), est.method
+    (True, 2.0, 'clt')
     """
     engine.check_callable(sampler, "sampler", "sampler(rng, size)")
     level = check_level(level)

@@ -90,7 +90,24 @@ __all__ = ["BernoulliSpace", "GaussianSpace", "estimate_splitting"]
 
 @dataclass(frozen=True)
 class GaussianSpace:
-    """Standard normal vectors in ``R^dim`` with the pCN move of correlation ``rho``."""
+    """Standard normal vectors in ``R^dim`` with the pCN move of correlation ``rho``.
+
+    Parameters
+    ----------
+    dim : int
+        Dimension of the standard normal vectors.
+    rho : float
+        Correlation of the preconditioned Crank-Nicolson move, in ``[0, 1)``.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import GaussianSpace
+    >>> import numpy as np
+    >>> space = GaussianSpace(dim=3, rho=0.8)
+    >>> x = space.sample(np.random.default_rng(0), 5)
+    >>> x.shape, space.move(np.random.default_rng(1), x).shape
+    ((5, 3), (5, 3))
+    """
 
     dim: int
     rho: float = 0.8
@@ -110,7 +127,26 @@ class GaussianSpace:
 @dataclass(frozen=True)
 class BernoulliSpace:
     """Independent Bernoulli(``p``) bits in ``{0,1}^dim``; a move redraws each bit
-    with probability ``refresh``."""
+    with probability ``refresh``.
+
+    Parameters
+    ----------
+    dim : int
+        Number of bits.
+    p : float
+        Probability of a one, in (0, 1).
+    refresh : float
+        Probability that a move redraws a bit.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import BernoulliSpace
+    >>> import numpy as np
+    >>> space = BernoulliSpace(dim=8, p=0.25)
+    >>> x = space.sample(np.random.default_rng(0), 4)
+    >>> x.shape, sorted(np.unique(x).tolist())
+    ((4, 8), [False, True])
+    """
 
     dim: int
     p: float
@@ -299,6 +335,15 @@ def estimate_splitting(
         the runs (``method="splitting"``, ``trials`` = runs); fewer than
         :data:`MIN_RUNS` runs, or runs that died out, are warned about
         (:class:`~gctheory.montecarlo.UnreliableEstimateWarning`).
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import estimate_splitting
+    >>> from gctheory.montecarlo import GaussianSpace
+    >>> est = estimate_splitting(lambda x: x.sum(axis=1) / 2**0.5, 3.0, GaussianSpace(dim=2),
+    ...                          trials=10, particles=30, moves=5, rng=1)
+    >>> 1e-4 < est.value < 1e-2, est.method  # exact: P(N(0,1) > 3) = 1.35e-3
+    (True, 'splitting')
     """
     engine.check_callable(score, "score", "score(x)")
     threshold = check_real(threshold, "threshold")

@@ -45,10 +45,21 @@ class Stop:
         Stop once this many outcomes fell in the event (>= 1; probabilities
         and importance sampling only).
 
+    Notes
+    -----
     The trial budget is the ``trials`` argument of the estimator (t_max); it
     always applies. A run that spends it before a requested target says so:
     ``Estimate.target_met`` is False and a
     :class:`~gctheory.montecarlo.PrecisionNotReachedWarning` is issued.
+
+    Examples
+    --------
+    >>> from gctheory.montecarlo import Stop
+    >>> from gctheory.montecarlo import estimate_probability
+    >>> est = estimate_probability(lambda rng, size: rng.random(size) < 0.2, 10**5, rng=0,
+    ...                            stop=Stop(events=50))
+    >>> est.stopped_by, est.target_met, est.trials < 10**5
+    ('events', True, True)
     """
 
     rel_half_width: float | None = None

@@ -42,6 +42,30 @@ def harmonic_difference(n: int, k: int, power: int = 1) -> float:
     / (p-1)!`` in mpmath, with enough digits for the cancellation between the two
     (about ``log10(n)`` digits are lost when ``k << n``), so the result keeps full
     double precision for every ``n``.
+
+    Parameters
+    ----------
+    n : int
+        Upper end of the sum, ``>= 1``.
+    k : int
+        Number of terms, ``0 <= k <= n``.
+    power : int
+        The exponent ``p >= 1``.
+
+    Returns
+    -------
+    float
+        ``sum_{j=n-k+1}^{n} j^(-p)`` to double precision.
+
+    Examples
+    --------
+    >>> from gctheory.order_stats import harmonic_difference
+    >>> harmonic_difference(3, 3)  # H_3 = 11/6
+    1.8333333333333333
+    >>> round(harmonic_difference(10**9, 10), 15)
+    1e-08
+    >>> round(harmonic_difference(3, 3, power=2), 6)
+    1.361111
     """
     n = check_int(n, "n", low=0)
     k = check_int(k, "k", low=0, high=n)
@@ -257,7 +281,7 @@ def _pareto_moments(loc: float, t0: float, xi: float, k: int, n: int) -> OrderSt
         return OrderStatMoments(mean, math.inf, "closed-pareto", reason)
     try:
         var = (t0 * e1) ** 2 * rel
-    except OverflowError:  # a representable mean (1.77e301) raised it (issue 30, B11)
+    except OverflowError:  # a representable mean (1.77e301) raised it
         reason = (
             f"Pareto variance of the {k}-th of {n} is finite but beyond the float range "
             f"(mean {mean:.3g})"

@@ -71,6 +71,32 @@ def grouped_completion_moments(
     ``G`` of them is an order statistic with closed form. Otherwise the
     survival function is integrated numerically. Pareto mean is infinite iff
     ``xi (r - wait + 1) <= 1``.
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats continuous distribution
+        The time of one worker.
+    groups : int
+        Number of groups ``G``.
+    group_size : int
+        Workers per group ``r``.
+    wait : int
+        How many workers of each group must return, ``1 <= wait <= group_size``.
+    method : {"auto", "closed", "quad"}
+        As in :func:`gctheory.order_stats.order_statistic_moments`.
+
+    Returns
+    -------
+    OrderStatMoments
+        Mean and variance of ``T`` (``inf`` with a reason where they do not exist).
+
+    Examples
+    --------
+    >>> from gctheory.order_stats import grouped_completion_moments
+    >>> from scipy import stats
+    >>> m = grouped_completion_moments(stats.expon(), groups=2, group_size=3, wait=1)
+    >>> round(m.mean, 6), round(m.variance, 6)
+    (0.5, 0.138889)
     """
     groups, r, wait = _check_grouped(groups, group_size, wait)
     _check_dist(dist)
@@ -124,6 +150,33 @@ def expected_grouped_completion(
 
     See :func:`grouped_completion_moments` (Zhang et al. 2020, eq. (28)).
     ``math.inf`` with an :class:`InfiniteMomentWarning` if the mean is infinite.
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats continuous distribution
+        The time of one worker.
+    groups : int
+        Number of groups.
+    group_size : int
+        Workers per group.
+    wait : int
+        Workers needed from each group.
+    method : {"auto", "closed", "quad"}
+        As in :func:`gctheory.order_stats.order_statistic_moments`.
+
+    Returns
+    -------
+    float
+        ``E[max_g X^(g)_(wait:group_size)]``.
+
+    Examples
+    --------
+    >>> from gctheory.order_stats import expected_grouped_completion
+    >>> from scipy import stats
+    >>> round(expected_grouped_completion(stats.expon(), 2, 3, 1), 6)
+    0.5
+    >>> round(expected_grouped_completion(stats.expon(), 1, 3, 3), 6)  # one group: H_3
+    1.833333
     """
     r = grouped_completion_moments(dist, groups, group_size, wait, method=method)
     if math.isinf(r.mean):  # reason is set whenever a moment is infinite; the text is a fallback

@@ -89,7 +89,7 @@ def _quad_moments(
                 if math.isfinite(b_ - a_) and b_ - a_ <= _SLIVER * max(abs(a_), abs(b_)):
                     # a break within 1e-12 of the end: quad called [4.99999999999997, 5]
                     # "extremely bad" and the maximum of 10^5 uniforms got an infinite
-                    # mean (issue 30, W1); the sliver holds at most its length times
+                    # mean; the sliver holds at most its length times
                     # max g, far below quad's own absolute tolerance (1.5e-8)
                     continue
                 try:
@@ -169,7 +169,7 @@ def _check_support(
     result is a numerical failure, never an answer (a NaN variance only where none was
     asked for). On a bounded support no moment is
     infinite: a divergent integral there is a numerical failure too, not an infinite
-    mean (issue 30, W1)."""
+    mean."""
     if math.isfinite(lo) and math.isfinite(hi) and math.isinf(r.mean):
         raise ValueError(
             f"dist: numerical integration of the order statistic of {dist.dist.name!r} on "

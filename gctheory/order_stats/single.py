@@ -94,6 +94,17 @@ def order_statistic_moments(
     ValueError
         ``k`` outside ``1..n``; ``dist`` not a frozen continuous distribution
         (discrete ones have no density); non-positive scale; Pareto ``xi <= 0``.
+
+    Examples
+    --------
+    >>> from gctheory.order_stats import order_statistic_moments
+    >>> from scipy import stats
+    >>> m = order_statistic_moments(stats.expon(loc=0.5, scale=1.0), 3, 3)
+    >>> round(m.mean, 6), round(m.variance, 6), m.method  # 0.5 + H_3, sum 1/j^2
+    (2.333333, 1.361111, 'closed-exponential')
+    >>> m = order_statistic_moments(stats.pareto(3.0, scale=1.0), 2, 4)
+    >>> round(m.mean, 6), m.method
+    (1.227273, 'closed-pareto')
     """
     return _moments(dist, k, n, method, variance=True)
 
@@ -137,6 +148,22 @@ def expected_order_statistic(
     non-identical workers; ``n`` is then its length). Returns ``math.inf`` (with an
     :class:`InfiniteMomentWarning` giving the reason) where the mean does not exist.
 
+    Parameters
+    ----------
+    dist : frozen scipy.stats continuous distribution, or a sequence of them
+        One worker's time, or one law per worker (``(law, count)`` pairs allowed).
+    k : int
+        ``1 <= k <= n``.
+    n : int, optional
+        Number of workers (needed with a single law).
+    method : {"auto", "closed", "quad"}
+        As in :func:`order_statistic_moments`.
+
+    Returns
+    -------
+    float
+        ``E[X_(k:n)]``; ``math.inf`` where the mean does not exist.
+
     Examples
     --------
     >>> from scipy import stats
@@ -156,7 +183,31 @@ def order_statistic_variance(
     dist: Any, k: int, n: int | None = None, *, method: str = "auto"
 ) -> float:
     """``Var[X_(k:n)]``; ``math.inf`` with an :class:`InfiniteMomentWarning` if infinite.
-    ``dist`` may be a sequence of per-worker laws, as in :func:`order_statistic_moments`."""
+    ``dist`` may be a sequence of per-worker laws, as in :func:`order_statistic_moments`.
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats continuous distribution, or a sequence of them
+        One worker's time, or one law per worker.
+    k : int
+        ``1 <= k <= n``.
+    n : int, optional
+        Number of workers (needed with a single law).
+    method : {"auto", "closed", "quad"}
+        As in :func:`order_statistic_moments`.
+
+    Returns
+    -------
+    float
+        ``Var[X_(k:n)]``; ``math.inf`` where it does not exist.
+
+    Examples
+    --------
+    >>> from gctheory.order_stats import order_statistic_variance
+    >>> from scipy import stats
+    >>> round(order_statistic_variance(stats.expon(), 3, 3), 6)  # 1 + 1/4 + 1/9
+    1.361111
+    """
     r = order_statistic_moments(dist, k, n, method=method)
     if math.isinf(r.variance):
         warnings.warn(r.reason or "the variance is infinite", InfiniteMomentWarning, stacklevel=2)
@@ -195,11 +246,22 @@ def order_statistic_reference(
         times the density of ``X_(k:n)``, ``f(x) F^(k-1) S^(n-k) / B(k, n-k+1)``
         (David and Nagaraja 2003, eq. (2.2.2)), in log space with ``F`` and ``S``
         each computed directly, ``dps + 10`` working digits (about a second a value).
+    **params : float
+        The family's parameters (named as above).
 
     Returns
     -------
     mpmath.mpf
         ``mp.inf`` for an infinite Pareto mean.
+
+    Examples
+    --------
+    >>> from gctheory.order_stats import order_statistic_reference
+    >>> v = order_statistic_reference("exponential", 3, 3, mu=1.0, dps=30)
+    >>> print(v)  # H_3 = 11/6
+    1.83333333333333
+    >>> print(order_statistic_reference("pareto", 1, 2, t0=1.0, xi=2.0, dps=20))
+    1.33333333333333
     """
     k, n = _check_kn(k, n)
     check_choice(method, "method", ("closed", "quad"))

@@ -28,7 +28,29 @@ class Drawing:
     name, in drawing order), the ``artists`` it added to them (lines, collections,
     patches, texts, legends; figure-level texts and legends included) and, for a
     function that computed its numbers, the ``data`` drawn (column -> values, the
-    figure's CSV)."""
+    figure's CSV).
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The figure drawn on.
+    axes : dict of str to matplotlib.axes.Axes
+        The axes, by panel name.
+    artists : list
+        Artists the function added.
+    data : dict, optional
+        The numbers drawn (column -> values).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from gctheory.plots import Drawing, plot_halbawi_f
+    >>> fig, ax = plt.subplots()
+    >>> drawing = plot_halbawi_f(ax=ax)
+    >>> drawing.ax is ax, len(drawing.artists) > 0, sorted(drawing.data)[:2]
+    (True, True, ['T', 'ci_half_width'])
+    >>> plt.close("all")
+    """
 
     figure: Any
     axes: dict[str, Any]
@@ -92,7 +114,28 @@ def _legend(ax: Any, **kw: Any) -> Any:
 
 @dataclass(frozen=True)
 class FigureMaker:
-    """A named figure: ``make(outdir, quick) -> list of written paths``."""
+    """A named figure: ``make(outdir, quick) -> list of written paths``.
+
+    Parameters
+    ----------
+    name : str
+        The figure's name.
+    paper : str or None
+        The paper it reproduces.
+    description : str
+        One line.
+    make : callable
+        ``make(outdir, quick) -> list of paths``.
+    slow : bool
+        Skipped in quick mode.
+
+    Examples
+    --------
+    >>> from gctheory.plots import FigureMaker, all_figures
+    >>> maker = all_figures()[0]
+    >>> isinstance(maker, FigureMaker), callable(maker.make)
+    (True, True)
+    """
 
     name: str
     paper: str | None
@@ -111,6 +154,37 @@ def figure(
 
     ``quick=True`` (CI) should use smaller grids and fewer Monte Carlo trials;
     a maker with ``slow=True`` is skipped in quick mode.
+
+    Parameters
+    ----------
+    name : str
+        The figure's name (unique).
+    description : str
+        One line.
+    paper : str, optional
+        The paper it reproduces.
+    slow : bool
+        Skip in quick mode.
+
+    Returns
+    -------
+    callable
+        A decorator registering ``make(outdir, quick) -> list of paths``.
+
+    Raises
+    ------
+    ValueError
+        A different function registered under the same name.
+
+    Examples
+    --------
+    >>> from gctheory.plots import all_figures, figure
+    >>> register = figure("my-figure", description="one line for the figure list")
+    >>> callable(register)  # nothing is registered until it decorates a maker
+    True
+    >>> @register  # doctest: +SKIP
+    ... def make(outdir, quick):
+    ...     return []  # the paths written
     """
 
     def register(func: Callable[[Path, bool], list[Path]]) -> Callable[[Path, bool], list[Path]]:
@@ -123,7 +197,20 @@ def figure(
 
 
 def all_figures() -> list[FigureMaker]:
-    """Import every topic module of ``gctheory.plots`` and return the makers, by name."""
+    """Import every topic module of ``gctheory.plots`` and return the makers, by name.
+
+    Returns
+    -------
+    list of FigureMaker
+        Every registered figure, by name.
+
+    Examples
+    --------
+    >>> from gctheory.plots import all_figures
+    >>> makers = all_figures()
+    >>> len(makers) > 10, makers == sorted(makers, key=lambda m: m.name)
+    (True, True)
+    """
     # the topic modules beside this one, found on disk (importing the package would
     # import this module's importer)
     for mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
@@ -179,6 +266,37 @@ def save_figure(
     the file does not change with the last bits of a platform's floating point. The
     SVG and PNG carry no date and no library version; inside :func:`raster_only` no
     SVG is written. The figure is closed afterwards. Returns the written paths.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure (closed afterwards).
+    outdir : str or pathlib.Path
+        The folder (created if missing).
+    name : str
+        File stem.
+    data : mapping of str to sequence, optional
+        Columns of equal length, written as ``name.csv``.
+    digits : int or mapping of str to int
+        Significant digits of the floats written.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The written files.
+
+    Examples
+    --------
+    >>> from gctheory.plots import save_figure
+    >>> import matplotlib.pyplot as plt
+    >>> import tempfile, pathlib
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [0, 1])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     paths = save_figure(fig, tmp, "line", {"x": [0, 1], "y": [0.0, 1.0]})
+    ...     names = [p.name for p in paths]
+    >>> names
+    ['line.png', 'line.svg', 'line.csv']
     """
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

@@ -81,7 +81,28 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     IS-GC codes; mean err/k for the graph assignment code and stochastic gradient coding;
     and the families that exist only at particular n (Margulis expanders, BIBD codes).
     Computes (fewer trials when ``quick``) and draws on ``fig``; ``.data`` holds every
-    point with its 99% interval."""
+    point with its 99% interval.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_approximate_codes
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_approximate_codes()  # doctest: +SKIP
+    >>> sorted(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
+    """
     delta = 0.1
     fig = _figure(fig, (14.5, 10.2))
     rec = _Recorder(fig)
@@ -110,7 +131,7 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     ax_l.semilogx(ns4, ps4, "k--", lw=1.2, label="Theorem 4: d = ceil(eq. (14))")
     for n, p in zip(ns4, ps4):
         add("left", "theorem4", n, p)
-    trials = 150 if quick else 2000  # quick: a smoke test (issue 27)
+    trials = 150 if quick else 2000  # quick: a smoke test
     for n in (60, 240, 960):
         code = DFractionalRepetitionCode(n, 3)
         est = estimate_decoding_failure(code, int(round(delta * n)), trials, rng=n, level=0.99)

@@ -1,4 +1,4 @@
-"""Figure: coverage of every interval estimator against its stated level (issue 30).
+"""Figure: coverage of every interval estimator against its stated level.
 
 Each point is one estimator of :mod:`gctheory.calibration` at one stated level:
 the fraction of seeds whose interval contained the exact truth, with that fraction's own
@@ -24,7 +24,7 @@ GROUPS = ("montecarlo", "tails", "delays", "tradeoff")
 QUICK_SEEDS, FULL_SEEDS = 10, 400
 #: studies the quick figure leaves to the full one: the Weibull shape's interval needs the
 #: Monte Carlo law of the shape's estimate at each grid shape it touches (4,000 fits each,
-#: cached per process), 10 of the quick figure's 13 s of CPU whatever the seeds (issue 27)
+#: cached per process), 10 of the quick figure's 13 s of CPU whatever the seeds
 QUICK_SKIPS = ("delays-weibull-shape",)
 TITLES = {
     "montecarlo": "engine (gctheory.montecarlo)",

@@ -55,7 +55,7 @@ def stability_points(quick: bool = True) -> list[Any]:
     return decoding_stability(
         STABILITY_FAMILIES,
         ns,
-        trials=10 if quick else 100,  # quick: a smoke test (issue 27)
+        trials=10 if quick else 100,  # quick: a smoke test
         worst_samples=5 if quick else 50,
         rng=20190101,
     )
@@ -67,7 +67,34 @@ def plot_codes_stability(
     """Relative decoding error versus n of the exact gradient-code families: the worst
     straggler set found (left) and 10^mean(log10 error) over random sets with its 99%
     interval (right). ``points`` from :func:`stability_points` (computed with ``quick``
-    when not given); draws two panels on ``fig``."""
+    when not given); draws two panels on ``fig``.
+
+    Parameters
+    ----------
+    points : sequence of StabilityPoint, optional
+        :func:`gctheory.codes.decoding_stability` output (computed when not given).
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_codes_stability
+    >>> import matplotlib.pyplot as plt
+    >>> from gctheory.codes import decoding_stability
+    >>> points = decoding_stability(families=["cyclic-mds"], ns=[4, 8], trials=5, worst_samples=2,
+    ...                             rng=0)
+    >>> drawing = plot_codes_stability(points)
+    >>> sorted(drawing.axes)
+    ['random', 'worst']
+    >>> plt.close("all")
+    """
     if points is None:
         points = stability_points(quick)
     fig = _figure(fig, (11.5, 4.9))

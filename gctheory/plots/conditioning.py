@@ -67,7 +67,29 @@ def plot_skappa_vs_s(*, fig: Any = None, quick: bool = True) -> Drawing:
     """Theorem 2's guaranteed s_kappa versus s (kappa = 1000, eps = 1e-3): CommFR-GC
     versus Ye-Abbe with a Gaussian V at n = 60 and n = 1000, Table I's printed values as
     markers. Computes (a coarser s grid at n = 1000 when ``quick``) and draws two panels
-    on ``fig``; ``.data`` holds the curves."""
+    on ``fig``; ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_skappa_vs_s
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_skappa_vs_s()
+    >>> list(drawing.axes)
+    ['n60', 'n1000']
+    >>> plt.close("all")
+    """
     fig = _figure(fig, (11, 4.4))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2)
@@ -122,8 +144,29 @@ def plot_skappa_empirical(*, fig: Any = None, quick: bool = True) -> Drawing:
     """s_kappa of [m + s, m] codes, m = 4 and 8: Theorem 2's bound, the mean empirical
     s_kappa of sampled Gaussian generators (99% CI; fewer samples when ``quick``) and the
     exact s_kappa of Vandermonde generators. Computes and draws two panels on ``fig``;
-    ``.data`` holds the curves."""
-    trials = 6 if quick else 200  # quick: a smoke test (nothing judges it; issue 27)
+    ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_skappa_empirical
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_skappa_empirical()  # doctest: +SKIP
+    >>> list(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
+    """
+    trials = 6 if quick else 200  # quick: a smoke test (nothing judges it)
     fig = _figure(fig, (11, 4.6))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2)
@@ -184,7 +227,28 @@ def plot_cond_vs_n(*, ax: Any = None, quick: bool = True) -> Drawing:
     """Worst condition number of the Ye-Abbe decoding matrices versus n (s = 1):
     Vandermonde on three node sets (mpmath, with float64 dots) and Gaussian V (median
     and max over seeds). Computes (every other n when ``quick``) and draws on ``ax``;
-    ``.data`` holds the curves."""
+    ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on (new ones by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_cond_vs_n
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_cond_vs_n()  # doctest: +SKIP
+    >>> list(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
+    """
     s = 1
     ns = list(range(6, 41, 2 if quick else 1))
     seeds = 3 if quick else 10
@@ -241,8 +305,30 @@ def make_tail(outdir: Path, quick: bool) -> list[Path]:
 def plot_condition_tail(*, ax: Any = None, quick: bool = True) -> Drawing:
     """Lemma 1 (Chen-Dongarra) tail bound on P(cond(M) > kappa) of u x v Gaussian M
     versus Monte Carlo (99% CI). Computes (fewer shapes and trials when ``quick``) and
-    draws on ``ax``; ``.data`` holds the curves."""
-    trials = 8_000 if quick else 50_000  # quick: a smoke test (issue 27)
+    draws on ``ax``; ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on (new ones by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_condition_tail
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_condition_tail()  # doctest: +SKIP
+    >>> list(drawing.axes)  # doctest: +SKIP
+    ['tail']
+    >>> plt.close("all")
+    """
+    trials = 8_000 if quick else 50_000  # quick: a smoke test
     shapes = [(2, 5), (12, 14), (12, 12)] + ([] if quick else [(57, 60)])
     ax = _axes(ax, (6.5, 4.4))
     rec = _Recorder(ax.figure)
@@ -317,13 +403,33 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     (:func:`vandermonde_condition_mp`) wherever float64 is unreliable.
     Empirical curves: n = 8..44 (quick: 8..28). Computes and draws two panels on
     ``fig``; ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_skappa_vs_n
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_skappa_vs_n()  # doctest: +SKIP
+    >>> list(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
     """
     m = 4
     ns = list(range(8, (28 if quick else 44) + 1, 4))
     ns_bound = list(range(8, 61, 4))
     seeds = 1 if quick else 2
     trials = 10 if quick else 60
-    budget = 0.5 if quick else 2.0  # seconds per search (CPU of the quick figure, issue 27)
+    budget = 0.5 if quick else 2.0  # seconds per search (CPU of the quick figure)
     fig = _figure(fig, (11.5, 5.4))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2, sharey=True)

@@ -64,7 +64,7 @@ def _missing(name: str) -> bool:
 
 #: laws the quick figures leave to the full ones: the mixture's maximum-likelihood search
 #: (tail threshold screened and narrowed) and its quantiles were two thirds of the quick
-#: delays figures' CPU (issue 27); nothing judges a quick figure
+#: delays figures' CPU; nothing judges a quick figure
 QUICK_SKIPS = ("mixture",)
 
 
@@ -127,6 +127,35 @@ def plot_delay_fits(trace: Any = None, fits: dict | None = None, *, fig: Any = N
     (law, load) to :func:`gctheory.delays.fit_laws` results; by default both come from
     the shared AWS Lambda measurements (:func:`data_path`). Draws on ``fig``; ``.data``
     holds the curves.
+
+    Parameters
+    ----------
+    trace : Trace, optional
+        Measured times (default: the bundled AWS Lambda profiles).
+    fits : dict, optional
+        ``{(law, load): LawFit}`` (fitted when not given).
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_delay_fits
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from gctheory.delays import fit_laws, make_trace
+    >>> rng = np.random.default_rng(0)
+    >>> t = 0.1 + rng.exponential(0.05, 120)  # 20 rounds x 6 workers at load 1
+    >>> trace = make_trace(np.repeat(np.arange(20), 6), np.tile(np.arange(6), 20), np.ones(120), t)
+    >>> fits = {(f.law, 1.0): f for f in fit_laws(t, ["shifted_exp", "lognormal"])}
+    >>> drawing = plot_delay_fits(trace, fits)  # give both, or neither (the bundled data)
+    >>> list(drawing.axes), sorted(drawing.data)
+    (['load 1'], ['curve', 'load', 'sf', 't'])
+    >>> plt.close("all")
     """
     from gctheory.delays import LAWS
 
@@ -209,6 +238,32 @@ def plot_delay_scheme_times(
     ``trace`` and ``fits`` as for :func:`plot_delay_fits` (by default the shared AWS
     Lambda measurements). Draws one panel per scheme on ``fig``; ``.data`` holds the
     curves.
+
+    Parameters
+    ----------
+    trace : Trace, optional
+        Measured times (default: the bundled AWS Lambda profiles).
+    fits : dict, optional
+        ``{(law, load): LawFit}``.
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on.
+    quick : bool
+        Fewer bootstrap samples.
+    laws : sequence of str, optional
+        Laws fitted.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_delay_scheme_times
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_delay_scheme_times(trace, laws=["shifted_exp"])  # doctest: +SKIP
+    >>> list(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
     """
     from gctheory.delays import LAWS, scheme_times
 

@@ -1,4 +1,4 @@
-"""Figure: every generator family side by side (issue 13): certified worst-case condition
+"""Figure: every generator family side by side: certified worst-case condition
 number and exact empirical s_kappa versus n, Ye-Abbe and CommFR-GC panels.
 
 Every number comes from :func:`gctheory.codes.stability.compare_generators`;
@@ -77,6 +77,28 @@ def plot_stability_generators(
 
     ``data`` is :func:`study`'s table (computed with ``quick`` when not given); draws
     four panels and one legend on ``fig``.
+
+    Parameters
+    ----------
+    data : dict, optional
+        The study's table (computed when not given).
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_stability_generators
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_stability_generators()  # doctest: +SKIP
+    >>> len(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
     """
     if data is None:
         data = study(quick)

@@ -1,4 +1,4 @@
-"""Figures of heterogeneous and memoryful workers (issue 23).
+"""Figures of heterogeneous and memoryful workers.
 
 ``hetero-lambda-cyclic-mds``: expected iteration time of cyclic-MDS versus ``s`` at
 ``n = 256`` on the AWS Lambda measurements (campaign ``cnn-desktop-long``), as the

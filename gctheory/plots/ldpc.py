@@ -72,7 +72,7 @@ def waterfall_data(quick: bool = True) -> WaterfallData:
     """Compute the (3,6) waterfall figure's data (quick: 10 eps, 100 frames, 2 codes)."""
     ns = [1000, 2000, 4000, 8000, 16000]
     eps = np.linspace(0.37, 0.46, 10 if quick else 19)
-    trials = 100 if quick else 1000  # quick: a smoke test (issue 27)
+    trials = 100 if quick else 1000  # quick: a smoke test
     codes = 2 if quick else 4
     pts = waterfall(ns, eps, 3, 6, trials, codes=codes, rng=20190905)  # simple graphs
     th = regular_threshold(3, 6)
@@ -104,6 +104,28 @@ def plot_ldpc_waterfall(
     on a log scale with the stopping-set floor; (c) residual erasures versus density
     evolution. ``data`` from :func:`waterfall_data` (computed with ``quick`` when not
     given); draws on ``fig`` (a new 17 x 4.6 inch figure by default).
+
+    Parameters
+    ----------
+    data : WaterfallData, optional
+        The numbers (computed when not given).
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_ldpc_waterfall
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_ldpc_waterfall()  # doctest: +SKIP
+    >>> list(drawing.axes)  # doctest: +SKIP
+    >>> plt.close("all")
     """
     if data is None:
         data = waterfall_data(quick)
@@ -279,7 +301,31 @@ def plot_density_evolution(
     """Density evolution of the (3,6) ensemble: trajectories x_l for eps around the
     threshold, and the fixed-point function eps lambda(1 - rho(1 - x)) - x whose tunnel
     closes at eps*. ``data`` from :func:`density_evolution_data` (computed when not
-    given); draws two panels on ``fig``."""
+    given); draws two panels on ``fig``.
+
+    Parameters
+    ----------
+    data : dict, optional
+        :func:`density_evolution_data` output (computed when not given).
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on.
+    iterations : int
+        Rounds of density evolution.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_density_evolution
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_density_evolution(iterations=100)
+    >>> list(drawing.axes)
+    ['trajectories', 'tunnel']
+    >>> plt.close("all")
+    """
     if data is None:
         data = density_evolution_data(iterations)
     th = regular_threshold(3, 6)
@@ -332,7 +378,29 @@ def plot_raptor_condition54(
     """Condition (54) of Wang et al. 2019 for the batch raptor code's degree distribution
     P_w: the margin (1 - x) - exp(-c Omega'(x)) on [0, 1], c = (1 - 2 eps)/(1 - 4 eps),
     for each ``eps``; it must be positive on [0, 1 - eps] (dotted). Computes and draws
-    on ``ax``; the returned drawing's ``data`` holds the curves (eps, x, margin)."""
+    on ``ax``; the returned drawing's ``data`` holds the curves (eps, x, margin).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on.
+    eps : sequence of float
+        Targets of Theorem 6 drawn.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_raptor_condition54
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_raptor_condition54(eps=(0.1, 0.2))
+    >>> list(drawing.axes)
+    ['margin']
+    >>> plt.close("all")
+    """
     xs = np.linspace(0.0, 1.0, 1001)
     ax = _axes(ax, (6.4, 4.2))
     rec = _Recorder(ax.figure)

@@ -48,7 +48,37 @@ def plot_load_bounds(
     (b) integer loads, the bounds next to what the d-FRC achieves. ``curves`` from
     :func:`gctheory.load_bounds.load_curves` at ``n``, ``eps``, ``target`` (computed on
     a geometric grid of s, finer unless ``quick``, when not given); draws two panels on
-    ``fig``."""
+    ``fig``.
+
+    Parameters
+    ----------
+    curves : dict, optional
+        :func:`gctheory.load_bounds.load_curves` output (computed when not given).
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on.
+    n : int
+        Workers.
+    eps : float
+        Error fraction of the approximate bounds.
+    target : float
+        Failure probability of the finite-n bounds.
+    quick : bool
+        Fewer straggler counts.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_load_bounds
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_load_bounds(n=200)
+    >>> list(drawing.axes)
+    ['bounds', 'integer_loads']
+    >>> plt.close("all")
+    """
     c = _curves(n, eps, target, quick) if curves is None else curves
     s = np.array(c["s"])
     fig = _figure(fig, (12, 4.8))

@@ -66,7 +66,29 @@ def _fig3(outdir: Path, quick: bool) -> list[Path]:
 def plot_halbawi_fig3(*, ax: Any = None, quick: bool = True) -> Drawing:
     """Halbawi et al. 2017, Fig. 3: T_f of eq. (21) versus alpha with alpha* of eq. (22)
     starred, the exact eq. (17) at n = 80 and Monte Carlo points (99% CI; fewer trials when
-    ``quick``). Computes and draws on ``ax``; ``.data`` holds the curves."""
+    ``quick``). Computes and draws on ``ax``; ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on (new ones by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_halbawi_fig3
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_halbawi_fig3()
+    >>> list(drawing.axes)
+    ['time']
+    >>> plt.close("all")
+    """
     alpha = np.linspace(0.02, 1.0, 400)
     t21 = np.array([halbawi_approx_time(a, t0=T0, xi=XI, n_cg=N_CG) for a in alpha])
     a_star = halbawi_alpha_star(T0, XI, N_CG)
@@ -134,7 +156,29 @@ def _halbawi_f(outdir: Path, quick: bool) -> list[Path]:
 def plot_halbawi_f(*, ax: Any = None, quick: bool = True) -> Drawing:
     """T_f of eq. (17) versus f at n = 80 with offline, O(f^2) (RS) and O(f^3) (generic)
     decoding, optima starred, Monte Carlo points (99% CI) where the variance is finite.
-    Computes and draws on ``ax``; ``.data`` holds the curves."""
+    Computes and draws on ``ax``; ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on (new ones by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_halbawi_f
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_halbawi_f()
+    >>> list(drawing.axes)
+    ['time']
+    >>> plt.close("all")
+    """
     kw = dict(t0=T0, xi=XI, n_cg=N_CG)
     cm_range = halbawi_cm_range(33, N80, decoding="generic", **kw)
     assert cm_range is not None, "f = 33 is optimal for some c_m at n = 80 (the paper's case)"
@@ -225,7 +269,29 @@ def plot_runtime_schemes(*, fig: Any = None, quick: bool = True) -> Drawing:
     """Expected iteration time versus straggler tolerance s per scheme (cyclic-MDS, FRC,
     Ye-Abbe m = 2, ignore-s), n = 24, shifted exponential and Pareto delays, optima
     starred, Monte Carlo points (99% CI). Computes and draws two panels on ``fig``;
-    ``.data`` holds the curves."""
+    ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_runtime_schemes
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_runtime_schemes()
+    >>> list(drawing.axes)
+    ['shifted exp. 1 + Exp(1)', 'Pareto(1, 1.5)']
+    >>> plt.close("all")
+    """
     n, tau = 24, 0.5
     models = {
         "shifted exp. 1 + Exp(1)": stats.expon(loc=1.0, scale=1.0),
@@ -302,7 +368,29 @@ def _xu(outdir: Path, quick: bool) -> list[Path]:
 def plot_xu_order_statistics(*, ax: Any = None, quick: bool = True) -> Drawing:
     """Xu et al. 2021: E[X_(K:N)] for X ~ 0.05 + Exp(mean 0.02), N = 10, exact, the
     eq. (21) log approximation and Monte Carlo (99% CI). Computes and draws on ``ax``;
-    ``.data`` holds the curves."""
+    ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on (new ones by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_xu_order_statistics
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_xu_order_statistics()
+    >>> list(drawing.axes)
+    ['time']
+    >>> plt.close("all")
+    """
     N, delta, mu = 10, 0.05, 0.02
     d = stats.expon(loc=delta, scale=mu)
     ks = list(range(1, N + 1))
@@ -362,7 +450,29 @@ def plot_zhang_runtime(*, fig: Any = None, quick: bool = True) -> Drawing:
     """Zhang et al. 2020: time per iteration versus redundancy r for GC, G-GD and G-LAG
     (rho = 0.5) and the r-independent GD and LAG, n = 24, exponential and Pareto
     computing times, optima starred, Monte Carlo points (99% CI) where the variance is
-    finite. Computes and draws two panels on ``fig``; ``.data`` holds the curves."""
+    finite. Computes and draws two panels on ``fig``; ``.data`` holds the curves.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on (a new one by default).
+    quick : bool
+        Smaller grids and fewer Monte Carlo trials.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_zhang_runtime
+    >>> import matplotlib.pyplot as plt
+    >>> drawing = plot_zhang_runtime()
+    >>> list(drawing.axes)
+    ['exponential', 'pareto']
+    >>> plt.close("all")
+    """
     n, rho = 24, 0.5
     rs = [r for r in range(1, n + 1) if n % r == 0]
     trials = 1000 if quick else 10000

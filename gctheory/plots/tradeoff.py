@@ -425,6 +425,17 @@ def plot_tradeoff(
     matplotlib.figure.Figure
         The figure drawn on: its axes are the panels, in the order (a) load,
         (a) failure, (b), then (c) and (d) where drawn.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_tradeoff
+    >>> import matplotlib.pyplot as plt
+    >>> from gctheory.tradeoff import tradeoff
+    >>> table = tradeoff(8, schemes=["cyclic-mds", "frc"], quick=True)
+    >>> drawing = plot_tradeoff(table)
+    >>> len(drawing.axes) >= 2
+    True
+    >>> plt.close("all")
     """
     from gctheory.tradeoff import TradeoffTable
 

@@ -53,6 +53,36 @@ def plot_loss_curves(
     ``curves`` maps a scheme's label to a mapping with ``time``, ``mean``, ``low`` and
     ``high`` (what :func:`gctheory.training.studies.loss_curves` returns). On a log time
     axis (``logx``) the first grid point, t = 0, is left out. Draws on ``ax``.
+
+    Parameters
+    ----------
+    curves : mapping of str to mapping
+        Per scheme: ``time``, ``mean``, ``low`` and ``high`` arrays.
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on.
+    logx, logy : bool
+        Log axes.
+    xlabel : str
+        The time axis label.
+    legend : bool
+        Draw a legend.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_loss_curves
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> t = np.linspace(0, 10, 11)
+    >>> curves = {"frc": dict(time=t, mean=np.exp(-t), low=0.9 * np.exp(-t), high=1.1 * np.exp(-t))}
+    >>> drawing = plot_loss_curves(curves, logy=True)
+    >>> list(drawing.axes)
+    ['loss']
+    >>> plt.close("all")
     """
     ax = _axes(ax, (7, 4.2))
     rec = _Recorder(ax.figure)
@@ -75,6 +105,29 @@ def plot_iteration_times(estimates: Mapping[str, Any], *, ax: Any = None) -> Dra
 
     ``estimates`` maps a scheme's label to an estimate with ``value`` and
     ``half_width`` (:class:`gctheory.montecarlo.Estimate`). Draws on ``ax``.
+
+    Parameters
+    ----------
+    estimates : mapping of str to Estimate
+        Mean time per iteration of each scheme.
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_iteration_times
+    >>> import matplotlib.pyplot as plt
+    >>> from gctheory.montecarlo import Estimate
+    >>> est = {"frc": Estimate(1.2, 1.1, 1.3, 100, 0.95),
+    ...        "uncoded": Estimate(2.0, 1.8, 2.2, 100, 0.95)}
+    >>> list(plot_iteration_times(est).axes)
+    ['times']
+    >>> plt.close("all")
     """
     ax = _axes(ax, (7, 3.8))
     rec = _Recorder(ax.figure)
@@ -94,7 +147,33 @@ def plot_completion_times(
 ) -> Drawing:
     """Completion time versus the fraction of stragglers, one line per scheme with 95%
     intervals. ``times`` maps a scheme's label to {fraction: estimate with ``value``,
-    ``low``, ``high``}; ``n`` (workers) only labels the axis. Draws on ``ax``."""
+    ``low``, ``high``}; ``n`` (workers) only labels the axis. Draws on ``ax``.
+
+    Parameters
+    ----------
+    times : mapping of str to mapping of float to Estimate
+        Per scheme: straggler fraction -> completion time.
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on.
+    n : int, optional
+        Workers (for the axis label).
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_completion_times
+    >>> import matplotlib.pyplot as plt
+    >>> from gctheory.montecarlo import Estimate
+    >>> times = {"frc": {0.1: Estimate(5.0, 4.5, 5.5, 20, 0.95),
+    ...                  0.2: Estimate(6.0, 5.2, 6.8, 20, 0.95)}}
+    >>> list(plot_completion_times(times, n=20).axes)
+    ['completion']
+    >>> plt.close("all")
+    """
     ax = _axes(ax, (6, 4))
     rec = _Recorder(ax.figure)
     for lab, per in times.items():
@@ -116,7 +195,32 @@ def plot_gap_and_communication(
     """Optimality gap (left, with bands) and cumulative communication (right) versus
     simulated time, one row per delay model. ``curves`` maps a delay model's name to
     :func:`gctheory.training.studies.loss_curves` output with a ``comm`` column. Draws
-    on ``fig``."""
+    on ``fig``.
+
+    Parameters
+    ----------
+    curves : mapping of str to mapping
+        Per delay model: per scheme, ``time``, ``mean``, ``low``, ``high`` and ``comm``.
+    fig : matplotlib.figure.Figure, optional
+        The figure to draw on.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes by panel, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_gap_and_communication
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> t = np.linspace(0, 10, 11)
+    >>> cv = dict(time=t, mean=np.exp(-t), low=0.9 * np.exp(-t), high=1.1 * np.exp(-t), comm=t)
+    >>> drawing = plot_gap_and_communication({"exp(1)": {"frc": cv}})
+    >>> len(drawing.axes)
+    2
+    >>> plt.close("all")
+    """
     fig = _figure(fig, (11, 3.9 * max(1, len(curves))))
     rec = _Recorder(fig)
     axes = fig.subplots(len(curves), 2, squeeze=False)

@@ -43,6 +43,24 @@ def halbawi_f(alpha: float, n: int) -> int:
 
     ``alpha = w/k`` (fraction of the data per machine) must lie in ``[1/n, 1]``
     (a machine holds at least one of ``k = n`` parts).
+
+    Parameters
+    ----------
+    alpha : float
+        Fraction of the data per machine, in ``[1/n, 1]``.
+    n : int
+        Machines.
+
+    Returns
+    -------
+    int
+        ``ceil((1 - alpha) n) + 1`` (capped at ``n``).
+
+    Examples
+    --------
+    >>> from gctheory.runtime import halbawi_f
+    >>> halbawi_f(0.25, 100)
+    76
     """
     n = _int("n", n)
     alpha = _check_alpha(alpha)
@@ -62,12 +80,23 @@ def halbawi_alpha_star(t0: float, xi: float, n_cg: float) -> float:
     n_cg : float
         ``N c_g``: time to compute the gradient of the whole dataset on one machine.
 
+    Returns
+    -------
+    float
+        ``alpha*`` in (0, 1).
+
     Raises
     ------
     ValueError
         Non-positive input, or outside the validity condition
         ``t0 / (c_g N xi) < 1`` (then ``alpha* >= 1``: the minimiser of (21)
         on ``(0, 1]`` is the boundary ``alpha = 1``, not eq. (22)).
+
+    Examples
+    --------
+    >>> from gctheory.runtime import halbawi_alpha_star
+    >>> round(halbawi_alpha_star(1.0, 2.0, 10.0), 6)
+    0.135721
     """
     t0, xi, n_cg = _check_pos("t0", t0), _check_pos("xi", xi), _check_pos("n_cg", n_cg)
     ratio = t0 / (n_cg * xi)
@@ -111,6 +140,34 @@ def halbawi_expected_time(
     (Algorithm 3, O(f^2)), ``c_m f^3`` for ``"generic"`` (solving an ``f x f``
     system), ``0`` for ``"none"`` (offline decoding, Section 5.1).
     Returns ``inf`` when the Pareto mean is infinite (``n - f + 1 <= 1/xi``).
+
+    Parameters
+    ----------
+    f : int
+        Machines waited for, ``1 <= f <= n``.
+    n : int
+        Machines.
+    t0 : float
+        Pareto delay scale, ``> 0``.
+    xi : float
+        Pareto delay shape, ``> 0``.
+    n_cg : float
+        ``c_g N``: computation time of the whole dataset.
+    c_m : float
+        Decoding cost constant.
+    decoding : {"rs", "generic", "none"}
+        Decoding cost model.
+
+    Returns
+    -------
+    float
+        ``T_f``; ``inf`` where the Pareto mean is infinite.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import halbawi_expected_time
+    >>> round(halbawi_expected_time(80, 100, t0=1.0, xi=2.0, n_cg=10.0), 4)
+    4.3249
     """
     f, n = _check_kn(f, n, "f", "n")
     for name, v in (("t0", t0), ("xi", xi)):
@@ -127,11 +184,38 @@ def halbawi_approx_time(
     alpha: float, *, t0: float, xi: float, n_cg: float, c_m: float = 0.0, n: int | None = None
 ) -> float:
     """Approximation (20) of Halbawi et al. 2017:
-    ``t0 alpha^(-1/xi) + c_g N alpha + c_m (1-alpha)^2 n^2`` (eq. (21) when ``c_m = 0``)."""
+    ``t0 alpha^(-1/xi) + c_g N alpha + c_m (1-alpha)^2 n^2`` (eq. (21) when ``c_m = 0``).
+
+    Parameters
+    ----------
+    alpha : float
+        Fraction of the data per machine.
+    t0 : float
+        Pareto delay scale, ``> 0``.
+    xi : float
+        Pareto delay shape, ``> 0``.
+    n_cg : float
+        ``c_g N``: computation time of the whole dataset.
+    c_m : float
+        Decoding cost constant.
+    n : int, optional
+        Machines (needed when ``c_m > 0``).
+
+    Returns
+    -------
+    float
+        The approximate iteration time.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import halbawi_approx_time
+    >>> round(halbawi_approx_time(0.2, t0=1.0, xi=2.0, n_cg=10.0), 4)
+    4.2361
+    """
     alpha = _check_alpha(alpha)
     t0, xi = _check_pos("t0", t0), _check_pos("xi", xi)
     n_cg, c_m = _nonneg("n_cg", n_cg), _nonneg("c_m", c_m)
-    if n is not None:  # checked even when c_m = 0 leaves it unused (issue 30)
+    if n is not None:  # checked even when c_m = 0 leaves it unused
         n = _int("n", n)
     dec = 0.0
     if c_m:
@@ -162,6 +246,13 @@ class OptimumF:
     times : numpy.ndarray or None
         ``T_f`` for ``f = 1..n`` (``inf`` where the Pareto mean is infinite);
         None for ``n > 10**6``.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import OptimumF, halbawi_optimal_f
+    >>> opt = halbawi_optimal_f(100, t0=1.0, xi=2.0, n_cg=10.0)
+    >>> opt.f, round(opt.alpha, 2), round(opt.time, 4), opt.times.shape
+    (87, 0.14, 4.1504, (100,))
     """
 
     f: int
@@ -267,6 +358,35 @@ def halbawi_optimal_f(
     ``n = 10**9`` answers in milliseconds. ``times`` (``T_f`` for every ``f``,
     vectorised) is filled for ``n <= 10**6`` and None above (it would take
     ``8 n`` bytes and ``O(n)`` time).
+
+    Parameters
+    ----------
+    n : int
+        Machines.
+    t0 : float
+        Pareto delay scale, ``> 0``.
+    xi : float
+        Pareto delay shape, ``> 0``.
+    n_cg : float
+        ``c_g N``: computation time of the whole dataset.
+    c_m : float
+        Decoding cost constant.
+    decoding : {"rs", "generic", "none"}
+        Decoding cost model.
+
+    Returns
+    -------
+    OptimumF
+        The optimal ``f``, its ``alpha`` and time.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import halbawi_optimal_f
+    >>> opt = halbawi_optimal_f(100, t0=1.0, xi=2.0, n_cg=10.0, c_m=1e-3)
+    >>> opt.f, round(opt.time, 4)
+    (44, 8.927)
+    >>> halbawi_optimal_f(10**9, t0=1.0, xi=2.0, n_cg=10.0).times is None  # large n: no table
+    True
     """
     n = check_int(n, "n", low=1, high=10**15)
     t0, xi, n_cg = _check_pos("t0", t0), _check_pos("xi", xi), _nonneg("n_cg", n_cg)
@@ -305,6 +425,33 @@ def halbawi_cm_range(
     ``T_f(c) = A(f) + c D(f)`` with ``D`` increasing in ``f``, so ``f*`` is
     optimal iff ``c >= (A(f*) - A(f)) / (D(f) - D(f*))`` for every ``f > f*``
     and ``c <= (A(f) - A(f*)) / (D(f*) - D(f))`` for every ``f < f*``.
+
+    Parameters
+    ----------
+    f_target : int
+        The ``f`` to make optimal.
+    n : int
+        Machines.
+    t0 : float
+        Pareto delay scale, ``> 0``.
+    xi : float
+        Pareto delay shape, ``> 0``.
+    n_cg : float
+        ``c_g N``: computation time of the whole dataset.
+    decoding : {"rs", "generic", "none"}
+        Decoding cost model.
+
+    Returns
+    -------
+    tuple of float or None
+        ``(lo, hi)``, or None.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import halbawi_cm_range
+    >>> lo, hi = halbawi_cm_range(60, 100, t0=1.0, xi=2.0, n_cg=10.0)
+    >>> f"{lo:.3g}", f"{hi:.3g}"
+    ('0.000667', '0.000684')
     """
     f_target, n = _check_kn(f_target, n, "f_target", "n")
     t0, xi, n_cg = _check_pos("t0", t0), _check_pos("xi", xi), _nonneg("n_cg", n_cg)

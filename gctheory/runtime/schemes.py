@@ -57,6 +57,29 @@ class SchemeLayout:
     ``group_size`` workers returned; ``comm`` is a worker's message length
     relative to a full gradient (``1/m``); ``exact`` is False for ignore-s
     (the gradient is only approximate).
+
+    Parameters
+    ----------
+    scheme : str
+        The scheme.
+    load : float
+        A worker's share of the dataset.
+    groups : int
+        Groups of workers.
+    group_size : int
+        Workers per group.
+    wait : int
+        Workers needed from every group.
+    comm : float
+        Message length relative to a gradient.
+    exact : bool
+        False when the gradient is only approximate.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import SchemeLayout, scheme_layout
+    >>> scheme_layout("frc", 12, s=2)
+    SchemeLayout(scheme='frc', load=0.25, groups=4, group_size=3, wait=1, comm=1.0, exact=True)
     """
 
     scheme: str
@@ -83,6 +106,31 @@ def scheme_layout(
     * ``commfr-gc`` (Kadhe et al. 2019, Theorem 1) with ``code = (N, K, delta)``,
       ``N | n``: load ``N/n``, ``n/N`` groups of ``N``, each decodable from
       any ``N - delta + 1`` of its workers, messages ``1/K`` long.
+
+    Parameters
+    ----------
+    scheme : {"uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc"}
+        The scheme (see :func:`scheme_layout`).
+    n : int
+        Workers.
+    s : int
+        Stragglers tolerated.
+    m : int
+        Communication saving.
+    code : tuple of int, optional
+        ``(N, K, delta)`` of the code behind ``commfr-gc``.
+
+    Returns
+    -------
+    SchemeLayout
+        Load, groups, decoding rule and message size.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import scheme_layout
+    >>> L = scheme_layout("cyclic-mds", 12, s=2)
+    >>> L.load, L.groups, L.wait
+    (0.25, 1, 10)
     """
     n = _int("n", n)
     s = _int("s", s, 0)
@@ -170,6 +218,39 @@ def scheme_expected_time(
     :func:`scheme_layout` (a grouped one for ``frc``/``commfr-gc``). This is
     the model in which Kadhe et al. 2019 Section V compare the schemes; its
     numbers are EC2 measurements, not this model.
+
+    Parameters
+    ----------
+    scheme : {"uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc"}
+        The scheme (see :func:`scheme_layout`).
+    dist : frozen scipy.stats distribution, or a sequence of them
+        Time for one worker to process the whole dataset.
+    n : int
+        Workers.
+    s : int
+        Stragglers tolerated.
+    m : int
+        Communication saving.
+    tau : float
+        Time to communicate a full gradient.
+    code : tuple of int, optional
+        ``(N, K, delta)`` for ``commfr-gc``.
+
+    Returns
+    -------
+    float
+        Expected iteration time.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import scheme_expected_time
+    >>> from scipy import stats
+    >>> X = stats.expon(loc=1.0, scale=1.0)
+    >>> for scheme in ("uncoded", "cyclic-mds", "frc"):
+    ...     print(scheme, round(scheme_expected_time(scheme, X, 12, s=2), 4))
+    uncoded 0.3419
+    cyclic-mds 0.6508
+    frc 0.4236
     """
     mom = scheme_time_moments(scheme, dist, n, s, m, tau=tau, code=code)
     if math.isinf(mom.mean):  # reason is set whenever a moment is infinite; the text is a fallback
@@ -189,8 +270,39 @@ def scheme_time_moments(
 ) -> OrderStatMoments:
     """Mean and variance of the iteration time of :func:`scheme_expected_time`
     (the variance tells whether a Monte Carlo interval is meaningful). ``dist`` may be a
-    sequence of ``n`` per-worker laws (:mod:`gctheory.runtime.hetero`)."""
-    if is_worker_sequence(dist):  # issue 23: workers with their own laws
+    sequence of ``n`` per-worker laws (:mod:`gctheory.runtime.hetero`).
+
+    Parameters
+    ----------
+    scheme : {"uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc"}
+        The scheme (see :func:`scheme_layout`).
+    dist : frozen scipy.stats distribution, or a sequence of them
+        Time for one worker to process the whole dataset.
+    n : int
+        Workers.
+    s : int
+        Stragglers tolerated.
+    m : int
+        Communication saving.
+    tau : float
+        Time to communicate a full gradient.
+    code : tuple of int, optional
+        ``(N, K, delta)`` for ``commfr-gc``.
+
+    Returns
+    -------
+    OrderStatMoments
+        Mean and variance of the iteration time.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import scheme_time_moments
+    >>> from scipy import stats
+    >>> m = scheme_time_moments("cyclic-mds", stats.expon(scale=1.0), 12, s=2)
+    >>> round(m.mean, 4), round(m.variance, 4)
+    (0.4008, 0.0197)
+    """
+    if is_worker_sequence(dist):  # workers with their own laws
         from gctheory.runtime.hetero import hetero_scheme_time_moments
 
         return hetero_scheme_time_moments(scheme_layout(scheme, n, s, m, code=code), dist, tau=tau)
@@ -214,8 +326,46 @@ def scheme_time_mc(
     rng: Any = None,
     level: float = 0.99,
 ) -> Estimate:
-    """Monte Carlo twin of :func:`scheme_expected_time` (same model, sampled)."""
-    if is_worker_sequence(dist):  # issue 23: workers with their own laws
+    """Monte Carlo twin of :func:`scheme_expected_time` (same model, sampled).
+
+    Parameters
+    ----------
+    scheme : {"uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc"}
+        The scheme (see :func:`scheme_layout`).
+    dist : frozen scipy.stats distribution, or a sequence of them
+        Time for one worker to process the whole dataset.
+    n : int
+        Workers.
+    s : int
+        Stragglers tolerated.
+    m : int
+        Communication saving.
+    trials : int
+        Monte Carlo trials.
+    tau : float
+        Time to communicate a full gradient.
+    code : tuple of int, optional
+        ``(N, K, delta)`` for ``commfr-gc``.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    Estimate
+        Mean iteration time with its interval.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import scheme_expected_time, scheme_time_mc
+    >>> from scipy import stats
+    >>> X = stats.expon(scale=1.0)
+    >>> est = scheme_time_mc("cyclic-mds", X, 12, s=2, trials=2000, rng=0)
+    >>> est.contains(scheme_expected_time("cyclic-mds", X, 12, s=2))
+    True
+    """
+    if is_worker_sequence(dist):  # workers with their own laws
         from gctheory.runtime.hetero import hetero_scheme_time_mc
 
         _check_mc_args(trials, level, None)
@@ -245,9 +395,35 @@ def optimal_straggler_tolerance(
     general), so ``n`` is limited to ``10**4`` for exponential and Pareto delays
     (closed forms) and to 200 for other distributions (numerical integration);
     larger ``n`` is refused before any work.
+
+    Parameters
+    ----------
+    scheme : {"uncoded", "ignore-s", "cyclic-mds", "frc", "ye-abbe", "commfr-gc"}
+        The scheme (see :func:`scheme_layout`).
+    dist : frozen scipy.stats distribution, or a sequence of them
+        Time for one worker to process the whole dataset.
+    n : int
+        Workers.
+    m : int
+        Communication saving.
+    tau : float
+        Time to communicate a full gradient.
+
+    Returns
+    -------
+    tuple
+        ``(s*, {s: time})``.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import optimal_straggler_tolerance
+    >>> from scipy import stats
+    >>> s, times = optimal_straggler_tolerance("cyclic-mds", stats.pareto(1.5), 12)
+    >>> s, round(times[s], 4), round(times[0], 4)  # Pareto delays: tolerate one straggler
+    (1, 0.7874, 1.1811)
     """
     check_choice(scheme, "scheme", [x for x in SCHEMES if x != "commfr-gc"])
-    hetero = is_worker_sequence(dist)  # issue 23: one law per worker, quadrature per s
+    hetero = is_worker_sequence(dist)  # one law per worker, quadrature per s
     if not hetero:
         _check_dist(dist)
     n = _int("n", n)

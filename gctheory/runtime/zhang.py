@@ -47,6 +47,26 @@ class ZhangMetrics:
     download plus workers that upload, per iteration; ``computation``: partial
     gradients computed per iteration. ``iterations`` is the iteration count
     used for the complexities ``time_complexity = iterations * time`` etc.
+
+    Parameters
+    ----------
+    scheme : str
+        The scheme.
+    time : float
+        Expected time per iteration.
+    communication : float
+        Workers that download plus upload, per iteration.
+    computation : float
+        Partial gradients computed per iteration.
+    iterations : float
+        Iteration count for the complexities.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import ZhangMetrics, zhang_metrics
+    >>> m = zhang_metrics("GC", 12, r=3, iterations=100)
+    >>> round(m.time, 4), m.communication, m.computation, round(m.time_complexity, 2)
+    (4.8096, 22, 36, 480.96)
     """
 
     scheme: str
@@ -75,6 +95,28 @@ def zhang_worker_dist(model: str, r: int, *, theta: float = 1.0, shape: float = 
     ``pareto`` has scale ``r * theta`` and shape ``shape`` (CDF ``1 - (r
     theta/t)^shape``). The paper's constants are lost from our copy; this is
     the proportional-to-load reading of its Section II.
+
+    Parameters
+    ----------
+    model : {"exponential", "pareto"}
+        The law.
+    r : int
+        Storage redundancy.
+    theta : float
+        Scale per unit of redundancy.
+    shape : float
+        Pareto shape.
+
+    Returns
+    -------
+    frozen scipy.stats distribution
+        The worker's computing time.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import zhang_worker_dist
+    >>> round(float(zhang_worker_dist("exponential", 3).mean()), 6)
+    3.0
     """
     r = _int("r", r)
     theta = _check_pos("theta", theta)
@@ -147,6 +189,11 @@ def zhang_metrics(
         Iteration complexity of GD/GC/G-GD and of LAG/G-LAG/LAGC (default: equal,
         "the same scaling", eqs. (19)-(20)).
 
+    Returns
+    -------
+    ZhangMetrics
+        Time per iteration, communication and computation (and their complexities).
+
     Notes
     -----
     Times: GD ``E[X_(n:n)]``; GC ``E[X_(n-r+1:n)]`` (any ``n-r+1`` of ``n``);
@@ -155,13 +202,22 @@ def zhang_metrics(
     maximum over ``round(rho G)`` groups of the ``(n/G - r + 1)``-th of
     ``n/G``. Communication = downloads + uploads; computation = ``r`` partial
     gradients per active worker.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import zhang_metrics
+    >>> for scheme in ("GD", "GC", "G-GD"):
+    ...     print(scheme, round(zhang_metrics(scheme, 12, r=3).time, 4))
+    GD 3.1032
+    GC 4.8096
+    G-GD 2.0833
     """
     n = _int("n", n)
     r = _int("r", r)
     if r > n:
         raise ValueError(f"r must be <= n = {n}, got {r}")
     # every argument given is checked, used by the scheme or not: iterations=-1.0 was
-    # echoed into GC's metrics and rho=7 accepted for GD (issue 30, minor)
+    # echoed into GC's metrics and rho=7 accepted for GD
     check_choice(scheme, "scheme", ZHANG_SCHEMES)
     _check_pos("theta", theta)
     if shape is not None:  # read by the Pareto model only (the CLI passes None otherwise)
@@ -219,7 +275,35 @@ def zhang_best_redundancy(
     rho: float = 1.0,
 ) -> tuple[int, dict[int, float]]:
     """The redundancy ``r`` (for G-GD/G-LAG: group size, ``r | n``) minimising
-    time per iteration of ``scheme`` (GC, G-GD or G-LAG), with all times."""
+    time per iteration of ``scheme`` (GC, G-GD or G-LAG), with all times.
+
+    Parameters
+    ----------
+    scheme : {"GC", "G-GD", "G-LAG"}
+        The scheme.
+    n : int
+        Workers.
+    model : {"exponential", "pareto"}
+        Law of a worker's computing time.
+    theta : float
+        Its scale per unit of redundancy.
+    shape : float
+        Pareto shape.
+    rho : float
+        Communication-to-computation ratio of the paper's model.
+
+    Returns
+    -------
+    tuple
+        ``(r*, {r: time})``.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import zhang_best_redundancy
+    >>> r, times = zhang_best_redundancy("GC", 12)
+    >>> r, round(times[r], 4)
+    (12, 1.0)
+    """
     n = _int("n", n)
     check_choice(scheme, "scheme", ("GC", "G-GD", "G-LAG"))
     zhang_worker_dist(model, 1, theta=theta, shape=shape)  # validates model, theta
@@ -228,7 +312,7 @@ def zhang_best_redundancy(
     _selected(rho, n)
     if scheme == "GC":
         _check_scan("n", n, None, "zhang_best_redundancy('GC')")
-    elif n > _MAX_DIVISOR_SCAN:  # the divisors of n = 10**18 were searched for ever (B9)
+    elif n > _MAX_DIVISOR_SCAN:  # the divisors of n = 10**18 were searched for ever
         raise ValueError(
             f"n must be <= {_MAX_DIVISOR_SCAN} here, got {n}: zhang_best_redundancy("
             f"{scheme!r}) scans the n candidate group sizes for divisors of n"
@@ -263,7 +347,35 @@ def zhang_best_groups(
     rho: float = 1.0,
 ) -> tuple[int, dict[int, float]]:
     """The number of groups ``G`` (``G | n``, ``r <= n/G``) minimising LAGC's time
-    per iteration (Zhang et al. 2020, Section IV), with the time for every valid ``G``."""
+    per iteration (Zhang et al. 2020, Section IV), with the time for every valid ``G``.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    r : int
+        Redundancy per group.
+    model : {"exponential", "pareto"}
+        Law of a worker's computing time.
+    theta : float
+        Its scale per unit of redundancy.
+    shape : float
+        Pareto shape.
+    rho : float
+        Communication-to-computation ratio of the paper's model.
+
+    Returns
+    -------
+    tuple
+        ``(G*, {G: time})``.
+
+    Examples
+    --------
+    >>> from gctheory.runtime import zhang_best_groups
+    >>> G, times = zhang_best_groups(12, 2)
+    >>> G, sorted(times)
+    (6, [1, 2, 3, 4, 6])
+    """
     n, r = check_int(n, "n", low=1, high=10**10), _int("r", r)  # divisors in O(sqrt(n))
     if r > n:
         raise ValueError(f"r must be <= n = {n}, got {r}")

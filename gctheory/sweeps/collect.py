@@ -33,7 +33,29 @@ __all__ = ["CollectSummary", "collect"]
 
 @dataclass
 class CollectSummary:
-    """What :func:`collect` did: rows written, batches dropped, time, and the stats now held."""
+    """What :func:`collect` did: rows written, batches dropped, time, and the stats now held.
+
+    Parameters
+    ----------
+    rows_written : int
+        Rows appended to the stats file.
+    batches_dropped : int
+        Batches discarded (a stop rule met, or time up).
+    seconds : float
+        Wall time.
+    stats : list of Stat
+        The statistics the file now holds.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.sweeps import CollectSummary, collect, grid, read_stats
+    >>> problems = grid("ldpc-block", n=[60], eps=[0.3, 0.4], batch_size=100)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     summary = collect(problems, pathlib.Path(tmp) / "stats.csv", max_trials=200)
+    >>> summary.rows_written, [s.trials for s in summary.stats]
+    (4, [200, 200])
+    """
 
     rows_written: int = 0
     batches_dropped: int = 0
@@ -115,6 +137,19 @@ def collect(
     CollectSummary
         Rows written, batches dropped (another process wrote them first), the
         time taken and the statistics the file now holds for ``problems``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.sweeps import collect, grid, read_stats
+    >>> problems = grid("ldpc-block", n=[60], eps=[0.3, 0.4], batch_size=100)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp) / "stats.csv"
+    ...     _ = collect(problems, path, max_trials=200)
+    ...     _ = collect(problems, path, max_trials=400)  # resumes: 200 more trials each
+    ...     stats = read_stats(path)
+    >>> [(s.params["eps"], s.trials, s.events) for s in stats]
+    [(0.3, 400, 41), (0.4, 400, 203)]
     """
     level = check_level(level)
     interval = check_interval(interval)

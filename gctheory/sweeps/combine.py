@@ -23,6 +23,39 @@ def combine(
     or a batch present in two rows (the same samples twice, e.g. one file
     given twice) is refused with a ``ValueError`` naming the file and row.
     ``out`` must not exist unless ``overwrite``. Returns the number of rows written.
+
+    Parameters
+    ----------
+    paths : sequence of path-like
+        Stats files.
+    out : path-like
+        The merged file.
+    overwrite : bool
+        Replace ``out`` if it exists.
+
+    Returns
+    -------
+    int
+        Rows written.
+
+    Raises
+    ------
+    ValueError
+        A bad file or row, or a batch counted twice.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.sweeps import Problem, collect, combine, read_stats
+    >>> p = Problem("ldpc-block", {"n": 60, "eps": 0.4}, batch_size=100)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     a, b = pathlib.Path(tmp) / "a.csv", pathlib.Path(tmp) / "b.csv"
+    ...     _ = collect([p], a, max_trials=400, worker=0, workers=2)  # machine 1: even batches
+    ...     _ = collect([p], b, max_trials=400, worker=1, workers=2)  # machine 2: odd batches
+    ...     rows = combine([a, b], pathlib.Path(tmp) / "all.csv")
+    ...     total = read_stats(pathlib.Path(tmp) / "all.csv")[0].trials
+    >>> rows, total
+    (1, 400)
     """
     if isinstance(paths, (str, os.PathLike)):
         raise ValueError("paths must be a list of stats files, got a single path")

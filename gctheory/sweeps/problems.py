@@ -236,6 +236,7 @@ def _no_fingerprint(code: Any) -> None:
     return None
 
 
+#: The estimators a sweep :class:`Problem` can name, by name (parameters and kind of each).
 ESTIMATORS: dict[str, Estimator] = {
     e.name: e
     for e in (
@@ -398,6 +399,17 @@ class Problem:
         estimator's.
     max_trials, max_events, rel_half_width : optional
         This problem's stopping rule; None takes :func:`~gctheory.sweeps.collect`'s.
+
+    Examples
+    --------
+    >>> from gctheory.sweeps import Problem
+    >>> p = Problem("ldpc-block", {"n": 60, "eps": 0.4}, batch_size=100)
+    >>> p.label
+    'problem ldpc-block(n=60 eps=0.4 dv=3 dc=6 code_seed=0 multi_edges=resample)'
+    >>> p.kind, len(p.key)  # the key: a hash of the exact problem
+    ('probability', 64)
+    >>> Problem("ldpc-block", {"n": 60, "eps": 0.4}, batch_size=100).key == p.key  # same problem
+    True
     """
 
     estimator: str
@@ -499,6 +511,29 @@ def grid(estimator: str, *, seed: int = 0, batch_size: int | None = None, **valu
 
     ``grid("ldpc-block", n=[100, 200], eps=[0.3, 0.35])`` gives four problems,
     the last parameter varying fastest.
+
+    Parameters
+    ----------
+    estimator : str
+        A name of :data:`ESTIMATORS`.
+    seed : int
+        Seed of every problem.
+    batch_size : int, optional
+        Trials per batch.
+    **values
+        Parameter values; sequences are crossed, scalars fixed.
+
+    Returns
+    -------
+    list of Problem
+        One per combination, the last parameter varying fastest.
+
+    Examples
+    --------
+    >>> from gctheory.sweeps import grid
+    >>> problems = grid("ldpc-block", n=[100, 200], eps=[0.3, 0.35])
+    >>> [(p.params["n"], p.params["eps"]) for p in problems]
+    [(100, 0.3), (100, 0.35), (200, 0.3), (200, 0.35)]
     """
     names = list(values)
     lists = [

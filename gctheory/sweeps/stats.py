@@ -23,6 +23,45 @@ class Stat:
 
     ``estimate`` is a Wilson or Clopper-Pearson interval for probabilities,
     the CLT interval ``mean +- z sd / sqrt(trials)`` for means.
+
+    Parameters
+    ----------
+    key : str
+        Hash of the exact problem.
+    estimator : str
+        The estimator.
+    params : dict
+        Its parameters.
+    problem : dict
+        The problem's identity.
+    kind : {"probability", "mean"}
+        What is estimated.
+    trials : int
+        Trials summed.
+    events : int or None
+        Events (probabilities).
+    sum, sum_sq_dev : float or None
+        Sum and sum of squared deviations (means).
+    seconds : float
+        Time spent.
+    rows : int
+        Rows summed.
+    batches : tuple of int
+        Batch indices summed.
+    estimate : Estimate, optional
+        The interval.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.sweeps import Stat, collect, grid, read_stats
+    >>> problems = grid("ldpc-block", n=[60], eps=[0.3, 0.4], batch_size=100)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     stat = collect(problems, pathlib.Path(tmp) / "s.csv", max_trials=200).stats[0]
+    >>> stat.kind, stat.trials, stat.events
+    ('probability', 200, 24)
+    >>> print(stat.estimate)
+    0.12 [0.07271, 0.1917]
     """
 
     key: str
@@ -134,6 +173,37 @@ def read_stats(
     Returns one :class:`Stat` per key, in the order keys first appear. A file
     of another format, an edited or torn row, or a batch counted twice is
     refused with a ``ValueError`` naming the file and row.
+
+    Parameters
+    ----------
+    path : path-like or iterable of path-like
+        Stats file(s).
+    level : float
+        Confidence level of the intervals.
+    interval : {"wilson", "clopper-pearson"}
+        Interval of the probabilities.
+
+    Returns
+    -------
+    list of Stat
+        One per problem key.
+
+    Raises
+    ------
+    ValueError
+        A bad file or row, named.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.sweeps import collect, grid, read_stats
+    >>> problems = grid("ldpc-block", n=[60], eps=[0.3, 0.4], batch_size=100)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp) / "s.csv"
+    ...     _ = collect(problems, path, max_trials=200)
+    ...     stats = read_stats(path, level=0.95)
+    >>> [str(s.estimate) for s in stats]
+    ['0.12 [0.08198, 0.1723]', '0.495 [0.4265, 0.5637]']
     """
     level = check_level(level)
     interval = check_interval(interval)

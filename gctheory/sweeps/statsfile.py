@@ -68,7 +68,21 @@ HEADER = ",".join(COLUMNS)
 
 
 class StatsFileError(ValueError):
-    """A stats file or one of its rows cannot be read (the message names the row)."""
+    """A stats file or one of its rows cannot be read (the message names the row).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from gctheory.sweeps import StatsFileError, read_stats
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     bad = pathlib.Path(tmp) / "bad.csv"
+    ...     _ = bad.write_text("not,a,stats,file")
+    ...     try:
+    ...         read_stats(bad)
+    ...     except StatsFileError as e:
+    ...         print(type(e).__name__, isinstance(e, ValueError))
+    StatsFileError True
+    """
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,26 @@ class TiltedErasures:
     ratio ``(eps/eps')^k ((1-eps)/(1-eps'))^(n-k)``; per bit, the product of the
     bits' ratios; for a mixture, ``dP / sum_m weights_m dQ_m``. Samples are
     boolean arrays ``(size, n)``.
+
+    Parameters
+    ----------
+    n : int
+        Bits (variables).
+    eps : float
+        Erasure probability of the input law.
+    eps_tilt : float or array_like
+        Tilted probability (one value, one per bit, or rows of a mixture).
+    weights : array_like, optional
+        Mixture weights of the rows of ``eps_tilt``.
+
+    Examples
+    --------
+    >>> from gctheory.tails import TiltedErasures
+    >>> import numpy as np
+    >>> prop = TiltedErasures(n=8, eps=0.05, eps_tilt=0.3)
+    >>> x, logw = prop.sample(np.random.default_rng(0), 4)
+    >>> x.shape, logw.shape
+    ((4, 8), (4,))
     """
 
     n: int
@@ -106,7 +126,23 @@ class TiltedErasures:
 
 @dataclass(frozen=True)
 class PeelingFails:
-    """Event: peeling leaves an erasure, for erasure patterns ``(size, n)`` of the code ``H``."""
+    """Event: peeling leaves an erasure, for erasure patterns ``(size, n)`` of the code ``H``.
+
+    Parameters
+    ----------
+    H : array_like or scipy.sparse matrix
+        The parity-check matrix.
+    backend : str
+        Peeling backend.
+
+    Examples
+    --------
+    >>> from gctheory.tails import PeelingFails
+    >>> import numpy as np
+    >>> H = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]])
+    >>> PeelingFails(H)(np.array([[True, True, True], [True, False, False]])).tolist()
+    [True, False]
+    """
 
     H: Any
     backend: str = "auto"
@@ -179,6 +215,40 @@ def block_failure_is(
     cross-entropy rule; the common component keeps the weights bounded where
     the per-bit one misses a failure mechanism. ``engine`` keywords go to
     :func:`gctheory.montecarlo.importance_sampling`.
+
+    Parameters
+    ----------
+    H : array_like or scipy.sparse matrix
+        The parity-check matrix.
+    eps : float
+        Erasure probability.
+    trials : int
+        Importance samples.
+    eps_tilt : float or array_like, optional
+        The tilt (chosen by pilot runs when omitted).
+    rng : None, int or numpy.random.Generator
+        Seed.
+    backend : str
+        Peeling backend.
+    pilot : int
+        Pilot patterns for choosing the tilt.
+    **engine
+        ``level``, ``chunk_size``, ``executor``, ``progress``, ``checkpoint``, ``stop`` of
+        :func:`gctheory.montecarlo.importance_sampling`.
+
+    Returns
+    -------
+    Estimate
+        Block failure probability with its interval.
+
+    Examples
+    --------
+    >>> from gctheory.tails import block_failure_is
+    >>> from gctheory.ldpc import regular_ensemble
+    >>> H = regular_ensemble(24, 3, 6, rng=0)
+    >>> est = block_failure_is(H, 0.02, 2000, rng=1, pilot=500)
+    >>> f"{est.value:.2g}", est.method
+    ('8.8e-06', 'importance')
     """
     import scipy.sparse as sp
 
@@ -186,7 +256,7 @@ def block_failure_is(
     n = Hs.shape[1]
     eps = check_probability(eps, "eps", open_low=True, open_high=True)
     pilot = check_int(pilot, "pilot", low=100)
-    # the pilot's erasure patterns are drawn at once (pilot=10**18 hit MemoryError, B10)
+    # the pilot's erasure patterns are drawn at once (pilot=10**18 hit MemoryError)
     check_memory(pilot * max(n, 1) * 16, "pilot", f"{pilot} pilot patterns of {n} bits")
     if rng is None:
         raise ValueError("block_failure_is needs a seed (rng=...) so its pilot is reproducible")

@@ -84,6 +84,24 @@ def condition_tail_2xn(n: int, x: float) -> float:
     ``(2 sqrt(r) / (1 + r))^(n-1)``; ``cond > x`` is ``r < 1/x^2``.
     ``tests/test_tails.py`` checks this CDF in sympy and checks it by
     Monte Carlo.
+
+    Parameters
+    ----------
+    n : int
+        Columns, ``>= 2``.
+    x : float
+        Threshold.
+
+    Returns
+    -------
+    float
+        ``P(cond(M) > x)``, exact.
+
+    Examples
+    --------
+    >>> from gctheory.tails import condition_tail_2xn
+    >>> f"{condition_tail_2xn(10, 1e3):.6g}"  # (2x / (1 + x^2))^(n - 1)
+    '5.11995e-25'
     """
     n = check_int(n, "n", low=2)
     x = check_real(x, "x", low=0.0)
@@ -310,13 +328,36 @@ def conditional_tail_probability(L: np.ndarray, x: float, q: int) -> np.ndarray:
     Exact up to the root finding (closed form for p = 2): ``F_d(c_lo^2) + 1 -
     F_d(c_hi^2)`` with ``d = q - p + 1``; 1 where the event holds whatever
     ``L_pp`` is.
+
+    Parameters
+    ----------
+    L : numpy.ndarray, shape (size, p, p)
+        Bartlett (lower Cholesky) factors of the Gram matrices.
+    x : float
+        Threshold.
+    q : int
+        Columns of the Gaussian matrices, ``q >= p``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (size,)
+        ``P(cond > x | L without L_pp)``.
+
+    Examples
+    --------
+    >>> from gctheory.tails import conditional_tail_probability
+    >>> import numpy as np
+    >>> L = np.array([[[1.0, 0.0], [0.5, 1.0]]])
+    >>> p = conditional_tail_probability(L, 100.0, 5)
+    >>> p.shape, bool(0 < p[0] < 1e-3)
+    ((1,), True)
     """
     L = check_array(L, "L", ndim=(2, 3), bools=False)
     p = L.shape[-1]
     if L.shape[-2] != p or p < 2:
         raise ValueError(f"L must hold p x p Bartlett factors with p >= 2, got shape {L.shape}")
     # a 2-D L (one factor) raised IndexError, a factor that is not lower triangular with a
-    # positive diagonal "Singular matrix" (issue 30, B13)
+    # positive diagonal "Singular matrix"
     one = L.ndim == 2
     if one:
         L = L[None]
@@ -410,7 +451,21 @@ def _wide(M: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ConditionExceeds:
-    """Event ``cond(M) > x`` for a stack of matrices ``M`` (shape ``(size, u, v)``)."""
+    """Event ``cond(M) > x`` for a stack of matrices ``M`` (shape ``(size, u, v)``).
+
+    Parameters
+    ----------
+    x : float
+        The threshold.
+
+    Examples
+    --------
+    >>> from gctheory.tails import ConditionExceeds
+    >>> import numpy as np
+    >>> event = ConditionExceeds(10.0)
+    >>> event(np.stack([np.eye(2), np.diag([1.0, 100.0])])).tolist()
+    [False, True]
+    """
 
     x: float
 
@@ -443,7 +498,18 @@ class GaussianConditionTail:
         For ``"tilt"``: degrees of freedom left to the last diagonal entry, in
         ``(0, d]`` (default ``min(d, 1 / log x)``).
 
+    Notes
+    -----
     Samples are ``u x v`` matrices, shape ``(size, u, v)``.
+
+    Examples
+    --------
+    >>> from gctheory.tails import GaussianConditionTail
+    >>> import numpy as np
+    >>> prop = GaussianConditionTail(3, 5, 1e3)
+    >>> M, logw = prop.sample(np.random.default_rng(0), 4)
+    >>> M.shape, logw.shape
+    ((4, 3, 5), (4,))
     """
 
     u: int
@@ -516,6 +582,34 @@ def condition_tail_is(
     thousands of samples. ``engine`` keywords go to
     :func:`gctheory.montecarlo.importance_sampling` (``level``, ``chunk_size``,
     ``executor``, ``progress``, ``checkpoint``, ``stop``).
+
+    Parameters
+    ----------
+    u, v : int
+        Matrix shape.
+    x : float
+        Threshold.
+    trials : int
+        Importance samples.
+    method : str
+        The proposal (see :class:`GaussianConditionTail`).
+    rng : None, int or numpy.random.Generator
+        Seed.
+    **engine
+        ``level``, ``chunk_size``, ``executor``, ``progress``, ``checkpoint``, ``stop`` of
+        :func:`gctheory.montecarlo.importance_sampling`.
+
+    Returns
+    -------
+    Estimate
+        ``P(cond(M) > x)`` with its interval.
+
+    Examples
+    --------
+    >>> from gctheory.tails import condition_tail_2xn, condition_tail_is
+    >>> est = condition_tail_is(2, 10, 1e3, 2000, rng=0)
+    >>> est.contains(condition_tail_2xn(10, 1e3)), f"{est.value:.3g}"
+    (True, '4.52e-25')
     """
     proposal = GaussianConditionTail(u, v, x, method=method)
     with blas_single_thread():  # stacks of small matrices: extra threads only contend
@@ -538,6 +632,24 @@ class SubsetMaxExceeds:
 
     Reads the maximum the proposal computed when given its samples (a pair
     ``(G, max_cond)``); computes it over every subset for plain matrices.
+
+    Parameters
+    ----------
+    N, K : int
+        Generator shape ``K x N``.
+    t : int
+        Survivors.
+    kappa : float
+        Threshold.
+
+    Examples
+    --------
+    >>> from gctheory.tails import SubsetMaxExceeds
+    >>> import numpy as np
+    >>> event = SubsetMaxExceeds(N=4, K=2, t=3, kappa=1e3)
+    >>> G = np.random.default_rng(0).standard_normal((5, 2, 4))
+    >>> event(G).tolist()
+    [False, False, False, False, False]
     """
 
     N: int
@@ -579,6 +691,26 @@ class SubsetConditionTail:
     Samples are pairs ``(G, max_cond)``; use :class:`SubsetMaxExceeds` as the
     event. Every one of the ``binom(N, t)`` subsets is conditioned per sample,
     so ``binom(N, t) <= max_subsets`` is required.
+
+    Parameters
+    ----------
+    N, K : int
+        Generator shape ``K x N``.
+    t : int
+        Survivors.
+    kappa : float
+        Threshold.
+    max_subsets : int
+        Refuse above this many subsets.
+
+    Examples
+    --------
+    >>> from gctheory.tails import SubsetConditionTail
+    >>> import numpy as np
+    >>> prop = SubsetConditionTail(N=5, K=2, t=3, kappa=100.0)
+    >>> (G, worst), logw = prop.sample(np.random.default_rng(0), 3)
+    >>> G.shape, bool((worst > 100.0).all())
+    ((3, 2, 5), True)
     """
 
     N: int
@@ -628,6 +760,35 @@ def subset_failure_is(
     Theorem 2 of Kadhe et al. 2019 bounds it by ``f(t)`` of eq. (7) (the union
     bound over the ``binom(N, t)`` subsets of Lemma 1); this is its rare-event
     estimate (the twin of :func:`gctheory.conditioning.subset_failure_mc`).
+
+    Parameters
+    ----------
+    N, K : int
+        Generator shape ``K x N``.
+    t : int
+        Survivors.
+    kappa : float
+        Threshold.
+    trials : int
+        Importance samples.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    **engine
+        ``level``, ``chunk_size``, ``executor``, ``progress``, ``checkpoint``, ``stop`` of
+        :func:`gctheory.montecarlo.importance_sampling`.
+
+    Returns
+    -------
+    Estimate
+        ``P(max_{|T|=t} cond(G_T) > kappa)``.
+
+    Examples
+    --------
+    >>> from gctheory.tails import subset_failure_is
+    >>> from gctheory.conditioning import straggler_union_bound
+    >>> est = subset_failure_is(6, 2, 4, 1e3, 2000, rng=0)
+    >>> est.high <= straggler_union_bound(6, 2, 4, 1e3), f"{est.value:.3g}"
+    (True, '1.16e-07')
     """
     proposal = SubsetConditionTail(N, K, t, kappa)
     event = SubsetMaxExceeds(proposal.N, proposal.K, proposal.t, proposal.kappa)

@@ -86,17 +86,35 @@ def resolve_delay(delay: Any) -> tuple[Any, Any, str | None]:
     :func:`gctheory.delays.scheme_times`, on the measurements), a
     :class:`gctheory.delays.Trace`, or a delay model. An unknown name raises
     with the valid ones.
+
+    Parameters
+    ----------
+    delay : None, frozen scipy.stats distribution, or str
+        A distribution, a spec string such as ``"exp(2.0)"`` or ``"trace:PATH"``.
+
+    Returns
+    -------
+    tuple
+        ``(distribution, replay, label)``, exactly one of the first two set (both None
+        for ``delay=None``).
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import resolve_delay
+    >>> dist, replay, label = resolve_delay("exp(2.0)")
+    >>> round(float(dist.mean()), 6), replay, label
+    (2.0, None, 'exp(2.0)')
     """
     if delay is None:
         return None, None, None
     from gctheory.delays.markov_times import is_memory_delay, memory_delay_of
 
-    if is_memory_delay(delay):  # issue 23: stragglers with memory
+    if is_memory_delay(delay):  # stragglers with memory
         mem, label = memory_delay_of(delay)
         return mem, None, f"memory: {label}"
     from gctheory.order_stats.heterogeneous import is_worker_sequence
 
-    if is_worker_sequence(delay):  # issue 23: one law per worker (or (law, count) pairs)
+    if is_worker_sequence(delay):  # one law per worker (or (law, count) pairs)
         from gctheory.order_stats.heterogeneous import worker_groups
 
         groups = worker_groups(delay, name="delay")
@@ -215,6 +233,18 @@ def tradeoff(
     TradeoffTable
         Rows with the columns of :data:`gctheory.tradeoff.TRADEOFF_COLUMNS`; ``dominated``
         filled on ``axes``; ``notes`` say what was left out and why.
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import tradeoff
+    >>> from scipy import stats
+    >>> table = tradeoff(8, schemes=["cyclic-mds", "frc"], quick=True, delay=stats.expon())
+    >>> for r in table.select(scheme="frc"):
+    ...     print(r["s"], r["load"], round(r["time"], 4))
+    0 1.0 0.3397
+    1 2.0 0.2604
+    3 4.0 0.1875
+    7 8.0 0.125
     """
     n = check_int(n, "n", low=2)
     if n > TRADEOFF_MAX_N:
@@ -256,7 +286,7 @@ def tradeoff(
         from gctheory.delays.markov_times import atlas_note, has_exact_time, stationary_law
 
         notes_memory = [atlas_note(dist, str(delay_label))]
-    elif dist is not None and isinstance(dist, list):  # per-worker laws (issue 23)
+    elif dist is not None and isinstance(dist, list):  # per-worker laws
         from gctheory.order_stats.heterogeneous import worker_groups
 
         worker_groups(dist, n, name="delay")  # one law per worker: the count must be n

@@ -35,7 +35,24 @@ def _check_row(row: Any, name: str, keys: Sequence[str] = ("scheme", "s", "m")) 
 
 
 def row_label(row: Mapping[str, Any]) -> str:
-    """``scheme[generator] s=.. m=..`` for messages and legends."""
+    """``scheme[generator] s=.. m=..`` for messages and legends.
+
+    Parameters
+    ----------
+    row : mapping
+        A table row.
+
+    Returns
+    -------
+    str
+        ``scheme[generator] s=.. m=..``.
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import row_label
+    >>> row_label({"scheme": "ye-abbe", "generator": "gaussian", "s": 2, "m": 1})
+    'ye-abbe[gaussian] s=2 m=1'
+    """
     _check_row(row, "row")
     gen = f"[{row['generator']}]" if row.get("generator") else ""
     return f"{row['scheme']}{gen} s={row['s']} m={row['m']}"
@@ -77,6 +94,14 @@ def dominance(
     list of (dominated, by)
         ``dominated`` is None for bound rows; ``by`` is the label
         (:func:`row_label`) of a dominating row, preferring another scheme.
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import dominance
+    >>> rows = [dict(scheme="a", s=1, m=1, kind="scheme", load=2, communication=1.0),
+    ...         dict(scheme="b", s=1, m=1, kind="scheme", load=3, communication=1.0)]
+    >>> dominance(rows, axes=["load", "communication"])
+    [(False, None), (True, 'a s=1 m=1')]
     """
     if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Iterable):
         raise ValueError(f"rows must be an iterable of table rows (mappings), got {rows!r}")

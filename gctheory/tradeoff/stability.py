@@ -91,7 +91,25 @@ class GeneratorMaker:
 def generator_families(systematic: bool = False) -> dict[str, GeneratorMaker]:
     """Name -> :class:`GeneratorMaker` for every family of
     :data:`gctheory.generators.GENERATOR_FAMILIES`, read at call time; with
-    ``systematic=True`` also ``"<family>-systematic"`` (``G[:, :K]^{-1} G``)."""
+    ``systematic=True`` also ``"<family>-systematic"`` (``G[:, :K]^{-1} G``).
+
+    Parameters
+    ----------
+    systematic : bool
+        Also list the systematic forms.
+
+    Returns
+    -------
+    dict of str to GeneratorMaker
+        Every generator family by name.
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import generator_families
+    >>> fams = generator_families()
+    >>> "gaussian" in fams, "gaussian-systematic" in generator_families(systematic=True)
+    (True, True)
+    """
     out: dict[str, GeneratorMaker] = {}
     for name in _gen.GENERATOR_FAMILIES:
         fam = _gen.generator_family(name)
@@ -119,8 +137,38 @@ def s_kappa_guarantee(
     (``N = s + m``, ``K = m``). Returns ``(None, reason)`` where the theorem does not
     cover the parameters (another family, ``K < 2``, eq. (8) or Lemma 1's domain
     violated, no ``t`` with ``f(t) <= eps``): never an extrapolated number.
+
+    Parameters
+    ----------
+    scheme : {"ye-abbe", "commfr-gc"}
+        The scheme.
+    family : str
+        Generator family (Theorem 2 covers ``"gaussian"``).
+    n : int
+        Workers.
+    s : int
+        Stragglers.
+    m : int
+        Communication saving.
+    kappa : float
+        Stability constraint.
+    eps : float
+        Failure probability.
+
+    Returns
+    -------
+    tuple
+        ``(s_kappa or None, note)``.
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import s_kappa_guarantee
+    >>> s_kappa_guarantee("ye-abbe", "gaussian", 40, 20, 1, 1e5, 0.01)
+    (17, '')
+    >>> s_kappa_guarantee("ye-abbe", "legendre", 40, 20, 1, 1e5, 0.01)[0] is None
+    True
     """
-    # an unknown scheme used to fall through to CommFR-GC's formula (issue 30, S8)
+    # an unknown scheme used to fall through to CommFR-GC's formula
     check_choice(scheme, "scheme", GUARANTEED_SCHEMES)
     # every number is checked, also where the family's answer does not use it: n=True or
     # kappa=nan came back as (None, reason) for a non-Gaussian family
@@ -149,6 +197,24 @@ class SKappaInterval:
     ``"ok (interlacing)"``, ``"witness"`` (a sampled subset certified above kappa),
     ``"no witness"`` (sampled, nothing found: undecided), ``"undecided"`` (enumerated
     but the certificate straddles kappa), ``"skipped"`` (over budget).
+
+    Parameters
+    ----------
+    low, high : int
+        Certified bounds (``-1``: even ``cond(G) > kappa``).
+    work : float
+        Budget used.
+    steps : tuple of (int, str)
+        How each ``s'`` was decided.
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import SKappaInterval, empirical_s_kappa_interval
+    >>> import numpy as np
+    >>> G = np.random.default_rng(0).standard_normal((3, 6))
+    >>> iv = empirical_s_kappa_interval(G, 50.0, budget=1e4)
+    >>> iv.low, iv.high, iv.exact
+    (3, 3, True)
     """
 
     low: int
@@ -244,6 +310,34 @@ def empirical_s_kappa_interval(
     interval of :func:`gctheory.conditioning.max_condition`); steps in between are
     probed by bisection with at most ``samples`` random subsets, which can only find
     a witness.
+
+    Parameters
+    ----------
+    G : array_like
+        The generator, ``(b K) x (b N)``.
+    kappa : float
+        Stability constraint.
+    budget : float
+        Work units allowed.
+    block : int
+        Columns per worker ``b``.
+    samples : int
+        Random subsets tried per undecided step.
+    rng : None, int or numpy.random.Generator
+        Seed.
+
+    Returns
+    -------
+    SKappaInterval
+        Certified ``[low, high]``.
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import empirical_s_kappa_interval
+    >>> import numpy as np
+    >>> G = np.random.default_rng(0).standard_normal((3, 6))
+    >>> empirical_s_kappa_interval(G, 50.0, budget=1e4)
+    SKappaInterval(low=3, high=3, work=5080.0, steps=((3, 'ok (interlacing)'),))
     """
     G = check_array(G, "G", ndim=2, complex_ok=True)
     kappa = check_real(kappa, "kappa", low=1.0, low_open=True)

@@ -110,6 +110,13 @@ class TradeoffTable:
     notes : tuple of str
         What was left out and why (schemes that cannot exist at some ``(n, s)``,
         theorems that do not cover a parameter, infinite means, ...).
+
+    Examples
+    --------
+    >>> from gctheory.tradeoff import TradeoffTable, tradeoff
+    >>> table = tradeoff(8, schemes=["cyclic-mds", "frc"], quick=True)
+    >>> [(r["s"], r["load"]) for r in table.select(scheme="frc")]
+    [(0, 1.0), (1, 2.0), (3, 4.0), (7, 8.0)]
     """
 
     rows: tuple[dict[str, Any], ...]

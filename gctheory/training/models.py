@@ -49,6 +49,13 @@ class Dataset:
         The original digit of each sample (0..9); non-IID partitions follow it.
     n_labels : int
         Number of distinct target labels.
+
+    Examples
+    --------
+    >>> from gctheory.training import Dataset, load_digits_dataset
+    >>> data = load_digits_dataset()
+    >>> data.name, data.X.shape, data.n_labels
+    ('digits', (1797, 65), 10)
     """
 
     name: str
@@ -85,10 +92,22 @@ def load_digits_dataset(task: str = "multiclass") -> Dataset:
         digit is >= 5 (logistic regression, as in Wang et al. 2019, Section 5,
         and Kadhe et al. 2019, Section V).
 
+    Returns
+    -------
+    Dataset
+        Features scaled to [0, 1] with a bias column, and the labels.
+
     Notes
     -----
     Offline: the data ships inside scikit-learn (``pip install "gctheory[data]"``).
     The result is cached; treat its arrays as read-only.
+
+    Examples
+    --------
+    >>> from gctheory.training import load_digits_dataset
+    >>> data = load_digits_dataset("binary")
+    >>> data.name, data.X.shape, data.n_labels, sorted(set(data.y.tolist()))
+    ('digits-binary', (1797, 65), 2, [0, 1])
     """
     if task not in ("multiclass", "binary"):
         raise ValueError(f"task must be 'multiclass' or 'binary', got {task!r}")
@@ -124,6 +143,14 @@ def partition_indices(
     Returns
     -------
     list of k sorted index arrays, disjoint, covering all samples.
+
+    Examples
+    --------
+    >>> from gctheory.training import partition_indices
+    >>> import numpy as np
+    >>> parts = partition_indices(np.array([0, 0, 1, 1, 2, 2]), 3, rng=0)
+    >>> sorted(int(i) for p in parts for i in p), [len(p) for p in parts]
+    ([0, 1, 2, 3, 4, 5], [2, 2, 2])
     """
     rng = as_generator(rng)
     classes = check_array(classes, "classes", ndim=1)
@@ -197,6 +224,21 @@ class LogisticRegression(_Model):
     Loss ``F(w) = (1/N) sum_i [log(1 + exp(x_i.w)) - y_i x_i.w] + (l2/2)|w|^2``,
     labels ``y_i in {0, 1}`` (the model of Wang et al. 2019, Section 5, and
     Kadhe et al. 2019, Section V). Smooth with constant ``|X|_2^2/(4N) + l2``.
+
+    Parameters
+    ----------
+    l2 : float
+        The L2 penalty.
+
+    Examples
+    --------
+    >>> from gctheory.training import LogisticRegression
+    >>> import numpy as np
+    >>> model = LogisticRegression(l2=0.0)
+    >>> X, y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, 0])
+    >>> loss, resid, correct = model.forward(np.zeros(2), X, y)
+    >>> round(loss, 6), correct  # 2 log 2 summed over both samples
+    (1.386294, 1)
     """
 
     name = "logistic"
@@ -233,6 +275,21 @@ class SoftmaxRegression(_Model):
     with ``W`` of shape (p, C) flattened (the model of Halbawi et al. 2017,
     Section 6). Smooth with constant ``|X|_2^2/(2N) + l2`` (the softmax Hessian
     in the logits is at most 1/2 in norm).
+
+    Parameters
+    ----------
+    l2 : float
+        The L2 penalty.
+
+    Examples
+    --------
+    >>> from gctheory.training import SoftmaxRegression
+    >>> import numpy as np
+    >>> model = SoftmaxRegression(l2=0.0)
+    >>> X, y = np.eye(3), np.array([0, 1, 2])
+    >>> loss, resid, correct = model.forward(np.zeros(9), X, y)
+    >>> round(loss, 6)  # 3 log 3 summed over the samples
+    3.295837
     """
 
     name = "softmax"

@@ -65,6 +65,15 @@ class TrainingRun:
         For the lazily aggregated schemes of Zhang & Simeone 2020 (LAG, G-LAG, LAGC,
         G-GD, GC as ``Grouped``): how many iterations each group (each worker, for LAG)
         was selected by rule (13)/(17); None for the other schemes.
+
+    Examples
+    --------
+    >>> from gctheory.training import TrainingRun, simulate
+    >>> run = simulate("frc", n=4, s=1, iterations=5, rng=0)
+    >>> run
+    TrainingRun('frc', iterations=5, time=5.309, loss=2.137)
+    >>> run.iterations, run.time.shape, round(float(run.loss[-1]), 4)
+    (5, (6,), 2.1374)
     """
 
     scheme: str
@@ -104,7 +113,14 @@ class TrainingRun:
 
 class DivergenceWarning(UserWarning):
     """The training loss became non-finite or grew past ``DIVERGENCE_FACTOR`` times its
-    starting value (the step size is too large); the run stopped."""
+    starting value (the step size is too large); the run stopped.
+
+    Examples
+    --------
+    >>> from gctheory.training import DivergenceWarning
+    >>> issubclass(DivergenceWarning, UserWarning)
+    True
+    """
 
 
 DIVERGENCE_FACTOR = 1e3
@@ -190,6 +206,9 @@ def simulate(
         Record the gradient norm, heterogeneity and per-sample variance at
         every iterate (``TrainingRun.stats``; costs about one more gradient
         per iteration).
+    **scheme_options
+        ``K``, ``s``, ``r``, ``groups``, ``m``, ``xi``, ``D``, ``blocks``, ``partial_work``,
+        ``linear_scaling``, ``warmup``, ``code_options``: passed to :func:`make_scheme`.
 
     Returns
     -------
@@ -206,6 +225,13 @@ def simulate(
     DivergenceWarning
         When the loss becomes non-finite or exceeds :data:`DIVERGENCE_FACTOR`
         times its starting value; the run stops there.
+
+    Examples
+    --------
+    >>> from gctheory.training import simulate
+    >>> run = simulate("frc", n=4, s=1, iterations=5, rng=0)
+    >>> round(float(run.time[-1]), 3), round(float(run.loss[0]), 4), round(float(run.loss[-1]), 4)
+    (5.309, 2.3026, 2.1374)
     """
     _check_options(scheme_options)
     # overflow of a diverging run is reported once, as a DivergenceWarning, not per product
@@ -243,7 +269,7 @@ def _simulate(
     iterations = check_int(iterations, "iterations", low=1)
     n = check_int(n, "n", low=1)
     # every iteration keeps about ten numbers (and n delays with record_draws): refuse a
-    # run whose record cannot fit instead of running for ever (iterations=10**18, B9)
+    # run whose record cannot fit instead of running for ever (iterations=10**18)
     check_memory(
         iterations * (400 + (8 * n if record_draws else 0)),
         "iterations",

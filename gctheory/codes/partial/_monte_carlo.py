@@ -53,13 +53,48 @@ def estimate_partial(
     under ``rule``). ``sampler(rng, size)`` returns (size, n) times per unit
     of data (see :func:`scipy_sampler`; any correlated or trace-driven
     sampler works). Returns a :class:`gctheory.montecarlo.Estimate`.
+
+    Parameters
+    ----------
+    scheme : PartialPlacement or a two-message scheme
+        The placement or scheme.
+    sampler : callable
+        ``sampler(rng, size)`` returns ``(size, n)`` times per unit of data.
+    what : {"fraction", "exact", "time"}
+        The quantity estimated.
+    tau : float, optional
+        The deadline (for ``"fraction"`` and ``"exact"``).
+    rule : str
+        The recovery rule (for ``"time"``).
+    trials : int
+        Monte Carlo trials.
+    rng : None, int or numpy.random.Generator
+        Seed.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    Estimate
+        The estimate with its interval.
+
+    Examples
+    --------
+    >>> from gctheory.codes import estimate_partial
+    >>> from scipy import stats
+    >>> from gctheory.codes.partial import PartialPlacement, scipy_sampler
+    >>> place = PartialPlacement.cyclic(4, 1)
+    >>> est = estimate_partial(place, scipy_sampler(stats.expon(), 4), what="fraction", tau=1.0,
+    ...                        trials=2000, rng=0)
+    >>> est.contains(place.expected_fraction(1.0, stats.expon()))
+    True
     """
     from functools import partial
 
     from gctheory.montecarlo import estimate_mean, estimate_probability
 
     check_choice(what, "what", ("fraction", "exact", "time"))
-    # a string scheme or a list sampler raised TypeError inside the engine (issue 30 fuzzer)
+    # a string scheme or a list sampler raised TypeError inside the engine
     if not isinstance(scheme, (PartialPlacement, _TwoMessageScheme)):
         raise ValueError(
             f"scheme must be a PartialPlacement or a two-message scheme, got "

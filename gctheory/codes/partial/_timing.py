@@ -32,7 +32,7 @@ def _check_dist(dist: Any) -> Any:
             "dist must be a frozen scipy.stats distribution of the time per unit of data "
             f"(with cdf and rvs), got {type(dist).__name__}"
         )
-    check_law_parameters(dist)  # a NaN parameter sampled NaN times (issue 30's fuzzer)
+    check_law_parameters(dist)  # a NaN parameter sampled NaN times
     lo = dist.support()[0] if hasattr(dist, "support") else 0.0
     if lo < 0:
         raise ValueError(f"dist must give non-negative times (its support starts at {lo:g} < 0)")
@@ -75,7 +75,29 @@ def _expected_time(cdf_all: Callable[[float], float], scale: float) -> float:
 
 
 def scipy_sampler(dist: Any, n: int) -> Callable[[np.random.Generator, int], np.ndarray]:
-    """A ``sampler(rng, size) -> (size, n)`` of independent times per unit of data from ``dist``."""
+    """A ``sampler(rng, size) -> (size, n)`` of independent times per unit of data from ``dist``.
+
+    Parameters
+    ----------
+    dist : frozen scipy.stats distribution
+        Time per unit of data of one worker.
+    n : int
+        Workers.
+
+    Returns
+    -------
+    callable
+        ``sampler(rng, size)`` returning a ``(size, n)`` array.
+
+    Examples
+    --------
+    >>> from gctheory.codes import scipy_sampler
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> sampler = scipy_sampler(stats.expon(), 4)
+    >>> sampler(np.random.default_rng(0), 3).shape
+    (3, 4)
+    """
     _check_dist(dist)
     n = check_int(n, "n", low=1)
 

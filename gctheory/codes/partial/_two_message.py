@@ -184,6 +184,26 @@ class PartialCyclicScheme(_TwoMessageScheme):
     partitions ``n u + ((i + a) mod n)``, ``a <= s``, carry the coefficients of
     :class:`gctheory.codes.CyclicMDSCode` ``(n, s)`` (``rng`` seeds its random
     construction).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    s : int
+        Full stragglers tolerated.
+    p : int
+        Pieces per worker, ``p >= s + 1``.
+    rng : None, int or numpy.random.Generator
+        Seed of the cyclic-MDS code's random construction.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes.partial import PartialCyclicScheme
+    >>> scheme = PartialCyclicScheme(4, 1, 3)
+    >>> t = scheme.recovery_time(np.array([1.0, 1.0, 1.0, 50.0]))
+    >>> round(float(t), 4)
+    6.25
     """
 
     name = "partial cyclic (Tandon et al. Sec. 5)"
@@ -228,6 +248,23 @@ class PartialReplicationScheme(_TwoMessageScheme):
     ``s + 1`` must divide ``n``; group ``g`` (workers ``g (s+1) .. g (s+1) + s``)
     shares the coded block's partitions ``n u + g (s+1) + b``, ``b <= s``; the
     second message is their sum and one per group suffices.
+
+    Parameters
+    ----------
+    n : int
+        Workers; ``s + 1`` divides it.
+    s : int
+        Full stragglers tolerated.
+    p : int
+        Pieces per worker, ``p >= s + 1``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes.partial import PartialReplicationScheme
+    >>> scheme = PartialReplicationScheme(4, 1, 3)
+    >>> round(float(scheme.recovery_time(np.array([1.0, 1.0, 1.0, 50.0]))), 4)
+    6.25
     """
 
     name = "partial replication (Tandon et al. Sec. 5)"

@@ -36,6 +36,22 @@ class SequentialMaster:
     ``push(stragglers)`` records round ``t`` (stragglers deliver nothing);
     ``pop()`` undoes the last round. ``decodable(job)`` says whether job's
     gradient can be decoded from what arrived so far.
+
+    Parameters
+    ----------
+    code : SequentialCode
+        The code whose master this is.
+    jobs : int
+        Jobs to run (rounds ``jobs + T``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes.sequential import SRSGC
+    >>> master = SRSGC(3, 1, 3, 2).master(jobs=2)
+    >>> labels = master.push(np.array([True, False, False]))  # worker 0 straggles in round 0
+    >>> labels.shape, len(master)
+    ((3, 1), 1)
     """
 
     def __init__(self, code: SequentialCode, jobs: int) -> None:
@@ -112,7 +128,26 @@ class SequentialMaster:
 
 
 class SequentialCode:
-    """Common part of SR-SGC and M-SGC: parameters, load, delay, model."""
+    """Common part of SR-SGC and M-SGC: parameters, load, delay, model.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    B : int
+        Burst length of the straggler model.
+    W : int
+        Window length.
+    lam : int
+        Stragglers allowed per round inside a burst.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import SRSGC
+    >>> code = SRSGC(4, 1, 3, 2)  # any SequentialCode
+    >>> code.params, code.s, code.T, code.load
+    ((1, 3, 2), 1, 1, Fraction(1, 2))
+    """
 
     name = "sequential"
     scheme_key = "model"

@@ -71,7 +71,28 @@ class _MMaster(SequentialMaster):
 
 
 class MSGC(SequentialCode):
-    """Multiplexed SGC: D1 by repetition across rounds, D2 by an (n, lambda) code, multiplexed."""
+    """Multiplexed SGC (Krishnan et al., ICLR 2023): D1 repeated across rounds, D2 coded.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    B : int
+        Burst length of the straggler model.
+    W : int
+        Window length.
+    lam : int
+        Stragglers allowed per round inside a burst.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import MSGC, verify_sequential
+    >>> code = MSGC(3, 1, 3, 2)
+    >>> code, code.load
+    (MSGC(n=3, B=1, W=3, lambda=2), Fraction(3, 7))
+    >>> verify_sequential(code, jobs=2).ok
+    True
+    """
 
     name = "M-SGC"
     scheme_key = "m-sgc"

@@ -21,7 +21,31 @@ __all__ = ["BurstyStragglerModel"]
 # ----------------------------------------------------------------------------- model
 @dataclass(frozen=True)
 class BurstyStragglerModel:
-    """The (B, W, lambda)-bursty straggler model for ``n`` workers."""
+    """The (B, W, lambda)-bursty straggler model of Krishnan et al. (ICLR 2023), ``n`` workers.
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    B : int
+        Burst length of the straggler model.
+    W : int
+        Window length.
+    lam : int
+        Stragglers allowed per round inside a burst.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.codes.sequential import BurstyStragglerModel
+    >>> model = BurstyStragglerModel(n=3, B=1, W=3, lam=2)
+    >>> model.admissible(np.array([[1, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=bool))
+    True
+    >>> model.admissible(np.array([[1, 0, 0], [1, 0, 0], [0, 0, 0]], dtype=bool))
+    False
+    >>> len(list(model.patterns(2)))
+    19
+    """
 
     n: int
     B: int

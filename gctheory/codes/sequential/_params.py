@@ -28,6 +28,37 @@ def check_sgc_params(n: int, B: int, W: int, lam: int, scheme: str = "model") ->
     ``scheme``: ``"model"`` (the straggler model only: n >= 1, B >= 1, W >= 2,
     B <= W, 1 <= lambda <= n), ``"sr-sgc"`` (also B <= W - 1 and B divides
     W - 1) or ``"m-sgc"`` (also B <= W - 1).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    B : int
+        Burst length of the straggler model.
+    W : int
+        Window length.
+    lam : int
+        Stragglers allowed per round inside a burst.
+    scheme : {"model", "sr-sgc", "m-sgc"}
+        Which rules apply.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        A broken rule, naming the parameter.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import check_sgc_params
+    >>> check_sgc_params(4, 1, 3, 2, "sr-sgc")
+    >>> check_sgc_params(4, 2, 2, 2, "sr-sgc")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: sr-sgc needs B <= W - 1 (no scheme for B = W = 2: the...
     """
     _int("n", n, 1)
     _int("B", B, 1)
@@ -52,9 +83,29 @@ def check_sgc_params(n: int, B: int, W: int, lam: int, scheme: str = "model") ->
 
 
 def sr_sgc_s(B: int, W: int, lam: int) -> int:
-    """SR-SGC's per-round tolerance ``s = ceil(B lambda / (W - 1 + B))``."""
+    """SR-SGC's per-round tolerance ``s = ceil(B lambda / (W - 1 + B))`` (Krishnan et al. 2023).
+
+    Parameters
+    ----------
+    B : int
+        Burst length.
+    W : int
+        Window length.
+    lam : int
+        Stragglers per round.
+
+    Returns
+    -------
+    int
+        ``ceil(B lambda / (W - 1 + B))``.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import sr_sgc_s
+    >>> sr_sgc_s(1, 3, 2), sr_sgc_s(2, 3, 4)
+    (1, 2)
+    """
     # B=True, lam=nan or an array B came back as numbers or raised ZeroDivisionError
-    # (issue 30's refusal fuzzer)
     B = _int("B", B, 1)
     if isinstance(W, bool) or not isinstance(W, (int, np.integer)) or W < 2:
         raise ValueError(f"W must be an integer >= 2 (a window of at least two rounds), got {W!r}")
@@ -63,14 +114,60 @@ def sr_sgc_s(B: int, W: int, lam: int) -> int:
 
 
 def sr_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
-    """Normalised load of SR-SGC, ``(s + 1) / n``."""
+    """Normalised load of SR-SGC, ``(s + 1) / n`` (Krishnan et al. 2023).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    B : int
+        Burst length of the straggler model.
+    W : int
+        Window length.
+    lam : int
+        Stragglers allowed per round inside a burst.
+
+    Returns
+    -------
+    fractions.Fraction
+        ``(s + 1) / n``.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import sr_sgc_load
+    >>> sr_sgc_load(4, 1, 3, 2)
+    Fraction(1, 2)
+    """
     check_sgc_params(n, B, W, lam, "model")
     return Fraction(sr_sgc_s(B, W, lam) + 1, n)
 
 
 def m_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
-    """Normalised load of M-SGC (paper formula; D2 empty when lambda = n)."""
-    check_sgc_params(n, B, W, lam, "model")  # an array B raised TypeError (issue 30 fuzzer)
+    """Normalised load of M-SGC, the formula of Krishnan et al. 2023 (D2 empty when lambda = n).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    B : int
+        Burst length of the straggler model.
+    W : int
+        Window length.
+    lam : int
+        Stragglers allowed per round inside a burst.
+
+    Returns
+    -------
+    fractions.Fraction
+        The normalised load.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import m_sgc_load
+    >>> m_sgc_load(4, 1, 3, 2)
+    Fraction(9, 28)
+    """
+    check_sgc_params(n, B, W, lam, "model")  # an array B raised TypeError
     if lam == n:
         return Fraction(W - 1 + B, n * (W - 1))
     return Fraction((lam + 1) * (W - 1 + B), n * (B + (W - 1) * (lam + 1)))

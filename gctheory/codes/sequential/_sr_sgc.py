@@ -52,11 +52,33 @@ class _SRMaster(SequentialMaster):
 
 
 class SRSGC(SequentialCode):
-    """Selective-repeat SGC: an (n, s) gradient code per round plus selective repetition.
+    """Selective-repeat SGC (Krishnan, Ebrahimi and Khisti, ICLR 2023): an (n, s) code per round.
 
     ``prefer``: which of job ``t``'s missing workers repeat in round ``t + B``:
     ``"stragglers"`` (those that straggled in round ``t`` first, then by
     index; default) or ``"index"`` (by index, as the authors' scripts do).
+
+    Parameters
+    ----------
+    n : int
+        Workers.
+    B : int
+        Burst length of the straggler model.
+    W : int
+        Window length.
+    lam : int
+        Stragglers allowed per round inside a burst.
+    prefer : {"stragglers", "index"}
+        Which missing workers repeat a job.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import SRSGC, verify_sequential
+    >>> code = SRSGC(3, 1, 3, 2)
+    >>> code, code.load
+    (SRSGC(n=3, B=1, W=3, lambda=2), Fraction(2, 3))
+    >>> verify_sequential(code, jobs=2).ok
+    True
     """
 
     name = "SR-SGC"

@@ -20,7 +20,36 @@ __all__ = ["SequentialVerification", "verify_sequential", "find_failure"]
 # ----------------------------------------------------------------------------- verification
 @dataclass
 class SequentialVerification:
-    """Result of :func:`verify_sequential`."""
+    """Result of :func:`verify_sequential`.
+
+    Parameters
+    ----------
+    scheme : str
+        ``"SR-SGC"`` or ``"M-SGC"``.
+    params : tuple of int
+        ``(B, W, lambda)``.
+    jobs : int
+        Jobs decoded.
+    rounds : int
+        Rounds simulated.
+    patterns : int
+        Admissible straggler patterns walked.
+    failures : int
+        Patterns on which a job missed its deadline.
+    first_failure : numpy.ndarray or None
+        One failing pattern.
+    max_delay : int
+        Largest decode round minus job.
+    delays : dict
+        Count of each observed delay.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import SRSGC, verify_sequential
+    >>> v = verify_sequential(SRSGC(3, 1, 3, 2), jobs=2)
+    >>> v.ok, v.patterns, v.max_delay
+    (True, 37, 1)
+    """
 
     scheme: str
     params: tuple[int, ...]
@@ -83,6 +112,25 @@ def verify_sequential(code: SequentialCode, jobs: int) -> SequentialVerification
     Exhaustive (2^n choices a round, pruned by the model): keep ``n`` and
     ``jobs`` small. Returns the number of patterns, the failures (0 means
     verified) and the largest observed delay (decode round minus job).
+
+    Parameters
+    ----------
+    code : SequentialCode
+        An SR-SGC or M-SGC code.
+    jobs : int
+        Jobs to decode (keep small: the walk is exhaustive).
+
+    Returns
+    -------
+    SequentialVerification
+        Patterns walked, failures and delays.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import MSGC, verify_sequential
+    >>> v = verify_sequential(MSGC(3, 1, 3, 2), jobs=2)
+    >>> v.ok, v.failures
+    (True, 0)
     """
     _check_code(code)
     jobs = _int("jobs", jobs, 1)
@@ -111,6 +159,27 @@ def find_failure(code: SequentialCode, jobs: int) -> tuple[np.ndarray, str] | No
 
     Searches every pattern depth-first, stopping at the first failure; returns
     it with the model's reason for rejecting it, or ``None`` if none fails.
+
+    Parameters
+    ----------
+    code : SequentialCode
+        An SR-SGC or M-SGC code.
+    jobs : int
+        Jobs to decode.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, str) or None
+        A failing pattern outside the model, with the model's reason; None if none.
+
+    Examples
+    --------
+    >>> from gctheory.codes.sequential import SRSGC, find_failure
+    >>> pattern, reason = find_failure(SRSGC(3, 1, 3, 2), jobs=1)
+    >>> pattern.astype(int).tolist()  # rounds x workers, True = straggler
+    [[1, 1, 0], [1, 0, 0]]
+    >>> reason.split(":")[0]
+    'worker 0 straggles in rounds 0 and 1'
     """
     _check_code(code)
     jobs = _int("jobs", jobs, 1)

@@ -66,6 +66,15 @@ class MaxCondition:
     rounding : float
         Relative float64 uncertainty of one condition number at ``value``
         (``delta kappa`` in the module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.conditioning import max_condition
+    >>> G = np.random.default_rng(0).standard_normal((3, 6))
+    >>> r = max_condition(G, 4)
+    >>> r.subset, f"{r.value:.4g}", r.exact, r.evaluated, r.n_subsets
+    ((0, 1, 2, 5), '9.616', True, 15, 15)
     """
 
     value: float

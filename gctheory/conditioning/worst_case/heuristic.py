@@ -29,7 +29,7 @@ def _local_search(
     best swap is the first of the largest, as over the whole round); past ``deadline``
     the search stops with what it has (a condition number actually attained: a valid
     lower bound). At N = 2000 one round was 10^6 subsets and the search ran 143 s
-    under time_limit=2 (issue 30, B6).
+    under time_limit=2.
     """
     N = G.shape[1] // block
     T = np.sort(start)

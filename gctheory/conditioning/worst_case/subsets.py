@@ -35,7 +35,7 @@ def _combinations_array(N: int, t: int) -> np.ndarray:
 
     Rows in colexicographic order. For t > N / 2 the (N - t)-subsets are built and
     complemented (complementing reverses colex order): the levels cost O(N^2 t) copies,
-    12 s for 2000 subsets at N = 2000, t = 1999 (issue 30, B6)."""
+    12 s for 2000 subsets at N = 2000, t = 1999."""
     if 2 * t > N:
         small = _combinations_array(N, N - t)
         mask = np.ones((len(small), N), bool)

@@ -32,6 +32,28 @@ class EmpiricalSKappa:
     threshold (a step whose worst case was not certified may hide a bad
     subset) and ``low`` is the largest s whose steps are all certified ``<= kappa``
     (a lower bound; None when even s = 0 is not certified).
+
+    Parameters
+    ----------
+    value : int or None
+        The empirical threshold (None if ``cond(G) > kappa``).
+    exact : bool
+        Whether the certificates decide it.
+    kappa : float
+        The constraint.
+    steps : tuple of MaxCondition
+        One worst-case search per ``s``.
+    low : int or None
+        A certified lower bound when not exact.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.conditioning import empirical_s_kappa
+    >>> G = np.random.default_rng(0).standard_normal((3, 6))
+    >>> r = empirical_s_kappa(G, 50.0)
+    >>> r.value, r.exact, len(r.steps)
+    (3, True, 4)
     """
 
     value: int | None
@@ -63,8 +85,44 @@ def empirical_s_kappa(
     with Theorem 2's guarantee :func:`gctheory.conditioning.s_kappa_bound`,
     which holds with probability ``>= 1 - eps``. ``time_limit`` is the budget of
     the whole search (each step gets what the steps before left; it applied to each
-    step, and N = 2000 ran > 150 s under time_limit=2, issue 30, B6): when it runs
+    step, and N = 2000 ran > 150 s under time_limit=2): when it runs
     out, the steps stop and the result is not ``exact``.
+
+    Parameters
+    ----------
+    G : array_like
+        The ``K x N`` generator.
+    kappa : float
+        Condition-number constraint.
+    exhaustive_limit : int
+        Largest number of subsets enumerated exhaustively per step.
+    time_limit : float
+        Budget in seconds of each search beyond that.
+    samples : int
+        Random subsets sampled per step in the search.
+    max_s : int, optional
+        Largest ``s`` tried (default ``N - K``).
+    block : int
+        Workers per block (structured codes).
+    rng : None, int or numpy.random.Generator
+        Seed of the search.
+    mp_dps : int or None
+        Digits of the mpmath check where float64 is unreliable.
+    mp_reference : callable, optional
+        Exact condition number of a subset (overrides the mpmath SVD).
+
+    Returns
+    -------
+    EmpiricalSKappa
+        The threshold with its certificates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.conditioning import empirical_s_kappa
+    >>> G = np.random.default_rng(0).standard_normal((3, 6))
+    >>> [empirical_s_kappa(G, k).value for k in (5.0, 50.0, 1e4)]
+    [0, 3, 3]
     """
     G = np.asarray(G)
     if G.ndim != 2 or G.shape[0] > G.shape[1]:

@@ -34,7 +34,7 @@ def time_fields(
         return _trace_time_fields(ctx, s, m, layout=layout, code=code, scale=scale)
     if ctx.dist is None:
         return {}, []
-    if ctx.memory:  # stragglers with memory (issue 23): gctheory.delays.markov_times
+    if ctx.memory:  # stragglers with memory: gctheory.delays.markov_times
         from gctheory.delays.markov_times import atlas_time_fields
 
         rng = np.random.default_rng(seed_for(ctx.root, "memory-time", layout, s, m, scale))

@@ -28,6 +28,34 @@ def lag_select(
     ``xi / (alpha^2 M^2) sum_{d=1}^D |theta^{k+1-d} - theta^{k-d}|^2``
     (``history`` holds the last D squared model changes; ``stale`` (M, dim)
     the models at which each unit last sent).
+
+    Parameters
+    ----------
+    L : numpy.ndarray, shape (M,)
+        Smoothness constants of the units.
+    stale : numpy.ndarray, shape (M, dim)
+        Models at which each unit last sent.
+    w : numpy.ndarray, shape (dim,)
+        The current model.
+    history : sequence of float
+        The last D squared model changes.
+    alpha : float
+        Step size.
+    xi : float
+        The LAG trigger constant.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (M,)
+        Which units send a fresh gradient.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.training import lag_select
+    >>> stale = np.array([[0.0, 0.0], [1.0, 1.0]])
+    >>> lag_select(np.ones(2), stale, np.zeros(2), [0.01], alpha=0.1, xi=0.5).tolist()
+    [False, True]
     """
     L = check_array(L, "L", ndim=1)
     M = L.size

@@ -126,6 +126,13 @@ def make_scheme(
         "groups": 5}`` (``isgc``), ``{"block_size": 3, "lam": 1}`` (``bibd``),
         ``{"p": 0.2, "placement": "pairwise-balanced"}`` (``sgc``);
         approximate codes also take ``wait_for``.
+    rng : None, int or numpy.random.Generator
+        Seed of the random constructions.
+
+    Returns
+    -------
+    Scheme
+        The scheme object the simulator runs (its ``code`` where it has one).
 
     Examples
     --------
@@ -153,7 +160,7 @@ def make_scheme(
             f"code_options must be a dict of keyword arguments or None, got {code_options!r}"
         )
     opts = dict(code_options or {})
-    # every argument given is checked, whether or not this scheme reads it (issue 30)
+    # every argument given is checked, whether or not this scheme reads it
     if r is not None:
         r = check_int(r, "r", low=1, high=n)
     if groups is not None:

@@ -113,8 +113,23 @@ def lgc_compensation(worker_grads: np.ndarray, fastest: np.ndarray) -> np.ndarra
     fastest : array of int
         The K fastest workers ``S``; ``g' = (1/K) sum_{i in S} g^(i)``.
 
+    Returns
+    -------
+    numpy.ndarray, shape (d,)
+        The compensation ``e``.
+
+    Notes
+    -----
     With complete straggler gradients this equals the bias of eq. (7),
     ``(1/N) sum_i g^(i) - (1/K) sum_{i in S} g^(i)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.training import lgc_compensation
+    >>> g = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, 2.0]])
+    >>> lgc_compensation(g, np.array([0, 1])).round(4).tolist()
+    [0.5, 0.5]
     """
     g = check_array(worker_grads, "worker_grads", ndim=2)
     N = g.shape[0]
