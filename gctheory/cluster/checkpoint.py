@@ -38,6 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._safe_json import bounded_loads
+
 __all__ = ["save_checkpoint", "load_checkpoint", "FORMAT"]
 
 #: format tag of the checkpoint files
@@ -168,14 +170,6 @@ class _Decoder:
         raise self.fail(f"unknown or malformed tag {str(tag)[:40]!r} in the JSON")
 
 
-def _depth(text: bytes) -> int:
-    """Deepest bracket nesting of JSON bytes (an upper bound: brackets in strings count)."""
-    b = np.frombuffer(text, dtype=np.uint8)
-    step = (b == ord("[")).astype(np.int64) + (b == ord("{"))
-    step -= (b == ord("]")).astype(np.int64) + (b == ord("}"))
-    return int(np.max(np.cumsum(step), initial=0))
-
-
 def _read(p: Path) -> dict[str, Any]:
     """The decoded state of the file at ``p`` (no code runs: JSON and numeric arrays)."""
     try:
@@ -195,7 +189,7 @@ def _read(p: Path) -> dict[str, Any]:
             "a numpy .npz archive)"
         )
     try:
-        with np.load(p, allow_pickle=False) as z:
+        with open(p, "rb") as fh, np.load(fh, allow_pickle=False) as z:  # fh: no leak
             if _JSON not in z.files:
                 raise ValueError(f"checkpoint {str(p)!r}: the archive has no {_JSON!r}")
             if len(z.files) > MAX_ARRAYS + 1:
@@ -203,23 +197,18 @@ def _read(p: Path) -> dict[str, Any]:
             raw = z[_JSON]
             if raw.dtype != np.uint8 or raw.ndim != 1:
                 raise ValueError(f"checkpoint {str(p)!r}: {_JSON!r} is not UTF-8 bytes")
-            text = raw.tobytes()
-            if _depth(text) > MAX_DEPTH:
-                raise ValueError(
-                    f"checkpoint {str(p)!r}: its JSON nests {_depth(text)} levels deep, more "
-                    f"than the {MAX_DEPTH} a checkpoint can have"
-                )
-            tree = json.loads(text.decode("utf-8"))
+            tree = bounded_loads(raw.tobytes(), f"checkpoint {str(p)!r}", MAX_DEPTH)
             if not isinstance(tree, dict) or tree.get("format") != FORMAT:
+                got = str(tree.get("format") if isinstance(tree, dict) else None)[:60]
                 raise ValueError(
                     f"{str(p)!r} is not a checkpoint of gctheory.cluster.run ({FORMAT}); its "
-                    f"format is {str(tree.get('format') if isinstance(tree, dict) else None)[:60]!r}"
+                    f"format is {got!r}"
                 )
             return _Decoder(str(p), z)(tree)
     except ValueError:
         raise
-    except (OSError, EOFError, KeyError, zipfile.BadZipFile, UnicodeDecodeError,
-            RecursionError, io.UnsupportedOperation) as exc:  # fmt: skip
+    except (OSError, EOFError, KeyError, zipfile.BadZipFile, RecursionError,
+            io.UnsupportedOperation) as exc:  # fmt: skip
         raise ValueError(
             f"checkpoint {str(p)!r} cannot be read: truncated or not a checkpoint "
             f"({type(exc).__name__}: {str(exc)[:200]})"

@@ -37,7 +37,6 @@ from __future__ import annotations
 import csv
 import fcntl
 import io
-import json
 import math
 import os
 from collections.abc import Iterator
@@ -45,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gctheory._safe_json import bounded_loads
 from gctheory.sweeps.problems import ESTIMATORS, canonical_json, sha256_text
 
 __all__ = ["COLUMNS", "FORMAT", "HEADER", "Row", "StatsFileError"]
@@ -174,7 +174,7 @@ def parse_row(line: str, path: Path | str, number: int) -> Row:
         raise StatsFileError(f"{where}: checksum mismatch (the row was edited or torn)")
     f = dict(zip(COLUMNS, fields, strict=True))
     try:
-        problem = json.loads(f["problem"])
+        problem = bounded_loads(f["problem"], "problem")
         if canonical_json(problem) != f["problem"] or sha256_text(f["problem"]) != f["key"]:
             raise ValueError("the key is not the SHA-256 of the canonical problem JSON")
         if problem.get("estimator") != f["estimator"] or f["estimator"] not in ESTIMATORS:
