@@ -79,3 +79,112 @@ def test_heavy_tailed_workers_with_a_finite_mean_get_it(laws):
     heavier = [stats.pareto(0.3), *dists[1:]]
     with pytest.warns(InfiniteMomentWarning, match="t\\^-0.9"):
         assert math.isinf(expected_order_statistic(heavier, 2))
+
+
+# ---------------------------------------------------------------------------
+# SGC: the runtime simulator validates every argument; loads share the constructors' rules
+
+
+def _delays():
+    import numpy as np
+
+    return np.array([[1.0, 1.0, 2.0, 1.0], [1.0, 3.0, 2.0, 9.0], [5.0, 1.0, 2.0, 9.0]])
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        ({"delays": "nan"}, "delays must be finite and >= 0"),
+        ({"delays": "inf"}, "delays must be finite and >= 0"),
+        ({"delays": "neg"}, "delays must be finite and >= 0"),
+        ({"base_comp": math.nan}, "base_comp"),
+        ({"base_comp": -1.0}, "base_comp"),
+        ({"base_load": math.inf}, "base_load"),
+        ({"base_load": math.nan}, "base_load"),
+        ({"delays": "none"}, "at least one worker"),
+        ({"base_comp": 100.0, "base_load": 1.0}, "base_comp: the delays at load"),
+    ],
+)
+def test_run_scheme_refuses_each_bad_argument_by_name(change, match):
+    from gctheory.sgc import run_scheme
+
+    D = _delays()
+    kw = {"jobs": 2, "base_load": 0.0, "base_comp": 0.0}
+    kw.update({k: v for k, v in change.items() if k != "delays"})
+    what = change.get("delays")
+    if what == "nan":
+        D[1, 2] = math.nan
+    elif what == "inf":
+        D[0, 0] = math.inf
+    elif what == "neg":
+        D[2, 1] = -10.0
+    elif what == "none":
+        D = D[:0]
+    for scheme, params in (("GC", (1,)), ("no coding", ())):
+        with pytest.raises(ValueError, match=match):
+            run_scheme(D, scheme, params, **kw)
+    # the same arguments well-formed run (positive control)
+    assert math.isfinite(run_scheme(_delays(), "GC", (1,), jobs=2).runtime)
+
+
+def test_sgc_runtime_cli_refuses_a_nan_base_comp(tmp_path, capsys):
+    from gctheory.cli import main
+
+    D = _delays()
+    lines = ["round,worker,load,duration_s"]
+    lines += [f"{t},{i},0.0,{D[i, t]}" for t in range(D.shape[1]) for i in range(D.shape[0])]
+    good = tmp_path / "good.csv"
+    good.write_text("\n".join(lines) + "\n")
+    assert main(["sgc", "runtime", str(good), "--jobs", "2", "--base-comp", "nan"]) != 0
+    assert "--base-comp" in capsys.readouterr().err
+    assert main(["sgc", "runtime", str(good), "--jobs", "2"]) == 0  # positive control
+
+
+@pytest.mark.parametrize(
+    "func, args",
+    [("sr_sgc_load", (4, 2, 4, 2)), ("sr_sgc_load", (4, 3, 3, 2)), ("m_sgc_load", (4, 3, 3, 2))],
+)
+def test_scheme_loads_refuse_what_the_constructors_refuse(func, args):
+    from gctheory.codes import sequential as sq
+
+    cls = sq.SRSGC if func == "sr_sgc_load" else sq.MSGC
+    with pytest.raises(ValueError) as built:
+        cls(*args)
+    with pytest.raises(ValueError) as loaded:
+        getattr(sq, func)(*args)
+    assert str(loaded.value) == str(built.value)  # one rule, one message
+    ok = (4, 1, 3, 2)  # accepted by both
+    assert getattr(sq, func)(*ok) == cls(*ok).load
+
+
+# ---------------------------------------------------------------------------
+# unbounded work: refused at once, or bounded
+
+
+def test_msgc_construction_load_at_a_huge_window_is_counted_not_looped():
+    from fractions import Fraction
+
+    from gctheory.codes.sequential import MSGC
+
+    code = MSGC(4, 1, 10**18, 2)
+    assert code.construction_load() == code.load  # was a loop over 10^18 slots
+    for params in ((3, 1, 2, 2), (4, 2, 5, 3), (4, 1, 3, 4)):  # the loop's value, small W
+        c = MSGC(*params)
+        c1, c2 = c._sizes()
+        looped = sum(
+            (c1 if m < c.W - 1 or not c.groups else (c.lam + 1) * c2 for m in range(c.slots)),
+            Fraction(0),
+        )
+        assert c.construction_load() == looped == c.load
+
+
+def test_exhaustive_verification_refuses_a_hopeless_walk_at_once():
+    from gctheory.codes.sequential import MSGC, find_failure, verify_sequential
+
+    with pytest.raises(ValueError, match="jobs: an exhaustive walk covers"):
+        verify_sequential(MSGC(3, 1, 2, 2), 10**9)
+    with pytest.raises(ValueError, match="T alone is too large"):
+        verify_sequential(MSGC(3, 1, 100, 2), 1)
+    with pytest.raises(ValueError, match="jobs: an exhaustive walk covers"):
+        find_failure(MSGC(3, 1, 2, 2), 10**9)
+    assert verify_sequential(MSGC(3, 1, 2, 2), 3).ok  # positive control

@@ -49,6 +49,10 @@ def check_sgc_params(n: int, B: int, W: int, lam: int, scheme: str = "model") ->
         )
     if scheme == "sr-sgc" and (W - 1) % B:
         raise ValueError(f"sr-sgc needs B to divide W - 1: B={B}, W - 1={W - 1}")
+    if scheme == "sr-sgc" and sr_sgc_s(B, W, lam) > n - 1:
+        raise ValueError(
+            f"sr-sgc needs s = ceil(B lambda/(W-1+B)) <= n - 1, got s = {sr_sgc_s(B, W, lam)}"
+        )
 
 
 def sr_sgc_s(B: int, W: int, lam: int) -> int:
@@ -63,14 +67,16 @@ def sr_sgc_s(B: int, W: int, lam: int) -> int:
 
 
 def sr_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
-    """Normalised load of SR-SGC, ``(s + 1) / n``."""
-    check_sgc_params(n, B, W, lam, "model")
+    """Normalised load of SR-SGC, ``(s + 1) / n``, for parameters :class:`SRSGC` accepts
+    (the same check)."""
+    check_sgc_params(n, B, W, lam, "sr-sgc")
     return Fraction(sr_sgc_s(B, W, lam) + 1, n)
 
 
 def m_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
-    """Normalised load of M-SGC (paper formula; D2 empty when lambda = n)."""
-    check_sgc_params(n, B, W, lam, "model")  # an array B raised TypeError (issue 30 fuzzer)
+    """Normalised load of M-SGC (paper formula; D2 empty when lambda = n), for parameters
+    :class:`MSGC` accepts (the same check)."""
+    check_sgc_params(n, B, W, lam, "m-sgc")  # an array B raised TypeError (issue 30 fuzzer)
     if lam == n:
         return Fraction(W - 1 + B, n * (W - 1))
     return Fraction((lam + 1) * (W - 1 + B), n * (B + (W - 1) * (lam + 1)))
