@@ -188,3 +188,25 @@ def test_exhaustive_verification_refuses_a_hopeless_walk_at_once():
     with pytest.raises(ValueError, match="jobs: an exhaustive walk covers"):
         find_failure(MSGC(3, 1, 2, 2), 10**9)
     assert verify_sequential(MSGC(3, 1, 2, 2), 3).ok  # positive control
+
+
+def test_markov_samplers_and_fit_refuse_unbounded_work_at_once():
+    import numpy as np
+
+    from gctheory.delays.markov.bursty import BurstyModel, fit_bursty
+    from gctheory.delays.markov.chains import GilbertElliott
+
+    S = BurstyModel(1, 3, 2).sample(200, 4, 0.1, rng=1)
+    with pytest.raises(ValueError, match="W: a window of 1000000 rounds is longer"):
+        fit_bursty(S, 10**6)
+    with pytest.raises(ValueError, match="W: fitting every B < W"):
+        fit_bursty(np.zeros((10**5, 4), dtype=np.int8), 10**4)
+    with pytest.raises(ValueError, match="rounds: at most"):
+        BurstyModel(1, 3, 2).sample(10**9, 4, 0.1)
+    with pytest.raises(ValueError, match="rounds: at most|rounds: the .* pattern needs"):
+        GilbertElliott(0.1, 0.3).sample(10**6, 10**6)
+    with pytest.raises(ValueError, match="rounds: the 1000000 x 1000000 pattern needs"):
+        GilbertElliott(0.1, 0.3).sample(10**6, 10**6)
+    # positive controls: ordinary sizes run
+    assert fit_bursty(S, 4)[0]["B"] == 1
+    assert GilbertElliott(0.1, 0.3).sample(50, 3, rng=2).shape == (50, 3)
