@@ -210,3 +210,110 @@ def test_markov_samplers_and_fit_refuse_unbounded_work_at_once():
     # positive controls: ordinary sizes run
     assert fit_bursty(S, 4)[0]["B"] == 1
     assert GilbertElliott(0.1, 0.3).sample(50, 3, rng=2).shape == (50, 3)
+
+
+# ---------------------------------------------------------------------------
+# Monte Carlo: an unreachable target is refused at once; a time bound ends the rest
+
+
+def _rare(rng, size):
+    return rng.random(size) < 1e-6
+
+
+def _expo(rng, size):
+    return rng.exponential(size=size)
+
+
+def test_monte_carlo_refuses_an_unreachable_target_and_honours_max_seconds():
+    from gctheory.montecarlo import PrecisionNotReachedWarning, estimate_mean, estimate_probability
+
+    with pytest.raises(ValueError, match="rel_half_width=1e-18 can never trigger"):
+        estimate_probability(_rare, 10**15, rng=1, stop={"rel_half_width": 1e-18})
+    with pytest.raises(ValueError, match="events=1000000000000000000 can never trigger"):
+        estimate_probability(_rare, 10**15, rng=1, stop={"events": 10**18})
+    for bad in (0, -1.0, math.nan, "1"):
+        with pytest.raises(ValueError, match="max_seconds"):
+            estimate_mean(_expo, 100, rng=1, max_seconds=bad)
+    # p = 1e-6 to 1e-6 relative needs ~7e18 trials: the time bound ends it (it ran for days)
+    with pytest.warns(PrecisionNotReachedWarning, match="max_seconds"):
+        est = estimate_probability(
+            _rare, 10**15, rng=1, stop={"rel_half_width": 1e-6}, max_seconds=0.05,
+            chunk_size=10**4, progress=False,
+        )  # fmt: skip
+    assert est.stopped_by == "max_seconds" and est.target_met is False
+    assert 0 < est.trials < 10**15
+    with pytest.warns(PrecisionNotReachedWarning, match="max_seconds"):
+        m = estimate_mean(
+            _expo, 10**15, rng=1, stop={"rel_half_width": 1e-10}, max_seconds=0.05,
+            chunk_size=10**4, progress=False,
+        )  # fmt: skip
+    assert m.stopped_by == "max_seconds" and m.low < 1.0 < m.high
+    # positive control: a generous bound changes nothing (same estimate as without it)
+    a = estimate_mean(_expo, 2000, rng=3, chunk_size=500, progress=False)
+    b = estimate_mean(_expo, 2000, rng=3, chunk_size=500, progress=False, max_seconds=math.inf)
+    assert a == b
+
+
+# ---------------------------------------------------------------------------
+# minor: refusals that name the right thing, signs of divergent means
+
+
+def test_order_statistics_name_a_dict_and_an_unfrozen_law():
+    with pytest.raises(ValueError, match="dist: a dict is neither a law"):
+        order_statistic_moments({stats.norm(): 2}, 1)  # was "n: the number of workers..."
+    with pytest.raises(ValueError, match="unfrozen discrete distribution scipy.stats.poisson"):
+        order_statistic_moments(stats.poisson, 1, 3)
+    with pytest.raises(ValueError, match="unfrozen continuous distribution scipy.stats.norm"):
+        expected_order_statistic(stats.norm, 1, 3)
+    with pytest.raises(ValueError, match=r"dists\[1\]: dist: got the unfrozen discrete"):
+        order_statistic_moments([stats.norm(), stats.poisson], 1)
+
+
+def test_the_minimum_of_cauchy_laws_has_mean_minus_infinity():
+    # P(min < -t) ~ n / (pi t): the left tail diverges; the right one, ~ t^-n, does not
+    for dists, n in (([stats.cauchy(), stats.cauchy()], None), (stats.cauchy(), 5)):
+        r = order_statistic_moments(dists, 1, n)
+        assert r.mean == -math.inf and "left tail" in r.reason  # +inf before
+    assert order_statistic_moments(stats.cauchy(), 5, 5).mean == math.inf  # the maximum
+    one = order_statistic_moments(stats.cauchy(), 1, 1)  # a single Cauchy: no mean at all
+    assert math.isnan(one.mean) and "undefined" in one.reason
+    with pytest.warns(InfiniteMomentWarning, match="undefined"):
+        assert math.isnan(expected_order_statistic(stats.cauchy(), 1, 1))
+
+
+def test_writers_name_a_folder_or_a_missing_folder(tmp_path):
+    import numpy as np
+
+    from gctheory.cluster.checkpoint import save_checkpoint
+    from gctheory.delays import read_trace, write_trace
+    from gctheory.sweeps.statsfile import LockedFile, write_rows
+
+    (tmp_path / "t.csv").write_text("round,worker,load,time\n0,0,1,1.0\n")
+    tr = read_trace(tmp_path / "t.csv")
+    missing = tmp_path / "no" / "x.csv"
+    cases = [
+        (lambda p: write_trace(tr, p), "path"),
+        (lambda p: LockedFile(p), "path"),
+        (lambda p: write_rows(p, [], overwrite=True), "path"),
+        (lambda p: save_checkpoint(p, {"config": {}, "x": np.ones(2)}), "checkpoint"),
+    ]
+    for write, name in cases:  # IsADirectoryError / FileNotFoundError before
+        with pytest.raises(ValueError, match=f"{name}: .* is a folder"):
+            write(tmp_path)
+        with pytest.raises(ValueError, match=f"{name}: (the )?folder .* does not exist"):
+            write(missing)
+
+
+def test_a_plug_ins_failure_names_the_plug_in():
+    from gctheory.codes import CodeFamily
+    from gctheory.codes.tandon import CyclicMDSCode
+
+    def broken(n, s):
+        return n / (s - s)
+
+    fam = CodeFamily("broken", CyclicMDSCode, build=broken, source="brokenpkg:FAMILY")
+    with pytest.raises(ValueError, match=r"'broken' \(plug-in brokenpkg:FAMILY\).*ZeroDivision"):
+        fam.make(5, 1)
+    own = CodeFamily("own", CyclicMDSCode, build=broken)  # gctheory's own: a bug, not wrapped
+    with pytest.raises(ZeroDivisionError):
+        own.make(5, 1)

@@ -39,8 +39,9 @@ from typing import Any
 import numpy as np
 
 from gctheory._safe_json import bounded_loads
+from gctheory._validate import check_path
 
-__all__ = ["save_checkpoint", "load_checkpoint", "FORMAT"]
+__all__ = ["save_checkpoint", "load_checkpoint", "check_checkpoint_path", "FORMAT"]
 
 #: format tag of the checkpoint files
 FORMAT = "gctheory.cluster.checkpoint/2"
@@ -106,9 +107,15 @@ class _Encoder:
         )
 
 
+def check_checkpoint_path(path: Any) -> str:
+    """Refuse by name, before any work, a checkpoint path that cannot be written: not a
+    path, a folder, or in a folder that does not exist."""
+    return check_path(path, "checkpoint", exists=False, what="checkpoint file", folder=True)
+
+
 def save_checkpoint(path: Any, state: dict[str, Any]) -> Path:
     """Write ``state`` (a dict of the run loop's records) atomically at ``path``."""
-    p = Path(path)
+    p = Path(check_checkpoint_path(path))
     enc = _Encoder()
     tree = enc({"format": FORMAT, **state})
     text = json.dumps(tree, allow_nan=False, separators=(",", ":"))

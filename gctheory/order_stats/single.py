@@ -34,6 +34,7 @@ from gctheory.order_stats._common import (
     OrderStatMoments,
     _check_dist,
     _check_kn,
+    _check_not_unfrozen_or_dict,
     _family,
 )
 from gctheory.order_stats._mp_reference import FAMILIES as MP_FAMILIES
@@ -109,6 +110,7 @@ def _moments(dist: Any, k: Any, n: Any, method: str, variance: bool) -> OrderSta
     """:func:`order_statistic_moments`; without ``variance`` the integration route skips
     the second moment (its variance is then NaN), as :func:`expected_order_statistic`
     needs only the mean."""
+    _check_not_unfrozen_or_dict(dist)
     if is_worker_sequence(dist):
         return hetero_order_statistic_moments(dist, k, n, method=method)
     if n is None:
@@ -161,7 +163,7 @@ def expected_order_statistic(
     0.666667
     """
     r = _moments(dist, k, n, method, variance=False)
-    if math.isinf(r.mean):  # reason is set whenever a moment is infinite; the text is a fallback
+    if not math.isfinite(r.mean):  # reason is set whenever a moment is infinite or undefined
         warnings.warn(r.reason or "the mean is infinite", InfiniteMomentWarning, stacklevel=2)
     return r.mean
 

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from gctheory._safe_json import bounded_loads
+from gctheory._validate import check_path
 from gctheory.sweeps.problems import ESTIMATORS, canonical_json, sha256_text
 
 __all__ = ["COLUMNS", "FORMAT", "HEADER", "Row", "StatsFileError"]
@@ -247,9 +248,7 @@ class LockedFile:
     """A stats file opened for appending, read incrementally under an exclusive lock."""
 
     def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
-        if not self.path.parent.is_dir():
-            raise ValueError(f"stats file {self.path}: folder {self.path.parent} does not exist")
+        self.path = Path(check_path(path, "path", exists=False, what="stats file", folder=True))
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         self.offset = 0
         self.rows_read = 1  # the header's row number
@@ -301,7 +300,7 @@ class LockedFile:
 
 def write_rows(path: str | os.PathLike, rows: list[Row], *, overwrite: bool = False) -> None:
     """A new stats file holding ``rows`` (refused if ``path`` exists unless ``overwrite``)."""
-    p = Path(path)
+    p = Path(check_path(path, "path", exists=False, what="stats file", folder=True))
     if p.exists() and not overwrite:
         raise ValueError(f"{p} exists; pass overwrite=True (--force) to replace it")
     tmp = p.with_name(p.name + ".tmp")
