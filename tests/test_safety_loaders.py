@@ -17,6 +17,7 @@ from gctheory.cluster.trace import load_run
 from gctheory.codes import load_code, save_code
 from gctheory.codes.tandon import CyclicMDSCode
 from gctheory.delays import read_trace, safe_load
+from gctheory.ldpc.alist import read_alist
 from gctheory.montecarlo import estimate_probability
 from gctheory.sweeps.statsfile import read_rows
 
@@ -116,6 +117,12 @@ def _run_trace(p: Path) -> None:  # the hostile file as a run trace's sidecar
     load_run(trace)
 
 
+def _ldpc_file(p: Path) -> None:
+    from gctheory.commands.ldpc import _load_file
+
+    _load_file(str(p))
+
+
 #: every loader, the suffix its files carry, and whether the hostile file must be refused
 #: (read_trace of a CSV may read some bytes as a trace of text columns: refused or read,
 #: never code)
@@ -128,6 +135,8 @@ LOADERS = {
     "delays.safe_load": (safe_load, ".pkl"),
     "sweeps.read_rows": (read_rows, ".csv"),
     "cluster.load_run (sidecar)": (_run_trace, ".csv.json"),
+    "ldpc.read_alist": (read_alist, ".alist"),
+    "gctheory ldpc --file (JSON)": (_ldpc_file, ".json"),
 }
 
 
@@ -217,7 +226,10 @@ _PACKAGE = Path(__file__).resolve().parents[1] / "gctheory"
 
 #: the only places allowed to unpickle, and why: the restricted unpickler of the delay
 #: profiles (admits lists, dicts and numeric scalars, nothing callable); the local
-#: engine's pipes to the worker processes it started itself (in-memory transport)
+#: engine's pipes to the worker processes it started itself (in-memory transport, as are
+#: multiprocessing's conn.recv in cluster/worker.py, mpi4py's messages in cluster/mpi.py,
+#: and the process pools and Dask executors of montecarlo/engine.py, none of them a file);
+#: an installed plug-in's entry point (code the user installed, not data)
 _ALLOWED = {
     ("delays/profiles.py", "_RestrictedUnpickler(io.BytesIO(data)).load()"),
     ("cluster/engines.py", "pickle.loads(data)"),
