@@ -18,15 +18,39 @@ from gctheory.order_stats._common import InfiniteMomentWarning
 # order statistics: beyond the validated range, heavy tails
 
 
-def test_normal_median_at_the_validated_edge_is_right_and_beyond_is_refused():
-    n = 10**16
-    r = order_statistic_moments(stats.norm(), n // 2, n)
-    assert r.variance == pytest.approx(math.pi / (2 * n), rel=1e-6)  # the CLT's variance
-    assert abs(r.mean) < 1e-15
+def test_central_order_statistics_at_huge_n_follow_their_expansion():
+    """The normal median's variance was 1.31e-16 at n = 1e18 (pi/(2n) = 1.57e-18), its mean
+    1.9e-10 at 1e17 (about -1.25e-17 is right); the Weibull median was off too."""
+    for n in (10**16, 10**17, 10**18):
+        r = order_statistic_moments(stats.norm(), n // 2, n)
+        assert r.variance == pytest.approx(math.pi / (2 * n), rel=1e-9)
+        # p = k/(n+1) = 1/2 - 1/(2(n+1)): Q(p) = -sqrt(2 pi)/(2(n+1)) to first order
+        assert r.mean == pytest.approx(-math.sqrt(2 * math.pi) / (2 * (n + 1)), rel=1e-6)
+        # Weibull(2) median: x = sqrt(ln 2), density 2x e^(-x^2) = sqrt(ln 2) there
+        w = order_statistic_moments(stats.weibull_min(2.0), n // 2, n)
+        assert w.variance == pytest.approx(0.25 / math.log(2) / n, rel=1e-9)
+        assert w.mean == pytest.approx(math.sqrt(math.log(2)), rel=1e-12)
+    # k = n/10 at n = 1e16: the integration's variance was 12% off; p q / (n f(Q(p))^2)
+    n, k = 10**16, 10**15
+    x = stats.norm.ppf(0.1)
+    f = math.exp(-x * x / 2) / math.sqrt(2 * math.pi)
+    assert order_statistic_moments(stats.norm(), k, n).variance == pytest.approx(
+        0.09 / (f * f) / n, rel=1e-6
+    )
+    # where the integration is right (n = 1e12) the two routes agree (validation)
+    for law in (stats.norm(), stats.lognorm(0.5), stats.gamma(3.0)):
+        for k in (10**11, 5 * 10**11, 10**12 - 10**10):
+            a = order_statistic_moments(law, k, 10**12)
+            b = order_statistic_moments(law, k, 10**12, method="quad")
+            assert a.method == "asymptotic-central" and b.method == "quad"
+            assert a.variance == pytest.approx(b.variance, rel=1e-8)
+            assert abs(a.mean - b.mean) < 1e-6 * math.sqrt(b.variance)
+    # not central and beyond the integration's range: refused by name
     for law in (stats.norm(), stats.weibull_min(2.0)):
-        for n in (10**17, 10**18):  # 1.31e-16 for pi/(2n) = 1.57e-18 at 1e18, before
-            with pytest.raises(ValueError, match="n: the integration route is validated"):
-                order_statistic_moments(law, n // 2, n)
+        with pytest.raises(ValueError, match="n: the integration route is validated"):
+            order_statistic_moments(law, 10**5, 10**18)
+        with pytest.raises(ValueError, match="n: the integration route is validated"):
+            order_statistic_moments(law, 10**17 // 2, 10**17, method="quad")
     # the closed forms have no such limit
     assert order_statistic_moments(stats.expon(), 10**18 // 2, 10**18).variance == (
         pytest.approx(1e-18, rel=1e-9)
