@@ -224,6 +224,8 @@ def check_path(
         raise ValueError(f"{name} must be a non-empty path, got {_show(value)}")
     if exists and not os.path.isfile(path):
         raise ValueError(f"{name}: {what} {path!r} does not exist (or is not a file)")
+    if os.path.isdir(path):
+        raise ValueError(f"{name}: {path!r} is a folder; give the path of a {what} in it")
     if folder:
         parent = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(parent):

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from gctheory.cluster.base import DEAD, ERROR, LATE, NEVER, STATUSES, UNUSED, USED, Engine
-from gctheory.cluster.checkpoint import load_checkpoint, save_checkpoint
+from gctheory.cluster.checkpoint import check_checkpoint_path, load_checkpoint, save_checkpoint
 from gctheory.cluster.engines import make_engine
 from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import Rule, build_scheme
@@ -211,6 +211,8 @@ def run(
         raise ValueError(f"timeout must be > 0 seconds, got {timeout!r}")
     if resume and checkpoint is None:
         raise ValueError("resume=True needs checkpoint=PATH (the file to resume from)")
+    if checkpoint is not None:
+        check_checkpoint_path(checkpoint)
     if not isinstance(checkpoint_every, (int, np.integer)) or checkpoint_every < 1:
         raise ValueError(f"checkpoint_every must be a positive int, got {checkpoint_every!r}")
     seed = _seed(rng)

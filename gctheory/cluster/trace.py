@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._safe_json import bounded_loads
 from gctheory.cluster.base import STATUSES
 
 __all__ = ["run_trace", "save_run", "load_run", "sidecar_path", "survivors_from_trace"]
@@ -178,7 +179,13 @@ def load_run(path: Any) -> tuple[Any, dict[str, Any]]:
             f"does not exist; replay needs the sidecar written by gctheory.cluster.run(..., "
             f"trace={str(path)!r})"
         )
-    cfg = json.loads(side.read_text())
+    try:
+        raw = side.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{str(side)!r} cannot be read ({exc.strerror})") from None
+    cfg = bounded_loads(raw, f"{str(side)!r} (the run's configuration)")
+    if not isinstance(cfg, dict):
+        raise ValueError(f"{str(side)!r}: the run's configuration must be a JSON object")
     if "status" not in tr.columns:
         raise ValueError(f"{path}: no 'status' column; not a trace of gctheory.cluster.run")
     return tr, cfg

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gctheory._safe_json import bounded_loads
 from gctheory._validate import check_flag, check_path
 from gctheory.codes._entry_points import plugin_modules
 
@@ -295,7 +296,7 @@ def load_code(path: str | os.PathLike) -> Any:
     if not p.is_file():
         raise ValueError(f"{where}: no such file")
     try:
-        with np.load(p, allow_pickle=False) as z:
+        with open(p, "rb") as fh, np.load(fh, allow_pickle=False) as z:  # fh: no leak
             files = {k: z[k] for k in z.files}
     except FileNotFoundError:
         raise ValueError(f"{where}: no such file") from None
@@ -303,10 +304,7 @@ def load_code(path: str | os.PathLike) -> Any:
         raise ValueError(f"{where}: not a saved gctheory code ({exc})") from None
     if "metadata" not in files:
         raise ValueError(f"{where}: not a saved gctheory code (no metadata)")
-    try:
-        meta = json.loads(str(files.pop("metadata")))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{where}: metadata is not JSON ({exc})") from None
+    meta = bounded_loads(str(files.pop("metadata")), f"{where}: metadata")
     if not isinstance(meta, dict) or meta.get("format") != CODE_FORMAT:
         raise ValueError(f"{where}: not a saved gctheory code (format {meta.get('format')!r})")
     version = meta.get("version")

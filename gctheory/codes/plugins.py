@@ -106,7 +106,16 @@ class CodeFamily:
                     f"option(s) {bad} are not options of code family {self.name!r}; "
                     f"its options: {valid}"
                 )
-        code = (self.build or self.cls)(n, s, **options)
+        try:
+            code = (self.build or self.cls)(n, s, **options)
+        except Exception as exc:
+            if not self.plugin:
+                raise
+            # a plug-in's own failure: say whose it is (its message kept, its type named)
+            raise ValueError(
+                f"code family {self.name!r} (plug-in {self.source}) could not build a code "
+                f"for n={n!r}, s={s!r}: {type(exc).__name__}: {exc}"
+            ) from exc
         if not isinstance(code, self.cls):
             raise ValueError(
                 f"code family {self.name!r} ({self.source}) built a {type(code).__name__}, "

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from gctheory._output import Interval, add_format_argument, format_table
+from gctheory._safe_json import bounded_loads
 
 __all__ = ["register"]
 
@@ -31,8 +31,8 @@ def _parse_distribution(text: str, name: str) -> dict[int, float]:
 def _load_file(path: str) -> tuple[dict[int, float], dict[int, float]]:
     """JSON file ``{"lam": {"2": 0.3, "3": 0.7}, "rho": {"6": 1}}`` (edge perspective)."""
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        data = bounded_loads(Path(path).read_bytes(), f"--file {path!r}")
+    except OSError as exc:
         raise ValueError(f"--file: cannot read an ensemble from {path!r}: {exc}") from None
     if not isinstance(data, dict) or "lam" not in data or "rho" not in data:
         raise ValueError(f"--file: {path!r} must hold a JSON object with keys 'lam' and 'rho'")

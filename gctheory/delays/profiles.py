@@ -58,6 +58,9 @@ def _brief(value: Any) -> str:
 #: most this many nodes per byte of the file, plus :data:`_TREE_SLACK`
 _TREE_PER_BYTE = 8
 _TREE_SLACK = 10**5
+#: deepest nesting of containers a pickle may have (a delay profile nests 5 deep); deeper
+#: trees are refused by name before anything recurses into them
+MAX_NESTING = 64
 
 
 def _check_tree(root: Any, nbytes: int) -> None:
@@ -69,6 +72,7 @@ def _check_tree(root: Any, nbytes: int) -> None:
     limit = _TREE_PER_BYTE * nbytes + _TREE_SLACK
     box = (list, tuple, dict)
     weight: dict[int, int] = {}
+    height: dict[int, int] = {}
     open_: set[int] = set()
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
@@ -82,7 +86,14 @@ def _check_tree(root: Any, nbytes: int) -> None:
                     f"refused: the pickle's {nbytes} bytes expand to more than {limit} "
                     "objects through shared references (not a plain delay profile)"
                 )
+            h = 1 + max((height[id(c)] for c in kids if isinstance(c, box)), default=0)
+            if h > MAX_NESTING:
+                raise pickle.UnpicklingError(
+                    f"refused: the pickle nests containers more than {MAX_NESTING} levels deep "
+                    "(not a plain delay profile, which nests 5)"
+                )
             weight[i] = w
+            height[i] = h
             open_.discard(i)
             continue
         if i in weight:
@@ -163,8 +174,9 @@ def safe_loads(data: bytes, *, source: str = "pickle") -> Any:
     """Unpickle ``data`` admitting only lists, dicts, plain values and numpy numeric scalars.
 
     Raises ValueError (naming ``source`` and the refused class) for anything else,
-    and for a tree that shared references make much larger than the bytes (more than
-    8 objects per byte plus 10^5) or that contains itself. A refused object is named
+    for a tree that shared references make much larger than the bytes (more than
+    8 objects per byte plus 10^5), that contains itself, or that nests containers
+    more than :data:`MAX_NESTING` deep. A refused object is named
     by its type and size, never printed whole.
 
     Parameters

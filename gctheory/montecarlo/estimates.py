@@ -179,7 +179,8 @@ class Estimate:
         with ``events``; the value stays ``count / n``).
     stopped_by : str
         The rule that ended the run: ``"trials"`` (the trial budget, always the
-        case without ``stop=``), ``"rel_half_width"`` or ``"events"``.
+        case without ``stop=``), ``"rel_half_width"``, ``"events"`` or
+        ``"max_seconds"`` (the time bound; ``target_met`` is then False).
     target_met : bool or None
         With ``stop=``, whether the precision or event target was reached
         (False: the budget ran out first, and a

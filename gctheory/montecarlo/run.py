@@ -10,6 +10,7 @@ and say in the result which rule ended the run.
 from __future__ import annotations
 
 import os
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -17,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._validate import check_real
 from gctheory.montecarlo import checkpoint as ckpt_mod
 from gctheory.montecarlo import engine
 from gctheory.montecarlo.estimates import Estimate, PrecisionNotReachedWarning
@@ -40,12 +42,16 @@ def drive(
     finish: Callable[[Any, int, bool], Estimate],
     events: Callable[[Any], int | None],
     extra_header: dict[str, Any] | None = None,
+    max_seconds: float | None = None,
 ) -> Estimate:
     """Run ``task`` chunk by chunk; ``finish(summary, n, warn)`` makes the estimate.
 
     ``funcs`` are the (name, callable) pairs the chunks call (checked for
     pickling on executors, fingerprinted into checkpoints). ``events(summary)``
     is the count the ``events`` rule reads (None where it does not apply).
+    ``max_seconds`` (checked by :func:`check_max_seconds`) ends the run at the first
+    chunk boundary past that time; the result then says ``stopped_by="max_seconds"``,
+    ``target_met=False``.
     """
     chunk_size = engine.check_chunk_size(chunk_size, trials)
     executor = engine.check_executor(executor)
@@ -77,14 +83,17 @@ def drive(
         cur = s if cur is None else _merge(kind, cur, s)
         state["summary"] = cur
         state["n"] += plan.size(i)
-        if stop is None:
-            return False
-        rule = rule_met(stop, finish(cur, state["n"], False), events(cur))
-        if rule is not None:
-            state["stopped_by"] = rule
+        if stop is not None:
+            rule = rule_met(stop, finish(cur, state["n"], False), events(cur))
+            if rule is not None:
+                state["stopped_by"] = rule
+                return True
+        if deadline is not None and time.monotonic() > deadline:
+            state["stopped_by"] = "max_seconds"
             return True
         return False
 
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
     bar = engine.Progress(trials, progress, label=funcs[0][0])
     try:
         used = engine.run_chunks(
@@ -102,6 +111,16 @@ def drive(
             ck.close()
     plan.consumed(used, shared=isinstance(rng, np.random.SeedSequence))
     est = finish(state["summary"], state["n"], True)
+    if state["stopped_by"] == "max_seconds":
+        warnings.warn(
+            f"the run reached max_seconds={max_seconds:g} after {state['n']:,} of "
+            f"trials={trials:,} outcomes"
+            + (f", before the stop rule ({stop.describe()}) was met" if stop else "")
+            + "; the result says so (stopped_by='max_seconds', target_met=False)",
+            PrecisionNotReachedWarning,
+            stacklevel=3,
+        )
+        return replace(est, stopped_by="max_seconds", target_met=False)
     if stop is None:
         return est
     met = state["stopped_by"] != "trials"
@@ -119,6 +138,13 @@ def drive(
             stacklevel=3,
         )
     return replace(est, stopped_by=state["stopped_by"], target_met=met)
+
+
+def check_max_seconds(max_seconds: Any) -> float | None:
+    """``max_seconds`` as a float > 0 (infinity allowed), or None: refused by name."""
+    if max_seconds is None:
+        return None
+    return check_real(max_seconds, "max_seconds", low=0.0, low_open=True, finite=False)
 
 
 def _ignore(i: int, s: Any) -> None:

@@ -18,7 +18,7 @@ from gctheory.montecarlo.estimates import (
     check_interval,
     check_level,
 )
-from gctheory.montecarlo.run import drive
+from gctheory.montecarlo.run import check_max_seconds, drive
 from gctheory.montecarlo.sequential import design, sequential_interval
 from gctheory.montecarlo.stopping import (
     Stop,
@@ -75,6 +75,7 @@ def estimate_probability(
     checkpoint: str | os.PathLike | None = None,
     interval: str = "wilson",
     stop: Stop | dict | None = None,
+    max_seconds: float | None = None,
 ) -> Estimate:
     """Estimate ``P(event)`` from at most ``trials`` independent outcomes.
 
@@ -125,6 +126,15 @@ def estimate_probability(
         plain interval covered 86.1% at a stated 90% (exactly, over every way
         the run can end: p = 0.05, r = 0.6, chunks of 10), the sequential one
         91.4%.
+    max_seconds : float, optional
+        End the run at the first chunk boundary after this many seconds (as
+        :func:`gctheory.sweeps.collect` does): the result has
+        ``stopped_by="max_seconds"``, ``target_met=False``, and a
+        :class:`~gctheory.montecarlo.PrecisionNotReachedWarning` says so. Such a
+        run's length depends on the machine's speed, so it is not reproducible
+        from its seed alone. A stop rule that no count within ``trials`` can
+        meet is refused at once; one that depends on the unknown probability
+        (``rel_half_width``) is bounded by ``trials`` and ``max_seconds``.
 
     Returns
     -------
@@ -144,6 +154,7 @@ def estimate_probability(
     trials = engine.check_trials(trials)
     stop = as_stop(stop)
     check_reachable(stop, trials, kind="probability", level=level, interval=interval)
+    max_seconds = check_max_seconds(max_seconds)
 
     def finish(count: int, n: int, warn: bool) -> Estimate:
         return binomial_estimate(count, n, level=level, interval=interval)
@@ -161,6 +172,7 @@ def estimate_probability(
         stop=stop,
         finish=finish,
         events=lambda count: count,
+        max_seconds=max_seconds,
     )
     if stop is None:
         return est
@@ -205,6 +217,7 @@ def estimate_mean(
     progress: bool | None = None,
     checkpoint: str | os.PathLike | None = None,
     stop: Stop | dict | None = None,
+    max_seconds: float | None = None,
 ) -> Estimate:
     """Estimate ``E[X]`` from at most ``trials`` independent draws, with a CLT interval.
 
@@ -222,7 +235,9 @@ def estimate_mean(
     estimate's ``diagnostics`` give the index, its lower limit and the
     largest draw's share
     of the squared deviations. Other parameters as in
-    :func:`estimate_probability` (``stop`` takes ``rel_half_width`` only).
+    :func:`estimate_probability` (``stop`` takes ``rel_half_width`` only; no rule on
+    a mean can be judged unreachable before the draws, so ``max_seconds`` is the bound
+    on a run whose budget is beyond reach).
     Requires ``trials >= 2``.
 
     Parameters
@@ -267,6 +282,7 @@ def estimate_mean(
         raise ValueError(f"trials must be >= 2 for a mean's interval, got {trials}")
     stop = as_stop(stop)
     check_reachable(stop, trials, kind="mean", level=level)
+    max_seconds = check_max_seconds(max_seconds)
 
     def finish(m: Moments, n: int, warn: bool) -> Estimate:
         return mean_estimate(m, level, warn=warn)
@@ -284,4 +300,5 @@ def estimate_mean(
         stop=stop,
         finish=finish,
         events=lambda m: None,
+        max_seconds=max_seconds,
     )

@@ -10,6 +10,7 @@ another submodule.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,7 +142,26 @@ def _check_kn(k: Any, n: Any, kname: str = "k", nname: str = "n") -> tuple[int, 
     return k, n
 
 
+def _check_not_unfrozen_or_dict(dist: Any, name: str = "dist") -> None:
+    """Refuse by name the two near misses: a dict of laws, a law's unfrozen generator."""
+    if isinstance(dist, Mapping):
+        raise ValueError(
+            f"{name}: a dict is neither a law nor a sequence of laws; pass one frozen law, "
+            "a list of frozen laws (one per worker) or a list of (law, count) pairs, such as "
+            "list(d.items()) for a dict mapping laws to counts"
+        )
+    if isinstance(dist, (stats.rv_continuous, stats.rv_discrete)):
+        kind = "discrete" if isinstance(dist, stats.rv_discrete) else "continuous"
+        law = getattr(dist, "name", type(dist).__name__)
+        raise ValueError(
+            f"{name}: got the unfrozen {kind} distribution scipy.stats.{law}; freeze it with "
+            f"its parameters, e.g. stats.{law}(...)"
+            + (" (and a discrete law has no density here)" if kind == "discrete" else "")
+        )
+
+
 def _check_dist(dist: Any) -> None:
+    _check_not_unfrozen_or_dict(dist)
     inner = getattr(dist, "dist", None)
     if isinstance(inner, stats.rv_discrete):
         raise ValueError(

@@ -179,6 +179,8 @@ def expected_grouped_completion(
     1.833333
     """
     r = grouped_completion_moments(dist, groups, group_size, wait, method=method)
-    if math.isinf(r.mean):  # reason is set whenever a moment is infinite; the text is a fallback
+    if not math.isfinite(
+        r.mean
+    ):  # reason is set whenever a moment is infinite; the text is a fallback
         warnings.warn(r.reason or "the mean is infinite", InfiniteMomentWarning, stacklevel=2)
     return r.mean

@@ -246,20 +246,35 @@ class _Counts:
                 special.gammaln(c + 1) - special.gammaln(j + 1) - special.gammaln(c - j + 1)
             )
 
-    def pmf(self, c: int, p: float) -> np.ndarray:
-        if p <= 0.0 or p >= 1.0:
-            return _point(c, p)
+    def pmf(self, c: int, p: float, q: float | None = None) -> np.ndarray:
+        """``Bin(c, p)``; ``q`` is ``1 - p`` computed directly (a survival function): near
+        ``p = 1`` it keeps the relative precision ``1 - p`` would lose (the tail of a
+        heavy-tailed order statistic lives there)."""
+        q = 1.0 - p if q is None else q
+        if p <= 0.0 or q <= 0.0:
+            return _point(c, 0.0 if p <= 0.0 else 1.0)
         j = self.j[c]
-        lp = self.logc[c] + j * math.log(p) + (c - j) * math.log1p(-p)
-        return np.exp(lp)
+        lq = math.log(q) if q < 0.5 else math.log1p(-p)
+        lp = math.log(p) if p < 0.5 else math.log1p(-q)
+        return np.exp(self.logc[c] + j * lp + (c - j) * lq)
 
-    def probs(self, F: Sequence[float], k: int) -> tuple[float, float]:
+    def probs(
+        self, F: Sequence[float], k: int, S: Sequence[float] | None = None
+    ) -> tuple[float, float]:
+        """``(P(N >= k), P(N < k))`` with ``F`` each group's success probability and
+        ``S`` (optional) its complement computed directly."""
+
+        def pmf(g: int) -> np.ndarray:
+            p = min(max(F[g], 0.0), 1.0)
+            q = None if S is None else min(max(S[g], 0.0), 1.0)
+            return self.pmf(self.counts[g], p, q)
+
         rest = np.ones(1)
         for g in self.order[:-1]:
-            rest = np.convolve(rest, self.pmf(self.counts[g], min(max(F[g], 0.0), 1.0)))
+            rest = np.convolve(rest, pmf(g))
         last = self.order[-1]
         c = self.counts[last]
-        pm = self.pmf(c, min(max(F[last], 0.0), 1.0))
+        pm = pmf(last)
         low = np.cumsum(pm)  # P(B <= i)
         high = np.cumsum(pm[::-1])[::-1]  # P(B >= i)
         i = k - np.arange(rest.size)  # B must be >= i for N >= k
@@ -297,10 +312,10 @@ def _hetero_cdf_sf(
     # count the finished workers where k is small, the unfinished ones where k is large
     n = sum(counts.counts)
     if k <= n - k + 1:
-        return counts.probs(F, k)
+        return counts.probs(F, k, S)
     # X_(k) <= t  iff  fewer than n - k + 1 workers are still running at t
     m = n - k + 1
-    lt, ge = counts.probs(S, m)  # P(U >= m) = P(X_(k) > t), P(U < m) = P(X_(k) <= t)
+    lt, ge = counts.probs(S, m, F)  # P(U >= m) = P(X_(k) > t), P(U < m) = P(X_(k) <= t)
     return ge, lt
 
 

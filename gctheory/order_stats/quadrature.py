@@ -81,6 +81,7 @@ def _quad_moments(
     m1 = m2 = 0.0
     div1: list[str] = []
     div2: list[str] = []
+    sides: set[float] = set()  # +1: the right tail's integral diverged, -1: the left one's
     with warnings.catch_warnings():
         warnings.simplefilter("error", integrate.IntegrationWarning)
         for pts, g, sign in ((pts_r, sf, 1.0), (pts_l, cdf, -1.0)):
@@ -96,6 +97,7 @@ def _quad_moments(
                     m1 += sign * _quad_segment(g, a_, b_)
                 except integrate.IntegrationWarning as w:
                     div1.append(f"[{a_:.4g}, {b_:.4g}]: {w}")
+                    sides.add(sign)
                 if not variance:
                     continue
                 try:
@@ -106,15 +108,21 @@ def _quad_moments(
         if math.isinf(end):
             c = _tail_exponent(lambda t, g=g, side=side: g(side * t), max(abs(ref), 1.0) * 10)
             if c <= 1.0 + _TAIL_TOL:
-                div1.append(f"tail decays like |t|^-{c:.4g}, not faster than 1/|t|")
+                where = "right" if side > 0 else "left"
+                div1.append(f"the {where} tail decays like |t|^-{c:.4g}, not faster than 1/|t|")
+                sides.add(side)
             elif c <= 2.0 + _TAIL_TOL and variance:
                 div2.append(f"tail decays like |t|^-{c:.4g}, not faster than 1/|t|^2")
     if div1:
+        # a left tail that diverges drags the mean to -inf (the minimum of Cauchy laws);
+        # both tails: +inf - inf, no mean at all
+        mean = math.nan if len(sides) == 2 else -math.inf if sides == {-1.0} else math.inf
+        what = "undefined (both tails diverge)" if math.isnan(mean) else f"{mean}"
         reason = (
-            "numerical integral of the survival function did not converge (heavy tail: "
-            "the mean may be infinite) on " + "; ".join(div1)
+            f"numerical integral of the {'CDF' if sides == {-1.0} else 'survival function'} "
+            f"did not converge (heavy tail: the mean may be {what}) on " + "; ".join(div1)
         )
-        return OrderStatMoments(math.inf, math.inf, "quad", reason)
+        return OrderStatMoments(mean, math.inf, "quad", reason)
     mean = center + m1
     if not variance:
         return OrderStatMoments(mean, math.nan, "quad")
@@ -170,12 +178,12 @@ def _check_support(
     asked for). On a bounded support no moment is
     infinite: a divergent integral there is a numerical failure too, not an infinite
     mean."""
-    if math.isfinite(lo) and math.isfinite(hi) and math.isinf(r.mean):
+    if math.isfinite(lo) and math.isfinite(hi) and not math.isfinite(r.mean):
         raise ValueError(
             f"dist: numerical integration of the order statistic of {dist.dist.name!r} on "
             f"its bounded support [{lo:g}, {hi:g}] failed ({r.reason}); its mean is finite"
         )
-    ok_mean = math.isinf(r.mean) or lo <= r.mean <= hi
+    ok_mean = not math.isfinite(r.mean) or lo <= r.mean <= hi
     ok_var = r.variance >= 0 or (not variance and math.isnan(r.variance))
     if not (ok_mean and ok_var):
         raise ValueError(

@@ -111,7 +111,7 @@ def groups_to_pairs(groups) -> list[tuple[Any, int]]:
 
 
 def _warn_unreliable(moments) -> None:
-    if math.isinf(moments.mean):
+    if not math.isfinite(moments.mean):
         warnings.warn(
             f"Monte Carlo mean of a variable with infinite mean is meaningless ({moments.reason})",
             UnreliableMonteCarloWarning,
@@ -127,7 +127,7 @@ def _warn_unreliable(moments) -> None:
 
 
 def _mc(dist, groups, r, wait, trials, rng, level, chunk_size, executor, moments):
-    if math.isinf(moments.mean):
+    if not math.isfinite(moments.mean):
         warnings.warn(
             f"Monte Carlo mean of a variable with infinite mean is meaningless ({moments.reason})",
             UnreliableMonteCarloWarning,

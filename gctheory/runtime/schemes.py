@@ -253,7 +253,7 @@ def scheme_expected_time(
     frc 0.4236
     """
     mom = scheme_time_moments(scheme, dist, n, s, m, tau=tau, code=code)
-    if math.isinf(mom.mean):  # reason is set whenever a moment is infinite; the text is a fallback
+    if not math.isfinite(mom.mean):  # reason is set whenever a moment is infinite or undefined
         warnings.warn(mom.reason or "the mean is infinite", InfiniteMomentWarning, stacklevel=2)
     return mom.mean
 

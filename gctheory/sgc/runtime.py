@@ -104,6 +104,8 @@ def scheme_load(scheme: str, n: int, params: tuple[int, ...]) -> Fraction:
     >>> scheme_load("GC", 4, (1,)), scheme_load("SR-SGC", 4, (1, 3, 2))
     (Fraction(1, 2), Fraction(1, 2))
     """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n (the number of workers) must be an integer >= 1, got {n!r}")
     if scheme == "GC":
         return Fraction(params[0] + 1, n)
     if scheme == "SR-SGC":
@@ -331,6 +333,46 @@ def _run_m(
 _NO_PARAMS: tuple[int, ...] = ()
 
 
+def _check_run_inputs(
+    delays: Any, jobs: Any, mu: Any, base_load: Any, base_comp: Any
+) -> tuple[np.ndarray, float, float]:
+    """Refuse, by name and before any work, what :func:`run_scheme` cannot run on."""
+    try:
+        D = np.asarray(delays, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("delays must be a (workers, rounds) matrix of numbers") from None
+    if D.ndim != 2:
+        raise ValueError(f"delays must be a (workers, rounds) matrix, got shape {D.shape}")
+    if D.shape[0] < 1 or D.shape[1] < 1:
+        raise ValueError(f"delays must have at least one worker and one round, got {D.shape}")
+    bad = ~np.isfinite(D) | (D < 0)
+    if bad.any():
+        i, t = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(
+            f"delays must be finite and >= 0 (times); worker {i}, round {t} is {D[i, t]!r} "
+            f"({int(bad.sum())} such entries)"
+        )
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if isinstance(mu, bool) or not (
+        isinstance(mu, (int, float, np.integer, np.floating)) and math.isfinite(mu) and mu >= 0
+    ):
+        raise ValueError(
+            f"mu must be a finite number >= 0 (the wait is (1 + mu) x fastest), got {mu!r}"
+        )
+    out = []
+    for name, v, what in (
+        ("base_load", base_load, "the load the delays were measured at"),
+        ("base_comp", base_comp, "the computation time per unit of load"),
+    ):
+        if isinstance(v, bool) or not (
+            isinstance(v, (int, float, np.integer, np.floating)) and math.isfinite(v) and v >= 0
+        ):
+            raise ValueError(f"{name} ({what}) must be a finite number >= 0, got {v!r}")
+        out.append(float(v))
+    return D, out[0], out[1]
+
+
 def run_scheme(
     delays: np.ndarray,
     scheme: str,
@@ -379,16 +421,8 @@ def run_scheme(
     10.8423
     """
     _check_rules(rules)
-    D0 = np.asarray(delays, dtype=float)
-    if D0.ndim != 2:
-        raise ValueError(f"delays must be a (workers, rounds) matrix, got shape {D0.shape}")
+    D0, base_load, base_comp = _check_run_inputs(delays, jobs, mu, base_load, base_comp)
     n, R = D0.shape
-    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
-        raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
-    if not (isinstance(mu, (int, float)) and math.isfinite(mu) and mu >= 0):
-        raise ValueError(
-            f"mu must be a finite number >= 0 (the wait is (1 + mu) x fastest), got {mu!r}"
-        )
     params = tuple(int(p) for p in params)
     if scheme in ("SR-SGC", "M-SGC"):
         if len(params) != 3:
@@ -409,6 +443,12 @@ def run_scheme(
         )
     load = scheme_load(scheme, n, params)
     D = D0 + (float(load) - base_load) * base_comp
+    if base_comp and float(D.min()) < 0:
+        raise ValueError(
+            f"base_comp: the delays at load {float(load):.6g} are D + (load - base_load) x "
+            f"base_comp = D + ({float(load):.6g} - {base_load:.6g}) x {base_comp:.6g}, negative "
+            f"for some worker (down to {float(D.min()):.6g}); a delay is >= 0"
+        )
     if scheme == "GC":
         dur, waits = _run_gc(D, params[0], jobs, mu, rules)
     elif scheme == "SR-SGC":
@@ -533,7 +573,8 @@ def search_runtimes(
     no coding [] 10.842
     no-wait [] 17.046
     """
-    D = np.asarray(delays, dtype=float)
+    _check_rules(rules)
+    D, base_load, base_comp = _check_run_inputs(delays, jobs, mu, base_load, base_comp)
     n, R = D.shape
     if R < jobs:
         raise ValueError(f"the trace has {R} rounds < jobs = {jobs} (rule: rounds >= jobs + T)")

@@ -37,7 +37,6 @@ from __future__ import annotations
 import csv
 import fcntl
 import io
-import json
 import math
 import os
 from collections.abc import Iterator
@@ -45,6 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gctheory._safe_json import bounded_loads
+from gctheory._validate import check_path
 from gctheory.sweeps.problems import ESTIMATORS, canonical_json, sha256_text
 
 __all__ = ["COLUMNS", "FORMAT", "HEADER", "Row", "StatsFileError"]
@@ -188,7 +189,7 @@ def parse_row(line: str, path: Path | str, number: int) -> Row:
         raise StatsFileError(f"{where}: checksum mismatch (the row was edited or torn)")
     f = dict(zip(COLUMNS, fields, strict=True))
     try:
-        problem = json.loads(f["problem"])
+        problem = bounded_loads(f["problem"], "problem")
         if canonical_json(problem) != f["problem"] or sha256_text(f["problem"]) != f["key"]:
             raise ValueError("the key is not the SHA-256 of the canonical problem JSON")
         if problem.get("estimator") != f["estimator"] or f["estimator"] not in ESTIMATORS:
@@ -261,9 +262,7 @@ class LockedFile:
     """A stats file opened for appending, read incrementally under an exclusive lock."""
 
     def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
-        if not self.path.parent.is_dir():
-            raise ValueError(f"stats file {self.path}: folder {self.path.parent} does not exist")
+        self.path = Path(check_path(path, "path", exists=False, what="stats file", folder=True))
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         self.offset = 0
         self.rows_read = 1  # the header's row number
@@ -315,7 +314,7 @@ class LockedFile:
 
 def write_rows(path: str | os.PathLike, rows: list[Row], *, overwrite: bool = False) -> None:
     """A new stats file holding ``rows`` (refused if ``path`` exists unless ``overwrite``)."""
-    p = Path(path)
+    p = Path(check_path(path, "path", exists=False, what="stats file", folder=True))
     if p.exists() and not overwrite:
         raise ValueError(f"{p} exists; pass overwrite=True (--force) to replace it")
     tmp = p.with_name(p.name + ".tmp")

@@ -122,12 +122,13 @@ class MSGC(SequentialCode):
     def construction_load(self) -> Fraction:
         """Sum over a worker's W - 1 + B slots of the data each slot's task touches."""
         c1, c2 = self._sizes()
-        total = Fraction(0)
-        for m in range(self.slots):
-            if m < self.W - 1 or not self.groups:
-                total += c1
-            else:  # a D2 task: lambda + 1 partitions of its group (cyclic placement)
-                total += (self.lam + 1) * c2
+        # slots 0..W-2 hold a D1 chunk each; the B slots after them a D2 task of lambda + 1
+        # partitions of its group (cyclic placement), or a D1 chunk when D2 is empty:
+        # counted by kind, not slot by slot (W may be huge)
+        if self.groups:
+            total = (self.W - 1) * c1 + self.B * (self.lam + 1) * c2
+        else:
+            total = self.slots * c1
         job = self.n * (self.W - 1) * c1 + self.groups * self.n * c2
         assert job == 1
         return total

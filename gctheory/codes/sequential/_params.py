@@ -80,6 +80,10 @@ def check_sgc_params(n: int, B: int, W: int, lam: int, scheme: str = "model") ->
         )
     if scheme == "sr-sgc" and (W - 1) % B:
         raise ValueError(f"sr-sgc needs B to divide W - 1: B={B}, W - 1={W - 1}")
+    if scheme == "sr-sgc" and sr_sgc_s(B, W, lam) > n - 1:
+        raise ValueError(
+            f"sr-sgc needs s = ceil(B lambda/(W-1+B)) <= n - 1, got s = {sr_sgc_s(B, W, lam)}"
+        )
 
 
 def sr_sgc_s(B: int, W: int, lam: int) -> int:
@@ -138,7 +142,7 @@ def sr_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
     >>> sr_sgc_load(4, 1, 3, 2)
     Fraction(1, 2)
     """
-    check_sgc_params(n, B, W, lam, "model")
+    check_sgc_params(n, B, W, lam, "sr-sgc")
     return Fraction(sr_sgc_s(B, W, lam) + 1, n)
 
 
@@ -167,7 +171,7 @@ def m_sgc_load(n: int, B: int, W: int, lam: int) -> Fraction:
     >>> m_sgc_load(4, 1, 3, 2)
     Fraction(9, 28)
     """
-    check_sgc_params(n, B, W, lam, "model")  # an array B raised TypeError
+    check_sgc_params(n, B, W, lam, "m-sgc")  # an array B raised TypeError
     if lam == n:
         return Fraction(W - 1 + B, n * (W - 1))
     return Fraction((lam + 1) * (W - 1 + B), n * (B + (W - 1) * (lam + 1)))

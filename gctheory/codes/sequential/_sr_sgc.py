@@ -89,9 +89,7 @@ class SRSGC(SequentialCode):
         if prefer not in ("stragglers", "index"):
             raise ValueError(f"prefer must be 'stragglers' or 'index', got {prefer!r}")
         self.prefer = prefer
-        self.s = sr_sgc_s(self.B, self.W, self.lam)
-        if self.s > self.n - 1:
-            raise ValueError(f"sr-sgc needs s = ceil(B lambda/(W-1+B)) <= n - 1, got s = {self.s}")
+        self.s = sr_sgc_s(self.B, self.W, self.lam)  # <= n - 1: checked by check_sgc_params
         self.T = self.B
         self.load = sr_sgc_load(self.n, self.B, self.W, self.lam)
         self.partitions = self.n

@@ -17,6 +17,27 @@ from gctheory.codes.sequential._params import _int
 __all__ = ["SequentialVerification", "verify_sequential", "find_failure"]
 
 
+#: most rounds (jobs + T) an exhaustive walk covers: the admissible patterns grow about
+#: 13-fold a job (M-SGC(3, 1, 2, 2): 271 at 3 jobs, 48,727 at 7), and the walk recurses
+#: once a round
+MAX_ROUNDS = 24
+#: most straggler rows the walk may try in all (a few minutes of work); beyond, it stops
+#: with a ValueError saying how far it got
+MAX_NODES = 2 * 10**7
+
+
+def _check_rounds(code: SequentialCode, jobs: int) -> None:
+    if jobs + code.T > MAX_ROUNDS:
+        raise ValueError(
+            f"jobs: an exhaustive walk covers jobs + T <= {MAX_ROUNDS} rounds (the patterns "
+            f"grow exponentially with the rounds); {code.name} with n = {code.n}, "
+            f"(B, W, lambda) = {code.params} has T = {code.T}, "
+            f"so jobs must be <= {MAX_ROUNDS - code.T}"
+            + ("" if MAX_ROUNDS - code.T >= 1 else " (none: T alone is too large)")
+            + f", got {jobs}"
+        )
+
+
 # ----------------------------------------------------------------------------- verification
 @dataclass
 class SequentialVerification:
@@ -74,12 +95,19 @@ def _walk(code: SequentialCode, jobs: int, admissible_only: bool, stop_at_failur
     master = code.master(jobs)
     hist = np.zeros((rounds, n), bool)
     decoded_at = np.full(jobs, -1)
+    tried = [0]
 
     def rec(r: int):
         if r == rounds:
             yield hist.copy(), True, decoded_at.copy()
             return
         for row in rows:
+            tried[0] += 1
+            if tried[0] > MAX_NODES:
+                raise ValueError(
+                    f"jobs: the exhaustive walk of {code.name} (n = {code.n}) over {jobs} jobs "
+                    f"tried {MAX_NODES} straggler rows without finishing; ask for fewer jobs"
+                )
             if admissible_only and code.model.round_violation(hist[:r], row) is not None:
                 continue
             hist[r] = row
@@ -138,6 +166,7 @@ def verify_sequential(code: SequentialCode, jobs: int) -> SequentialVerification
         raise ValueError(
             f"n must be <= 8 for an exhaustive check (2^n straggler sets a round), got {code.n}"
         )
+    _check_rounds(code, jobs)
     res = SequentialVerification(code.name, code.params, jobs, jobs + code.T, 0, 0)
     for pat, ok, dec in _walk(code, jobs, True, False):
         if not ok:
@@ -183,6 +212,7 @@ def find_failure(code: SequentialCode, jobs: int) -> tuple[np.ndarray, str] | No
     """
     _check_code(code)
     jobs = _int("jobs", jobs, 1)
+    _check_rounds(code, jobs)
     for pat, ok, _ in _walk(code, jobs, False, True):
         if not ok:
             why = code.model.violation(pat)

@@ -11,13 +11,14 @@ bursts that obey it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from gctheory._validate import as_generator, check_int
-from gctheory.delays.markov.chains import _prob
+from gctheory.delays.markov.chains import _check_sample_size, _prob
 from gctheory.delays.markov.indicators import _check_states
 
 __all__ = ["BurstyModel", "fit_bursty"]
@@ -61,8 +62,7 @@ class BurstyModel:
         """Random straggler patterns that follow the model: each round every eligible
         worker starts a burst with probability ``rate`` (burst length uniform on
         ``1..B``); a start that would break the window or the ``lambda`` rule is dropped."""
-        rounds = check_int(rounds, "rounds", low=1)
-        workers = check_int(workers, "workers", low=1)
+        rounds, workers = _check_sample_size(rounds, workers, 2)
         rate = _prob(rate, "rate")
         if self.lam > workers:
             raise ValueError(f"lam = {self.lam} exceeds the number of workers {workers}")
@@ -87,6 +87,11 @@ class BurstyModel:
         return S.astype(np.int8)
 
 
+#: most rounds :func:`fit_bursty`'s conformity checks may visit (each one step of a Python
+#: loop, a few microseconds)
+MAX_FIT_STEPS = 2 * 10**7
+
+
 def fit_bursty(S: Any, W: int, *, target: float = 0.9) -> list[dict[str, Any]]:
     """For each ``B < W``: the smallest ``lambda`` under which at least ``target`` of
     the rounds follow the model, and that fraction (a constraint model is fitted by
@@ -94,7 +99,18 @@ def fit_bursty(S: Any, W: int, *, target: float = 0.9) -> list[dict[str, Any]]:
     S = _check_states(S)
     W = check_int(W, "W", low=2)
     target = _prob(target, "target")
-    n = S.shape[1]
+    R, n = S.shape
+    if W > max(R, 2):
+        raise ValueError(
+            f"W: a window of {W} rounds is longer than the trace ({R} rounds); fit W <= {R}"
+        )
+    steps = (W - 1) * (math.ceil(math.log2(n)) + 2) * R  # rounds the conformity checks visit
+    if steps > MAX_FIT_STEPS:
+        raise ValueError(
+            f"W: fitting every B < W = {W} over {R} rounds of {n} workers checks about {steps:.3g} "
+            f"rounds one by one, more than {MAX_FIT_STEPS:.0e} (minutes of work); use a smaller "
+            "W or a shorter trace"
+        )
     out = []
     for B in range(1, W):
         lo, hi = 1, n

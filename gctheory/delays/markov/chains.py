@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_int
+from gctheory._validate import as_generator, check_int, check_memory
 
 __all__ = ["Fritchman", "GilbertElliott"]
 
@@ -180,9 +180,27 @@ def _lag1(P: np.ndarray, e: np.ndarray, pi: np.ndarray) -> float:
     return both / b if b > 0 else math.nan
 
 
-def _sample_chain(P, e, pi, rounds, workers, rng) -> np.ndarray:
+#: most rounds a sampler draws: each round is one step of a Python loop (about 10 us),
+#: so 10^7 rounds is minutes of work; more is refused at once
+MAX_SAMPLE_ROUNDS = 10**7
+
+
+def _check_sample_size(rounds: Any, workers: Any, per_cell: int = 2) -> tuple[int, int]:
+    """``rounds`` and ``workers`` checked, and refused at once (by name) where the pattern
+    needs more rounds than :data:`MAX_SAMPLE_ROUNDS` or more memory than is available."""
     rounds = check_int(rounds, "rounds", low=1)
     workers = check_int(workers, "workers", low=1)
+    if rounds > MAX_SAMPLE_ROUNDS:
+        raise ValueError(
+            f"rounds: at most {MAX_SAMPLE_ROUNDS} rounds a call (the sampler steps through "
+            f"them one by one); got {rounds}: draw in batches"
+        )
+    check_memory(rounds * workers * per_cell, "rounds", f"the {rounds} x {workers} pattern")
+    return rounds, workers
+
+
+def _sample_chain(P, e, pi, rounds, workers, rng) -> np.ndarray:
+    rounds, workers = _check_sample_size(rounds, workers, 1 + 8 * len(pi))
     g = as_generator(rng)
     cum = np.cumsum(P, axis=1)
     state = np.minimum(np.searchsorted(np.cumsum(pi), g.random(workers)), len(pi) - 1)
