@@ -58,12 +58,17 @@ html_title = f"gctheory {release}"
 html_theme_options = {
     "navbar_align": "left",
     "show_toc_level": 2,
-    "secondary_sidebar_items": ["page-toc", "sourcelink"],
+    # no right-hand column: the page's table of contents sits under the section
+    # navigation on the left, so a 100-column code line fits a 1280-pixel window
+    "secondary_sidebar_items": [],
     "navigation_with_keys": False,
     # nothing fetched at build or view time (no version switcher, no icons from a CDN)
     "icon_links": [],
 }
-html_sidebars = {"index": []}  # the front page lists the guides itself
+html_sidebars = {
+    "index": [],  # the front page lists the guides itself
+    "**": ["sidebar-nav-bs", "page-toc", "sourcelink"],
+}
 
 # --- gallery (sphinx-gallery) ------------------------------------------------
 # Each ``examples/plot_*.py`` runs once per build, small sizes only: together they

@@ -180,3 +180,49 @@ def test_search_page(server, tmp_path):
     )
     assert 'href="codes.html' in html  # the guide on gradient codes is found too
     screenshot(tmp_path, server + "search.html?q=decode", "search-decode")
+
+
+EXAMPLES = ROOT / "examples"
+
+
+def test_gallery_index(server, tmp_path):
+    # one thumbnail per example script, each linking to its page, each page with a figure
+    scripts = sorted(EXAMPLES.glob("plot_*.py"))
+    assert len(scripts) >= 12, f"the gallery has {len(scripts)} examples, fewer than 12"
+    html = dom(tmp_path, server + "auto_examples/index.html")
+    assert html.count('class="sphx-glr-thumbcontainer"') == len(scripts)
+    for script in scripts:
+        assert f'href="{script.stem}.html' in html, f"{script.name} has no thumbnail"
+        assert f"sphx_glr_{script.stem}_thumb.png" in html, f"{script.name}: no figure"
+    screenshot(tmp_path, server + "auto_examples/index.html", "gallery")
+
+
+def test_gallery_example_page(server, tmp_path):
+    page = "auto_examples/plot_06_halbawi_optimum.html"
+    html = dom(tmp_path, server + page)
+    assert 'class="sphx-glr-single-img"' in html  # the figure the script drew
+    assert "halbawi_optimal_f" in html and "OptimumF(f=68" in html  # its code and its output
+    # the names in the code link to their API pages
+    assert "../api/generated/gctheory.runtime.halbawi_optimal_f.html" in html
+    screenshot(tmp_path, server + page, "gallery-halbawi-optimum")
+
+
+def test_api_page_with_example(server, tmp_path):
+    # an API page: its numpydoc sections, its >>> example, and the gallery examples using it
+    page = "api/generated/gctheory.codes.HeterogeneousGradientCode.html"
+    html = dom(tmp_path, server + page)
+    assert "Parameters" in html
+    assert "Gallery examples using" in html and "plot_09_heterogeneous.html" in html
+    example = "api/generated/gctheory.order_stats.expected_order_statistic.html"
+    doc = dom(tmp_path, server + example)
+    assert "Examples" in doc and "&gt;&gt;&gt;" in doc  # the doctest block, rendered
+    screenshot(tmp_path, server + example, "api-expected-order-statistic")
+    screenshot(tmp_path, server + page, "api-heterogeneous-code")
+
+
+def test_math_for_mathjax(server, tmp_path):
+    # MathJax is the one script a reader's browser fetches from outside (the test runs
+    # offline, so it checks that the page asks for it and holds the TeX it typesets)
+    page = dom(tmp_path, server + "auto_examples/plot_04_ldpc_waterfall.html")
+    assert "mathjax" in page.lower()
+    assert r"\sqrt{n}" in page
