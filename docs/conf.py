@@ -122,6 +122,9 @@ PUBLIC_MODULES = [
     "gctheory.training",
     "gctheory.tails",
     "gctheory.tradeoff",
+    "gctheory.sgc",
+    "gctheory.sweeps",
+    "gctheory.calibration",
     "gctheory.plots",
 ]
 

@@ -25,8 +25,12 @@ ns = list(range(8, 61, 4))
 ye_abbe = [s_kappa_ye_abbe(n, n // 4, kappa=kappa, eps=eps) for n in ns]
 commfr = [s_kappa_commfr(n // 4, m, kappa=kappa, eps=eps) for n in ns]
 
-small = list(range(8, 21, 4))
-drawn = [empirical_s_kappa(gaussian_generator(n - n // 4, n, rng=0), kappa).value for n in small]
+small, drawn = [], []
+for n in range(8, 21, 4):
+    found = empirical_s_kappa(gaussian_generator(n - n // 4, n, rng=0), kappa)
+    if found.value is not None:  # None: even the whole matrix has cond > kappa
+        small.append(n)
+        drawn.append(found.value)
 
 fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")
 ax.plot(ns, [n // 4 for n in ns], "k:", label="designed stragglers s = n / 4")

@@ -41,8 +41,9 @@ for i, n in enumerate([1000, 4000]):
     sel = [p for p in points if p.n == n]
     x = np.array([p.eps for p in sel])
     y = np.array([p.failure.value for p in sel])
-    err = np.array([[p.failure.value - p.failure.low, p.failure.high - p.failure.value]
-                    for p in sel]).T  # fmt: skip
+    err = np.array(
+        [[p.failure.value - p.failure.low, p.failure.high - p.failure.value] for p in sel]
+    ).T
     ax.errorbar(x, y, yerr=err, fmt="o", ms=4, color=f"C{i}", label=f"n = {n}: peeling, MC")
     ax.plot(fine, law.block_erasure(n, fine), "-", color=f"C{i}", label=f"n = {n}: scaling law")
 ax.axvline(

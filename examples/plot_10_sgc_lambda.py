@@ -69,7 +69,7 @@ print(source, "- workers x rounds:", D.shape)
 
 jobs, mu, base_comp = 20, 1.0, 2.2013
 small = {(B, W, lam) for B, W in ((1, 2), (1, 3), (2, 3)) for lam in (1, 2, 4, 8, 16, 27, 64)}
-best = {}
+best: dict[str, tuple[float, tuple[int, ...]]] = {}
 for scheme in SCHEMES:
     for params in param_grid(scheme, n, rounds, jobs):
         if scheme in ("SR-SGC", "M-SGC") and params not in small:
@@ -84,7 +84,7 @@ fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")
 x = np.arange(len(best))
 ax.bar(x, [v[0] for v in best.values()], color=[f"C{i}" for i in x])
 for xi, (runtime, params) in zip(x, best.values()):
-    ax.text(xi, runtime, ", ".join(map(str, params)) or "-", ha="center", va="bottom")
+    ax.text(float(xi), runtime, ", ".join(map(str, params)) or "-", ha="center", va="bottom")
 ax.set_xticks(x, list(best))
 ax.set_ylabel(f"total time of {jobs} jobs (s)")
 ax.set_title(f"{n} workers, {source}; labels: s or (B, W, lambda)")

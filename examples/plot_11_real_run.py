@@ -44,11 +44,17 @@ if __name__ == "__main__":
     it = np.arange(1, result.iteration_time.size + 1)
     fig, ax = plt.subplots(figsize=(10, 4.2), layout="constrained")
     ax.plot(it, result.iteration_time, "o", ms=4, color="k", label="measured, per iteration")
-    bands = (("C0", "measured mean", same.measured, same.measured_low, same.measured_high),
-             ("C2", f"predicted, {same.delay}", same.predicted, same.predicted_low,
-              same.predicted_high),
-             ("C3", f"predicted, {wrong.delay} (control)", wrong.predicted, wrong.predicted_low,
-              wrong.predicted_high))  # fmt: skip
+    bands = (
+        ("C0", "measured mean", same.measured, same.measured_low, same.measured_high),
+        ("C2", f"predicted, {same.delay}", same.predicted, same.predicted_low, same.predicted_high),
+        (
+            "C3",
+            f"predicted, {wrong.delay} (control)",
+            wrong.predicted,
+            wrong.predicted_low,
+            wrong.predicted_high,
+        ),
+    )
     for color, label, mid, low, high in bands:
         ax.axhline(mid, color=color, label=label)
         ax.axhspan(low, high, color=color, alpha=0.2)

@@ -47,8 +47,15 @@ def errorbars(ax, x, estimates, fmt, label):
     low = np.array([e.low for e in estimates])
     high = np.array([e.high for e in estimates])
     ok = v > 0  # a plain run that saw no event has nothing to draw on a log axis
-    ax.errorbar(np.asarray(x)[ok], v[ok], yerr=[v[ok] - low[ok], high[ok] - v[ok]], fmt=fmt,
-                ms=5, capsize=3, label=label)  # fmt: skip
+    ax.errorbar(
+        np.asarray(x)[ok],
+        v[ok],
+        yerr=[v[ok] - low[ok], high[ok] - v[ok]],
+        fmt=fmt,
+        ms=5,
+        capsize=3,
+        label=label,
+    )
 
 
 # %%
@@ -69,8 +76,9 @@ left.set_ylabel("P(Z > t)")
 left.set_title("A normal tail (99% intervals)")
 left.legend(fontsize=8)
 
-right.plot(xs, [gaussian_condition_bound(4, 4, x) for x in xs], "k--", lw=1,
-           label="Chen-Dongarra bound")  # fmt: skip
+right.plot(
+    xs, [gaussian_condition_bound(4, 4, x) for x in xs], "k--", lw=1, label="Chen-Dongarra bound"
+)
 errorbars(right, xs, cond_is, "o", "importance sampling, 4000 draws")
 errorbars(right, xs, cond_mc, "x", "plain Monte Carlo, 20 000 draws")
 right.set_xscale("log")
