@@ -4,7 +4,7 @@ A heterogeneous cluster: split the data by measured speed
 
 A cluster that mixes machine types wastes its fast workers when every worker gets
 the same :math:`(s + 1) k / n` partitions. Measure-then-split
-(:func:`gctheory.codes.heterogeneous.measured_split`) gives worker ``i`` a load
+(:func:`gctheory.codes.measured_split`) gives worker ``i`` a load
 proportional to its speed, and :class:`gctheory.codes.HeterogeneousGradientCode`
 builds an exact code on that support: any ``s`` stragglers are tolerated.
 Its expected iteration time is the ``(n - s)``-th order statistic of *non-identical*
@@ -23,8 +23,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from scipy import stats
 
-from gctheory.codes import HeterogeneousGradientCode, verify_straggler_sets
-from gctheory.codes.heterogeneous import measured_split
+from gctheory.codes import HeterogeneousGradientCode, measured_split, verify_straggler_sets
 
 n, k = 24, 288
 means = np.array([1.0] * 12 + [3.0] * 12) / k  # measured time per partition
