@@ -5,7 +5,9 @@ Builds the Sphinx site with warnings as errors (or takes the one CI built:
 http.server`` on 127.0.0.1, and loads pages in headless Chromium (Debian's
 ``chromium`` package): the index, an API page and the search page, whose results
 are rendered by JavaScript. Screenshots are kept under ``$TMPDIR/gctheory-docs-site/``
-(a CI artifact). Nothing is fetched from the network.
+(a CI artifact): the index, the gallery, one example, an API page with a docstring
+example. Nothing is fetched from the network (MathJax, which a reader's browser
+fetches, is not loaded: the pages are checked to ask for it).
 
 Runs only where Sphinx (the ``docs`` extra) and Chromium are installed; skipped,
 with the reason, elsewhere.
@@ -14,6 +16,7 @@ with the reason, elsewhere.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import struct
@@ -30,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SCREENSHOTS = Path(tempfile.gettempdir()) / "gctheory-docs-site"
 
-for _module in ("sphinx", "myst_parser", "numpydoc"):
+for _module in ("sphinx", "myst_parser", "numpydoc", "pydata_sphinx_theme", "sphinx_gallery"):
     pytest.importorskip(_module, reason=f'{_module} is not installed (pip install -e ".[docs]")')
 
 CHROMIUM = next(
@@ -229,3 +232,16 @@ def test_math_for_mathjax(server, tmp_path):
     page = dom(tmp_path, server + "auto_examples/plot_04_ldpc_waterfall.html")
     assert "mathjax" in page.lower()
     assert r"\sqrt{n}" in page
+
+
+def test_guides_show_their_figures(site):
+    # every figure a guide embeds (committed under figures/) is in the built page and
+    # copied into the site
+    embedded = 0
+    for guide in sorted(DOCS.glob("*.md")):
+        for name in re.findall(r"!\[[^\]]*\]\(\.\./figures/([\w.-]+\.png)\)", guide.read_text()):
+            page = (site / f"{guide.stem}.html").read_text(encoding="utf-8")
+            assert f'src="_images/{name}"' in page, f"{guide.name}: {name} is not shown"
+            assert (site / "_images" / name).is_file(), name
+            embedded += 1
+    assert embedded >= 14, f"only {embedded} figures in the guides"
