@@ -5,7 +5,10 @@ Build (offline, warnings are errors)::
     pip install -e ".[docs]"
     sphinx-build -W docs docs/_build/html
 
-The pages are the Markdown files beside this one, read by MyST. The API
+The pages are the Markdown files beside this one, read by MyST. The gallery
+(``docs/auto_examples/``, a build product ignored by git) is made by
+sphinx-gallery from the scripts in ``examples/`` at the top of the checkout,
+each run once per build. The API
 reference is generated at build time from each public module's ``__all__``
 (so a name added to or moved between modules needs no edit here): this file
 writes ``api/<module>.rst`` (one page per public module, with an autosummary
@@ -40,15 +43,61 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",  # the HTML only references MathJax; the build stays offline
     "numpydoc",
+    "sphinx_gallery.gen_gallery",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "auto_examples/*.ipynb"]
 templates_path = ["_templates"]
-html_theme = "alabaster"  # ships with Sphinx: nothing else to install
-html_static_path = ["_static"] if (HERE / "_static").is_dir() else []
+# the theme of numpy, scipy, pandas and xarray: a wide content column for code
+html_theme = "pydata_sphinx_theme"
+html_static_path = ["_static"]
+html_css_files = ["gctheory.css"]  # a wider code column (see the file)
 html_title = f"gctheory {release}"
+html_theme_options = {
+    "navbar_align": "left",
+    "show_toc_level": 2,
+    # no right-hand column: the page's table of contents sits under the section
+    # navigation on the left, so a 100-column code line fits a 1280-pixel window
+    "secondary_sidebar_items": [],
+    "navigation_with_keys": False,
+    # nothing fetched at build or view time (no version switcher, no icons from a CDN)
+    "icon_links": [],
+}
+html_sidebars = {
+    "index": [],  # the front page lists the guides itself
+    "**": ["sidebar-nav-bs", "page-toc", "sourcelink"],
+}
+
+# --- gallery (sphinx-gallery) ------------------------------------------------
+# Each ``examples/plot_*.py`` runs once per build, small sizes only: together they
+# take about a minute of CPU. Their output, docs/auto_examples/ (and the timing page
+# sg_execution_times.rst), is written into the source tree and ignored by git.
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": str(HERE / "auto_examples"),
+    "filename_pattern": r"/plot_",
+    "ignore_pattern": r"(__init__|_data)\.py",
+    "within_subsection_order": "FileNameSortKey",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "reset_modules": ("matplotlib",),
+    "capture_repr": ("_repr_html_", "__repr__"),
+    "image_scrapers": ("matplotlib",),
+    "matplotlib_animations": False,
+    "first_notebook_cell": None,
+    "show_memory": False,
+    "plot_gallery": "True",
+    "abort_on_example_error": True,
+    "only_warn_on_example_error": False,
+    "write_computation_times": True,
+    # "Examples using this name" at the foot of each API page
+    "doc_module": ("gctheory",),
+    "backreferences_dir": str(HERE / "api" / "backreferences"),
+    "inspect_global_variables": False,
+    "min_reported_time": 1,
+}
 
 # The pages are plain GitHub Markdown: `#` headings from level 1, links between
 # the .md files, and tables. MyST reads them as they are.
@@ -73,6 +122,9 @@ PUBLIC_MODULES = [
     "gctheory.training",
     "gctheory.tails",
     "gctheory.tradeoff",
+    "gctheory.sgc",
+    "gctheory.sweeps",
+    "gctheory.calibration",
     "gctheory.plots",
 ]
 

@@ -5,7 +5,9 @@ Builds the Sphinx site with warnings as errors (or takes the one CI built:
 http.server`` on 127.0.0.1, and loads pages in headless Chromium (Debian's
 ``chromium`` package): the index, an API page and the search page, whose results
 are rendered by JavaScript. Screenshots are kept under ``$TMPDIR/gctheory-docs-site/``
-(a CI artifact). Nothing is fetched from the network.
+(a CI artifact): the index, the gallery, one example, an API page with a docstring
+example. Nothing is fetched from the network (MathJax, which a reader's browser
+fetches, is not loaded: the pages are checked to ask for it).
 
 Runs only where Sphinx (the ``docs`` extra) and Chromium are installed; skipped,
 with the reason, elsewhere.
@@ -14,6 +16,7 @@ with the reason, elsewhere.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import struct
@@ -30,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SCREENSHOTS = Path(tempfile.gettempdir()) / "gctheory-docs-site"
 
-for _module in ("sphinx", "myst_parser", "numpydoc"):
+for _module in ("sphinx", "myst_parser", "numpydoc", "pydata_sphinx_theme", "sphinx_gallery"):
     pytest.importorskip(_module, reason=f'{_module} is not installed (pip install -e ".[docs]")')
 
 CHROMIUM = next(
@@ -180,3 +183,65 @@ def test_search_page(server, tmp_path):
     )
     assert 'href="codes.html' in html  # the guide on gradient codes is found too
     screenshot(tmp_path, server + "search.html?q=decode", "search-decode")
+
+
+EXAMPLES = ROOT / "examples"
+
+
+def test_gallery_index(site, server, tmp_path):
+    # one thumbnail per example script, each linking to its page, each page with the
+    # figure its script drew (a script that draws none gets a placeholder thumbnail
+    # and no image on its page)
+    scripts = sorted(EXAMPLES.glob("plot_*.py"))
+    assert len(scripts) >= 12, f"the gallery has {len(scripts)} examples, fewer than 12"
+    html = dom(tmp_path, server + "auto_examples/index.html")
+    assert html.count('class="sphx-glr-thumbcontainer"') == len(scripts)
+    for script in scripts:
+        assert f'href="{script.stem}.html' in html, f"{script.name} has no thumbnail"
+        page = (site / "auto_examples" / f"{script.stem}.html").read_text(encoding="utf-8")
+        assert f'src="../_images/sphx_glr_{script.stem}_001.png"' in page, script.name
+    screenshot(tmp_path, server + "auto_examples/index.html", "gallery")
+
+
+def test_gallery_example_page(server, tmp_path):
+    page = "auto_examples/plot_06_halbawi_optimum.html"
+    html = dom(tmp_path, server + page)
+    assert 'class="sphx-glr-single-img"' in html  # the figure the script drew
+    assert "halbawi_optimal_f" in html and "OptimumF(f=68" in html  # its code and its output
+    # the names in the code link to their API pages
+    assert "../api/generated/gctheory.runtime.halbawi_optimal_f.html" in html
+    screenshot(tmp_path, server + page, "gallery-halbawi-optimum")
+
+
+def test_api_page_with_example(server, tmp_path):
+    # an API page: its numpydoc sections, its >>> example, and the gallery examples using it
+    page = "api/generated/gctheory.codes.HeterogeneousGradientCode.html"
+    html = dom(tmp_path, server + page)
+    assert "Parameters" in html
+    assert "Gallery examples using" in html and "plot_09_heterogeneous.html" in html
+    example = "api/generated/gctheory.order_stats.expected_order_statistic.html"
+    doc = dom(tmp_path, server + example)
+    assert "Examples" in doc and "&gt;&gt;&gt;" in doc  # the doctest block, rendered
+    screenshot(tmp_path, server + example, "api-expected-order-statistic")
+    screenshot(tmp_path, server + page, "api-heterogeneous-code")
+
+
+def test_math_for_mathjax(server, tmp_path):
+    # MathJax is the one script a reader's browser fetches from outside (the test runs
+    # offline, so it checks that the page asks for it and holds the TeX it typesets)
+    page = dom(tmp_path, server + "auto_examples/plot_04_ldpc_waterfall.html")
+    assert "mathjax" in page.lower()
+    assert r"\sqrt{n}" in page
+
+
+def test_guides_show_their_figures(site):
+    # every figure a guide embeds (committed under figures/) is in the built page and
+    # copied into the site
+    embedded = 0
+    for guide in sorted(DOCS.glob("*.md")):
+        for name in re.findall(r"!\[[^\]]*\]\(\.\./figures/([\w.-]+\.png)\)", guide.read_text()):
+            page = (site / f"{guide.stem}.html").read_text(encoding="utf-8")
+            assert f'src="_images/{name}"' in page, f"{guide.name}: {name} is not shown"
+            assert (site / "_images" / name).is_file(), name
+            embedded += 1
+    assert embedded >= 14, f"only {embedded} figures in the guides"
