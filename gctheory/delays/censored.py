@@ -320,10 +320,11 @@ def _numeric(
             return 1e100
         return v if math.isfinite(v) else 1e100
 
+    tol = 1e-12 if start is None else 1e-9  # the bootstrap's refits: the statistic's precision
     ub = [(None if b is None else b / sc, None if b2 is None else b2 / sc)
           for (b, b2), sc in zip(bounds, scale)]  # fmt: skip
     res = optimize.minimize(f, theta0 / scale, method="L-BFGS-B", bounds=ub,
-                            options={"maxiter": 400, "ftol": 1e-12, "gtol": 1e-8})  # fmt: skip
+                            options={"maxiter": 400, "ftol": tol, "gtol": 1e-8})  # fmt: skip
     theta = res.x * scale if res.fun <= f(theta0 / scale) else theta0
     if not math.isfinite(_nll(dist_of(theta), s)):
         raise FitConvergenceError(f"{law}: no finite maximum of the censored likelihood")
