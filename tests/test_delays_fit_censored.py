@@ -109,6 +109,18 @@ def test_fit_by_worker_and_bad_input():
     assert isinstance(s, CensoredSample)
 
 
+def test_progress_names_each_law_and_per_worker_on_the_cli(tmp_path, capsys):
+    s = censored_sample(_run_like(rounds=20, seed=4))
+    seen = []
+    fit_laws_censored(s, ["shifted_exp", "weibull"], progress=lambda *a: seen.append(a))
+    assert seen == [(0, 2, "shifted_exp"), (1, 2, "weibull"), (2, 2, "")]
+    p = write_trace(_run_like(rounds=30, seed=4), tmp_path / "run.csv")
+    rc, out, _ = _cli(["delays", "fit", str(p), "--per-worker", "--laws", "shifted_exp",
+                       "--format", "csv"], capsys)  # fmt: skip
+    rows = [ln for ln in out.splitlines() if ln.split(",")[:2][-1:] == ["shifted_exp"]]
+    assert rc == 0 and [r.split(",")[0] for r in rows] == [str(w) for w in range(8)]
+
+
 def _cli(argv, capsys):
     rc = main(argv)
     out = capsys.readouterr()
