@@ -170,12 +170,15 @@ def _as_sample(times: Any, censored: Any = None) -> CensoredSample:
 
 def kaplan_meier(times: Any, censored: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """The Kaplan-Meier estimate of the survival function: ``(t, S(t))`` at each distinct
-    completed time (``scipy.stats.ecdf`` of the censored data)."""
+    completed time, ``S`` just after ``t`` (a censored time tied with a completed one counts
+    as at risk there, as ``scipy.stats.ecdf`` counts it; tested equal)."""
     s = _as_sample(times, censored)
-    data = stats.CensoredData(uncensored=s.observed, right=s.times[s.censored])
-    res = stats.ecdf(data).sf
-    t, S = np.asarray(res.quantiles, float), np.asarray(res.probabilities, float)
-    done = np.isin(t, s.observed)  # scipy lists the censoring times too (no jump there)
+    t, inv = np.unique(s.times, return_inverse=True)
+    deaths = np.bincount(inv, weights=~s.censored, minlength=t.size)
+    leaving = np.bincount(inv, minlength=t.size)
+    at_risk = s.times.size - np.concatenate([[0], np.cumsum(leaving)[:-1]])
+    S = np.cumprod(1.0 - deaths / at_risk)
+    done = deaths > 0
     return t[done], S[done]
 
 
@@ -398,30 +401,42 @@ def fit_law_censored(times: Any, law: str, censored: Any = None, *, level: float
 # ---------------------------------------------------------------------------- bootstrap
 
 
-def _redraw(s: CensoredSample, dist: Any, rng: np.random.Generator) -> CensoredSample:
-    """A sample drawn from ``dist`` and censored as the run censored ``s`` (see the module
-    docstring); rows of unknown round keep their own censoring time."""
-    t = np.asarray(dist.rvs(size=s.times.size, random_state=rng), float)
-    cens = np.zeros(t.size, bool)
-    out = t.copy()
-    known = s.rounds >= 0
-    for r in np.unique(s.rounds[known]):
+def _censoring_plan(s: CensoredSample) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: the count ``k`` of completed times in its round and the gap from the
+    round's ``k``-th time to where it was censored (rounds with a censored row only;
+    ``k = -1`` elsewhere), and the row order by round (for :func:`_redraw`)."""
+    k_row = np.full(s.times.size, -1, np.int64)
+    gap_row = np.zeros(s.times.size)
+    for r in np.unique(s.rounds[(s.rounds >= 0) & s.censored]):
         idx = np.flatnonzero(s.rounds == r)
-        if not s.censored[idx].any():
-            continue
         real0 = s.times[idx] * s.unit[idx]
         done = ~s.censored[idx]
-        k = int(done.sum())
-        gap = float(real0[~done].min() - (real0[done].max() if k else 0.0))
-        real = t[idx] * s.unit[idx]
-        cut = (np.sort(real)[k - 1] if k else 0.0) + max(gap, 0.0)
-        late = real > cut
-        cens[idx[late]] = True
-        out[idx[late]] = cut / s.unit[idx[late]]
-    alone = np.flatnonzero(~known & s.censored)
-    late = t[alone] > s.times[alone]
-    cens[alone[late]] = True
-    out[alone[late]] = s.times[alone[late]]
+        k_row[idx] = int(done.sum())
+        gap_row[idx] = max(float(real0[~done].min() - (real0[done].max() if done.any() else 0)), 0)
+    return k_row, gap_row, np.argsort(s.rounds, kind="stable")
+
+
+def _redraw(
+    s: CensoredSample, dist: Any, rng: np.random.Generator, plan: tuple | None = None
+) -> CensoredSample:
+    """A sample drawn from ``dist`` and censored as the run censored ``s`` (see the module
+    docstring): in each round that had a censored row, the fastest ``k`` (as many as were
+    completed) are observed and the rest censored at the ``k``-th real time plus the
+    round's gap; rows of unknown round keep their own censoring time."""
+    k_row, gap_row, _ = _censoring_plan(s) if plan is None else plan
+    t = np.asarray(dist.rvs(size=s.times.size, random_state=rng), float)
+    real = t * s.unit
+    order = np.lexsort((real, s.rounds))  # by round, then time
+    rs = s.rounds[order]
+    first = np.searchsorted(rs, rs, side="left")  # each sorted row's round start
+    kth = np.full(t.size, np.inf)
+    planned = k_row[order] >= 0
+    pos = first + np.maximum(k_row[order], 1) - 1
+    kth_sorted = np.where(k_row[order] > 0, real[order][np.minimum(pos, t.size - 1)], 0.0)
+    kth[order] = np.where(planned, kth_sorted + gap_row[order], np.inf)
+    cut = np.where(s.rounds < 0, np.where(s.censored, s.times * s.unit, np.inf), kth)
+    cens = real > cut
+    out = np.where(cens, cut / s.unit, t)
     return dataclasses.replace(s, times=out, censored=cens)
 
 
@@ -429,8 +444,9 @@ def _bootstrap_p(
     law: str, s: CensoredSample, fit: LawFit, B: int, rng: np.random.Generator
 ) -> tuple[float, int]:
     stat, failed = [], 0
+    plan = _censoring_plan(s)
     for _ in range(B):
-        sb = _redraw(s, fit.dist, rng)
+        sb = _redraw(s, fit.dist, rng, plan)
         try:
             if int((~sb.censored).sum()) < 10:
                 raise ValueError("too few completed times")
