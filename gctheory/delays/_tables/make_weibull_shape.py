@@ -1,22 +1,23 @@
 """Compute the Weibull shape table read by :mod:`gctheory.delays._weibull_shape` (offline).
 
 Run ``python -m gctheory.delays._tables.make_weibull_shape [--out PATH]`` from the
-repository (about 5 min of CPU on one core at the default replicates). For each sample size of
-:data:`N_GRID` it draws :data:`REPLICATES` seeded samples
-per grid shape ``k_j = 2^(j/4)`` (:data:`~gctheory.delays._weibull_shape.GRID`) and
-stores the quantiles at :data:`PROBS` of
+repository (about 5 min of CPU on one core at the default replicates; the shipped file
+was made as two processes, ``build(n_grid=...)`` on two parts of :data:`N_GRID`
+concatenated along ``n``, which gives the same numbers: each ``n`` has its own seeded
+stream). For each sample size of :data:`N_GRID` it draws :data:`REPLICATES` seeded
+samples per grid shape ``k_j = 2^(j/4)`` (:data:`~gctheory.delays._weibull_shape.GRID`)
+and stores the quantiles at :data:`PROBS` of
 
 - ``shape_q[n, j, p]``: the three-parameter (free shift) maximum-likelihood estimate of
   the shape (:func:`~gctheory.delays._weibull_shape.shape_law`);
 - ``pivot_q[n, p]``: the two-parameter pivot ``k_hat / k``
   (:func:`~gctheory.delays._weibull_shape.pivot_law`).
 
-The file records the seed, the replicate count, the script's :data:`VERSION` and the
-gctheory version that made it; :func:`gctheory.delays._weibull_shape.load_table` checks
-the version and the grids. The Monte Carlo is the same code the run time used before,
-so the table reproduces it at the grid points (tests/test_delays_fit_tables.py
-recomputes a few of them with another seed and checks agreement within their Monte
-Carlo error).
+The file records the seed, the replicate count and the script's :data:`VERSION`;
+:func:`gctheory.delays._weibull_shape.load_table` checks the version and the grids. The
+Monte Carlo is the same code the run time used before, so the table reproduces it at the
+grid points (tests/test_delays_fit_tables.py recomputes a few of them with another seed
+and checks agreement within their Monte Carlo error).
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ REPLICATES = 1000
 
 def build(n_grid=N_GRID, replicates=None, log=sys.stderr) -> dict:
     """The table's arrays (see the module docstring)."""
-    from gctheory import __version__
     from gctheory.delays import _weibull_shape as ws
 
     R = REPLICATES if replicates is None else int(replicates)
@@ -65,7 +65,6 @@ def build(n_grid=N_GRID, replicates=None, log=sys.stderr) -> dict:
         "seed": np.int64(ws._SEED),
         "replicates": np.int64(R),
         "version": np.int64(VERSION),
-        "gctheory_version": np.array(__version__),
     }
 
 
