@@ -6,6 +6,8 @@ import argparse
 import math
 from typing import Any
 
+import numpy as np
+
 from gctheory._output import add_format_argument, format_table
 from gctheory._progress import Progress
 
@@ -86,29 +88,56 @@ def _cmd_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fit_load(args: argparse.Namespace, tr: Any) -> float:
+    """``--load``, or the trace's only load; ValueError naming the loads otherwise."""
+    if args.load is not None:
+        return float(args.load)
+    loads = np.unique(tr.load)
+    if loads.size == 1:
+        return float(loads[0])
+    raise ValueError(
+        f"--load is required: the trace has {loads.size} loads "
+        f"({', '.join(f'{v:g}' for v in loads[:8])}{' ...' if loads.size > 8 else ''})"
+    )
+
+
 def _cmd_fit(args: argparse.Namespace) -> int:
     from gctheory.commands._common import unused_options
-    from gctheory.delays import fit_laws
+    from gctheory.delays.censored import is_run_trace
 
     tr = _trace(args, single=True)
     if not getattr(args, "per_worker", False):
         unused_options(args, {d: "read with --per-worker" for d in ("clusters", "quantile")})
         if args.bootstrap == 0:
             unused_options(args, {"seed": "it seeds the bootstrap refits; --bootstrap is 0"})
+    if is_run_trace(tr):
+        return _fit_run(args, tr)
+    args.load = _fit_load(args, tr)
     if getattr(args, "per_worker", False):
         from gctheory.commands._hetero import run_fit_per_worker
 
         return run_fit_per_worker(args, tr)
     x = tr.times(args.load)
+    title = f"gctheory delays fit: {tr.campaign_label() or tr.source}, load {args.load:g}"
+    return _fit_and_print(args, x, None, title)
+
+
+def _fit_and_print(args: argparse.Namespace, x: Any, censored: Any, title: str) -> int:
+    """Fit ``args.laws`` (censored when ``censored`` is a sample) with a progress line."""
+    from gctheory.delays import fit_laws
+    from gctheory.delays.censored import fit_laws_censored
+
     refits = f"{args.bootstrap} bootstrap refits (--bootstrap 0 is quick)"
     with Progress(len(args.laws), "delays fit") as bar:
-        fits = fit_laws(
-            x,
-            args.laws,
-            bootstrap=args.bootstrap,
-            rng=args.seed,
-            level=args.level,
-            progress=lambda done, total, law: bar(done, total, law and f"{law}, {refits}"),
+
+        def step(done: int, total: int, law: str) -> None:
+            bar(done, total, law and f"{law}, {refits}")
+
+        kw = dict(bootstrap=args.bootstrap, rng=args.seed, level=args.level, progress=step)
+        fits = (
+            fit_laws(x, args.laws, **kw)
+            if censored is None
+            else fit_laws_censored(censored, args.laws, **kw)
         )
     best = min((f.aic for f in fits if f.converged), default=math.nan)
     rows = []
@@ -116,11 +145,57 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         r = f.row()
         r["delta_aic"] = f.aic - best if f.converged else math.nan
         rows.append(r)
-    title = (
-        f"gctheory delays fit: {tr.campaign_label() or tr.source}, load {float(args.load):g}, "
-        f"n={x.size}; p-values from {args.bootstrap} parametric-bootstrap refits"
-    )
+    n = len(x) if censored is None else censored.times.size
+    how = "KS-type distance of the Kaplan-Meier estimate" if censored is not None else "KS, AD"
+    title += f", n={n}; p-values ({how}) from {args.bootstrap} parametric-bootstrap refits"
     _print(rows, args.format, _FIT_TEXT, title)
+    return 0
+
+
+def _fit_run(args: argparse.Namespace, tr: Any) -> int:
+    """A trace of ``gctheory run``: times per unit load, the cancelled stragglers censored."""
+    import sys
+    import warnings
+
+    from gctheory.delays.censored import censored_sample
+
+    where = _where(args.where)
+    if "status" in where:
+        warnings.warn(
+            f"--where status={where['status']} on a run trace keeps only some of each "
+            "iteration's times (the fastest n - s are 'used'): the fitted law is biased "
+            "towards fast times; drop it to fit every row with the cancelled stragglers "
+            "censored",
+            UserWarning,
+            stacklevel=2,
+        )
+    if args.load is not None:
+        tr = tr._subset(tr.load == tr.check_load(args.load))
+    sample = censored_sample(tr)
+    k = int(sample.censored.sum())
+    title = (
+        f"gctheory delays fit: {tr.campaign_label() or tr.source}, time per unit load "
+        f"(as --delay takes it); {k} of {sample.times.size} times right-censored"
+    )
+    print(f"fitting {sample.times.size} run-trace times per unit load, {k} censored "
+          "(cancelled stragglers)", file=sys.stderr)  # fmt: skip
+    if getattr(args, "per_worker", False):
+        return _fit_run_per_worker(args, sample, title)
+    return _fit_and_print(args, sample.times, sample if k else None, title)
+
+
+def _fit_run_per_worker(args: argparse.Namespace, sample: Any, title: str) -> int:
+    from gctheory.delays.censored import fit_by_worker
+
+    with Progress(len(args.laws), "delays fit --per-worker") as bar:
+        by = fit_by_worker(sample, args.laws, level=args.level, progress=bar)
+    rows = []
+    for w, fits in by.items():
+        for f in fits:
+            r = {"worker": w, **f.row()}
+            rows.append(r)
+    cols = ("worker", "law", "converged", "params", "aic", "ks")
+    _print(rows, args.format, cols, title + "; per worker (no bootstrap)")
     return 0
 
 
@@ -242,9 +317,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     q.set_defaults(func=_cmd_summary)
 
-    q = sub.add_parser("fit", help="maximum-likelihood laws at one load, with GOF tests")
+    q = sub.add_parser(
+        "fit",
+        help="maximum-likelihood laws at one load, with GOF tests (run traces: censored)",
+        description="Fit delay laws by maximum likelihood with confidence intervals and "
+        "parametric-bootstrap goodness of fit. A trace of 'gctheory run' is fitted per unit "
+        "load (the units --delay takes) with the cancelled stragglers right-censored.",
+    )
     common(q)
-    q.add_argument("--load", type=float, required=True, help="the measured load to fit")
+    q.add_argument(
+        "--load",
+        type=float,
+        default=None,
+        help="the measured load to fit (default: the trace's only load; a run trace of "
+        "gctheory run is fitted per unit load, every load at once)",
+    )
     q.add_argument(
         "--laws",
         type=lambda t: [v.strip() for v in t.split(",") if v.strip()],

@@ -24,8 +24,9 @@ from gctheory._validate import (
     check_law_parameters,
     check_probability,
 )
-from gctheory.delays._mle import _FITTERS, FitConvergenceError, LawFit, _check_sample
+from gctheory.delays._mle import _FITTERS, FitConvergenceError, LawFit, _check_sample, _polish
 from gctheory.delays._threads import blas_single_thread
+from gctheory.delays.mixture import body_tail
 
 __all__ = ["MAX_BOOTSTRAP", "ad_statistic", "goodness_of_fit", "ks_statistic"]
 
@@ -111,13 +112,30 @@ def ad_statistic(x: Any, dist: Any) -> float:
 MAX_BOOTSTRAP = 10**4
 
 
+def _refit(fit: LawFit, xb: np.ndarray) -> Any:
+    """The law refitted to a bootstrap sample ``xb`` (no intervals). The mixture keeps the
+    fitted tail threshold ``t0`` and starts L-BFGS-B from the fitted parameters: its full
+    threshold search takes 15 s at 7,680 times, and a refit that fits no better than the
+    search can only make ``T*`` larger, so the p-value errs on the conservative side."""
+    if fit.law != "mixture":
+        return _FITTERS[fit.law](xb, None)[2]
+    p = fit.params
+    theta = np.array([p["w"], p["sigma"], p["loc"], p["scale"], p["xi"]], float)
+    if not float(xb.min()) > 0:
+        raise FitConvergenceError("the mixture needs times > 0")
+    ll, th = _polish(xb, np.log(xb), p["t0"], theta)
+    if not np.isfinite(ll):
+        raise FitConvergenceError("the mixture likelihood is not finite at the fitted t0")
+    return body_tail(th[0], th[1], th[2], th[3], th[4], p["t0"])
+
+
 def _bootstrap(fit: LawFit, x: np.ndarray, B: int, rng: np.random.Generator):
     ks0, ad0 = ks_statistic(x, fit.dist), ad_statistic(x, fit.dist)
     ks_b, ad_b, failed = [], [], 0
     for _ in range(B):
         xb = np.asarray(fit.dist.rvs(size=x.size, random_state=rng), float)
         try:
-            _, _, dist, _ = _FITTERS[fit.law](xb, None)  # the refit's law only, no intervals
+            dist = _refit(fit, xb)
         except (FitConvergenceError, ValueError, FloatingPointError):
             failed += 1
             continue

@@ -321,13 +321,19 @@ def _nll(dist_of: Any, theta: np.ndarray, x: np.ndarray) -> float:
 
 
 def _wald(
-    dist_of: Any, theta: np.ndarray, x: np.ndarray, level: float, room: np.ndarray | None = None
+    dist_of: Any,
+    theta: np.ndarray,
+    x: np.ndarray,
+    level: float,
+    room: np.ndarray | None = None,
+    nll: Any = None,
 ) -> np.ndarray:
     """Wald intervals from a central-difference Hessian of the negative log-likelihood.
 
     ``room[i]`` is the distance from ``theta[i]`` to the nearest bound of its
     domain (steps stay inside it); a parameter with no room (on its bound) is
-    held fixed and gets no interval.
+    held fixed and gets no interval. ``nll(dist)``, if given, replaces the negative
+    log-likelihood of ``x`` (the censored fits pass theirs).
     """
     k = theta.size
     room = np.full(k, np.inf) if room is None else np.asarray(room, float)
@@ -340,7 +346,12 @@ def _wald(
     def f(delta: np.ndarray) -> float:
         t = theta.copy()
         t[free] += delta
-        return _nll(dist_of, t, x)
+        if nll is None:
+            return _nll(dist_of, t, x)
+        try:
+            return float(nll(dist_of(t)))
+        except (ValueError, FloatingPointError):
+            return math.inf
 
     kf = free.size
     E = np.diag(h[free])

@@ -31,22 +31,29 @@ Coverage (``gctheory.calibration``, n = 100 times of ``0.5 + 2 Weibull(1.5)``, 9
 covered 929/1000 and the Wald interval 273/300. With a true shift of 0 (the estimate at
 its bound in about a quarter of the samples): 388/400 and 967/1000, conservative.
 
-Monte Carlo error: :data:`REPLICATES` draws per shape give each tail probability a
-standard error ``sqrt(a (1 - a) / R)`` (0.0025 at ``a = 0.025``, ``R = 4000``). Cost:
-4000 fits per grid shape, 6 s at ``n = 100`` and 20 s at ``n = 400`` on a loaded
-machine (linear in ``n``), two to six shapes per interval, each cached per ``n`` for the
-process. Above :data:`MAX_N` times the Monte Carlo is not run and the
-profile-likelihood interval is given instead (``{k : 2 (ll_hat - lp(k)) <=
-chi2_1(level)}``; it covered 376/400 at ``n = 400``, 18 misses above and 6 below).
+The quantiles are computed once, offline, by ``python -m
+gctheory.delays._tables.make_weibull_shape`` (the same Monte Carlo, seeded, at the sample
+sizes 10 to 400 of its ``N_GRID`` and the tail probabilities of its ``PROBS``) and stored
+as package data (``_tables/weibull_shape.npz``, with the script's seed, replicate count
+and version); the run time interpolates them linearly in ``1/sqrt(n)`` and in the normal
+score of the probability (:func:`load_table`, :func:`table_quantile`). Monte Carlo error:
+``R`` draws per cell give each tail probability a standard error ``sqrt(a (1 - a) / R)``
+(0.005 at ``a = 0.025`` with the table's ``R = 1000``). A level whose tails lie beyond
+the table's probabilities (above 0.998) runs the Monte Carlo at run time: 4000 fits per
+grid shape, 6 s at ``n = 100`` on a loaded machine, cached per ``n``. Above
+:data:`MAX_N` times the Monte Carlo is not run and the profile-likelihood
+interval is given instead (``{k : 2 (ll_hat - lp(k)) <= chi2_1(level)}``; it covered
+376/400 at ``n = 400``, 18 misses above and 6 below).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from gctheory.montecarlo.engine import child_seed, seed_sequence
 
@@ -149,21 +156,21 @@ def _fit_rows(x: np.ndarray) -> np.ndarray:
 # --- the Monte Carlo laws of the estimate -----------------------------------------------
 
 
-def _draws(n: int, chunk: int, size: int) -> np.ndarray:
+def _draws(n: int, chunk: int, size: int, seed: int = _SEED) -> np.ndarray:
     """Exp(1) draws for chunk ``chunk`` of the Monte Carlo at ``n`` (seeded)."""
-    ss = seed_sequence([_SEED, n])
+    ss = seed_sequence([seed, n])
     return np.random.default_rng(child_seed(ss, 0, chunk)).standard_exponential((size, n))
 
 
 @functools.lru_cache(maxsize=256)
-def shape_law(n: int, j: int, replicates: int = REPLICATES) -> np.ndarray:
+def shape_law(n: int, j: int, replicates: int = REPLICATES, seed: int = _SEED) -> np.ndarray:
     """The sorted three-parameter estimates of the shape from ``replicates`` samples of
     ``n`` times of Weibull(``2^(j/4)``) (shift 0, scale 1: the law does not depend on
-    them). Read-only."""
+    them). Read-only. ``seed`` other than the table's checks the table independently."""
     k = 2.0 ** (j / 4)
     out = []
     for i, start in enumerate(range(0, replicates, _CHUNK)):
-        e = _draws(n, i, min(_CHUNK, replicates - start))
+        e = _draws(n, i, min(_CHUNK, replicates - start), seed)
         out.append(_fit_rows(e ** (1 / k)))
     v = np.sort(np.concatenate(out))
     v.flags.writeable = False
@@ -171,12 +178,12 @@ def shape_law(n: int, j: int, replicates: int = REPLICATES) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=64)
-def pivot_law(n: int, replicates: int = REPLICATES) -> np.ndarray:
+def pivot_law(n: int, replicates: int = REPLICATES, seed: int = _SEED) -> np.ndarray:
     """The sorted two-parameter pivot ``k_hat / k`` (Thoman, Bain & Antle 1969) from
     ``replicates`` samples of ``n`` times, by seeded Monte Carlo at ``k = 1``. Read-only."""
     out = []
     for i, start in enumerate(range(0, replicates, _CHUNK)):
-        ly = np.log(_draws(n, i, min(_CHUNK, replicates - start)))
+        ly = np.log(_draws(n, i, min(_CHUNK, replicates - start), seed))
         out.append(_shape_rows(ly, np.ones(ly.shape[0])))
     v = np.sort(np.concatenate(out))
     v.flags.writeable = False
@@ -186,13 +193,66 @@ def pivot_law(n: int, replicates: int = REPLICATES) -> np.ndarray:
 # --- the intervals -------------------------------------------------------------------
 
 
-def _invert(k_hat: float, n: int, p: float, replicates: int, low_end: bool) -> float:
+# --- the precomputed table (package data) ------------------------------------------------
+
+_TABLE_FILE = Path(__file__).with_name("_tables") / "weibull_shape.npz"
+_TABLE_VERSION = 1  # the version of gctheory/delays/_tables/make_weibull_shape.py it reads
+
+
+@functools.lru_cache(maxsize=1)
+def load_table() -> dict[str, np.ndarray]:
+    """The quantile table written by ``python -m gctheory.delays._tables.make_weibull_shape``
+    (read with ``allow_pickle=False``; a file of another version is refused by name)."""
+    with np.load(_TABLE_FILE, allow_pickle=False) as z:
+        tab = {k: z[k] for k in z.files}
+    if int(tab["version"]) != _TABLE_VERSION or list(tab["j_grid"]) != list(GRID):
+        raise ValueError(
+            f"{_TABLE_FILE}: version {int(tab['version'])} with shapes {list(tab['j_grid'])}; "
+            f"this gctheory reads version {_TABLE_VERSION} on GRID {list(GRID)}: rerun "
+            "python -m gctheory.delays._tables.make_weibull_shape"
+        )
+    return tab
+
+
+def _table_covers(n: int, p: float) -> bool:
+    tab = load_table()
+    return bool(tab["n_grid"][0] <= n and tab["probs"][0] <= p <= tab["probs"][-1])
+
+
+def _interp(values: np.ndarray, n: int, p: float) -> float:
+    """``values[n_index, p_index]`` at ``(n, p)``: linear in ``1/sqrt(n)`` between the grid's
+    sample sizes (extrapolated beyond the last two) and in the normal score of ``p``."""
+    tab = load_table()
+    ns, probs = tab["n_grid"].astype(float), tab["probs"]
+    zs, z = special.ndtri(probs), float(special.ndtri(p))
+    per_n = np.array([np.interp(z, zs, row) for row in values])
+    u, us = n**-0.5, ns**-0.5  # decreasing in n
+    i = int(np.clip(np.searchsorted(-us, -u), 1, ns.size - 1))
+    t = (u - us[i - 1]) / (us[i] - us[i - 1])
+    return float(per_n[i - 1] + t * (per_n[i] - per_n[i - 1]))
+
+
+def table_quantile(n: int, j: int, p: float) -> float:
+    """The ``p``-quantile of the free-shift shape estimate at ``n`` times of
+    Weibull(``2^(j/4)``), from the precomputed table."""
+    tab = load_table()
+    return _interp(tab["shape_q"][:, j - GRID[0], :], n, p)
+
+
+def table_pivot(n: int, p: float) -> float:
+    """The ``p``-quantile of the two-parameter pivot ``k_hat / k`` from the table."""
+    return _interp(load_table()["pivot_q"], n, p)
+
+
+def _invert(k_hat: float, n: int, p: float, replicates: int | None, low_end: bool) -> float:
     """The shape ``k`` at which the ``p``-quantile of the estimate equals ``k_hat`` (the
     quantile is increasing in ``k``). Outside :data:`GRID` the conservative bound: the
     low end is at most the grid's top and at least 0, the high end at least the grid's
     bottom and at most infinity (the shapes beyond are neither excluded nor computed)."""
 
     def q(j: int) -> float:
+        if replicates is None:
+            return table_quantile(n, j, p)
         return float(np.quantile(shape_law(n, j, replicates), p))
 
     j = min(max(round(4 * math.log2(k_hat)), GRID[0]), GRID[-1]) if k_hat > 0 else GRID[0]
@@ -212,13 +272,21 @@ def _invert(k_hat: float, n: int, p: float, replicates: int, low_end: bool) -> f
 
 
 def shape_interval(
-    x: np.ndarray, k_hat: float, at_zero: bool, level: float, *, replicates: int = REPLICATES
+    x: np.ndarray, k_hat: float, at_zero: bool, level: float, *, replicates: int | None = None
 ) -> tuple[float, float]:
     """The ``level`` interval of the Weibull shape (see the module docstring): ``(low,
     high)``; an end beyond the Monte Carlo's shapes (0.5 to 32) is given conservatively
-    (0 or infinity, the grid's end where that is the tighter valid bound)."""
+    (0 or infinity, the grid's end where that is the tighter valid bound).
+
+    ``replicates=None`` reads the precomputed table (:func:`load_table`); a level whose
+    tails lie beyond the table's probabilities, or an explicit ``replicates``, runs the
+    Monte Carlo here (cached per ``n``)."""
     n, a = x.size, (1 - level) / 2
+    if replicates is None and not _table_covers(n, a):
+        replicates = REPLICATES
     if at_zero:
+        if replicates is None:
+            return k_hat / table_pivot(n, 1 - a), k_hat / table_pivot(n, a)
         piv = pivot_law(n, replicates)
         return k_hat / float(np.quantile(piv, 1 - a)), k_hat / float(np.quantile(piv, a))
     if n > MAX_N:

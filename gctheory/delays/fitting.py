@@ -30,7 +30,9 @@ the Pareto scale); for the Weibull shape Neyman's construction with its
 maximum-likelihood estimate as the statistic (:mod:`gctheory.delays._weibull_shape`):
 with a free shift the estimate's law depends on the true shape and ``n`` only (the
 fit is equivariant under ``x -> a + b x``), not a pivot, so its quantiles are
-computed by seeded Monte Carlo on a grid of shapes, cached per ``n``; with the shift
+computed by seeded Monte Carlo on a grid of shapes and sample sizes, once, offline
+(``python -m gctheory.delays._tables.make_weibull_shape``, shipped as package data and
+interpolated at run time); with the shift
 at its bound 0 the two-parameter pivot ``shape_hat / shape`` (Thoman, Bain & Antle
 1969). Calibration (n = 100 times of 0.5 + 2 Weibull(1.5), 95%): the Wald interval
 covered 273/300, the profile-likelihood interval 929/1000, this one 952/1000; with a
@@ -43,7 +45,10 @@ Goodness of fit (:func:`goodness_of_fit`): Kolmogorov-Smirnov and
 Anderson-Darling statistics with parametric-bootstrap p-values (Stute,
 Gonzalez Manteiga & Presedo Quindimil 1993): samples drawn from the fitted
 law are refitted by the same procedure, so the p-value accounts for the
-estimated parameters; ``p = (1 + #{T* >= T}) / (1 + B)``. AIC = ``2k - 2 log L``.
+estimated parameters; ``p = (1 + #{T* >= T}) / (1 + B)`` (the mixture's refits keep the
+fitted tail threshold, which can only make the p-value conservative). AIC =
+``2k - 2 log L``. Right-censored times (the traces of real runs) are fitted by
+:mod:`gctheory.delays.censored`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,204 @@
+"""Censored fits of run traces: the cancelled stragglers' times are right-censored.
+
+The default tests use synthetic runs (each round keeps its fastest ``n - s`` times, the
+rest censored where the round ended, as ``gctheory run`` does); the slow test runs the
+local engine and fits its trace with the default command.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from gctheory.cli import main
+from gctheory.delays import make_trace, write_trace
+from gctheory.delays.censored import (
+    CensoredSample,
+    censored_sample,
+    fit_by_worker,
+    fit_law_censored,
+    fit_laws_censored,
+    kaplan_meier,
+    run_unit_loads,
+)
+
+SHIFT, MEAN = 0.02, 0.02  # the injected shifted_exp(0.02, 0.02) per unit load
+
+
+def _run_like(rounds=50, n=8, s=2, unit=3.0, gap=0.002, seed=0, law=None):
+    """A synthetic run: per-unit times ``law`` x ``unit``; each round keeps its fastest
+    ``n - s``, the rest censored at the ``(n - s)``-th time plus ``gap`` (the decode)."""
+    rng = np.random.default_rng(seed)
+    law = stats.expon(loc=SHIFT, scale=MEAN) if law is None else law
+    t = law.rvs(size=(rounds, n), random_state=rng) * unit
+    cut = np.sort(t, axis=1)[:, n - s - 1 : n - s] + gap
+    cens = t > cut
+    obs = np.where(cens, cut, t)
+    status = np.where(cens, "never", "used")
+    return make_trace(
+        np.repeat(np.arange(rounds), n),
+        np.tile(np.arange(n), rounds),
+        np.full(rounds * n, unit / n),  # the data share: unit load / n
+        obs.ravel(),
+        source="synthetic run",
+        status=status.ravel(),
+    )
+
+
+def test_the_unit_load_is_the_data_share_times_n():
+    tr = _run_like(rounds=3)
+    assert np.allclose(run_unit_loads(tr), 3.0)
+
+
+def test_censored_fit_contains_the_law_the_uncensored_one_misses():
+    # the intervals covered 381/400 (mean) and 387/400 (shift) at 95% over seeds 1000-1399
+    tr = _run_like(seed=1)
+    s = censored_sample(tr)
+    assert 90 <= s.censored.sum() <= 2 * 50  # a straggler within the decode gap is late
+    f = fit_law_censored(s, "shifted_exp")
+    assert f.contains("mean", MEAN) and f.contains("shift", SHIFT), f
+    # negative control: the completed times alone (the fastest 6 of 8) are biased low
+    used = fit_law_censored(s.observed, "shifted_exp")
+    assert not used.contains("mean", MEAN), used
+    assert used.params["mean"] < 0.8 * MEAN
+
+
+@pytest.mark.parametrize("law", ["weibull", "gamma", "lognormal"])
+def test_numerical_censored_fits_recover_their_law(law):
+    truth = {
+        "weibull": stats.weibull_min(1.5, loc=0.01, scale=0.02),
+        "gamma": stats.gamma(2.0, loc=0.01, scale=0.01),
+        "lognormal": stats.lognorm(0.5, loc=0.01, scale=0.02),
+    }[law]
+    s = censored_sample(_run_like(rounds=80, law=truth, seed=3))
+    f = fit_law_censored(s, law)
+    assert f.converged
+    shape = truth.args[0]
+    assert f.contains(f.params and list(f.params)[0], shape), f
+    # the mean of the fitted law is near the truth; the completed times' fit is far below
+    assert f.dist.mean() == pytest.approx(truth.mean(), rel=0.1)
+    from gctheory.delays import fit_law
+
+    assert fit_law(s.observed, law).dist.mean() < 0.9 * truth.mean()
+
+
+def test_kaplan_meier_by_hand():
+    # times 1, 2+, 3, 4: S = 3/4 after 1, then 3/4 * 1/2 after 3, 0 after 4
+    t, S = kaplan_meier([1.0, 2.0, 3.0, 4.0] * 4, [False, True, False, False] * 4)
+    assert np.allclose(t, [1, 3, 4]) and np.allclose(S, [0.75, 0.375, 0.0])
+
+
+def test_goodness_of_fit_flips_for_a_wrong_law():
+    s = censored_sample(_run_like(rounds=60, seed=5))
+    right, wrong = fit_laws_censored(s, ["shifted_exp", "pareto"], bootstrap=49, rng=1)
+    assert right.ks_p > 0.05, right
+    assert wrong.ks_p <= 0.02, wrong  # the negative control
+
+
+def test_fit_by_worker_and_bad_input():
+    s = censored_sample(_run_like(rounds=40, seed=2))
+    by = fit_by_worker(s, ["shifted_exp"])
+    assert sorted(by) == list(range(8)) and all(f[0].converged for f in by.values())
+    with pytest.raises(ValueError, match="one flag per time"):
+        fit_law_censored(np.ones(20), "shifted_exp", censored=[True])
+    with pytest.raises(ValueError, match="at least 10 completed"):
+        fit_law_censored(np.arange(1.0, 21), "shifted_exp", censored=np.arange(20) > 5)
+    with pytest.raises(ValueError, match="status"):
+        censored_sample(make_trace([0, 0], [0, 1], [1, 1], [1.0, 2.0]))
+    assert isinstance(s, CensoredSample)
+
+
+def test_progress_names_each_law_and_per_worker_on_the_cli(tmp_path, capsys):
+    s = censored_sample(_run_like(rounds=20, seed=4))
+    seen = []
+    fit_laws_censored(s, ["shifted_exp", "weibull"], progress=lambda *a: seen.append(a))
+    assert seen == [(0, 2, "shifted_exp"), (1, 2, "weibull"), (2, 2, "")]
+    p = write_trace(_run_like(rounds=30, seed=4), tmp_path / "run.csv")
+    rc, out, _ = _cli(["delays", "fit", str(p), "--per-worker", "--laws", "shifted_exp",
+                       "--format", "csv"], capsys)  # fmt: skip
+    rows = [ln for ln in out.splitlines() if ln.split(",")[:2][-1:] == ["shifted_exp"]]
+    assert rc == 0 and [r.split(",")[0] for r in rows] == [str(w) for w in range(8)]
+
+
+def _cli(argv, capsys):
+    rc = main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_fits_a_run_trace_with_no_options_and_warns_on_status(tmp_path, capsys):
+    p = write_trace(_run_like(), tmp_path / "run.csv")
+    rc, out, err = _cli(["delays", "fit", str(p), "--laws", "shifted_exp", "--bootstrap",
+                         "0", "--format", "json"], capsys)  # fmt: skip
+    import json
+
+    rows = json.loads(out)["rows"] if out.lstrip().startswith("{") else json.loads(out)
+    assert rc == 0 and " censored" in err and "0 censored" not in err
+    assert "mean=0.02" in rows[0]["params"] or "mean=0.019" in rows[0]["params"]
+    with pytest.warns(UserWarning, match="biased towards fast times"):
+        rc, out, err = _cli(["delays", "fit", str(p), "--where", "status=used", "--laws",
+                             "shifted_exp", "--bootstrap", "0"], capsys)  # fmt: skip
+    assert rc == 0 and "0 censored" in err
+
+
+def test_cli_load_defaults_to_the_only_load_and_names_several(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    one = make_trace(np.arange(40), np.zeros(40), np.full(40, 0.5), rng.exponential(size=40) + 1)
+    p = write_trace(one, tmp_path / "one.csv")
+    rc, out, _ = _cli(["delays", "fit", str(p), "--laws", "shifted_exp", "--bootstrap", "0"],
+                      capsys)  # fmt: skip
+    assert rc == 0 and "0.5, n=40" in out
+    two = make_trace(np.arange(40), np.zeros(40), np.repeat([0.5, 1.0], 20), np.ones(40) + 1)
+    p2 = write_trace(two, tmp_path / "two.csv")
+    rc, _, err = _cli(["delays", "fit", str(p2), "--laws", "shifted_exp"], capsys)
+    assert rc != 0 and "--load is required" in err and "0.5, 1" in err
+
+
+# ------------------------------------------------------------------ real runs (slow)
+
+
+def _real_run(tmp_path, scheme, s):
+    from gctheory.cluster import run
+
+    path = tmp_path / f"{scheme}.csv"
+    run(scheme, 8, s, delay="shifted_exp(0.02, 0.02)", iterations=40, rng=1, eval_every=0,
+        trace=path, progress=False)  # fmt: skip
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme,s", [("gd", 0), ("cyclic_mds", 2), ("frc", 1)])
+def test_real_run_trace_fitted_with_the_default_command_contains_the_injected_law(
+    tmp_path, capsys, scheme, s
+):
+    """The law of a real run's times per unit load is the injected one plus the engine's
+    own overhead (computing and sending a gradient: a few ms on a quiet machine, tens
+    under load), measured on the completed rows as ``time - injected``. The censored fit
+    must contain the injected law moved by that overhead; the fit of the completed rows
+    alone must miss it (the negative control)."""
+    import json
+
+    from gctheory.delays import fit_law, read_trace
+
+    path = _real_run(tmp_path, scheme, s)
+    rc, out, err = _cli(["delays", "fit", str(path), "--laws", "shifted_exp", "--bootstrap",
+                         "0", "--format", "json"], capsys)  # fmt: skip
+    assert rc == 0
+    tr = read_trace(path)
+    smp = censored_sample(tr)
+    f = (
+        fit_law_censored(smp, "shifted_exp")
+        if smp.censored.any()
+        else fit_law(smp.times, "shifted_exp")
+    )
+    assert f"mean={f.params['mean']:.5g}" in json.dumps(json.loads(out))  # the command's fit
+    done = np.asarray(tr.columns["status"]) != "never"
+    over = (tr.time - tr.columns["injected"].astype(float))[done] / run_unit_loads(tr)[done]
+    mean = MEAN + float(over.mean() - over.min())  # the excess over the shift
+    assert f.contains("mean", mean), (f, over.mean(), over.min())
+    lo, hi = f.ci["shift"]  # the shift: the injected one plus the smallest overhead
+    assert hi >= SHIFT and lo <= SHIFT + float(np.median(over)), (f, np.median(over))
+    if scheme != "gd":  # gd waits for every worker: nothing is censored
+        used = fit_law(smp.observed, "shifted_exp")
+        assert not used.contains("mean", mean), used
