@@ -45,6 +45,9 @@ import numpy as np
 from gctheory._validate import check_flag, check_path
 from gctheory.codes._entry_points import plugin_modules
 
+if TYPE_CHECKING:  # base imports this module: the class only for the annotation
+    from gctheory.codes.base import GradientCode
+
 __all__ = ["CodeIO", "export_B", "load", "load_code", "save_code"]
 
 CODE_FORMAT = "gctheory-code"
@@ -226,7 +229,7 @@ def save_code(code: Any, path: str | os.PathLike, *, overwrite: bool = False) ->
     return p
 
 
-def load_code(path: str | os.PathLike) -> Any:
+def load_code(path: str | os.PathLike) -> GradientCode:
     """The code saved at ``path`` by :func:`save_code`, bit-for-bit.
 
     Refused with a ``ValueError`` naming the file: not an archive of this
@@ -265,8 +268,10 @@ def load_code(path: str | os.PathLike) -> Any:
         raise ValueError(
             f"{where}: fingerprint mismatch: the file was edited or corrupted after saving"
         )
+    from gctheory.codes.base import GradientCode
+
     cls = _resolve(str(meta.get("class")), where)
-    if not (isinstance(cls, type) and issubclass(cls, CodeIO)):
+    if not (isinstance(cls, type) and issubclass(cls, GradientCode)):
         raise ValueError(f"{where}: {meta.get('class')} is not a gradient code class")
     code = object.__new__(cls)
     for k, v in meta["state"].items():
