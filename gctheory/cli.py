@@ -226,7 +226,54 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     return 1 if _run_figures(Path(args.outdir), args.quick, args.names) else 0
 
 
-class _CheckParser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are short: an unknown choice or option gets the three
+    closest valid names ("did you mean"), in one line, never the whole list of choices.
+    Subparsers are of this class too (``add_subparsers`` makes its parent's class)."""
+
+    _CHOICE = re.compile(r"^argument (.+?): invalid choice: '(.*)' \(choose from (.*)\)$", re.S)
+
+    def error(self, message: str):  # type: ignore[override]
+        m = self._CHOICE.match(message)
+        if m:
+            from gctheory._names import did_you_mean
+
+            choices = re.findall(r"'([^']*)'", m.group(3))
+            dest = m.group(1)
+            what = "command" if dest in ("COMMAND", "MODEL") or dest.startswith("{") else "choice"
+            message = f"argument {dest}: " + did_you_mean(m.group(2), choices, what)
+        super().error(self._fit(re.sub(r"^argument (\S+): ", r"\1: ", message)))
+
+    def _fit(self, message: str, width: int = 99) -> str:
+        """The error line within ``width`` columns: drop a trailing ``(hint)``, then the
+        last of the suggested names (never the first), then the word after ``unknown``."""
+        room = width - len(f"{self.prog}: error: ")
+        if len(message) > room:
+            message = re.sub(r" \([^()]*\)$", "", message)
+        while len(message) > room and re.search(r"did you mean [^,?]+, [^?]*\?", message):
+            message = re.sub(r", [^,?]+\?", "?", message, count=1)
+        if len(message) > room:
+            message = re.sub(r"^(\S+: )?unknown \w+ '", r"\1unknown '", message)
+        return message
+
+    def unrecognized(self, extras: Sequence[str]) -> None:
+        """Report arguments this (sub)command does not take, with the closest options."""
+        import difflib
+
+        options = [o for a in self._actions if a.help != argparse.SUPPRESS
+                   for o in a.option_strings]  # fmt: skip
+        hints = []
+        for tok in extras:
+            if tok.startswith("--"):
+                close = difflib.get_close_matches(tok.split("=", 1)[0], options, n=3, cutoff=0.6)
+                if close:
+                    hints.append(f"did you mean {', '.join(close)}?")
+        shown = " ".join(extras)
+        shown = shown if len(shown) <= 30 else shown[:27] + "..."
+        self.error(f"unrecognized arguments: {shown}" + (f"; {hints[0]}" if hints else ""))
+
+
+class _CheckParser(Parser):
     """The ``check`` parser: its help ends with the seed papers (imported on demand)."""
 
     def format_help(self) -> str:
@@ -263,17 +310,77 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         )
 
 
-def _set_formatter(parser: argparse.ArgumentParser) -> None:
+#: ranges that hold wherever an integer option of this name appears (the library checks the
+#: finer rules); checked while parsing, so a range error costs no import of numpy or scipy
+_INT_AT_LEAST = {
+    "n": 1, "s": 0, "seed": 0, "trials": 1, "iterations": 1, "m": 1, "K": 1, "k": 1, "N": 1,
+    "jobs": 1, "mc": 0, "max_sets": 1, "time_trials": 1, "bootstrap": 0, "dv": 1, "dc": 1,
+    "B": 1, "W": 1, "points": 1, "codes": 1, "r": 1, "groups": 1, "persist": 1, "n_slow": 0,
+    "warmup": 0, "worst_samples": 0, "erasures": 0, "max_states": 1, "t": 1,
+    "degree": 1, "v": 1, "block_size": 1, "blocks": 1, "D": 1, "stragglers": 0, "d": 1,
+    "w": 1, "eval_every": 0, "max_events": 1, "max_trials": 1, "batch_size": 1, "workers": 1,
+}  # fmt: skip
+#: (command, option) -> a stricter lower bound of that command
+_INT_AT_LEAST_IN = {("tradeoff", "n"): 2}
+#: real options: (low, high, low included, high included); None: unbounded
+_REAL_RANGE: dict[str, tuple[float | None, float | None, bool, bool]] = {
+    "kappa": (1.0, None, True, True), "eps": (0.0, 1.0, True, True),
+    "error": (0.0, 1.0, True, True), "level": (0.0, 1.0, False, False),
+    "quantile": (0.0, 1.0, True, True), "p": (0.0, 1.0, True, True),
+    "scale": (0.0, None, False, True), "shape": (0.0, None, False, True),
+    "mean": (0.0, None, False, True), "shift": (0.0, None, True, True),
+    "tau": (0.0, None, True, True), "timeout": (0.0, None, False, True),
+    "deadline": (0.0, None, False, True), "step_size": (0.0, None, False, True),
+    "comm_time": (0.0, None, True, True), "decode_time_per_op": (0.0, None, True, True),
+    "max_seconds": (0.0, None, False, True), "time_limit": (0.0, None, False, True),
+    "n_cg": (0.0, None, True, True), "c_m": (0.0, None, True, True),
+    "rel_half_width": (0.0, None, False, True),
+    "slowdown": (0.0, None, False, True), "C": (0.0, None, False, True),
+}  # fmt: skip
+
+
+def _ranged(conv: type, rule: tuple[float | None, float | None, bool, bool]):
+    """An argparse ``type``: ``conv`` (int or float) and a range, refused while parsing."""
+    low, high, low_in, high_in = rule
+    kind = "an integer" if conv is int else "a number"
+    parts = []
+    if low is not None:
+        parts.append(f"{'>=' if low_in else '>'} {low:g}")
+    if high is not None:
+        parts.append(f"{'<=' if high_in else '<'} {high:g}")
+    text = f"must be {kind} {' and '.join(parts)}"
+
+    def check(value: str):
+        v = conv(value)  # a ValueError: argparse's "invalid int value: 'x'"
+        ok = v == v and (
+            (low is None or (v >= low if low_in else v > low))
+            and (high is None or (v <= high if high_in else v < high))
+        )  # NaN fails (v != v)
+        if not ok:
+            raise argparse.ArgumentTypeError(f"{text}, got {value}")
+        return v
+
+    check.__name__ = conv.__name__
+    return check
+
+
+def _set_formatter(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> None:
+    """Every (sub)parser: the help formatter, and the range checks of its options."""
     parser.formatter_class = HelpFormatter
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            for sub in set(action.choices.values()):
-                _set_formatter(sub)
+            for name, sub in action.choices.items():
+                _set_formatter(sub, (*path, name))
+        elif action.type is int and action.dest in _INT_AT_LEAST:
+            low = _INT_AT_LEAST_IN.get((" ".join(path), action.dest), _INT_AT_LEAST[action.dest])
+            action.type = _ranged(int, (low, None, True, True))
+        elif action.type is float and action.dest in _REAL_RANGE:
+            action.type = _ranged(float, _REAL_RANGE[action.dest])
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, with every discovered topic subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="gctheory",
         description="Gradient-coding theory as numbers you can check: bounds, thresholds, "
         "optima and their Monte Carlo twins, and the source papers' claims recomputed.",
@@ -468,7 +575,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _pin_threads(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # reported by the subcommand's own parser, with its usage line
+        leaf = _leaf_parser(parser, args)
+        (leaf if isinstance(leaf, Parser) else parser).unrecognized(extras)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -490,25 +600,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Unix tools do, and keep Python from complaining when it flushes at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    except ValueError as exc:
-        print(
-            f"gctheory {args.command}: error: {_option_error(str(exc), leaf, args)}",
-            file=sys.stderr,
-        )
+    except ValueError as exc:  # the subcommand's own usage line, then the error
+        leaf.print_usage(sys.stderr)
+        print(f"{leaf.prog}: error: {_option_error(str(exc), leaf, args)}", file=sys.stderr)
         return 2
     except OSError as exc:
         from gctheory.montecarlo.checkpoint import CheckpointDiskFullError
 
         if not isinstance(exc, CheckpointDiskFullError):
             raise
-        print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)  # one line
+        print(f"{leaf.prog}: error: {exc}", file=sys.stderr)  # one line
         return 1
     except RuntimeError as exc:
         from gctheory.montecarlo.engine import WorkerLostError
 
         if not isinstance(exc, WorkerLostError):
             raise
-        print(f"gctheory {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{leaf.prog}: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -71,7 +71,9 @@ def test_bursty_model_is_monte_carlo_only():
 
 
 def test_tradeoff_takes_a_memoryful_delay_and_says_so():
-    t = gctheory.tradeoff_table(12, s=2, delay=SPEC, schemes=["cyclic-mds", "frc"], quick=True, rng=1)
+    t = gctheory.tradeoff_table(
+        12, s=2, delay=SPEC, schemes=["cyclic-mds", "frc"], quick=True, rng=1
+    )
     assert t.parameters["delay"] == f"memory: {SPEC}"
     assert any("stragglers with memory" in x and "exact" in x for x in t.notes)
     d = parse_memory_delay(SPEC)

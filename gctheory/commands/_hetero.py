@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._output import add_format_argument, format_table
+from gctheory.commands._common import scheme_type
 
 _SINGLE_GROUP = ("uncoded", "ignore-s", "cyclic-mds", "ye-abbe")
 
@@ -188,7 +189,13 @@ def add_optimum_hetero(osub: Any) -> None:
     h.add_argument("--group", action="append", metavar="COUNT:SPEC", help="e.g. 128:exp(mean=2)")
     h.add_argument("--trace", help="trace CSV instead of groups")
     h.add_argument("--where", action="append", metavar="COLUMN=VALUE", help="trace rows to keep")
-    h.add_argument("--scheme", default="cyclic-mds", choices=RUNTIME_SCHEMES)
+    h.add_argument(
+        "--scheme",
+        default="cyclic-mds",
+        type=scheme_type(RUNTIME_SCHEMES),
+        metavar="SCHEME",
+        help=f"the scheme: {', '.join(RUNTIME_SCHEMES)}",
+    )
     h.add_argument("--n", type=int, default=None, help="workers (with --trace)")
     h.add_argument("--m", type=int, default=1, help="communication saving (ye-abbe)")
     h.add_argument("--tau", type=float, default=0.0, help="upload time of a full gradient")

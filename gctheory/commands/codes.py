@@ -125,9 +125,33 @@ def _build(args: argparse.Namespace) -> GradientCode:
     return code_family(f).make(args.n, args.s)
 
 
-def _cmd_verify(args: argparse.Namespace) -> int:
-    from gctheory.codes.base import verify_straggler_sets
+def _family_name(text: str) -> str:
+    """The code family of a name as typed: a family, a canonical scheme name (``frc``,
+    ``commfr-gc``: the family built for it) or an old spelling (with a deprecation
+    message); a plug-in's family; else a ``ValueError`` with the closest names."""
+    from gctheory._names import SCHEME_FAMILIES, did_you_mean, resolve_scheme
+    from gctheory.commands._common import cli_warning
 
+    builtin = (*CLI_FAMILIES, *SEQUENTIAL)
+    if text in builtin:
+        return text
+    try:
+        canonical, note = resolve_scheme(text, (*SCHEME_FAMILIES, *builtin), what="family")
+    except ValueError:
+        from gctheory.codes.plugins import plugin_families
+
+        plugins = tuple(plugin_families())
+        if text in plugins:
+            return text
+        names = (*builtin, *SCHEME_FAMILIES, *plugins)
+        raise ValueError(did_you_mean(text, names, "family", "gctheory codes list")) from None
+    if note:
+        cli_warning(note)
+    return SCHEME_FAMILIES.get(canonical, canonical)
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    args.family = _family_name(args.family)
     if args.family in SEQUENTIAL:  # a thin alias of `gctheory sgc verify`
         from gctheory.commands.sgc import _cmd_verify as sgc_verify
 
@@ -135,6 +159,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if args.family not in CLI_FAMILIES:
         _build(args)  # an unknown family is refused before the options are checked
     _check_args(args)
+    if args.family in ("cyclic-mds", "cyclic-mds-deterministic", "fractional-repetition"):
+        if args.s is not None and not 0 <= args.s < args.n:  # before the codes are imported
+            raise ValueError(
+                f"--s must be < n (at least one worker must survive), got s={args.s}, n={args.n}"
+            )
+    from gctheory.codes.base import verify_straggler_sets
+
     code = _build(args)
     s = code.s
     assert s is not None, "every family _build makes is an exact code"

@@ -11,7 +11,7 @@ from gctheory._names import RUNTIME_SCHEMES as SCHEMES
 from gctheory._names import ZHANG_SCHEMES
 from gctheory._output import Interval, add_format_argument, format_table
 from gctheory._validate import check_int
-from gctheory.commands._common import add_renamed, unused_options
+from gctheory.commands._common import add_renamed, scheme_type, unused_options
 
 _PARETO = {"scale": 0.001, "shape": 1.1}  # Halbawi et al. 2017, Section 6
 _EXPON = {"mean": 1.0, "shift": 0.0}
@@ -309,7 +309,13 @@ def register(subparsers) -> None:
     s.add_argument("--n", type=int, required=True, help="number of workers")
     s.add_argument("--m", type=int, default=1, help="communication saving (Ye-Abbe)")
     s.add_argument("--tau", type=float, default=0.0, help="time to send one full gradient")
-    s.add_argument("--scheme", choices=SCHEMES, nargs="*")
+    s.add_argument(
+        "--scheme",
+        type=scheme_type(SCHEMES),
+        nargs="*",
+        metavar="SCHEME",
+        help=f"schemes to optimise (default all): {', '.join(SCHEMES)}",
+    )
     add_format_argument(s)
     s.set_defaults(func=_cmd_scheme)
 

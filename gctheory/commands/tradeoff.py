@@ -15,6 +15,7 @@ from typing import Any
 
 from gctheory._output import FORMATS, Interval, _json_value, format_table, wrap
 from gctheory._progress import Progress
+from gctheory.commands._common import scheme_type
 
 __all__ = ["register"]
 
@@ -281,6 +282,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="+",
         default=None,
         metavar="SCHEME",
+        type=scheme_type(TRADEOFF_SCHEMES, plugins=True),
         help=f"schemes to compare (default all): {', '.join(TRADEOFF_SCHEMES)}",
     )
     p.add_argument(
