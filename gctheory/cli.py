@@ -438,7 +438,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_format_argument(p)
     p.set_defaults(func=_cmd_check)
 
-    p = sub.add_parser("figures", help="remake figures (all, or those named)")
+    p = sub.add_parser(
+        "figures",
+        description=(
+            "Remake the figures of the source papers and of gctheory's own studies: a PNG and"
+            " the CSV behind each (and an SVG where the figure is vector), seeded, so a rerun"
+            " writes the same bytes. --list names each figure with its paper."
+        ),
+        help="remake figures (all, or those named)",
+    )
     p.add_argument("names", nargs="*", help="figure names (default: all); see --list")
     p.add_argument("--list", action="store_true", help="list the figures and exit")
     p.add_argument("--quick", action="store_true", help="smaller grids, fewer trials")

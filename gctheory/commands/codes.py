@@ -268,7 +268,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("codes", help="build, verify and compare gradient codes")
     sub = p.add_subparsers(dest="codes_command", metavar="{list,verify,stability,approx}")
     p.set_defaults(func=_cmd_missing)
-    lst = sub.add_parser("list", help="the code families, those of installed plug-ins included")
+    lst = sub.add_parser(
+        "list",
+        description=(
+            "List the gradient-code families that gctheory codes verify builds (Tandon et al."
+            " 2017's cyclic-MDS and fractional repetition codes, Ye-Abbe 2018, Kadhe et al. "
+            "2019's CommFR-GC, Halbawi et al. 2017's Reed-Solomon codes, Krishnan et al. "
+            "2023's sequential codes) and those of installed code plug-ins."
+        ),
+        help="the code families, those of installed plug-ins included",
+    )
     add_format_argument(lst)
     lst.set_defaults(func=_cmd_list)
 
@@ -279,7 +288,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Decode from every set of s (and s+1) stragglers. status: ok (every set decoded "
             "within tolerance), failures (some did not), refused (no set could be decoded at "
             "all, too few survivors; max_rel_error, max_condition and error/bound are then "
-            "n/a, empty in csv, null in json)."
+            "n/a, empty in csv, null in json). A code tolerates s stragglers when every set "
+            "of n - s workers decodes the full gradient (Tandon et al. 2017)."
         ),
     )
     # plug-in families (entry points) are checked when the command runs, not read here
@@ -309,9 +319,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_argument(v)
     v.set_defaults(func=_cmd_verify)
 
-    s = sub.add_parser("stability", help="decoding error versus n for each code family")
+    s = sub.add_parser(
+        "stability",
+        description=(
+            "The relative decoding error versus n of each code family, over random straggler "
+            "sets and the worst set found: how the numerical stability of cyclic-MDS (Tandon "
+            "et al. 2017), Reed-Solomon (Halbawi et al. 2017), Ye-Abbe and CommFR-GC (Kadhe "
+            "et al. 2019) decoding degrades as n grows."
+        ),
+        help="decoding error versus n for each code family",
+    )
     s.add_argument(
-        "--families", nargs="+", choices=STABILITY_FAMILIES, default=list(STABILITY_FAMILIES)
+        "--families",
+        nargs="+",
+        choices=STABILITY_FAMILIES,
+        default=list(STABILITY_FAMILIES),
+        help=f"code families to compare (default all): {', '.join(STABILITY_FAMILIES)}",
     )
     s.add_argument(
         "--n", nargs="+", type=int, default=[4, 12, 20, 28, 36, 44, 52, 60], help="multiples of 4"

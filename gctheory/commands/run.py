@@ -169,7 +169,9 @@ def register(sub: Any) -> None:
         "measured iteration time with the prediction",
         description="Train with a gradient-coding scheme on real worker processes, inject the "
         "simulator's delays as real waiting, record a trace in the gctheory delays format, and "
-        "hold the measured mean iteration time against gctheory.runtime's prediction.",
+        "hold the measured mean iteration time against gctheory.runtime's prediction. The "
+        "schemes are gradient codes (Tandon et al. 2017) and their successors: --list names "
+        "each with its paper.",
     )
     p.add_argument(
         "--scheme",

@@ -78,7 +78,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = p.add_subparsers(dest="what", metavar="{compare,table}")
     sub.required = True
 
-    c = sub.add_parser("compare", help="every family as Ye-Abbe V and CommFR-GC G at n, s, m")
+    c = sub.add_parser(
+        "compare",
+        description=(
+            "Every generator family (Gaussian, Vandermonde, Chebyshev-Vandermonde, Legendre, "
+            "rotation and circulant embeddings, RKRP) as Ye-Abbe's V and as CommFR-GC's G at "
+            "n, s and m, with its certified worst-case condition number over the straggler "
+            "sets, beside Theorem 2 of Kadhe et al. 2019."
+        ),
+        help="every family as Ye-Abbe V and CommFR-GC G at n, s, m",
+    )
     c.add_argument("--n", type=int, required=True, help="workers")
     c.add_argument("--s", type=int, required=True, help="stragglers")
     c.add_argument("--m", type=int, required=True, help="communication saving")
@@ -92,7 +101,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_argument(c)
     c.set_defaults(func=_cmd_compare)
 
-    t = sub.add_parser("table", help="for this n, s, m and kappa, use this generator")
+    t = sub.add_parser(
+        "table",
+        description=(
+            "For each n and s: which generator family to use for the Ye-Abbe and CommFR-GC "
+            "schemes (Kadhe et al. 2019) so that every decoding matrix keeps condition number"
+            " <= kappa, from certified worst cases."
+        ),
+        help="for this n, s, m and kappa, use this generator",
+    )
     t.add_argument("--n", type=int, nargs="+", help="workers (default 12 24 36 48 60)")
     t.add_argument("--s", type=int, nargs="+", default=[1, 2], help="stragglers (default 1 2)")
     t.add_argument("--m", type=int, default=2, help="communication saving (default 2)")

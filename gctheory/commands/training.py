@@ -199,7 +199,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "simulate",
         help="simulate distributed training with stragglers (GD, K-SGD, LGC, codes, LAG, ...)",
         description="Train softmax/logistic regression on the digits data with n simulated "
-        "workers whose times come from a delay model; write per-iteration CSV and a figure.",
+        "workers whose times come from a delay model; write per-iteration CSV and a figure. "
+        "The schemes are those of Tandon et al. 2017, Wang et al. 2019, Xu et al. 2021, "
+        "Zhang & Simeone 2020 and Krishnan et al. 2023 (--list names each with its paper).",
     )
     p.add_argument("--list", action="store_true", help="list the schemes and exit")
     p.add_argument(
