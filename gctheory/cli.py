@@ -610,7 +610,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     except ValueError as exc:  # the subcommand's own usage line, then the error
         leaf.print_usage(sys.stderr)
-        print(f"{leaf.prog}: error: {_option_error(str(exc), leaf, args)}", file=sys.stderr)
+        msg = _option_error(str(exc), leaf, args)
+        if "did you mean" in msg and isinstance(leaf, Parser):  # one line, within 100 columns
+            msg = leaf._fit(msg)
+        print(f"{leaf.prog}: error: {msg}", file=sys.stderr)
         return 2
     except OSError as exc:
         from gctheory.montecarlo.checkpoint import CheckpointDiskFullError

@@ -208,7 +208,9 @@ def add_optimum_hetero(osub: Any) -> None:
     h.add_argument(
         "--partitions", type=int, default=12, help="data partitions per worker for the split (12)"
     )
-    h.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and Monte Carlo (--trace)")
+    h.add_argument(
+        "--seed", type=int, default=0, help="seed of the bootstrap and Monte Carlo (--trace)"
+    )
     h.add_argument("--curve", action="store_true", help="every s instead of the optimum")
     add_format_argument(h)
     h.set_defaults(func=_cmd_optimum_hetero)
