@@ -21,6 +21,7 @@ from pathlib import Path
 
 from gctheory import __version__
 from gctheory._output import add_format_argument, format_table, set_parameters
+from gctheory.commands._common import add_quiet_argument
 
 __all__ = ["main", "build_parser"]
 
@@ -93,7 +94,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     ledger = load_ledger(ledger_path)
     claims = all_claims(args.paper)
     _log(f"running {len(claims)} claims ({'quick' if args.quick else 'full'} mode)")
-    results = _run_claims_with_progress(claims, args.quick, log=True)
+    results = _run_claims_with_progress(claims, args.quick, log=True, quiet=args.quiet)
     md, js = write_report(results, outdir / "paper_checks", quick=args.quick, stem=stem)
     failed_figs = 0
     if not args.no_figures:
@@ -130,14 +131,14 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     return rc
 
 
-def _run_claims_with_progress(claims, quick: bool, log: bool = False):
+def _run_claims_with_progress(claims, quick: bool, log: bool = False, quiet: bool = False):
     """``run_claims`` one claim at a time, with a progress line on a terminal (and, with
     ``log``, one line per claim on stderr, as ``reproduce`` always printed)."""
     from gctheory._progress import Progress
     from paper_checks import run_claims
 
     results = []
-    with Progress(len(claims), "check") as bar:
+    with Progress(len(claims), "check", enabled=False if quiet else None) as bar:
         for i, c in enumerate(claims):
             bar.update(i, c.key)
             (res,) = run_claims([c], quick=quick)
@@ -194,7 +195,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             f"gctheory check: every paper, {what}; one paper: gctheory check PAPER "
             "(gctheory check --list names them)"
         )
-    results = _run_claims_with_progress(claims, quick)
+    results = _run_claims_with_progress(claims, quick, quiet=args.quiet)
     rows = []
     for r in results:
         o = r.outcome
@@ -233,7 +234,7 @@ class Parser(argparse.ArgumentParser):
 
     _CHOICE = re.compile(r"^argument (.+?): invalid choice: '(.*)' \(choose from (.*)\)$", re.S)
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         m = self._CHOICE.match(message)
         if m:
             from gctheory._names import did_you_mean
@@ -378,7 +379,7 @@ def _set_formatter(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) 
             action.type = _ranged(float, _REAL_RANGE[action.dest])
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     """The full parser, with every discovered topic subcommand."""
     parser = Parser(
         prog="gctheory",
@@ -403,6 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--paper", help="only this paper's claims (a seed paper or another source)")
     p.add_argument("--no-figures", action="store_true", help="skip the figures")
+    add_quiet_argument(p)
     p.add_argument(
         "--ledger",
         default=None,
@@ -435,6 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"every claim in full mode (every paper: {_check_all_time('full')})",
     )
     p.add_argument("--list", action="store_true", help="list the papers and sources and exit")
+    add_quiet_argument(p)
     add_format_argument(p)
     p.set_defaults(func=_cmd_check)
 
@@ -586,7 +589,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extras = parser.parse_known_args(argv)
     if extras:  # reported by the subcommand's own parser, with its usage line
         leaf = _leaf_parser(parser, args)
-        (leaf if isinstance(leaf, Parser) else parser).unrecognized(extras)
+        if isinstance(leaf, Parser):
+            leaf.unrecognized(extras)
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -38,7 +38,7 @@ import os
 import types
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -268,15 +268,13 @@ def load_code(path: str | os.PathLike) -> GradientCode:
         raise ValueError(
             f"{where}: fingerprint mismatch: the file was edited or corrupted after saving"
         )
-    from gctheory.codes.base import GradientCode
-
     cls = _resolve(str(meta.get("class")), where)
-    if not (isinstance(cls, type) and issubclass(cls, GradientCode)):
+    if not (isinstance(cls, type) and issubclass(cls, CodeIO)):  # every GradientCode
         raise ValueError(f"{where}: {meta.get('class')} is not a gradient code class")
     code = object.__new__(cls)
     for k, v in meta["state"].items():
         code.__dict__[k] = _decode(v, files, where)
-    return code
+    return cast("GradientCode", code)  # CodeIO is GradientCode's base, GradientCode its one user
 
 
 #: ``gctheory.codes.load(path)``

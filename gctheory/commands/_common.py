@@ -138,3 +138,15 @@ def scheme_type(valid=None, *, plugins: bool = False, refused: dict[str, str] | 
         return canonical
 
     return scheme
+
+
+def add_quiet_argument(parser: argparse.ArgumentParser) -> None:
+    """``--quiet``: no progress bar (on a terminal) and no progress lines (elsewhere)."""
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress bar on a terminal, no progress lines"
+    )
+
+
+def progress_enabled(args: argparse.Namespace) -> bool | None:
+    """``enabled`` of :class:`gctheory._progress.Progress` for a command: off with --quiet."""
+    return False if getattr(args, "quiet", False) else None

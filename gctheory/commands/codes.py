@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING
 from gctheory._names import COMMFR_FAMILIES, STABILITY_FAMILIES
 from gctheory._output import add_format_argument, format_table
 from gctheory.commands._codes_approx import add_parser as add_approx_parser
-from gctheory.commands._common import _need, unused_options
+from gctheory.commands._common import (
+    _need,
+    add_quiet_argument,
+    progress_enabled,
+    unused_options,
+)
 
 if TYPE_CHECKING:  # the codes (scipy) load when a command runs, not to build the parser
     from gctheory.codes.base import GradientCode
@@ -246,7 +251,8 @@ def _cmd_stability(args: argparse.Namespace) -> int:
     from gctheory._progress import Progress
     from gctheory.codes.stability import decoding_stability
 
-    with Progress(len(args.families) * len(args.n), "codes stability") as bar:
+    total = len(args.families) * len(args.n)
+    with Progress(total, "codes stability", enabled=progress_enabled(args)) as bar:
         pts = decoding_stability(
             args.families,
             args.n,
@@ -342,6 +348,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--trials", type=int, default=50, help="random straggler sets per point")
     s.add_argument("--worst-samples", type=int, default=30, help="extra sets for the worst case")
     s.add_argument("--seed", type=int, default=0, help="seed of codes and straggler sets")
+    add_quiet_argument(s)
     add_format_argument(s)
     s.set_defaults(func=_cmd_stability)
 
