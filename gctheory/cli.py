@@ -324,12 +324,13 @@ _INT_AT_LEAST = {
 #: (command, option) -> a stricter lower bound of that command
 _INT_AT_LEAST_IN = {("tradeoff", "n"): 2}
 #: real options: (low, high, low included, high included); None: unbounded
+#: (``mean`` is left to the commands: ``orderstat --dist pareto --mu -1`` says it is unused)
 _REAL_RANGE: dict[str, tuple[float | None, float | None, bool, bool]] = {
     "kappa": (1.0, None, True, True), "eps": (0.0, 1.0, True, True),
     "error": (0.0, 1.0, True, True), "level": (0.0, 1.0, False, False),
     "quantile": (0.0, 1.0, True, True), "p": (0.0, 1.0, True, True),
     "scale": (0.0, None, False, True), "shape": (0.0, None, False, True),
-    "mean": (0.0, None, False, True), "shift": (0.0, None, True, True),
+    "shift": (0.0, None, True, True),
     "tau": (0.0, None, True, True), "timeout": (0.0, None, False, True),
     "deadline": (0.0, None, False, True), "step_size": (0.0, None, False, True),
     "comm_time": (0.0, None, True, True), "decode_time_per_op": (0.0, None, True, True),
@@ -586,12 +587,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _pin_threads(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args, extras = parser.parse_known_args(argv)
-    if extras:  # reported by the subcommand's own parser, with its usage line
-        leaf = _leaf_parser(parser, args)
-        if isinstance(leaf, Parser):
-            leaf.unrecognized(extras)
-        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    try:
+        args, extras = parser.parse_known_args(argv)
+        if extras:  # reported by the subcommand's own parser, with its usage line
+            leaf = _leaf_parser(parser, args)
+            if isinstance(leaf, Parser):
+                leaf.unrecognized(extras)
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    except SystemExit as exc:  # a refused command line: its status (2), as every error
+        if exc.code in (0, None):  # --help, --version
+            raise
+        return exc.code if isinstance(exc.code, int) else 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -569,5 +569,5 @@ def test_cli_writes_the_three_files_and_lists_non_dominated(tmp_path, capsys):
 
 def test_cli_bad_input_exits_2(tmp_path, capsys):
     assert main(["tradeoff", "--n", "12", "--schemes", "nope", "--out", str(tmp_path / "x")]) == 2
-    assert "scheme must be one of" in capsys.readouterr().err
+    assert "unknown scheme 'nope'; did you mean" in capsys.readouterr().err
     assert main(["tradeoff", "--n", "1", "--out", str(tmp_path / "x")]) == 2
