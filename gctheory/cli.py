@@ -243,7 +243,13 @@ class Parser(argparse.ArgumentParser):
             dest = m.group(1)
             what = "command" if dest in ("COMMAND", "MODEL") or dest.startswith("{") else "choice"
             message = f"argument {dest}: " + did_you_mean(m.group(2), choices, what)
-        super().error(self._fit(re.sub(r"^argument (\S+): ", r"\1: ", message)))
+        # "--n must be ..." as the commands' own checks say it; "--scheme: unknown ..."
+        message = re.sub(
+            r"^argument (\S+): (must )?",
+            lambda m: f"{m[1]} must " if m[2] else f"{m[1]}: ",
+            message,
+        )
+        super().error(self._fit(message))
 
     def _fit(self, message: str, width: int = 99) -> str:
         """The error line within ``width`` columns: drop a trailing ``(hint)``, then the
@@ -373,6 +379,8 @@ def _set_formatter(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) 
         if isinstance(action, argparse._SubParsersAction):
             for name, sub in action.choices.items():
                 _set_formatter(sub, (*path, name))
+        elif action.help == argparse.SUPPRESS:  # an old spelling: its own message first
+            continue
         elif action.type is int and action.dest in _INT_AT_LEAST:
             low = _INT_AT_LEAST_IN.get((" ".join(path), action.dest), _INT_AT_LEAST[action.dest])
             action.type = _ranged(int, (low, None, True, True))

@@ -192,10 +192,10 @@ def test_range_errors_name_the_option_and_the_rule():
     rc, _, err = _run(["tradeoff", "--n", "-3"])
     assert rc == 2
     assert err.strip().splitlines()[-1] == (
-        "gctheory tradeoff: error: --n: must be an integer >= 2, got -3"
+        "gctheory tradeoff: error: --n must be an integer >= 2, got -3"
     )
     rc, _, err = _run(["table1", "--eps", "nan"])
-    assert "--eps: must be a number >= 0 and <= 1, got nan" in err
+    assert "--eps must be a number >= 0 and <= 1, got nan" in err
 
 
 def test_library_error_is_reported_with_the_subcommand_usage():
