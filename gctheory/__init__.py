@@ -24,7 +24,7 @@ training      straggler simulation of distributed training on real data
 tails         rare events: Gaussian condition-number tails, Theorem 2's union, peeling
               failures, by importance sampling with exact likelihood ratios
 tradeoff      every scheme side by side for a user's cluster: one table, one atlas
-              (``gctheory.tradeoff(n, ...)`` calls ``gctheory.tradeoff.tradeoff``)
+              (``gctheory.tradeoff_table(n, ...)`` computes it)
 
 Every public name of these modules is available here too (imported lazily, on
 first use), except names two modules share (``SCHEMES`` of ``runtime`` and of

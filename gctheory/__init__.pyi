@@ -447,6 +447,7 @@ from gctheory.tradeoff import (
     row_label as row_label,
     s_kappa_guarantee as s_kappa_guarantee,
     SKappaInterval as SKappaInterval,
+    tradeoff_table as tradeoff_table,
     TradeoffTable as TradeoffTable,
 )
 from gctheory.training import (

@@ -119,7 +119,10 @@ def _argv(name: str, option: str, value: str, trace: str, out: str) -> list[str]
 def _run(argv: list[str]) -> tuple[int, str]:
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        rc = main(argv)
+        try:
+            rc = main(argv)
+        except SystemExit as exc:  # refused while parsing: the subcommand's parser exits
+            rc = exc.code if isinstance(exc.code, int) else 1
     return rc, err.getvalue()
 
 

@@ -110,7 +110,7 @@ def test_cli_draws_a_bar_with_remaining_time(argv, monkeypatch, capsys):
     assert main(argv) == 0
     text = term.getvalue()
     assert " left" in text and "inf" not in text, text
-    assert text.endswith("\r\033[K")  # the line is erased at the end
+    assert text.rstrip(" ").endswith("\r")  # tqdm erases the bar at the end
 
 
 def test_delays_fit_cli_bar(tmp_path, monkeypatch):
@@ -131,9 +131,77 @@ def test_run_cli_bar(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stderr", term)
     assert main(argv) == 0
     text = term.getvalue()
-    assert "gctheory run cyclic-mds [" in text and " left" in text and "4/4" in text, text
+    assert "gctheory run cyclic-mds " in text and " left" in text and "4/4" in text, text
     assert "it/s" not in text  # not the engine's own bar
     term = _Terminal()
     monkeypatch.setattr(sys, "stderr", term)
     assert main(argv + ["--quiet"]) == 0
     assert "[" not in term.getvalue()
+
+
+# --- tqdm: a bar on a terminal, a line every LOG_EVERY seconds elsewhere, a widget in Jupyter
+
+
+def test_off_a_terminal_a_line_says_what_runs_and_how_far(monkeypatch):
+    from gctheory import _progress
+
+    monkeypatch.setattr(_progress.Progress, "LOG_EVERY", 0.0)  # every step (default 10 s)
+    log = io.StringIO()  # not a terminal: a log file, a pipe, CI
+    monkeypatch.setattr(sys, "stderr", log)
+    argv = ["codes", "stability", "--n", "4", "8", "--families", "cyclic-mds", "--trials", "3"]
+    assert main(argv) == 0
+    lines = log.getvalue().splitlines()
+    assert lines and "\r" not in log.getvalue()
+    # what runs (the family and n being computed) and the fraction done
+    assert any(ln.startswith("codes stability: 1/2 (50%) cyclic-mds n=8") for ln in lines), lines
+    assert all(" elapsed, " in ln and " left" in ln for ln in lines), lines
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    assert main([*argv, "--quiet"]) == 0
+    assert log.getvalue() == ""
+
+
+def test_the_bar_is_tqdm_and_a_notebook_gets_its_widget(monkeypatch):
+    import tqdm
+    import tqdm.auto
+
+    from gctheory import _progress
+
+    bar = _progress.Progress(3, "x", stream=_Terminal())
+    bar.update(1, "first")
+    assert isinstance(bar._bar, tqdm.tqdm) and bar.mode == "bar"
+    bar.close()
+    made = []
+
+    class Widget(tqdm.tqdm):
+        def __init__(self, *a, **k):
+            made.append(k["desc"])
+            super().__init__(*a, **k)
+
+    monkeypatch.setattr(_progress, "_in_notebook", lambda: True)
+    monkeypatch.setattr(tqdm.auto, "tqdm", Widget)
+    with _progress.Progress(3, "in a notebook", stream=io.StringIO()) as bar:
+        bar.update(3)
+    assert bar.mode == "widget" and made == ["in a notebook"]
+    with _progress.Progress(3, "quiet", stream=io.StringIO(), enabled=False) as bar:
+        bar.update(3)
+    assert bar.mode == "off" and made == ["in a notebook"]
+
+
+def test_monte_carlo_progress_off_a_terminal_and_nested(monkeypatch, capsys):
+    import functools
+
+    from gctheory import _progress
+    from gctheory.montecarlo import estimate_probability
+    from tests import _mc_events as ev
+
+    monkeypatch.setattr(_progress.Progress, "LOG_EVERY", 0.0)
+    event = functools.partial(ev.bernoulli, p=0.5)
+    a = estimate_probability(event, 4000, rng=1, chunk_size=1000)
+    err = capsys.readouterr().err
+    assert "1000/4000 (25%)" in err and "\r" not in err, err
+    # inside a command's own bar, the run inside stays silent (unless asked for)
+    with _progress.Progress(1, "outer", stream=io.StringIO(), enabled=True) as outer:
+        outer.update(0, "running")
+        b = estimate_probability(event, 4000, rng=1, chunk_size=1000)
+    assert capsys.readouterr().err == "" and a == b

@@ -71,7 +71,9 @@ def test_bursty_model_is_monte_carlo_only():
 
 
 def test_tradeoff_takes_a_memoryful_delay_and_says_so():
-    t = gctheory.tradeoff(12, s=2, delay=SPEC, schemes=["cyclic-mds", "frc"], quick=True, rng=1)
+    t = gctheory.tradeoff_table(
+        12, s=2, delay=SPEC, schemes=["cyclic-mds", "frc"], quick=True, rng=1
+    )
     assert t.parameters["delay"] == f"memory: {SPEC}"
     assert any("stragglers with memory" in x and "exact" in x for x in t.notes)
     d = parse_memory_delay(SPEC)
@@ -86,10 +88,10 @@ def test_tradeoff_takes_a_memoryful_delay_and_says_so():
                 checked += 1
     assert checked >= 3
     # a MarkovSampler is taken too, the bursty model by Monte Carlo everywhere
-    t2 = gctheory.tradeoff(6, s=1, delay=MarkovSampler(d), schemes=["cyclic-mds"], quick=True)
+    t2 = gctheory.tradeoff_table(6, s=1, delay=MarkovSampler(d), schemes=["cyclic-mds"], quick=True)
     assert t2.parameters["delay"].startswith("memory:")
     b = f"bursty(B=2, W=4, lam=2, rate=0.05, fast={FAST}, slow={SLOW})"
-    t3 = gctheory.tradeoff(6, s=1, delay=b, schemes=["cyclic-mds"], quick=True, rng=2)
+    t3 = gctheory.tradeoff_table(6, s=1, delay=b, schemes=["cyclic-mds"], quick=True, rng=2)
     assert any("Monte Carlo at every point" in x for x in t3.notes)
     rows = [r for r in t3.rows if r["scheme"] == "cyclic-mds"]
     assert rows and all(r["time_low"] <= r["time"] <= r["time_high"] for r in rows)

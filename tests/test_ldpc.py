@@ -676,9 +676,9 @@ def test_cli_issue12_bad_counts_are_errors(capsys):
     from gctheory.cli import main
 
     assert main(["threshold", "--n", "-5"]) == 2
-    assert "--n must be a positive integer" in capsys.readouterr().err
+    assert "--n must be an integer >= 1" in capsys.readouterr().err
     assert main(["waterfall", "--points", "0", "--trials", "10"]) == 2
-    assert "--points must be a positive integer" in capsys.readouterr().err
+    assert "--points must be an integer >= 1" in capsys.readouterr().err
     assert main(["waterfall", "--codes", "0", "--trials", "10"]) == 2
     assert "--codes" in capsys.readouterr().err
     with pytest.raises(ValueError, match="at least one n and one eps"):

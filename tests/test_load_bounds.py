@@ -659,7 +659,7 @@ def test_cli_load_mc_rows(capsys):
     assert main(argv) == 0  # md keeps each cell on one line (text wraps long cells)
     assert "BRC of Theorem 6 needs 0 < eps < 1/4" in capsys.readouterr().out
     assert main(["load", "--n", "40", "--s", "4", "--mc", "-5"]) == 2  # bad input: named rule
-    assert "--mc must be a positive" in capsys.readouterr().err
+    assert "--mc must be an integer >= 0" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------------

@@ -123,6 +123,6 @@ def test_cli_skappa_names_the_straggler_rule(capsys):
     from gctheory.cli import main
 
     assert main(["skappa", "--s", "-1", "--m", "2"]) == 2
-    assert "--s must be >= 0" in capsys.readouterr().err
+    assert "--s must be an integer >= 0" in capsys.readouterr().err
     assert main(["skappa", "--n", "10", "--s", "10"]) == 2
     assert "--s must be < --n" in capsys.readouterr().err

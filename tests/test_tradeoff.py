@@ -74,9 +74,11 @@ def test_every_row_has_every_column_and_the_callable_module(table):
     # Theorem 6's code needs D + 1 = 6 batches: b = 3 leaves 4 at s = 6 (b = 13 > k at 11)
     assert any(x.startswith("batch-raptor: left out at s = 6: ") for x in table.notes)
     assert _one(table, scheme="bibd", s=0)["note"].startswith("complete (12,2)")
-    # gctheory.tradeoff is the package, and calling it calls tradeoff()
-    small = gctheory.tradeoff(4, schemes=["cyclic-mds"], quick=True, rng=0)
+    # gctheory.tradeoff is the package; calling it still calls tradeoff_table(), with a warning
+    with pytest.warns(DeprecationWarning, match="gctheory.tradeoff_table"):
+        small = gctheory.tradeoff(4, schemes=["cyclic-mds"], quick=True, rng=0)
     assert isinstance(small, TradeoffTable) and small.schemes() == ["cyclic-mds"]
+    assert gctheory.tradeoff_table is gctheory.tradeoff.tradeoff_table
 
 
 # ------------------------------------------------- entries equal their module functions
@@ -567,5 +569,5 @@ def test_cli_writes_the_three_files_and_lists_non_dominated(tmp_path, capsys):
 
 def test_cli_bad_input_exits_2(tmp_path, capsys):
     assert main(["tradeoff", "--n", "12", "--schemes", "nope", "--out", str(tmp_path / "x")]) == 2
-    assert "scheme must be one of" in capsys.readouterr().err
+    assert "unknown scheme 'nope'; did you mean" in capsys.readouterr().err
     assert main(["tradeoff", "--n", "1", "--out", str(tmp_path / "x")]) == 2

@@ -102,7 +102,7 @@ def test_persistent_draws_are_kept_for_h_iterations():
 
 
 def test_unknown_scheme_lists_the_valid_ones_and_K_above_n_fails():
-    with pytest.raises(ValueError, match="valid schemes: gd, ignore, lgc"):
+    with pytest.raises(ValueError, match="valid schemes: uncoded, ignore-s, lgc"):
         tr.simulate("async", n=4)
     with pytest.raises(ValueError, match="K must be at most n=4"):
         tr.simulate("ignore", n=4, K=5)
@@ -297,7 +297,7 @@ def test_cli_simulate_writes_csv_and_figure(tmp_path, capsys):
     assert (tmp_path / "run.png").stat().st_size > 0
     assert "final_loss" in capsys.readouterr().out
     assert main(["simulate", "--scheme", "nope"]) == 2
-    assert "valid schemes" in capsys.readouterr().err
+    assert "unknown scheme 'nope'" in capsys.readouterr().err
     assert main(["simulate", "--scheme", "gd", "--delay", "weibull(1)"]) == 2
     assert main(["simulate", "--scheme", "ignore", "--n", "4", "--K", "5"]) == 2
 

@@ -187,7 +187,7 @@ def test_sgc_default_p_makes_the_estimator_unbiased_over_random_survivors():
 def test_sgc_pairwise_balanced_placements(n, k, r):
     # n workers = the blocks of PG(2,2) (7) or AG(2,3) (12): every pair of partitions shares
     # exactly one worker, every partition is on r workers
-    sch = tr.make_scheme("stochastic", n, s=2, code_options={"placement": "pairwise-balanced"})
+    sch = tr.make_scheme("sgc", n, s=2, code_options={"placement": "pairwise-balanced"})
     A = sch.code.A.astype(int)
     assert A.shape == (n, k)
     C = A.T @ A

@@ -62,7 +62,7 @@ def test_simulate_on_the_lambda_trace():
     runs = {name: tr.simulate(name, n=8, iterations=12, rng=1, delay=spec,
                               code_options={"B": 1, "W": 2, "lam": 2})
             for name in ("sr_sgc", "m_sgc")}  # fmt: skip
-    runs["gc"] = tr.simulate("gc", n=8, iterations=12, rng=1, delay=spec, s=2)
+    runs["gc"] = tr.simulate("cyclic-mds", n=8, iterations=12, rng=1, delay=spec, s=2)
     for r in runs.values():
         assert r.loss[-1] < r.loss[0] and np.all(r.wait > 0)
     # the first T = 1 rounds make no step

@@ -10,6 +10,7 @@ imports are followed silently, as for an installed package.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -44,6 +45,9 @@ def mypy_output(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int]:
             "--show-error-codes",
             "--no-error-summary",
             "--show-traceback",
+            # every expression whose type is Any is reported: a bare Any must come from an
+            # untyped third party (scipy, numpy's reductions), said on its line (``# Any:``)
+            "--disallow-any-expr",
             str(USER),
         ]
     )
@@ -63,11 +67,31 @@ def _revealed(stdout: str) -> dict[str, str]:
     return out
 
 
+_ANY = re.compile(r'Expression (has type "Any"|type contains "Any")')
+
+
 def test_user_file_has_no_type_errors(mypy_output):
-    stdout, status = mypy_output
-    errors = [ln for ln in stdout.splitlines() if ": error:" in ln]
+    stdout, _ = mypy_output
+    errors = [ln for ln in stdout.splitlines() if ": error:" in ln and not _ANY.search(ln)]
     assert not errors, "\n".join(errors)
-    assert status == 0, stdout
+
+
+def test_readme_calls_have_no_bare_any(mypy_output):
+    """No README call returns a bare ``Any`` (``load_code`` a ``GradientCode``, the tradeoff
+    function a ``TradeoffTable``...): each ``Any`` left comes from an untyped third party,
+    and its line says so. An ``Any`` inside a numpy array type (``ndarray[Any, ...]``) is
+    numpy's own and is not counted."""
+    lines = USER.read_text(encoding="utf-8").splitlines()
+    bare = []
+    for m in re.finditer(r':(\d+): error: Expression has type "Any"', mypy_output[0]):
+        src = lines[int(m.group(1)) - 1]
+        if "# Any:" not in src:
+            bare.append(f"{m.group(1)}: {src.strip()}")
+    assert not bare, "\n".join(bare)
+    revealed = _revealed(mypy_output[0])
+    assert revealed["loaded"] == "gctheory.codes.base.GradientCode"
+    assert revealed["profile"] == revealed["scaling"] == "float"
+    assert revealed["gctheory.tradeoff_table"].endswith("TradeoffTable")
 
 
 def test_public_names_have_their_real_types_not_any(mypy_output):
@@ -87,3 +111,37 @@ def test_user_file_runs():
     import runpy
 
     runpy.run_path(str(USER), run_name="__main__")
+
+
+@pytest.mark.slow
+def test_editable_install_is_visible_to_mypy_and_not_shadowed(tmp_path):
+    """The README's contributor install (``pip install -e . --config-settings
+    editable_mode=compat``: a static ``.pth`` holding the checkout) is seen by mypy from a
+    script outside the checkout, and a folder named ``gctheory`` beside the script (the
+    clone folder itself) does not shadow it. The default editable finder failed both: mypy
+    could not find ``gctheory``, and Python imported the folder as a namespace package."""
+    import subprocess
+    import sys
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    install = [str(py), "-m", "pip", "install", "--no-deps", "-q", "-e", str(ROOT)]
+    subprocess.run([*install, "--config-settings", "editable_mode=compat"], check=True)
+    work = tmp_path / "work"
+    (work / "gctheory").mkdir(parents=True)  # e.g. the clone folder next to the script
+    user = work / "user.py"
+    user.write_text(
+        "from gctheory import Stop, load_code\n"
+        "print(Stop(rel_half_width=0.1), load_code)\n"
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    reveal_type(load_code)\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run([str(py), str(user)], cwd=work, capture_output=True, text=True)
+    assert run.returncode == 0 and "Stop(" in run.stdout, run.stderr
+    stdout, stderr, status = api.run(
+        ["--python-executable", str(py), "--no-incremental", "--cache-dir", os.devnull,
+         "--follow-imports=silent", str(user)]
+    )  # fmt: skip
+    assert status == 0 and "Success" in stdout, stdout + stderr
+    assert '-> gctheory.codes.base.GradientCode"' in stdout, stdout

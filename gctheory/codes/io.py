@@ -38,13 +38,16 @@ import os
 import types
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from gctheory._safe_json import bounded_loads
 from gctheory._validate import check_flag, check_path
 from gctheory.codes._entry_points import plugin_modules
+
+if TYPE_CHECKING:  # base imports this module: the class only for the annotation
+    from gctheory.codes.base import GradientCode
 
 __all__ = ["CodeIO", "export_B", "load", "load_code", "save_code"]
 
@@ -258,7 +261,7 @@ def save_code(code: Any, path: str | os.PathLike, *, overwrite: bool = False) ->
     return p
 
 
-def load_code(path: str | os.PathLike) -> Any:
+def load_code(path: str | os.PathLike) -> GradientCode:
     """The code saved at ``path`` by :func:`save_code`, bit-for-bit.
 
     Refused with a ``ValueError`` naming the file: not an archive of this
@@ -320,12 +323,12 @@ def load_code(path: str | os.PathLike) -> Any:
             f"{where}: fingerprint mismatch: the file was edited or corrupted after saving"
         )
     cls = _resolve(str(meta.get("class")), where)
-    if not (isinstance(cls, type) and issubclass(cls, CodeIO)):
+    if not (isinstance(cls, type) and issubclass(cls, CodeIO)):  # every GradientCode
         raise ValueError(f"{where}: {meta.get('class')} is not a gradient code class")
     code = object.__new__(cls)
     for k, v in meta["state"].items():
         code.__dict__[k] = _decode(v, files, where)
-    return code
+    return cast("GradientCode", code)  # CodeIO is GradientCode's base, GradientCode its one user
 
 
 #: ``gctheory.codes.load(path)``

@@ -107,3 +107,46 @@ def unused_options(args: argparse.Namespace, unused: dict[str, str], flags=None)
             f"{', '.join(given_)} {'is' if len(given_) == 1 else 'are'} not used here ({why}): "
             "remove it"
         )
+
+
+def _plugin_names() -> tuple[str, ...]:
+    """Names of the installed code plug-ins' entry points (no plug-in imported)."""
+    from importlib import metadata
+
+    return tuple(sorted(ep.name for ep in metadata.entry_points(group="gctheory.codes")))
+
+
+def scheme_type(valid=None, *, plugins: bool = False, refused: dict[str, str] | None = None):
+    """An argparse ``type`` for a scheme name: the canonical, hyphenated name of
+    :data:`gctheory._names.SCHEME_NAMES` (``valid``: those accepted here), an old spelling
+    with a deprecation message, a plug-in's family (``plugins``); anything else is refused
+    while parsing, in one line with the closest names. ``refused`` maps a valid-elsewhere
+    name to why this command refuses it."""
+    from gctheory._names import resolve_scheme
+
+    def scheme(text: str) -> str:
+        try:
+            canonical, note = resolve_scheme(text, valid, hint="--list names them")
+        except ValueError as exc:
+            if plugins and text in _plugin_names():
+                return text
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        if refused and canonical in refused:
+            raise argparse.ArgumentTypeError(f"{text!r} {refused[canonical]}")
+        if note:
+            cli_warning(note)
+        return canonical
+
+    return scheme
+
+
+def add_quiet_argument(parser: argparse.ArgumentParser) -> None:
+    """``--quiet``: no progress bar (on a terminal) and no progress lines (elsewhere)."""
+    parser.add_argument(
+        "--quiet", action="store_true", help="no progress bar on a terminal, no progress lines"
+    )
+
+
+def progress_enabled(args: argparse.Namespace) -> bool | None:
+    """``enabled`` of :class:`gctheory._progress.Progress` for a command: off with --quiet."""
+    return False if getattr(args, "quiet", False) else None

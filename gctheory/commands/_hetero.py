@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._output import add_format_argument, format_table
+from gctheory.commands._common import scheme_type
 
 _SINGLE_GROUP = ("uncoded", "ignore-s", "cyclic-mds", "ye-abbe")
 
@@ -183,12 +184,19 @@ def add_optimum_hetero(osub: Any) -> None:
         description="Expected iteration time vs s when workers differ: either --group "
         "COUNT:SPEC (repeatable; exact non-identical order statistics, plus the "
         "measure-then-split loads for cyclic-mds), or --trace PATH (per-worker, "
-        "per-cluster and Markov estimates next to the measured rounds).",
+        "per-cluster and Markov estimates next to the measured rounds). The schemes are "
+        "Tandon et al. 2017's cyclic-MDS and FRC, Ye-Abbe and CommFR-GC (Kadhe et al. 2019).",
     )
     h.add_argument("--group", action="append", metavar="COUNT:SPEC", help="e.g. 128:exp(mean=2)")
     h.add_argument("--trace", help="trace CSV instead of groups")
     h.add_argument("--where", action="append", metavar="COLUMN=VALUE", help="trace rows to keep")
-    h.add_argument("--scheme", default="cyclic-mds", choices=RUNTIME_SCHEMES)
+    h.add_argument(
+        "--scheme",
+        default="cyclic-mds",
+        type=scheme_type(RUNTIME_SCHEMES),
+        metavar="SCHEME",
+        help=f"the scheme: {', '.join(RUNTIME_SCHEMES)}",
+    )
     h.add_argument("--n", type=int, default=None, help="workers (with --trace)")
     h.add_argument("--m", type=int, default=1, help="communication saving (ye-abbe)")
     h.add_argument("--tau", type=float, default=0.0, help="upload time of a full gradient")
@@ -200,7 +208,9 @@ def add_optimum_hetero(osub: Any) -> None:
     h.add_argument(
         "--partitions", type=int, default=12, help="data partitions per worker for the split (12)"
     )
-    h.add_argument("--seed", type=int, default=0)
+    h.add_argument(
+        "--seed", type=int, default=0, help="seed of the bootstrap and Monte Carlo (--trace)"
+    )
     h.add_argument("--curve", action="store_true", help="every s instead of the optimum")
     add_format_argument(h)
     h.set_defaults(func=_cmd_optimum_hetero)

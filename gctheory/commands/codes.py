@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING
 from gctheory._names import COMMFR_FAMILIES, STABILITY_FAMILIES
 from gctheory._output import add_format_argument, format_table
 from gctheory.commands._codes_approx import add_parser as add_approx_parser
-from gctheory.commands._common import _need, unused_options
+from gctheory.commands._common import (
+    _need,
+    add_quiet_argument,
+    progress_enabled,
+    unused_options,
+)
 
 if TYPE_CHECKING:  # the codes (scipy) load when a command runs, not to build the parser
     from gctheory.codes.base import GradientCode
@@ -125,9 +130,33 @@ def _build(args: argparse.Namespace) -> GradientCode:
     return code_family(f).make(args.n, args.s)
 
 
-def _cmd_verify(args: argparse.Namespace) -> int:
-    from gctheory.codes.base import verify_straggler_sets
+def _family_name(text: str) -> str:
+    """The code family of a name as typed: a family, a canonical scheme name (``frc``,
+    ``commfr-gc``: the family built for it) or an old spelling (with a deprecation
+    message); a plug-in's family; else a ``ValueError`` with the closest names."""
+    from gctheory._names import SCHEME_FAMILIES, did_you_mean, resolve_scheme
+    from gctheory.commands._common import cli_warning
 
+    builtin = (*CLI_FAMILIES, *SEQUENTIAL)
+    if text in builtin:
+        return text
+    try:
+        canonical, note = resolve_scheme(text, (*SCHEME_FAMILIES, *builtin), what="family")
+    except ValueError:
+        from gctheory.codes.plugins import plugin_families
+
+        plugins = tuple(plugin_families())
+        if text in plugins:
+            return text
+        names = (*builtin, *SCHEME_FAMILIES, *plugins)
+        raise ValueError(did_you_mean(text, names, "family", "gctheory codes list")) from None
+    if note:
+        cli_warning(note)
+    return SCHEME_FAMILIES.get(canonical, canonical)
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    args.family = _family_name(args.family)
     if args.family in SEQUENTIAL:  # a thin alias of `gctheory sgc verify`
         from gctheory.commands.sgc import _cmd_verify as sgc_verify
 
@@ -135,6 +164,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if args.family not in CLI_FAMILIES:
         _build(args)  # an unknown family is refused before the options are checked
     _check_args(args)
+    if args.family in ("cyclic-mds", "cyclic-mds-deterministic", "fractional-repetition"):
+        if args.s is not None and not 0 <= args.s < args.n:  # before the codes are imported
+            raise ValueError(
+                f"--s must be < n (at least one worker must survive), got s={args.s}, n={args.n}"
+            )
+    from gctheory.codes.base import verify_straggler_sets
+
     code = _build(args)
     s = code.s
     assert s is not None, "every family _build makes is an exact code"
@@ -215,7 +251,8 @@ def _cmd_stability(args: argparse.Namespace) -> int:
     from gctheory._progress import Progress
     from gctheory.codes.stability import decoding_stability
 
-    with Progress(len(args.families) * len(args.n), "codes stability") as bar:
+    total = len(args.families) * len(args.n)
+    with Progress(total, "codes stability", enabled=progress_enabled(args)) as bar:
         pts = decoding_stability(
             args.families,
             args.n,
@@ -237,7 +274,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("codes", help="build, verify and compare gradient codes")
     sub = p.add_subparsers(dest="codes_command", metavar="{list,verify,stability,approx}")
     p.set_defaults(func=_cmd_missing)
-    lst = sub.add_parser("list", help="the code families, those of installed plug-ins included")
+    lst = sub.add_parser(
+        "list",
+        description=(
+            "List the gradient-code families that gctheory codes verify builds (Tandon et al."
+            " 2017's cyclic-MDS and fractional repetition codes, Ye-Abbe 2018, Kadhe et al. "
+            "2019's CommFR-GC, Halbawi et al. 2017's Reed-Solomon codes, Krishnan et al. "
+            "2023's sequential codes) and those of installed code plug-ins."
+        ),
+        help="the code families, those of installed plug-ins included",
+    )
     add_format_argument(lst)
     lst.set_defaults(func=_cmd_list)
 
@@ -248,7 +294,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Decode from every set of s (and s+1) stragglers. status: ok (every set decoded "
             "within tolerance), failures (some did not), refused (no set could be decoded at "
             "all, too few survivors; max_rel_error, max_condition and error/bound are then "
-            "n/a, empty in csv, null in json)."
+            "n/a, empty in csv, null in json). A code tolerates s stragglers when every set "
+            "of n - s workers decodes the full gradient (Tandon et al. 2017)."
         ),
     )
     # plug-in families (entry points) are checked when the command runs, not read here
@@ -278,9 +325,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_argument(v)
     v.set_defaults(func=_cmd_verify)
 
-    s = sub.add_parser("stability", help="decoding error versus n for each code family")
+    s = sub.add_parser(
+        "stability",
+        description=(
+            "The relative decoding error versus n of each code family, over random straggler "
+            "sets and the worst set found: how the numerical stability of cyclic-MDS (Tandon "
+            "et al. 2017), Reed-Solomon (Halbawi et al. 2017), Ye-Abbe and CommFR-GC (Kadhe "
+            "et al. 2019) decoding degrades as n grows."
+        ),
+        help="decoding error versus n for each code family",
+    )
     s.add_argument(
-        "--families", nargs="+", choices=STABILITY_FAMILIES, default=list(STABILITY_FAMILIES)
+        "--families",
+        nargs="+",
+        choices=STABILITY_FAMILIES,
+        default=list(STABILITY_FAMILIES),
+        help=f"code families to compare (default all): {', '.join(STABILITY_FAMILIES)}",
     )
     s.add_argument(
         "--n", nargs="+", type=int, default=[4, 12, 20, 28, 36, 44, 52, 60], help="multiples of 4"
@@ -288,6 +348,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--trials", type=int, default=50, help="random straggler sets per point")
     s.add_argument("--worst-samples", type=int, default=30, help="extra sets for the worst case")
     s.add_argument("--seed", type=int, default=0, help="seed of codes and straggler sets")
+    add_quiet_argument(s)
     add_format_argument(s)
     s.set_defaults(func=_cmd_stability)
 

@@ -145,14 +145,28 @@ def _cmd_maxcond(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "table1", help="Table I of Kadhe et al. 2019 (s_kappa, Ye-Abbe vs CommFR-GC), recomputed"
+        "table1",
+        description=(
+            "Table I of Kadhe et al. 2019 recomputed: the number of stragglers s_kappa that "
+            "Theorem 2 guarantees for the Ye-Abbe and CommFR-GC schemes with Gaussian "
+            "generators (every decoding matrix has condition number <= kappa with probability"
+            " >= 1 - eps), beside the values printed in the paper."
+        ),
+        help="Table I of Kadhe et al. 2019 (s_kappa, Ye-Abbe vs CommFR-GC), recomputed",
     )
     _bound_args(p)
     add_format_argument(p)
     p.set_defaults(func=_cmd_table1)
 
     p = subparsers.add_parser(
-        "skappa", help="Theorem 2 of Kadhe et al. 2019: guaranteed s_kappa for given n, s, m"
+        "skappa",
+        description=(
+            "Theorem 2 of Kadhe et al. 2019 for one configuration: the guaranteed s_kappa "
+            "(stragglers tolerated while every decoding matrix keeps condition number <= "
+            "kappa with probability >= 1 - eps) of the Ye-Abbe scheme's (n - s) x n Gaussian "
+            "V and of CommFR-GC's Gaussian group code."
+        ),
+        help="Theorem 2 of Kadhe et al. 2019: guaranteed s_kappa for given n, s, m",
     )
     p.add_argument("--n", type=int, help="workers (Ye-Abbe scheme: (n-s) x n Gaussian V)")
     p.add_argument("--s", type=int, required=True, help="stragglers the code tolerates")
@@ -166,6 +180,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser(
         "maxcond",
+        description=(
+            "The worst condition number over every t-column subset of a K x N generator, "
+            "certified (a lower and an upper bound, by enumeration or branch and bound), or "
+            "the largest number of stragglers whose worst case stays <= kappa: the "
+            "deterministic s_kappa of Kadhe et al. 2019, Definition 1."
+        ),
         help="worst condition number over t-column subsets of a K x N generator, or s_kappa",
     )
     p.add_argument("--K", type=int, required=True, help="code dimension (rows of the generator)")

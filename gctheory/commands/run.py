@@ -8,7 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from gctheory._names import SCHEME_NAMES, SIMULATED_ONLY, training_key
 from gctheory._output import add_format_argument, format_table
+from gctheory.commands._common import scheme_type
 
 
 def _or_none(x: float) -> float | None:
@@ -61,11 +63,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from gctheory.cluster.compare import compare
 
     if args.list:
-        rows = [{"scheme": k} for k in cl.SUPPORTED_SCHEMES]
+        rows = [{"scheme": k, "description": v} for k, v in SCHEME_NAMES.items()
+                if k not in SIMULATED_ONLY]  # fmt: skip
         print(format_table(rows, args.format))
         return 0
     if args.scheme is None:
-        raise ValueError(f"--scheme is required; valid schemes: {', '.join(cl.SUPPORTED_SCHEMES)}")
+        raise ValueError("--scheme is required; gctheory run --list names the schemes")
     for dest, low in (("K", 1), ("eval_every", 0)):
         v = getattr(args, dest)
         if v is not None and v < low:
@@ -86,7 +89,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 code_options[key] = float(val)
             except ValueError:
                 code_options[key] = val
-    sequential = args.scheme.replace("-", "_") in ("sr_sgc", "m_sgc")
+    sequential = args.scheme in ("sr-sgc", "m-sgc")
     for key, opt, val in (
         ("B", "--B", args.B), ("W", "--W", args.W), ("lam", "--lambda", args.lam),
         ("mu", "--mu", args.mu),
@@ -111,7 +114,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     )
     with bar:
         r = cl.run(
-            args.scheme.replace("-", "_"),
+            training_key(args.scheme),
             args.n,
             args.s,
             K=args.K,
@@ -166,10 +169,24 @@ def register(sub: Any) -> None:
         "measured iteration time with the prediction",
         description="Train with a gradient-coding scheme on real worker processes, inject the "
         "simulator's delays as real waiting, record a trace in the gctheory delays format, and "
-        "hold the measured mean iteration time against gctheory.runtime's prediction.",
+        "hold the measured mean iteration time against gctheory.runtime's prediction. The "
+        "schemes are gradient codes (Tandon et al. 2017) and their successors: --list names "
+        "each with its paper.",
     )
-    p.add_argument("--scheme", help="a scheme (see --list), e.g. cyclic-mds, frc, gd, ignore")
-    p.add_argument("--list", action="store_true", help="list the schemes that run for real")
+    p.add_argument(
+        "--scheme",
+        type=scheme_type(
+            plugins=True,
+            refused={
+                k: "keeps server state across iterations and is simulated only (gctheory simulate)"
+                for k in SIMULATED_ONLY
+            },
+        ),  # fmt: skip
+        help="a scheme (see --list), e.g. cyclic-mds, frc, uncoded, ignore-s",
+    )
+    p.add_argument(
+        "--list", action="store_true", help="list the schemes that run for real, and exit"
+    )
     p.add_argument("--n", type=int, default=8, help="workers (default 8)")
     p.add_argument("--s", type=int, help="stragglers tolerated")
     p.add_argument("--K", type=int, help="workers waited for (ignore, approximate codes)")
@@ -202,7 +219,13 @@ def register(sub: Any) -> None:
     p.add_argument("--step-size", type=float, help="default 1/L")
     p.add_argument("--seed", type=int, default=0, help="seed (split, code, delays)")
     p.add_argument("--deadline", type=float, help="approximate codes: decode after this many s")
-    p.add_argument("--on-error", choices=("stop", "straggler"), default="stop")
+    p.add_argument(
+        "--on-error",
+        choices=("stop", "straggler"),
+        default="stop",
+        help="a worker whose gradient raises: stop the run (naming worker and partition) or "
+        "count that worker as a straggler for the iteration",
+    )
     p.add_argument("--timeout", type=float, default=60.0, help="seconds without any answer")
     p.add_argument("--eval-every", type=int, default=1, help="metrics every k iterations")
     p.add_argument("--no-preempt", action="store_true", help="let stragglers finish (late)")

@@ -11,7 +11,14 @@ from gctheory._names import RUNTIME_SCHEMES as SCHEMES
 from gctheory._names import ZHANG_SCHEMES
 from gctheory._output import Interval, add_format_argument, format_table
 from gctheory._validate import check_int
-from gctheory.commands._common import add_renamed, unused_options
+from gctheory.commands._common import (
+    REMOVED_IN,
+    add_renamed,
+    cli_warning,
+    given,
+    scheme_type,
+    unused_options,
+)
 
 _PARETO = {"scale": 0.001, "shape": 1.1}  # Halbawi et al. 2017, Section 6
 _EXPON = {"mean": 1.0, "shift": 0.0}
@@ -19,26 +26,75 @@ _EXPON = {"mean": 1.0, "shift": 0.0}
 
 def _dist_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--dist",
-        choices=("pareto", "exponential"),
-        default="pareto",
-        help="worker time: pareto (CDF 1-(scale/t)^shape) or shifted exponential shift + Exp(mean)",
+        "--delay",
+        metavar="LAW",
+        help='worker-time law, as in run and tradeoff: "pareto(scale=0.001, shape=1.1)" '
+        '(the default, Halbawi et al. 2017), "shifted_exp(shift=0, mean=1)", "exp(mean=1)"',
     )
-    p.add_argument("--scale", type=float, help="Pareto scale t0 (default 0.001)")
-    p.add_argument("--shape", type=float, help="Pareto shape xi (default 1.1)")
-    p.add_argument("--mean", type=float, help="exponential mean mu (default 1)")
-    p.add_argument("--shift", type=float, help="exponential shift delta (default 0)")
+    old = "deprecated, stops working in 0.3: use --delay"
+    p.add_argument(
+        "--dist", choices=("pareto", "exponential"), default="pareto", help=f"({old}) the law"
+    )
+    p.add_argument("--scale", type=float, help=f"({old}) Pareto scale t0")
+    p.add_argument("--shape", type=float, help=f"({old}) Pareto shape xi")
+    p.add_argument("--mean", type=float, help=f"({old}) exponential mean mu")
+    p.add_argument("--shift", type=float, help=f"({old}) exponential shift delta")
     add_renamed(p, "--t0", "--scale", type=float)
     add_renamed(p, "--xi", "--shape", type=float)
     add_renamed(p, "--mu", "--mean", type=float)
     add_renamed(p, "--delta", "--shift", type=float)
 
 
+_OLD_LAW_OPTIONS = ("dist", "scale", "shape", "mean", "shift")
+
+
+def _law_of_delay(args: argparse.Namespace):
+    """The frozen law of ``--delay``, with ``args.dist`` and its parameters set from it
+    (``pareto`` or ``exponential`` where the papers' approximations apply, else ``other``)."""
+    old = [f"--{k}" for k in _OLD_LAW_OPTIONS if given(args, k)]
+    if old:
+        raise ValueError(f"give --delay or {', '.join(old)} (deprecated), not both")
+    if args.delay.strip().startswith("trace:"):
+        raise ValueError(
+            "--delay must be a law here, not a trace (gctheory delays fit fits laws to one)"
+        )
+    from gctheory.delays import parse_delay
+
+    dist = parse_delay(args.delay).dist
+    name = getattr(getattr(dist, "dist", None), "name", "")
+    if not hasattr(dist, "kwds") or dist.args:
+        raise ValueError(
+            f"--delay must be a law such as pareto(scale=.., shape=..), got {args.delay!r}"
+        )
+    kw = dist.kwds
+    if name == "pareto":
+        args.dist, args.shape, args.scale = "pareto", float(kw["b"]), float(kw.get("scale", 1.0))
+    elif name == "expon":
+        args.dist, args.shift, args.mean = (
+            "exponential",
+            float(kw.get("loc", 0.0)),
+            float(kw.get("scale", 1.0)),
+        )
+    else:
+        args.dist = "other"
+    return dist
+
+
 def _make_dist(args: argparse.Namespace):
-    """The worker-time law of ``--dist``; options of the other law are refused, every
-    option given is checked, and the unset ones take their defaults (set on ``args``)."""
+    """The worker-time law of ``--delay`` (or of the deprecated ``--dist`` and its
+    parameters: options of the other law are refused, every option given is checked, and
+    the unset ones take their defaults, set on ``args``)."""
+    if getattr(args, "delay", None) is not None:
+        return _law_of_delay(args)
     from scipy import stats
 
+    old = [f"--{k}" for k in _OLD_LAW_OPTIONS if given(args, k)]
+    if old:
+        cli_warning(
+            f"{', '.join(old)} {'is' if len(old) == 1 else 'are'} deprecated and will be "
+            f'removed in {REMOVED_IN}; use --delay, e.g. --delay "pareto(scale=0.001, '
+            'shape=1.1)" or --delay "shifted_exp(shift=0, mean=1)"'
+        )
     mine, other = (_PARETO, _EXPON) if args.dist == "pareto" else (_EXPON, _PARETO)
     unused_options(args, {k: f"--dist {args.dist} reads {', '.join('--' + m for m in mine)}"
                           for k in other})  # fmt: skip
@@ -46,9 +102,9 @@ def _make_dist(args: argparse.Namespace):
         if getattr(args, k) is None:
             setattr(args, k, v)
     for k in ("scale", "shape", "mean"):
-        given = getattr(args, k, None)
-        if given is not None and not (math.isfinite(given) and given > 0):
-            raise ValueError(f"--{k} must be a positive number, got {given}")
+        given_ = getattr(args, k, None)
+        if given_ is not None and not (math.isfinite(given_) and given_ > 0):
+            raise ValueError(f"--{k} must be a positive number, got {given_}")
     if args.shift is not None and not (math.isfinite(args.shift) and args.shift >= 0):
         raise ValueError(f"--shift must be a number >= 0, got {args.shift}")
     if args.dist == "pareto":
@@ -87,7 +143,7 @@ def _cmd_orderstat(args: argparse.Namespace) -> int:
                 a = halbawi_proposition1_error(args.scale, args.shape, alpha, args.n, f=k)
                 row["prop1_limit"] = a.approx
                 row["prop1_rel_err"] = a.rel_error if math.isfinite(a.exact) else None
-        else:
+        elif args.dist == "exponential":
             a = xu_log_approx_error(args.shift, args.mean, k, args.n)
             row["log_approx"] = a.approx
             row["log_rel_err"] = a.rel_error
@@ -104,6 +160,8 @@ def _cmd_orderstat(args: argparse.Namespace) -> int:
         f"Pareto(scale={args.scale:g}, shape={args.shape:g})"
         if args.dist == "pareto"
         else f"{args.shift:g} + Exp(mean {args.mean:g})"
+        if args.dist == "exponential"
+        else args.delay.strip()
     )
     title = f"E[X_(k:n)] for X ~ {desc}" + (
         " (MC skipped where variance is infinite)" if args.mc else ""
@@ -277,7 +335,9 @@ def register(subparsers) -> None:
         "orderstat",
         help="expected k-th smallest of n worker times (exact, asymptotic, Monte Carlo)",
         description="E[X_(k:n)] exactly (closed form), the papers' large-n approximation "
-        "and its error, and optionally a seeded Monte Carlo estimate.",
+        "and its error (Proposition 1 of Halbawi et al. 2017 for Pareto times, the "
+        "logarithmic approximation of Xu et al. 2021 for shifted-exponential ones), and "
+        "optionally a seeded Monte Carlo estimate.",
     )
     _dist_args(p)
     p.add_argument("--n", type=int, required=True, help="number of workers")
@@ -292,7 +352,16 @@ def register(subparsers) -> None:
     )
     osub = o.add_subparsers(dest="model", metavar="MODEL")
     o.set_defaults(func=_cmd_optimum_without_model)
-    h = osub.add_parser("halbawi", help="optimal f under eq. (17) of Halbawi et al. 2017")
+    h = osub.add_parser(
+        "halbawi",
+        description=(
+            "The integer f minimising the expected iteration time of eq. (17) of Halbawi et "
+            "al. 2017 under Pareto(t0, xi) worker times, with the large-n optimum alpha* of "
+            "eq. (22) and, with --target-f, the range of the decoding cost c_m that makes "
+            "that f optimal."
+        ),
+        help="optimal f under eq. (17) of Halbawi et al. 2017",
+    )
     h.add_argument("--n", type=int, default=80, help="number of workers (default 80)")
     h.add_argument("--scale", type=float, default=0.001, help="Pareto scale t0 (default 0.001)")
     h.add_argument("--shape", type=float, default=1.1, help="Pareto shape xi (default 1.1)")
@@ -304,16 +373,40 @@ def register(subparsers) -> None:
     add_format_argument(h)
     h.set_defaults(func=_cmd_halbawi)
 
-    s = osub.add_parser("scheme", help="optimal straggler tolerance s per coding scheme")
+    s = osub.add_parser(
+        "scheme",
+        description=(
+            "For each scheme, the straggler tolerance s that minimises the expected iteration"
+            " time, from exact expected order statistics of the worker-time law (--delay), "
+            "the scheme's computation load and the upload time tau: cyclic-MDS and FRC "
+            "(Tandon et al. 2017), Ye-Abbe, CommFR-GC (Kadhe et al. 2019), beside uncoded and"
+            " ignore-s."
+        ),
+        help="optimal straggler tolerance s per coding scheme",
+    )
     _dist_args(s)
     s.add_argument("--n", type=int, required=True, help="number of workers")
     s.add_argument("--m", type=int, default=1, help="communication saving (Ye-Abbe)")
     s.add_argument("--tau", type=float, default=0.0, help="time to send one full gradient")
-    s.add_argument("--scheme", choices=SCHEMES, nargs="*")
+    s.add_argument(
+        "--scheme",
+        type=scheme_type(SCHEMES),
+        nargs="*",
+        metavar="SCHEME",
+        help=f"schemes to optimise (default all): {', '.join(SCHEMES)}",
+    )
     add_format_argument(s)
     s.set_defaults(func=_cmd_scheme)
 
-    z = osub.add_parser("zhang", help="GD/GC/LAG/G-GD/G-LAG/LAGC per-iteration metrics")
+    z = osub.add_parser(
+        "zhang",
+        description=(
+            "Per-iteration metrics (time, communication, computation) of GD, GC, LAG, G-GD, "
+            "G-LAG and LAGC under normalised exponential or Pareto worker times, as compared "
+            "by Zhang & Simeone 2020."
+        ),
+        help="GD/GC/LAG/G-GD/G-LAG/LAGC per-iteration metrics",
+    )
     z.add_argument("--n", type=int, default=24, help="number of workers (default 24)")
     z.add_argument("--r", type=int, default=2, help="storage redundancy")
     z.add_argument(
@@ -332,7 +425,15 @@ def register(subparsers) -> None:
     from gctheory.commands._hetero import add_optimum_hetero
 
     add_optimum_hetero(osub)  # heterogeneous workers
-    x = osub.add_parser("xu", help="feasible K (eq. (23)) and optimal p (eq. (25)) of Xu et al.")
+    x = osub.add_parser(
+        "xu",
+        description=(
+            "Xu et al. 2021, Section IV-C: the numbers K of workers waited for that satisfy "
+            "constraint (20) (eq. (23)), and the optimal p of eq. (25), for "
+            "shifted-exponential worker times."
+        ),
+        help="feasible K (eq. (23)) and optimal p (eq. (25)) of Xu et al.",
+    )
     x.add_argument("--n", type=int, default=10, help="number of workers N (default 10)")
     add_renamed(x, "--N", "--n", type=int)
     x.add_argument(

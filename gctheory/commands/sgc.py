@@ -159,7 +159,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = p.add_subparsers(dest="action", metavar="{runtime,verify,memory}", required=True)
 
-    q = sub.add_parser("runtime", help="best total runtime per scheme on a measured trace")
+    q = sub.add_parser(
+        "runtime",
+        description=(
+            "The best total runtime of GC, SR-SGC, M-SGC, no coding and no-wait on measured "
+            "rounds (a trace CSV or the public AWS Lambda profile pickles), each scheme at "
+            "its best parameters (Krishnan, Ebrahimi & Khisti, ICLR 2023)."
+        ),
+        help="best total runtime per scheme on a measured trace",
+    )
     q.add_argument("path", nargs="+", help="trace CSV file(s) or profile pickle(s)")
     q.add_argument(
         "--where",
@@ -197,8 +205,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_argument(q)
     q.set_defaults(func=_cmd_runtime)
 
-    q = sub.add_parser("verify", help="decode every admissible straggler pattern (small n)")
-    q.add_argument("scheme", choices=("sr-sgc", "m-sgc"))
+    q = sub.add_parser(
+        "verify",
+        description=(
+            "Decode every straggler pattern that the (B, W, lambda) bursty model admits, for "
+            "SR-SGC or M-SGC at small n, exhaustively: each job's gradient must be recovered "
+            "by its deadline (Krishnan et al. 2023)."
+        ),
+        help="decode every admissible straggler pattern (small n)",
+    )
+    q.add_argument(
+        "scheme", choices=("sr-sgc", "m-sgc"), help="the sequential code: sr-sgc or m-sgc"
+    )
     q.add_argument("--n", type=int, required=True, help="workers (at most 8)")
     q.add_argument("--B", type=int, required=True, help="burst length")
     q.add_argument("--W", type=int, required=True, help="window length")
@@ -214,6 +232,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     q = sub.add_parser(
         "memory",
+        description=(
+            "The time per job of GC, SR-SGC and M-SGC when stragglers have memory (a Markov "
+            "or Fritchman chain per worker): exact by the Markov chain where the fast and "
+            "slow laws have finite support, and by a seeded Monte Carlo (Krishnan et al. "
+            "2023's schemes)."
+        ),
         help="time per job under stragglers with memory: exact Markov chain and Monte Carlo",
     )
     q.add_argument(
@@ -233,7 +257,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     q.add_argument("--runs", type=int, default=200, help="Monte Carlo runs (0: exact only)")
     q.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     q.add_argument("--no-exact", dest="exact", action="store_false", help="Monte Carlo only")
-    q.add_argument("--arithmetic", choices=("fraction", "float"), default="float")
+    q.add_argument(
+        "--arithmetic",
+        choices=("fraction", "float"),
+        default="float",
+        help="the exact chain in exact fractions or in floating point",
+    )
     q.add_argument("--max-states", type=int, help="bound on the chain's lumped states")
     add_format_argument(q)
     q.set_defaults(func=_cmd_memory)

@@ -152,7 +152,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     c.add_argument("--problem", required=True, help="the estimator (e.g. ldpc-block)")
     for name in PARAMETERS:
-        c.add_argument(f"--{name.replace('_', '-')}", dest=name, nargs="+", metavar="V")
+        c.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=name,
+            nargs="+",
+            metavar="V",
+            help=f"values of the estimators' parameter {name} (one problem per combination)",
+        )
     c.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     c.add_argument("--batch-size", type=int, help="trials per row (default: the estimator's)")
     c.add_argument("--max-trials", type=int, required=True, help="trial budget per problem")

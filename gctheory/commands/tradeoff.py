@@ -15,6 +15,7 @@ from typing import Any
 
 from gctheory._output import FORMATS, Interval, _json_value, format_table, wrap
 from gctheory._progress import Progress
+from gctheory.commands._common import add_quiet_argument, progress_enabled, scheme_type
 
 __all__ = ["register"]
 
@@ -150,7 +151,7 @@ def _handler(args: argparse.Namespace) -> int:
 
     delay = None if args.delay.strip().lower() == "none" else args.delay
     out, temporary = _out_path(args.out)
-    bar = Progress(1, "tradeoff")
+    bar = Progress(1, "tradeoff", enabled=progress_enabled(args))
     try:
         with contextlib.redirect_stderr(_NotATerminal(sys.stderr)):
             table = tradeoff(
@@ -281,6 +282,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="+",
         default=None,
         metavar="SCHEME",
+        type=scheme_type(TRADEOFF_SCHEMES, plugins=True),
         help=f"schemes to compare (default all): {', '.join(TRADEOFF_SCHEMES)}",
     )
     p.add_argument(
@@ -320,6 +322,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "folder DIR writes DIR/atlas.*; default: a new temporary folder, named in the output "
         "(never the current folder)",
     )
+    add_quiet_argument(p)
     p.add_argument(
         "--format",
         choices=FORMATS,

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._output import add_format_argument, format_table
+from gctheory.commands._common import scheme_type
 
 
 def _partition(text: str) -> str | int:
@@ -95,15 +96,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from gctheory import training as tr
 
     if args.list:
+        from gctheory._names import SCHEME_NAMES
         from gctheory.codes.plugins import plugin_families
 
-        schemes = [{"scheme": k, "description": v} for k, v in tr.SCHEMES.items()]
+        schemes = [{"scheme": k, "description": v} for k, v in SCHEME_NAMES.items()]
         schemes += [{"scheme": k, "description": f"{f.description} (plug-in {f.source})"}
                     for k, f in plugin_families().items()]  # fmt: skip
         print(format_table(schemes, args.format))
         return 0
     if args.scheme is None:
-        raise ValueError(f"--scheme is required; valid schemes: {', '.join(tr.SCHEMES)}")
+        raise ValueError("--scheme is required; gctheory simulate --list names the schemes")
     opts = {
         k: getattr(args, k)
         for k in ("K", "s", "r", "groups", "xi", "D", "blocks", "warmup")
@@ -197,10 +199,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "simulate",
         help="simulate distributed training with stragglers (GD, K-SGD, LGC, codes, LAG, ...)",
         description="Train softmax/logistic regression on the digits data with n simulated "
-        "workers whose times come from a delay model; write per-iteration CSV and a figure.",
+        "workers whose times come from a delay model; write per-iteration CSV and a figure. "
+        "The schemes are those of Tandon et al. 2017, Wang et al. 2019, Xu et al. 2021, "
+        "Zhang & Simeone 2020 and Krishnan et al. 2023 (--list names each with its paper).",
     )
     p.add_argument("--list", action="store_true", help="list the schemes and exit")
-    p.add_argument("--scheme", help="scheme name (see --list)")
+    p.add_argument(
+        "--scheme", type=scheme_type(plugins=True), help="scheme name (see --list), e.g. cyclic-mds"
+    )
     p.add_argument("--n", type=int, default=10, help="number of workers (default 10)")
     p.add_argument("--K", type=int, help="workers waited for (ignore, lgc, codes)")
     p.add_argument("--s", type=int, help="stragglers tolerated (codes), s = n - K")

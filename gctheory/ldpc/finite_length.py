@@ -72,7 +72,7 @@ import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -277,6 +277,13 @@ class ErasureProfile:
         pmf = stats.binom.pmf(np.arange(self.n + 1)[None, :], self.n, flat[:, None])
         out = pmf @ vals
         return float(out[0]) if scalar else out.reshape(e.shape)
+
+    @overload
+    def block_erasure(self, eps: float) -> float: ...
+    @overload
+    def block_erasure(self, eps: np.ndarray) -> np.ndarray: ...
+    @overload
+    def block_erasure(self, eps: Any) -> Any: ...
 
     def block_erasure(self, eps: Any) -> Any:
         """Block erasure probability of peeling on BEC(``eps``) (array-valued for arrays).

@@ -68,7 +68,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from mpmath import mp, mpf
@@ -452,6 +452,13 @@ class ScalingParameters:
     @property
     def beta(self) -> float:
         return self.points[0].beta
+
+    @overload
+    def block_erasure(self, n: int, eps: float, *, shift: bool = True) -> float: ...
+    @overload
+    def block_erasure(self, n: int, eps: np.ndarray, *, shift: bool = True) -> np.ndarray: ...
+    @overload
+    def block_erasure(self, n: Any, eps: Any, *, shift: bool = True) -> Any: ...
 
     def block_erasure(self, n: Any, eps: Any, *, shift: bool = True) -> Any:
         """``1 - prod_i (1 - Q(sqrt(n) (eps_i - beta_i n^(-2/3) - eps) / alpha_i))``.

@@ -24,7 +24,6 @@ import concurrent.futures as cf
 import numbers
 import os
 import pickle
-import sys
 import threading
 import time
 import warnings
@@ -272,42 +271,26 @@ class Plan:
 
 
 class Progress:
-    """A one-line progress bar on stderr, shown only on a terminal."""
+    """Trials done of ``total``, drawn by :class:`gctheory._progress.Progress` (tqdm): a bar
+    on a terminal (kept when done), a widget in a notebook, a line every 10 s elsewhere;
+    ``enabled=False`` silences it, ``True`` draws the bar anywhere."""
 
     def __init__(self, total: int, enabled: bool | None, label: str):
-        if enabled is None:
-            enabled = sys.stderr.isatty()
-        self.enabled = bool(enabled)
+        from gctheory._progress import Progress as Bar
+
+        self._bar = Bar(total, label, enabled=enabled, leave=True)
+        self.enabled = self._bar.enabled
         self.total = total
         self.label = label
         self.count = 0
-        self.start = time.monotonic()
-        self._last = 0.0
 
     def update(self, n: int) -> None:
+        """``n`` more trials done."""
         self.count += n
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self._last < 0.1 and self.count < self.total:
-            return
-        self._last = now
-        frac = self.count / self.total
-        width = 30
-        bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
-        elapsed = now - self.start
-        # never "eta   infs": no estimate until a first chunk is done
-        eta = f"{elapsed / frac - elapsed:5.1f}s" if frac > 0 else "estimating"
-        sys.stderr.write(
-            f"\r{self.label} [{bar}] {100 * frac:5.1f}% {self.count}/{self.total} "
-            f"elapsed {elapsed:5.1f}s eta {eta}"
-        )
-        sys.stderr.flush()
+        self._bar.update(self.count)
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+        self._bar.close()
 
 
 # ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Tradeoff atlas: every gradient-coding scheme side by side for the user's own cluster.
 
-``gctheory.tradeoff(n, s=..., m=..., kappa=..., eps=..., delay=...)`` returns a
+``gctheory.tradeoff_table(n, s=..., m=..., kappa=..., eps=..., delay=...)`` returns a
 :class:`TradeoffTable`: one row per scheme and parameter point with its
 computation load, communication, straggler tolerance, exact or approximate
 recovery (with the failure probability or error bound), guaranteed and
@@ -18,7 +18,10 @@ calls both. ``gctheory.tradeoff.plot_tradeoff`` is a deprecated alias kept for
 old code: the module ``__getattr__`` below imports it lazily on first use and
 emits a DeprecationWarning; it is not in ``__all__``.
 
-``gctheory.tradeoff`` is this package, and calling it calls :func:`tradeoff`.
+``gctheory.tradeoff`` is this package; the function is :func:`tradeoff_table` (also
+``gctheory.tradeoff_table``; ``gctheory.tradeoff.tradeoff`` is the same function).
+Calling the package itself, ``gctheory.tradeoff(n, ...)``, still works in 0.2 with a
+DeprecationWarning and stops working in 0.3: a type checker cannot call a module.
 
 Submodules: ``table`` (the rows and their columns), ``dominance`` (the Pareto
 relation), ``schemes`` (one builder per scheme), ``stability`` (Theorem 2 and
@@ -35,6 +38,7 @@ import warnings
 from typing import Any
 
 from gctheory.tradeoff.compute import TRADEOFF_EFFORT, TRADEOFF_MAX_N, resolve_delay, tradeoff
+from gctheory.tradeoff.compute import tradeoff as tradeoff_table
 from gctheory.tradeoff.dominance import TRADEOFF_AXES, dominance, row_label
 from gctheory.tradeoff.schemes import TRADEOFF_LEFT_OUT, TRADEOFF_SCHEMES
 from gctheory.tradeoff.stability import (
@@ -61,6 +65,7 @@ __all__ = [
     "row_label",
     "s_kappa_guarantee",
     "tradeoff",
+    "tradeoff_table",
 ]
 
 
@@ -85,17 +90,19 @@ def __getattr__(name: str) -> Any:
 
 
 class _CallableModule(types.ModuleType):
-    """``gctheory.tradeoff(n, ...)`` works although ``gctheory.tradeoff`` is this package."""
+    """``gctheory.tradeoff(n, ...)``, deprecated: calls :func:`tradeoff_table` with a warning."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> TradeoffTable:
-        return tradeoff(*args, **kwargs)
+        warnings.warn(
+            "calling the package gctheory.tradeoff(...) is deprecated and stops working in "
+            "0.3 (a type checker cannot call a module); use gctheory.tradeoff_table(...)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return tradeoff_table(*args, **kwargs)
 
 
 sys.modules[__name__].__class__ = _CallableModule
-# inspect.signature(gctheory.tradeoff) and help() give the function's real signature,
+# inspect.signature(gctheory.tradeoff) gives the deprecated call's real signature,
 # not the (*args, **kwargs) of __call__
-__signature__ = inspect.signature(tradeoff)
-__doc__ = (
-    f"{__doc__}\nCalling the package: ``tradeoff{__signature__}``\n\n"
-    f"{inspect.cleandoc(tradeoff.__doc__ or '')}"
-)
+__signature__ = inspect.signature(tradeoff_table)

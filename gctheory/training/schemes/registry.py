@@ -61,18 +61,36 @@ SCHEMES: dict[str, str] = {
 
 
 def _canon(scheme: str) -> str:
-    name = _ALIASES.get(str(scheme).lower(), str(scheme).lower())
-    if name not in SCHEMES:
-        from gctheory.codes.plugins import plugin_families  # third-party codes (entry points)
+    """The :data:`SCHEMES` key of a scheme name: the canonical, hyphenated names of
+    :data:`gctheory._names.SCHEME_NAMES` (``cyclic-mds``, ``d-frc``, ``uncoded``) and these
+    keys are accepted; the other old spellings (``gc``, ``ksgd``, ...) with a
+    DeprecationWarning until 0.3."""
+    import warnings
 
-        if name in plugin_families():
-            return name
-        raise ValueError(
-            f"unknown scheme {scheme!r}; valid schemes: {', '.join(SCHEMES)} "
-            f"(code plug-ins: {', '.join(plugin_families()) or 'none installed'}) "
-            f"(aliases: {', '.join(f'{a}={b}' for a, b in _ALIASES.items())})"
+    from gctheory._names import SCHEME_ALIASES, SCHEME_NAMES, training_key
+
+    raw = str(scheme).lower()
+    if raw in SCHEMES:
+        return raw
+    norm = raw.replace("_", "-")
+    if norm in SCHEME_NAMES:
+        return training_key(norm)
+    if raw in _ALIASES or norm in SCHEME_ALIASES:
+        canonical = SCHEME_ALIASES.get(norm) or SCHEME_ALIASES[_ALIASES[raw].replace("_", "-")]
+        warnings.warn(
+            f"scheme name {scheme!r} is deprecated and stops working in 0.3; use {canonical!r}",
+            DeprecationWarning,
+            stacklevel=3,
         )
-    return name
+        return training_key(canonical)
+    from gctheory.codes.plugins import plugin_families  # third-party codes (entry points)
+
+    if raw in plugin_families():
+        return raw
+    raise ValueError(
+        f"unknown scheme {scheme!r}; valid schemes: {', '.join(SCHEME_NAMES)} "
+        f"(code plug-ins: {', '.join(plugin_families()) or 'none installed'})"
+    )
 
 
 def make_scheme(
