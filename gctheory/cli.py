@@ -590,7 +590,25 @@ def _parameters(args: argparse.Namespace) -> dict:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``gctheory`` console script."""
+    """Entry point of the ``gctheory`` console script.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The command line without the program name (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 1 when a check or run failed, 2 for a command
+        line the parser refused.
+
+    Examples
+    --------
+    >>> from gctheory.cli import main
+    >>> main(["load", "--n", "12", "--s", "2"])  # doctest: +SKIP
+    0
+    """
     import warnings
 
     _pin_threads(sys.argv[1:] if argv is None else argv)
