@@ -67,6 +67,9 @@ def test_select_keeps_one_campaign_and_refuses_an_absent_value():
     tr = lambda_delays(profile="cnn-desktop-long", region="Canada", load=0.5)
     assert len(tr) == 30 * 256
     assert set(tr.columns["profile"]) == {"cnn-desktop-long"}
+    # each call returns its own rows: changing them leaves the next call's as they were
+    tr.time[:] = -1.0
+    assert lambda_delays(profile="cnn-desktop-long", region="Canada", load=0.5).time.min() > 0
     with pytest.raises(ValueError, match="values present: Canada, London"):
         lambda_delays(region="Tokyo")
 
@@ -115,10 +118,9 @@ def test_nothing_reads_data_from_beside_the_repository(tmp_path):
     assert _mentions_beside(ROOT) == []
     # negative control: a module that reads beside the checkout is found
     (tmp_path / "gctheory").mkdir()
-    (tmp_path / "gctheory" / "x.py").write_text('P = "../' + 'shared/data/delays.csv"\n')
-    assert _mentions_beside(tmp_path) == [
-        "gctheory/x.py:1: " + 'P = "../' + 'shared/data/delays.csv"'
-    ]
+    line = 'P = "../shared' + '/data/delays.csv"'
+    (tmp_path / "gctheory" / "x.py").write_text(line + "\n")
+    assert _mentions_beside(tmp_path) == [f"gctheory/x.py:1: {line}"]
 
 
 # --- the data path of `reproduce --quick`, from an installed package in an empty folder --

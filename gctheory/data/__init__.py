@@ -107,10 +107,17 @@ def lambda_delays(**where: Any) -> Trace:
     >>> len(tr), int(tr.worker.max()) + 1
     (7680, 256)
     """
+    path = lambda_delays_path()
+    # parsed once per process (64,000 rows: about a second); select() copies the rows it
+    # keeps, so a caller never holds the cached arrays
+    return _parsed(str(path), path.stat().st_mtime).select(**where)
+
+
+@functools.lru_cache(maxsize=1)
+def _parsed(path: str, mtime: float) -> Trace:
     from gctheory.delays import read_trace
 
-    trace = read_trace(lambda_delays_path())
-    return trace.select(**where) if where else trace
+    return read_trace(path)
 
 
 def provenance() -> str:
