@@ -57,6 +57,34 @@ def _summary(r: Any, cmp: Any) -> dict[str, Any]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from gctheory.cluster.results import ClusterError
+
+    try:
+        return _run_and_report(args)
+    except ClusterError as exc:
+        return _stopped(exc, args)
+
+
+def _stopped(exc: Any, args: argparse.Namespace) -> int:
+    """A run that could not go on (too many workers lost, a timeout, an oracle error):
+    keep what it reached (the trace and the parameters, as asked) and say so in one line."""
+    kept = []
+    r = exc.run
+    if r is not None and r.iterations >= 1:
+        if args.trace:
+            r.save(args.trace)
+            kept.append(f"the trace of its {r.iterations} iteration(s) in {args.trace}")
+        if args.save_params:
+            np.save(args.save_params, r.params)
+            kept.append(f"the parameters reached in {args.save_params}")
+    message = " ".join(str(exc).split())  # one line
+    if kept:
+        message += "; kept " + " and ".join(kept)
+    print(f"gctheory run: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _run_and_report(args: argparse.Namespace) -> int:
     from gctheory import cluster as cl
     from gctheory.cluster.compare import compare
 

@@ -1,0 +1,56 @@
+"""`gctheory run` at the edges of the real-run loop: a run that stops, JSON with a trace."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from gctheory import cluster as cl
+from gctheory.cli import main
+from gctheory.delays import read_trace
+
+pytest.importorskip("sklearn", reason="gctheory run trains on the digits data")
+
+
+def test_a_stopped_run_keeps_its_trace_and_parameters_and_says_so_in_one_line(
+    tmp_path, monkeypatch, capsys
+):
+    reached = cl.run("gd", 2, delay="constant(0)", iterations=3, rng=0, eval_every=0)
+
+    def lost(*args, **kwargs):
+        # what the master raises when more than s workers are dead (message over two lines)
+        raise cl.ClusterError(
+            "iteration 3: gd needs 2 of n=2 workers but worker(s) [1] are lost\n"
+            "(dead: [1], failed: []); only 1 can answer",
+            reached,
+        )
+
+    monkeypatch.setattr(cl, "run", lost)
+    trace, params = tmp_path / "t.csv", tmp_path / "p.npy"
+    argv = ["run", "--scheme", "gd", "--n", "2", "--iterations", "5", "--quiet"]
+    rc = main([*argv, "--trace", str(trace), "--save-params", str(params)])
+    out = capsys.readouterr()
+    assert rc == 1 and out.out == ""
+    assert out.err.count("\n") == 1 and out.err.startswith("gctheory run: error: iteration 3")
+    assert str(trace) in out.err and str(params) in out.err
+    assert len(read_trace(trace)) == 3 * 2  # every iteration reached, every worker
+    np.testing.assert_array_equal(np.load(params), reached.params)
+    # nothing to keep (stopped before its first iteration): the one line, no files
+    monkeypatch.setattr(
+        cl, "run", lambda *a, **k: (_ for _ in ()).throw(cl.ClusterError("no answer", None))
+    )
+    other = tmp_path / "u.csv"
+    assert main([*argv, "--trace", str(other)]) == 1
+    assert capsys.readouterr().err == "gctheory run: error: no answer\n"
+    assert not other.exists()
+
+
+def test_json_output_stays_json_with_a_trace(tmp_path, capsys):
+    trace = tmp_path / "t.csv"
+    argv = ["run", "--scheme", "gd", "--n", "2", "--iterations", "3", "--quiet"]
+    assert main([*argv, "--format", "json", "--trace", str(trace), "--eval-every", "0"]) == 0
+    out = capsys.readouterr()
+    rows = json.loads(out.out)  # the whole of stdout is one JSON document
+    assert rows and "trace:" in out.err and trace.is_file()
