@@ -54,3 +54,41 @@ def test_json_output_stays_json_with_a_trace(tmp_path, capsys):
     out = capsys.readouterr()
     rows = json.loads(out.out)  # the whole of stdout is one JSON document
     assert rows and "trace:" in out.err and trace.is_file()
+
+
+class _Unreaped:
+    """A worker process seen between its pipe closing and its reaping: ``exitcode`` is
+    None until someone joins it (the race a ``kill -9`` loses half the time)."""
+
+    def __init__(self, proc):
+        self._proc, self._joined = proc, False
+
+    def __getattr__(self, name):
+        return getattr(self._proc, name)
+
+    @property
+    def exitcode(self):
+        return self._proc.exitcode if self._joined else None
+
+    def join(self, timeout=None):
+        self._joined = True
+        return self._proc.join(timeout)
+
+
+def test_a_killed_worker_is_reaped_before_its_exit_code_is_read():
+    import os
+    import signal
+    import warnings
+
+    def kill(t, eng):
+        if t == 1:
+            os.kill(eng.pids[2], signal.SIGKILL)
+            eng.procs[2] = _Unreaped(eng.procs[2])
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", cl.WorkerLostWarning)
+        r = cl.run("cyclic_mds", 5, s=1, engine=cl.LocalEngine(), delay="constant(0.01)",
+                   iterations=4, rng=0, eval_every=0, on_iteration=kill)  # fmt: skip
+    assert 2 in r.dead
+    (msg,) = [str(w.message) for w in seen if issubclass(w.category, cl.WorkerLostWarning)]
+    assert "killed by SIGKILL (exit code -9)" in msg and "None" not in msg

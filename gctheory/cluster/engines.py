@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import pickle
 import queue
+import signal
 import time
 from multiprocessing.connection import wait as _wait
 from typing import Any
@@ -149,10 +150,24 @@ class LocalEngine(Engine):
             except (EOFError, OSError):
                 pass
             self._dead.add(i)
-            code = self.procs[i].exitcode
-            why = f"process {self.pids[i]} exited (exit code {code})"
-            events.append(Event("dead", i, -1, now, error=why))
+            events.append(Event("dead", i, -1, now, error=self._why_dead(i)))
         return events
+
+    def _why_dead(self, i: int) -> str:
+        """How worker ``i``'s process ended. Its pipe can close before the process is
+        reaped, when ``exitcode`` is still None: reap it first (a short wait)."""
+        p = self.procs[i]
+        p.join(timeout=2.0)
+        code = p.exitcode
+        if code is None:
+            return f"process {self.pids[i]} closed its pipe but is still running"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"process {self.pids[i]} was killed by {name} (exit code {code})"
+        return f"process {self.pids[i]} exited (exit code {code})"
 
     @staticmethod
     def _event(i: int, data: bytes, now: float) -> Event:
