@@ -285,6 +285,7 @@ class DaskEngine(Engine):
         self._futures: dict[tuple[int, int], Any] = {}
         self._latest = -1  # the newest iteration submitted: older results are late
         self._down: tuple[int, int, int] = (-1, -1, 0)  # (t, id(params), bytes) of the last
+        self._per_slot = 1
 
     def _connect(self, n: int) -> Any:
         from distributed import Client, LocalCluster
@@ -297,7 +298,10 @@ class DaskEngine(Engine):
                 n_workers=nw,
                 threads_per_worker=-(-n // nw),
                 processes=self.processes,
+                # no fixed port: LocalCluster's dashboard_address=None alone still binds
+                # the scheduler's HTTP server to 8787 (a user's own dashboard holds it)
                 dashboard_address=None,
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
             )
             self._client = Client(self._cluster)
         else:
@@ -317,9 +321,16 @@ class DaskEngine(Engine):
         if not addrs:
             raise TimeoutError(f"the Dask cluster {self.describe()} has no workers")
         self._where = [addrs[i % len(addrs)] for i in range(len(states))]
+        info = client.scheduler_info()["workers"]
+        self._per_slot = max(
+            -(-self._where.count(a) // max(int(info[a].get("nthreads", 1)), 1)) for a in addrs
+        )
         self._states = [
             client.scatter(st, workers=[a], hash=False) for st, a in zip(states, self._where)
         ]
+
+    def tasks_per_slot(self) -> int:
+        return self._per_slot
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
         if worker in self._dead:
