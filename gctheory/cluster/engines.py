@@ -117,7 +117,8 @@ class LocalEngine(Engine):
         events: list[Event] = []
         pend, self._pending_dead = list(self._pending_dead), []
         for i in pend:
-            events.append(Event("dead", i, -1, time.perf_counter(), error="its pipe broke"))
+            why = f"its pipe broke: {self._why_dead(i)}"
+            events.append(Event("dead", i, -1, time.perf_counter(), error=why))
         if events:
             return events
         live = [i for i in range(len(self.conns)) if i not in self._dead]
