@@ -32,7 +32,9 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("conditioning", "order_stats"),
     ("codes", "ldpc", "tails"),
     ("load_bounds", "tables", "runtime"),
-    ("delays", "training"),  # delays' decision tables weigh runtime's scheme times
+    # delays' decision tables weigh runtime's scheme times; data (the packaged measured
+    # delays) returns them as a delays.Trace
+    ("delays", "training", "data"),
     ("cluster", "tradeoff", "sweeps", "sgc", "hetero", "calibration"),
     ("plots",),
     ("commands", "cli", "__main__", "__init__"),

@@ -36,7 +36,10 @@ def test_stub_names_every_submodule_and_nothing_else():
     here = Path(gctheory.__file__).parent
     packages = {p.name for p in here.iterdir() if (p / "__init__.py").exists()}
     modules = {p.stem for p in here.glob("*.py") if not p.stem.startswith("_")}
-    public = (packages | modules) - {"cli", "commands", "plots", "cluster", "sgc", "calibration"}
+    # rooms used through their own name only (``gctheory.data.lambda_delays()``), not
+    # re-exported at the top level
+    not_re_exported = {"cli", "commands", "plots", "cluster", "sgc", "calibration", "data"}
+    public = (packages | modules) - not_re_exported
     assert set(gctheory._SUBMODULES) == public
 
 

@@ -53,11 +53,9 @@ def test_round_durations_equal_the_runtime_module(name, p):
 
 
 def test_simulate_on_the_lambda_trace():
-    path = "/work/shared/data/aws_lambda_delays/delays.csv"
-    import os
+    from gctheory.data import lambda_delays_path
 
-    if not os.path.exists(path):
-        pytest.skip("the shared Lambda trace is absent")
+    path = lambda_delays_path()  # the packaged measurements (a .csv.gz)
     spec = f"trace:{path}?profile=cnn-desktop-long&region=Canada"
     runs = {name: tr.simulate(name, n=8, iterations=12, rng=1, delay=spec,
                               code_options={"B": 1, "W": 2, "lam": 2})

@@ -108,6 +108,12 @@ class Engine:
     def describe(self) -> str:
         return self.name
 
+    def tasks_per_slot(self) -> int:
+        """Most coded workers that share one execution slot (a Dask worker thread), after
+        :meth:`start`: above 1 their tasks queue, and a measured iteration is not the
+        order statistic the theory predicts. 1 where every worker has its own process."""
+        return 1
+
     def where(self, worker: int) -> str:
         """Where ``worker`` runs, for messages (a process id, an MPI rank, a Dask address)."""
         return f"worker {worker}"

@@ -210,6 +210,14 @@ def compare(
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
     if overhead not in ("fixed", "resampled"):
         raise ValueError(f"overhead must be 'fixed' or 'resampled', got {overhead!r}")
+    per_slot = int(run.config.get("tasks_per_slot", 1))
+    if per_slot > 1:
+        raise ValueError(
+            f"run: comparison refused: up to {per_slot} of its n={run.n} coded workers share "
+            "one engine thread, so their tasks queue and the measured time is not the "
+            "order statistic the prediction models; give every coded worker its own thread "
+            "(Dask: threads_per_worker x workers >= n)"
+        )
     x = np.asarray(run.iteration_time, float)
     T = len(x)
     if T < 2:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import pickle
 import queue
+import signal
 import time
 from multiprocessing.connection import wait as _wait
 from typing import Any
@@ -124,7 +125,8 @@ class LocalEngine(Engine):
         events: list[Event] = []
         pend, self._pending_dead = list(self._pending_dead), []
         for i in pend:
-            events.append(Event("dead", i, -1, time.perf_counter(), error="its pipe broke"))
+            why = f"its pipe broke: {self._why_dead(i)}"
+            events.append(Event("dead", i, -1, time.perf_counter(), error=why))
         if events:
             return events
         live = [i for i in range(len(self.conns)) if i not in self._dead]
@@ -157,10 +159,24 @@ class LocalEngine(Engine):
             except (EOFError, OSError):
                 pass
             self._dead.add(i)
-            code = self.procs[i].exitcode
-            why = f"process {self.pids[i]} exited (exit code {code})"
-            events.append(Event("dead", i, -1, now, error=why))
+            events.append(Event("dead", i, -1, now, error=self._why_dead(i)))
         return events
+
+    def _why_dead(self, i: int) -> str:
+        """How worker ``i``'s process ended. Its pipe can close before the process is
+        reaped, when ``exitcode`` is still None: reap it first (a short wait)."""
+        p = self.procs[i]
+        p.join(timeout=2.0)
+        code = p.exitcode
+        if code is None:
+            return f"process {self.pids[i]} closed its pipe but is still running"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"process {self.pids[i]} was killed by {name} (exit code {code})"
+        return f"process {self.pids[i]} exited (exit code {code})"
 
     @staticmethod
     def _event(i: int, data: bytes, now: float) -> Event:
@@ -283,6 +299,7 @@ class DaskEngine(Engine):
         self._futures: dict[tuple[int, int], Any] = {}
         self._latest = -1  # the newest iteration submitted: older results are late
         self._down: tuple[int, int, int] = (-1, -1, 0)  # (t, id(params), bytes) of the last
+        self._per_slot = 1
 
     def _connect(self, n: int) -> Any:
         from distributed import Client, LocalCluster
@@ -295,7 +312,10 @@ class DaskEngine(Engine):
                 n_workers=nw,
                 threads_per_worker=-(-n // nw),
                 processes=self.processes,
+                # no fixed port: LocalCluster's dashboard_address=None alone still binds
+                # the scheduler's HTTP server to 8787 (a user's own dashboard holds it)
                 dashboard_address=None,
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
             )
             self._client = Client(self._cluster)
         else:
@@ -315,9 +335,16 @@ class DaskEngine(Engine):
         if not addrs:
             raise TimeoutError(f"the Dask cluster {self.describe()} has no workers")
         self._where = [addrs[i % len(addrs)] for i in range(len(states))]
+        info = client.scheduler_info()["workers"]
+        self._per_slot = max(
+            -(-self._where.count(a) // max(int(info[a].get("nthreads", 1)), 1)) for a in addrs
+        )
         self._states = [
             client.scatter(st, workers=[a], hash=False) for st, a in zip(states, self._where)
         ]
+
+    def tasks_per_slot(self) -> int:
+        return self._per_slot
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
         if worker in self._dead:

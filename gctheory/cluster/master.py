@@ -152,7 +152,8 @@ def run(
         Seconds without any answer after which the run stops (naming the
         workers it waits for).
     eval_every : int
-        Metrics every this many iterations (0: only at the end); not timed.
+        Metrics every this many iterations (0: only at the end); not timed: they are
+        evaluated from the parameters reached, after the run, on every engine.
     persist, n_slow, slowdown, comm_time :
         Options of :class:`gctheory.delays.DelayModel`, as in the simulator.
     trace : path, optional
@@ -284,13 +285,20 @@ def run(
     has_metrics = hasattr(wl, "metrics")
 
     def record_metrics(t: int) -> None:
-        if not has_metrics:
-            return
-        for key, v in wl.metrics(w).items():
-            metrics.setdefault(key, []).append(float(v))
-        metric_its.append(t)
+        # only noted here; evaluated from params_history when the run is handed back
+        # (fill_metrics), so no engine's iterations share the machine with an evaluation
+        # (under MPI its BLAS threads, still spinning, slowed the next timed iteration)
+        if has_metrics:
+            metric_its.append(t)
+
+    def fill_metrics() -> None:
+        evaluated = len(next(iter(metrics.values()), []))
+        for t in metric_its[evaluated:]:
+            for key, v in wl.metrics(history[t]).items():
+                metrics.setdefault(key, []).append(float(v))
 
     def partial(done: int) -> ClusterRun:
+        fill_metrics()
         return _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors,
                        injected, finish, start_at, status, bytes_down, bytes_up, measured_len,
                        metrics, metric_its, dead, config, done, t_run, noise_b)  # fmt: skip
@@ -335,6 +343,8 @@ def run(
     else:
         record_metrics(0)
     eng.start(states)
+    # coded workers sharing one engine slot (Dask thread): their tasks queue (compare refuses)
+    config["tasks_per_slot"] = int(eng.tasks_per_slot())
     t_run = time.perf_counter() - elapsed  # a resumed run's clock goes on where it stopped
     done = t0
     try:

@@ -12,6 +12,10 @@ from gctheory._names import SCHEME_NAMES, SIMULATED_ONLY, training_key
 from gctheory._output import add_format_argument, format_table
 from gctheory.commands._common import scheme_type
 
+#: the overhead model of the measured-versus-predicted comparison (chosen by which one
+#: agrees on runs with no injected delay, where only the overheads remain)
+OVERHEAD_DEFAULT = "fixed"
+
 
 def _or_none(x: float) -> float | None:
     return None if np.isnan(x) else x
@@ -59,6 +63,34 @@ def _summary(r: Any, cmp: Any) -> dict[str, Any]:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from gctheory.cluster.results import ClusterError
+
+    try:
+        return _run_and_report(args)
+    except ClusterError as exc:
+        return _stopped(exc, args)
+
+
+def _stopped(exc: Any, args: argparse.Namespace) -> int:
+    """A run that could not go on (too many workers lost, a timeout, an oracle error):
+    keep what it reached (the trace and the parameters, as asked) and say so in one line."""
+    kept = []
+    r = exc.run
+    if r is not None and r.iterations >= 1:
+        if args.trace:
+            r.save(args.trace)
+            kept.append(f"the trace of its {r.iterations} iteration(s) in {args.trace}")
+        if args.save_params:
+            np.save(args.save_params, r.params)
+            kept.append(f"the parameters reached in {args.save_params}")
+    message = " ".join(str(exc).split())  # one line
+    if kept:
+        message += "; kept " + " and ".join(kept)
+    print(f"gctheory run: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _run_and_report(args: argparse.Namespace) -> int:
     from gctheory import cluster as cl
     from gctheory.cluster.compare import compare
 
@@ -140,8 +172,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.save_params:
         np.save(args.save_params, r.params)
     sequential = r.scheme in cl.SEQUENTIAL_SCHEMES  # no runtime prediction for them (yet)
-    cmp = compare(r) if r.iterations >= 2 and not sequential else None
+    per_slot = int(r.config.get("tasks_per_slot", 1))  # > 1: tasks queued; compare refuses
+    ok = r.iterations >= 2 and not sequential and per_slot == 1
+    cmp = compare(r, overhead=args.overhead) if ok else None
     row = _summary(r, cmp)
+    row["coded_workers_per_engine_thread"] = per_slot
+    if per_slot > 1:
+        print(f"gctheory run: no comparison with the prediction: up to {per_slot} coded "
+              "workers share one engine thread, so their tasks queued (give the Dask "
+              "cluster at least n threads)", file=sys.stderr)  # fmt: skip
     if args.format in ("json", "csv"):
         print(format_table([row], args.format))
     else:
@@ -228,6 +267,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--timeout", type=float, default=60.0, help="seconds without any answer")
     p.add_argument("--eval-every", type=int, default=1, help="metrics every k iterations")
+    p.add_argument(
+        "--overhead",
+        choices=("fixed", "resampled"),
+        default=OVERHEAD_DEFAULT,
+        help="the prediction's overhead model: the law's expected wait plus the mean measured "
+        "overhead (fixed), or a Monte Carlo of the rule with each worker's time lengthened by "
+        f"one of its measured overheads (resampled) (default {OVERHEAD_DEFAULT})",
+    )
     p.add_argument("--no-preempt", action="store_true", help="let stragglers finish (late)")
     p.add_argument("--trace", help="write the trace CSV (and PATH.json for replay) here")
     p.add_argument("--save-params", metavar="PATH", help="save the final parameters (.npy) here")

@@ -20,6 +20,7 @@ repository are read by :func:`gctheory.delays.read_profile_pickle`.
 from __future__ import annotations
 
 import csv
+import gzip
 import math
 import os
 from collections.abc import Iterable
@@ -80,6 +81,8 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
     Required: ``round`` (int), ``worker`` (int), ``load`` (float) and
     ``time`` or ``duration_s`` (seconds, finite, >= 0). Other columns are
     kept (``profile``, ``model``, ``region``, ``batch`` name a campaign).
+    A name ending in ``.gz`` is read through gzip (the packaged AWS Lambda
+    measurements, :func:`gctheory.data.lambda_delays_path`, are such a file).
     Files ending in ``.pkl``/``.pickle`` go to
     :func:`gctheory.delays.read_profile_pickle`. Bad input is a ValueError
     naming the file, the line and the problem.
@@ -122,7 +125,8 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
     if not p.is_file():
         raise ValueError(f"path: trace file {str(p)!r} does not exist")
     try:
-        with p.open(newline="") as fh:
+        # gzip.open's text mode takes newline= as open() does
+        with gzip.open(p, "rt", newline="") if p.suffix == ".gz" else p.open(newline="") as fh:
             reader = csv.reader(fh)
             try:
                 header = [h.strip() for h in next(reader)]
@@ -131,7 +135,8 @@ def read_trace(path: str | Path | Iterable[str | Path]) -> Trace:
                     f"{p}: the file is empty (a trace CSV starts with a header)"
                 ) from None
             rows = list(reader)
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as exc:
+        # EOFError: a truncated .gz
         raise ValueError(f"path: {str(p)!r} is not a readable trace CSV ({exc})") from None
     tcol = next((c for c in TIME_COLUMNS if c in header), None)
     missing = [c for c in _REQUIRED if c not in header] + ([] if tcol else ["time"])

@@ -1,11 +1,10 @@
 """Figures of measured delays: fitted laws against the data, and the best s on the data.
 
-They read the shared AWS Lambda measurements (Krishnan, Ebrahimi & Khisti,
-ICLR 2023; one campaign: ``cnn-desktop-long``, Canada, 30 rounds of 256
-workers at five loads) from ``$GCTHEORY_DELAYS_DATA``, by default
-``../shared/data/aws_lambda_delays/delays.csv`` beside the repository. Where
-the file is missing (a CI machine without it) the makers say so on stderr
-and write nothing: the committed figures and their CSVs stay the record.
+They read the measured AWS Lambda delays that ship with the package
+(:func:`gctheory.data.lambda_delays_path`: Krishnan, Ebrahimi & Khisti, ICLR
+2023; one campaign: ``cnn-desktop-long``, Canada, 30 rounds of 256 workers at
+five loads), or the trace CSV named by ``$GCTHEORY_DELAYS_DATA`` when it is
+set. Where that file is missing the makers say so on stderr and write nothing.
 Every number drawn comes from :mod:`gctheory.delays`.
 """
 
@@ -37,16 +36,14 @@ def _plain_log_x(ax: Any) -> None:
 
 
 def data_path() -> Path:
-    """Where the figure makers look for the measured delays."""
+    """Where the figure makers read the measured delays: ``$GCTHEORY_DELAYS_DATA`` when
+    set, else the packaged measurements (:func:`gctheory.data.lambda_delays_path`)."""
     env = os.environ.get(ENV)
     if env:
         return Path(env)
-    rel = Path("shared") / "data" / "aws_lambda_delays" / "delays.csv"
-    # beside the checkout this package was imported from (an editable install), else
-    # beside the working directory (an installed wheel run from the checkout, as CI does)
-    beside_package = Path(__file__).resolve().parents[2].parent / rel
-    beside_cwd = Path.cwd().resolve().parent / rel
-    return beside_cwd if not beside_package.is_file() and beside_cwd.is_file() else beside_package
+    from gctheory.data import lambda_delays_path
+
+    return lambda_delays_path()
 
 
 def _missing(name: str) -> bool:
@@ -54,8 +51,8 @@ def _missing(name: str) -> bool:
     if p.is_file():
         return False
     print(
-        f"figure {name}: skipped: the measured delays are not at {p} (set {ENV} to the CSV); "
-        "the committed figure and its CSV stay the record",
+        f"figure {name}: skipped: the measured delays are not at {p} (unset {ENV} to use "
+        "the packaged ones, or set it to a trace CSV)",
         file=sys.stderr,
         flush=True,
     )
@@ -125,7 +122,7 @@ def plot_delay_fits(trace: Any = None, fits: dict | None = None, *, fig: Any = N
 
     ``trace`` is a :class:`gctheory.delays.Trace` of one campaign and ``fits`` maps
     (law, load) to :func:`gctheory.delays.fit_laws` results; by default both come from
-    the shared AWS Lambda measurements (:func:`data_path`). Draws on ``fig``; ``.data``
+    the packaged AWS Lambda measurements (:func:`data_path`). Draws on ``fig``; ``.data``
     holds the curves.
 
     Parameters
@@ -235,7 +232,7 @@ def plot_delay_scheme_times(
     one of :data:`gctheory.delays.LAWS`; those missing from ``fits`` are fitted), optima
     starred.
 
-    ``trace`` and ``fits`` as for :func:`plot_delay_fits` (by default the shared AWS
+    ``trace`` and ``fits`` as for :func:`plot_delay_fits` (by default the packaged AWS
     Lambda measurements). Draws one panel per scheme on ``fig``; ``.data`` holds the
     curves.
 

@@ -142,15 +142,14 @@ TRACE_MODELS = {
 
 
 def _trace_path() -> Any:
-    """The measured delays, found as the figure makers find them
-    (:func:`gctheory.plots.delays.data_path`); a directory holding ``delays.csv`` is
-    accepted too. None when absent."""
-    from gctheory.plots.delays import data_path
+    """The measured delays that ship with gctheory
+    (:func:`gctheory.data.lambda_delays_path`); None when a build left them out."""
+    from gctheory.data import lambda_delays_path
 
-    p = data_path()
-    if p.is_dir():
-        p = p / "delays.csv"
-    return p if p.is_file() else None
+    try:
+        return lambda_delays_path()
+    except FileNotFoundError:
+        return None
 
 
 def _judge_trace(c: dict) -> Outcome:
@@ -159,8 +158,8 @@ def _judge_trace(c: dict) -> Outcome:
             "not checkable",
             c,
             "the models' best s against the measured rounds' plausible set",
-            f"the measured delays are not at {c['missing']} (set GCTHEORY_DELAYS_DATA to the "
-            "CSV): nothing to measure the optimum on",
+            f"the measured delays are missing ({c['missing']}; a build without gctheory's "
+            "package data): nothing to measure the optimum on",
         )
     lo, hi = c["plausible s"]
     picks = c["best s per model"]
@@ -238,9 +237,7 @@ _TRACE_EX = {
 def _lambda_best_s(quick: bool) -> dict:
     path = _trace_path()
     if path is None:
-        from gctheory.plots.delays import data_path
-
-        return {"missing": str(data_path())}
+        return {"missing": "gctheory.data: aws_lambda_delays.csv.gz"}
     from gctheory.delays import read_trace
     from gctheory.delays.heterogeneity import hetero_scheme_times
     from gctheory.plots.delays import CAMPAIGN, N

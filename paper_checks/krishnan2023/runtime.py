@@ -1,15 +1,16 @@
-"""Krishnan et al. 2023's runtime comparison: the rules, and the shared AWS Lambda profile.
+"""Krishnan et al. 2023's runtime comparison: the rules, and the measured AWS Lambda profile.
 
 The paper's runtime table uses a delay profile (``desktop_long4``) that is not
-in the shared data, and the stored sources hold only the paper's title,
-abstract and introduction: the printed table is ``not checkable``. Two
+in the measured data gctheory ships (:mod:`gctheory.data`), and the stored
+sources hold only the paper's title, abstract and introduction: the printed
+table is ``not checkable``. Two
 ``internal-`` claims check gctheory's side: that the paper rules and the
 scripts rules of :mod:`gctheory.sgc.runtime` differ in exactly the four
 documented ways (``RULE_DIFFERENCES``), on a tiny hand-built trace (that
 ``rules="scripts"`` equals the authors' scripts' numbers needs their code and
-is not checked here); and the five schemes' best runtimes on the shared
-``cnn-desktop-long`` / Canada profile (``not checkable`` where that file is
-absent).
+is not checked here); and the five schemes' best runtimes on the packaged
+``cnn-desktop-long`` / Canada profile (``not checkable`` only for a build that
+left the package data out).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ unretrieved_claim(
     id="runtime-table-desktop-long4",
     where="Section 5, runtime table (profile desktop_long4)",
     statement="total runtimes of GC, SR-SGC, M-SGC and no coding on the desktop_long4 profile",
-    stored_text="title, abstract and introduction only; desktop_long4 is not in the shared data",
+    stored_text="title, abstract and introduction only; desktop_long4 is not in the packaged data",
     internal=("internal-sgc-rule-differences", "internal-sgc-shared-profile-runtime"),
 )
 
@@ -86,7 +87,9 @@ def _rules(quick: bool) -> dict:
 
 def _judge_profile(c: dict) -> Outcome:
     if not c["data"]:
-        return Outcome("not checkable", c, "", cause=f"the shared profile is absent ({c['path']})")
+        return Outcome(
+            "not checkable", c, "", cause=f"the measured profile is absent ({c['path']})"
+        )
     rt = c["runtime"]
     text = ", ".join(f"{k} {v:.4f} s" for k, v in rt.items())
     coded = ("GC", "SR-SGC", "M-SGC")
@@ -116,16 +119,18 @@ _RT = {"GC": 27.2442, "SR-SGC": 27.6884, "M-SGC": 27.1169, "no coding": 31.6008,
     ],  # fmt: skip
 )
 def _profile(quick: bool) -> dict:
-    from gctheory.plots.delays import data_path
+    from gctheory.data import LAMBDA_DELAYS_FILE, lambda_delays_path
     from gctheory.plots.sgc import CAMPAIGN, best_runtimes
 
-    path = data_path()
-    if not path.is_file():
-        return {"data": False, "path": str(path), "runtime": {}}
+    where = f"gctheory.data: {LAMBDA_DELAYS_FILE}"  # the same words on every machine
+    try:
+        path = lambda_delays_path()
+    except FileNotFoundError:
+        return {"data": False, "path": where, "runtime": {}}
     from gctheory.delays import read_trace
     from gctheory.sgc import trace_delays
 
-    D = trace_delays(read_trace(str(path)).select(**CAMPAIGN), 0.0)
+    D = trace_delays(read_trace(path).select(**CAMPAIGN), 0.0)
     best = best_runtimes(D, "paper", quick)
-    return {"data": True, "path": str(path), "runtime": {b["scheme"]: b["runtime"] for b in best},
+    return {"data": True, "path": where, "runtime": {b["scheme"]: b["runtime"] for b in best},
             "params": {b["scheme"]: b["params"] for b in best}}  # fmt: skip
