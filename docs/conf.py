@@ -123,6 +123,8 @@ PUBLIC_MODULES = [
     "gctheory.tails",
     "gctheory.tradeoff",
     "gctheory.sgc",
+    "gctheory.cluster",
+    "gctheory.data",
     "gctheory.sweeps",
     "gctheory.calibration",
     "gctheory.plots",

@@ -10,55 +10,25 @@ each scheme round by round: GC (a cyclic-MDS code tolerating ``s``), SR-SGC and
 M-SGC (parameters ``B, W, lambda``), no coding (wait for everyone) and no-wait
 (ignore the stragglers' work: the fastest, not exact).
 
-Where this copy of gctheory carries the measured delays as package data the
-example reads them; otherwise :func:`lambda_delays` makes a synthetic stand-in of
-the same shape, and the printed source says which.
+The measured delays ship inside gctheory as package data, read by
+:func:`gctheory.data.lambda_delays`.
 
 Size: 20 jobs, GC at every ``s`` and SR-SGC / M-SGC on a small grid of
 ``(B, W, lambda)`` (:func:`gctheory.sgc.search_runtimes` searches the whole grid:
 about 20 000 runs); about two seconds of CPU.
 """
 
-import gzip
-import lzma
-import tempfile
-from importlib import resources
-from pathlib import Path
-
 import matplotlib.pyplot as plt
 import numpy as np
 
-from gctheory.delays import Trace, make_trace, read_trace
+from gctheory.data import lambda_delays
 from gctheory.sgc import SCHEMES, param_grid, run_scheme, trace_delays
 
 CAMPAIGN = {"profile": "cnn-desktop-long", "region": "Canada"}
 
 
-def lambda_delays() -> tuple[Trace, str]:
-    """The Lambda campaign as a :class:`~gctheory.delays.Trace`, and where it came from."""
-    try:
-        folder = resources.files("gctheory").joinpath("data")
-        dirs = [folder, *(p for p in folder.iterdir() if p.is_dir())]
-        files = [f for d in dirs for f in d.iterdir() if "delays" in f.name and ".csv" in f.name]
-    except (FileNotFoundError, NotADirectoryError):
-        files = []
-    if files:
-        raw = files[0].read_bytes()
-        unpack = {".gz": gzip.decompress, ".xz": lzma.decompress}.get(Path(files[0].name).suffix)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "delays.csv"
-            path.write_bytes(unpack(raw) if unpack else raw)
-            return read_trace(path).select(**CAMPAIGN), "measured (AWS Lambda)"
-    rng = np.random.default_rng(0)
-    grid = np.meshgrid(np.arange(30), np.arange(256), [0, 0.25, 0.5, 0.75, 1], indexing="ij")
-    rnd, wkr, load = (a.ravel() for a in grid)
-    time = 0.7 + 0.8 * load + rng.lognormal(-1.0, 0.35, load.size)
-    straggles = rng.random(load.size) < 1 / 2000
-    time[straggles] += rng.uniform(25, 40, straggles.sum())
-    return make_trace(rnd, wkr, load, time), "synthetic stand-in (no packaged data)"
-
-
-trace, source = lambda_delays()
+trace = lambda_delays(**CAMPAIGN)  # shipped inside the package (gctheory/data)
+source = "measured (AWS Lambda)"
 D = trace_delays(trace, 0.0)  # (workers, rounds) at load 0, the invocation's fixed cost
 n, rounds = D.shape
 print(source, "- workers x rounds:", D.shape)
