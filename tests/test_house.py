@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -175,3 +176,171 @@ def test_the_check_sees_a_circle_and_an_upward_arrow():
     # negative controls: the same functions on a made-up graph
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
     assert FLOOR["plots"] > FLOOR["tradeoff"]  # so tradeoff -> plots is an upward arrow
+
+
+# ---------------------------------------------------------------------------
+# Every function fits on a screen: at most MAX_CODE_LINES lines of code, counting neither
+# its docstring nor comment-only nor blank lines (its signature and decorators' lines count).
+
+MAX_CODE_LINES = 80
+
+#: the functions still longer, "path:qualified name" -> (lines of code now, why it stays).
+#: A listed function may shrink (then lower its count) but never grow; once split to
+#: MAX_CODE_LINES or less it must leave this dict. No new entry is expected.
+LONG_FUNCTIONS: dict[str, tuple[int, str]] = {
+    "gctheory/cluster/master.py:run": (
+        306,
+        "to be split: the real-run loop refactor (one loop, callbacks, a run spec)",
+    ),
+    "gctheory/tradeoff/compute.py:tradeoff": (
+        172,
+        "to be split by concept: scheme rows, delay model, optima, Monte Carlo twin, assembly",
+    ),
+    "gctheory/delays/decisions.py:scheme_times": (
+        168,
+        "to be split: the per-s time table on measured data (laws, bootstrap, assembly)",
+    ),
+    "gctheory/training/simulator.py:_simulate": (
+        152,
+        "to be split: the real-run loop refactor (the simulator's loop becomes the master's)",
+    ),
+    "gctheory/cluster/sequential.py:run_sequential": (
+        145,
+        "to be split: the real-run loop refactor (SR-SGC/M-SGC as a scheme with state)",
+    ),
+    "gctheory/training/schemes/registry.py:make_scheme": (
+        118,
+        "to be split: the run spec refactor (one builder per scheme family)",
+    ),
+    "gctheory/sweeps/collect.py:collect": (106, "to be split: sweep collection steps"),
+    "gctheory/commands/tradeoff.py:register": (106, "to be split: the CLI's option groups"),
+    "gctheory/delays/heterogeneity.py:hetero_scheme_times": (
+        97,
+        "to be split with scheme_times (its heterogeneous twin)",
+    ),
+    "gctheory/commands/training.py:_cmd_simulate": (
+        94,
+        "to be split: the CLI builds a run spec from its options",
+    ),
+    "gctheory/montecarlo/engine.py:run_chunks": (90, "to be split: the chunk engine's steps"),
+    "gctheory/commands/run.py:_cmd_run": (87, "to be split: the CLI builds a run spec"),
+    "gctheory/commands/training.py:register": (85, "to be split: the CLI's option groups"),
+    "gctheory/commands/sgc.py:register": (85, "to be split: the CLI's option groups"),
+    "gctheory/codes/_stacked_kernel.py:gather_solve_kernel": (
+        85,
+        "kept whole: a compiled numba kernel, its loop must not call out per system",
+    ),
+    "gctheory/montecarlo/run.py:drive": (83, "to be split: the chunk driver's steps"),
+    "gctheory/commands/_hetero.py:_cmd_optimum_hetero": (83, "to be split: CLI steps"),
+    "gctheory/delays/summary.py:summarize": (82, "to be split: per-load summary steps"),
+    "gctheory/commands/ldpc.py:_waterfall": (82, "to be split: CLI steps"),
+}
+
+
+def _code_lines(source: str) -> dict[str, int]:
+    """Lines of code of every function in ``source`` by qualified name (``Class.method``,
+    ``outer.inner``): its lines minus blank and comment-only lines minus its docstring's."""
+    lines = source.splitlines()
+    out: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = prefix + child.name
+                first = child.body[0]
+                doc = (
+                    first.end_lineno - first.lineno + 1  # type: ignore[operator]
+                    if isinstance(first, ast.Expr)
+                    and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)
+                    else 0
+                )
+                span = lines[child.lineno - 1 : child.end_lineno]
+                code = [ln for ln in span if ln.strip() and not ln.strip().startswith("#")]
+                out[name] = len(code) - doc
+                visit(child, name + ".")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(source), "")
+    return out
+
+
+def _long_functions() -> dict[str, int]:
+    found = {}
+    for path in sorted((ROOT / "gctheory").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for name, size in _code_lines(path.read_text(encoding="utf-8")).items():
+            if size > MAX_CODE_LINES:
+                found[f"{rel}:{name}"] = size
+    return found
+
+
+def _violations(
+    found: dict[str, int], listed: dict[str, tuple[int, str]]
+) -> dict[str, dict[str, Any]]:
+    """What breaks the rule: new long functions, listed ones that grew, shrank or left."""
+    return {
+        "new": {k: v for k, v in found.items() if k not in listed},
+        "grown": {
+            k: (listed[k][0], v) for k, v in found.items() if k in listed and v > listed[k][0]
+        },
+        "shrunk": {
+            k: (listed[k][0], v) for k, v in found.items() if k in listed and v < listed[k][0]
+        },
+        "gone": {k: v[0] for k, v in listed.items() if k not in found},
+    }
+
+
+def test_no_function_is_longer_than_a_screen():
+    bad = _violations(_long_functions(), LONG_FUNCTIONS)
+    assert bad["new"] == {}, f"split these into named steps of at most {MAX_CODE_LINES} lines"
+    assert bad["grown"] == {}, "a listed long function grew (listed, now): split it instead"
+
+
+def test_the_list_of_long_functions_is_current():
+    bad = _violations(_long_functions(), LONG_FUNCTIONS)
+    assert bad["gone"] == {}, "split or gone: remove these from LONG_FUNCTIONS"
+    assert bad["shrunk"] == {}, "shorter now (listed, now): lower their counts in LONG_FUNCTIONS"
+    assert all(0 < len(why) <= 100 for _, why in LONG_FUNCTIONS.values())
+
+
+def test_the_rule_flags_a_new_a_grown_a_shrunk_and_a_gone_function():
+    # negative control: made-up findings against a made-up list
+    listed = {"a.py:f": (90, "why"), "a.py:g": (90, "why"), "a.py:h": (90, "why")}
+    found = {"a.py:f": 91, "a.py:g": 85, "a.py:new": 81}
+    assert _violations(found, listed) == {
+        "new": {"a.py:new": 81},
+        "grown": {"a.py:f": (90, 91)},
+        "shrunk": {"a.py:g": (90, 85)},
+        "gone": {"a.py:h": 90},
+    }
+    assert _violations({"a.py:f": 90}, {"a.py:f": (90, "why")}) == {
+        "new": {},
+        "grown": {},
+        "shrunk": {},
+        "gone": {},
+    }
+
+
+def _made_up(name: str, code_lines: int, indent: str = "") -> str:
+    """A function of ``code_lines`` lines of code (its signature one of them), padded with
+    a three-line docstring, comments and blank lines that must not count."""
+    doc = f'{indent}    """A docstring\n{indent}    of three\n{indent}    lines."""\n'
+    pad = f"{doc}{indent}    # a comment\n\n"
+    body = "".join(f"{indent}    x{i} = {i}  # trailing\n" for i in range(code_lines - 1))
+    return f"{indent}def {name}(a):\n{pad}{body}"
+
+
+def test_the_counter_flags_a_long_function_and_skips_docstrings_and_comments():
+    # negative control: made-up modules through the same counter
+    at_limit = _made_up("fits", MAX_CODE_LINES)
+    over = _made_up("long", MAX_CODE_LINES + 1, "    ")
+    source = f"{at_limit}\n\nclass C:\n{over}\n" + _made_up("inner", 2, "        ")
+    sizes = _code_lines(source)
+    assert sizes["fits"] == MAX_CODE_LINES  # at the limit: allowed
+    assert sizes["C.long.inner"] == 2  # a nested function counts in its own right and,
+    assert sizes["C.long"] == MAX_CODE_LINES + 1 + 2 + 3  # docstring too, in its parent's
+    assert {k for k, v in sizes.items() if v > MAX_CODE_LINES} == {"C.long"}

@@ -146,6 +146,48 @@ class BatchDecoding:
             raise ValueError(f"return_bounds must be True or False, got {return_bounds!r}")
         sets, seen = _survivor_array_mask(survivor_sets, self.n, self.min_survivors if check else 1)
         N = len(sets)
+        Yfull, per_set, r = self._received_rows(received, sets, N)
+        if d is not None:
+            d = check_positive_int("d", d)
+            if -(-d // self.m) != r:
+                raise ValueError(
+                    f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, got {r}"
+                )
+        width = self.m * r if d is None else d
+        sample = Yfull if Yfull is not None else (per_set[0] if per_set else np.zeros(1))
+        out = np.empty((N, width), dtype=np.result_type(self.encoding_matrix, sample, float))
+        bounds = np.zeros(N)
+        done = np.zeros(N, dtype=bool)
+        detail = on_noise != "ignore" or return_bounds
+        if isinstance(sets, np.ndarray) and seen is not None and self._batch_eligible():
+            done = self._decode_stacked(
+                sets, seen, (Yfull, per_set, r), width, rtol, backend, noise, detail, out, bounds
+            )
+        for i in np.flatnonzero(~done):
+            T = sets[i]
+            Y = Yfull[T] if Yfull is not None else per_set[i]
+            if detail:
+                result = self.decode_detail(
+                    T,
+                    Y,
+                    d,
+                    rtol=rtol,
+                    check=check,
+                    condition=False,
+                    noise=noise,
+                    on_noise="ignore",
+                )
+                out[i], bounds[i] = result.gradient, result.noise_bound
+            else:
+                out[i] = self.decode(T, Y, d, rtol=rtol, check=check, on_noise="ignore")
+        if on_noise != "ignore":
+            self._report_noise(bounds, rtol, on_noise, N)
+        return (out, bounds) if return_bounds else out
+
+    def _received_rows(
+        self, received: Any, sets: np.ndarray | list[np.ndarray], N: int
+    ) -> tuple[np.ndarray | None, list[np.ndarray], int]:
+        """Check ``received``; return (all workers' rows or None, per-set rows, r)."""
         Yfull: np.ndarray | None = None
         per_set: list[np.ndarray] = []
         if isinstance(received, np.ndarray) and received.ndim == 2:
@@ -170,88 +212,93 @@ class BatchDecoding:
             r = per_set[0].shape[1] if N else 1
             if any(y.shape[1] != r for y in per_set):
                 raise ValueError("every received array must have the same number r of columns")
-        if d is not None:
-            d = check_positive_int("d", d)
-            if -(-d // self.m) != r:
-                raise ValueError(
-                    f"d={d} needs r = ceil(d/m) = {-(-d // self.m)} received entries, got {r}"
-                )
-        width = self.m * r if d is None else d
-        sample = Yfull if Yfull is not None else (per_set[0] if per_set else np.zeros(1))
-        out = np.empty((N, width), dtype=np.result_type(self.encoding_matrix, sample, float))
-        bounds = np.zeros(N)
-        done = np.zeros(N, dtype=bool)
-        if isinstance(sets, np.ndarray) and seen is not None and self._batch_eligible():
-            SS, Yb, rb, res = self._nullspace_batch_factors(sets, seen, backend)
-            thr = min(rtol, _FALLBACK_RESIDUAL)
-            X = self._batch_coefficients(SS, Yb)  # (n, N, m), exactly 0 on the stragglers
-            self._direct_residuals(SS, Yb, res, ~(res <= thr), X)
-            ok = res <= thr
-            if ok.any():
-                m = self.m
-                if Yfull is not None:
-                    # only survivors' rows may reach a set's sum: a straggler's row can hold
-                    # anything (NaN for "nothing arrived", garbage); 0 * finite is exactly 0
-                    finite = np.isfinite(Yfull).all(axis=1)
-                    Yc = Yfull
-                    if not finite.all():
-                        Yc = np.where(finite[:, None], Yfull, 0)
-                        ok &= ~(seen & ~finite).any(axis=1)  # a non-finite survivor: decode
-                    ch = (X.reshape(self.n, N * m).T @ Yc).reshape(N, m * r)
-                else:
-                    XT = X.transpose(1, 0, 2)
-                    A = np.take_along_axis(XT, sets[:, :, None], axis=1)
-                    ch = (np.swapaxes(A, 1, 2) @ np.stack(per_set)).reshape(N, -1)
-                out[ok] = ch[ok, :width]
-                done = ok
-                if on_noise != "ignore" or return_bounds:
-                    amp = np.abs(X).sum(axis=0).max(axis=1)  # (N,): max_u ||A_i[:, u]||_1
-                    if Yfull is not None:
-                        rowmax = np.abs(Yc).max(axis=1) if r else np.zeros(self.n)
-                        ymax = np.where(seen, rowmax, 0).max(axis=1)
-                        eps = input_precision(Yfull.dtype, noise)
-                    else:
-                        ymax = np.array([received_scale(y) for y in per_set])
-                        eps = input_precision(np.result_type(*per_set), noise)
-                    gmax = np.abs(ch).max(axis=1) if ch.shape[1] else np.zeros(N)
-                    # noise_bound per set, vectorised: 0 when nothing is amplified, inf
-                    # when the output is exactly 0 but the inputs are not
-                    top = eps * amp * ymax
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        b = np.where(top == 0, 0.0, top / gmax)
-                    bounds[ok] = b[ok]
-        detail = on_noise != "ignore" or return_bounds
-        for i in np.flatnonzero(~done):
-            T = sets[i]
-            Y = Yfull[T] if Yfull is not None else per_set[i]
-            if detail:
-                result = self.decode_detail(
-                    T,
-                    Y,
-                    d,
-                    rtol=rtol,
-                    check=check,
-                    condition=False,
-                    noise=noise,
-                    on_noise="ignore",
-                )
-                out[i], bounds[i] = result.gradient, result.noise_bound
+        return Yfull, per_set, r
+
+    def _decode_stacked(
+        self,
+        sets: np.ndarray,
+        seen: np.ndarray,
+        rows: tuple[np.ndarray | None, list[np.ndarray], int],
+        width: int,
+        rtol: float,
+        backend: str,
+        noise: float | None,
+        detail: bool,
+        out: np.ndarray,
+        bounds: np.ndarray,
+    ) -> np.ndarray:
+        """Decode the sets the stacked null-space solve clears into ``out``; return them."""
+        Yfull, per_set, r = rows
+        N = len(sets)
+        SS, Yb, rb, res = self._nullspace_batch_factors(sets, seen, backend)
+        thr = min(rtol, _FALLBACK_RESIDUAL)
+        X = self._batch_coefficients(SS, Yb)  # (n, N, m), exactly 0 on the stragglers
+        self._direct_residuals(SS, Yb, res, ~(res <= thr), X)
+        ok = res <= thr
+        if ok.any():
+            m = self.m
+            Yc = Yfull
+            if Yfull is not None:
+                # only survivors' rows may reach a set's sum: a straggler's row can hold
+                # anything (NaN for "nothing arrived", garbage); 0 * finite is exactly 0
+                finite = np.isfinite(Yfull).all(axis=1)
+                if not finite.all():
+                    Yc = np.where(finite[:, None], Yfull, 0)
+                    ok &= ~(seen & ~finite).any(axis=1)  # a non-finite survivor: decode
+                ch = (X.reshape(self.n, N * m).T @ Yc).reshape(N, m * r)
             else:
-                out[i] = self.decode(T, Y, d, rtol=rtol, check=check, on_noise="ignore")
-        if on_noise != "ignore":
-            over = np.flatnonzero(bounds > rtol)
-            if over.size:
-                worst = int(over[np.argmax(bounds[over])])
-                act(
-                    float(bounds[worst]),
-                    rtol,
-                    on_noise,
-                    f"decode_many: {over.size} of {N} survivor sets "
-                    f"(the worst, set {worst}, shown)",
-                    self,
-                    int(over.size),
-                )
-        return (out, bounds) if return_bounds else out
+                XT = X.transpose(1, 0, 2)
+                A = np.take_along_axis(XT, sets[:, :, None], axis=1)
+                ch = (np.swapaxes(A, 1, 2) @ np.stack(per_set)).reshape(N, -1)
+            out[ok] = ch[ok, :width]
+            if detail:
+                b = self._stacked_noise_bounds(X, ch, seen, rows, Yc, noise)
+                bounds[ok] = b[ok]
+        return ok
+
+    def _stacked_noise_bounds(
+        self,
+        X: np.ndarray,
+        ch: np.ndarray,
+        seen: np.ndarray,
+        rows: tuple[np.ndarray | None, list[np.ndarray], int],
+        Yc: np.ndarray | None,
+        noise: float | None,
+    ) -> np.ndarray:
+        """Each stacked set's forward-error bound (``noise_bound``), vectorised."""
+        Yfull, per_set, r = rows
+        N = ch.shape[0]
+        amp = np.abs(X).sum(axis=0).max(axis=1)  # (N,): max_u ||A_i[:, u]||_1
+        if Yfull is not None:
+            assert Yc is not None  # Yfull with its non-finite rows zeroed
+            rowmax = np.abs(Yc).max(axis=1) if r else np.zeros(self.n)
+            ymax = np.where(seen, rowmax, 0).max(axis=1)
+            eps = input_precision(Yfull.dtype, noise)
+        else:
+            ymax = np.array([received_scale(y) for y in per_set])
+            eps = input_precision(np.result_type(*per_set), noise)
+        gmax = np.abs(ch).max(axis=1) if ch.shape[1] else np.zeros(N)
+        # noise_bound per set, vectorised: 0 when nothing is amplified, inf
+        # when the output is exactly 0 but the inputs are not
+        top = eps * amp * ymax
+        with np.errstate(divide="ignore", invalid="ignore"):
+            b = np.where(top == 0, 0.0, top / gmax)
+        return b
+
+    def _report_noise(self, bounds: np.ndarray, rtol: float, on_noise: str, N: int) -> None:
+        """One warning (or error) for the sets whose bound exceeds ``rtol``, naming the worst."""
+        over = np.flatnonzero(bounds > rtol)
+        if over.size:
+            worst = int(over[np.argmax(bounds[over])])
+            act(
+                float(bounds[worst]),
+                rtol,
+                on_noise,
+                f"decode_many: {over.size} of {N} survivor sets (the worst, set {worst}, shown)",
+                self,
+                int(over.size),
+                stacklevel=4,  # act, _report_noise, decode_many: the caller's line
+            )
 
     def _nullspace_batch(
         self, sets: np.ndarray, alive: np.ndarray, backend: str = "auto"

@@ -485,6 +485,116 @@ def _worst_error(
     return err
 
 
+def _check_compare_args(
+    n: int,
+    s: int,
+    m: int,
+    families: Sequence[str] | None,
+    schemes: Sequence[str],
+    kappa: float,
+    eps: float,
+    time_limit: float,
+    exhaustive_limit: int,
+) -> tuple[int, int, int, tuple, float, float, float, int]:
+    """Check :func:`compare_generators`' arguments (in order); return them as read."""
+    from gctheory._validate import check_choice, check_int, check_real
+    from gctheory.generators import GENERATOR_FAMILIES
+
+    n = check_int(n, "n", low=2)
+    s = check_int(s, "s", low=0, high=n - 1)
+    m = check_int(m, "m", low=1)
+    if s + m > n:
+        raise ValueError(f"s + m must be <= n (load s + m <= k = n), got s={s}, m={m}, n={n}")
+    fams = GENERATOR_FAMILIES if families is None else _name_tuple(families, "families")
+    for f in fams:
+        check_choice(f, "families: family", GENERATOR_FAMILIES)
+    for sc in _name_tuple(schemes, "schemes"):
+        check_choice(sc, "schemes: scheme", COMPARE_SCHEMES)
+    exhaustive_limit = check_int(exhaustive_limit, "exhaustive_limit", low=1)
+    kappa = check_real(kappa, "kappa", low=1.0, low_open=True)
+    eps = check_real(eps, "eps", low=0.0, high=1.0, low_open=True, high_open=True)
+    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+    return n, s, m, fams, kappa, eps, time_limit, exhaustive_limit
+
+
+def _too_wide(
+    fam: str, scheme: str, shape: tuple[int, int, int], kappa: float, b: int, N: int, t2: Any
+) -> GeneratorComparison:
+    """The row of a family whose ``b N`` columns exceed ``MAX_COLUMNS``: not computed."""
+    n, s, m = shape
+    return GeneratorComparison(
+        fam,
+        scheme,
+        n,
+        s,
+        m,
+        kappa,
+        b,
+        math.nan,
+        math.nan,
+        False,
+        (),
+        None,
+        False,
+        None,
+        t2,
+        math.nan,
+        0,
+        0,
+        0.0,
+        "not computed",
+        f"{b * N} columns (block {b}) exceed MAX_COLUMNS={MAX_COLUMNS}",
+    )
+
+
+def _compare_one(
+    fam: str,
+    scheme: str,
+    shape: tuple[int, int, int],
+    kappa: float,
+    b: int,
+    KN: tuple[int, int],
+    t2: Any,
+    gen: np.random.Generator,
+    limits: tuple[float, int],
+) -> GeneratorComparison:
+    """One family in one scheme: worst case, s_kappa and the decoder's error on it."""
+    from gctheory.conditioning import empirical_s_kappa, max_condition
+    from gctheory.generators import generator
+
+    n, s, m = shape
+    K, N = KN
+    time_limit, exhaustive_limit = limits
+    G = generator(fam, K, N, rng=gen)
+    with warnings.catch_warnings():  # float64 limits are reported by the interval
+        warnings.simplefilter("ignore", Float64Warning)
+        wc = max_condition(
+            G,
+            N - s,
+            time_limit=time_limit,
+            exhaustive_limit=exhaustive_limit,
+            block=b,
+            mp_dps=None,
+            rng=gen,
+        )
+        sk = empirical_s_kappa(
+            G,
+            kappa,
+            time_limit=time_limit,
+            exhaustive_limit=exhaustive_limit,
+            block=b,
+            mp_dps=None,
+            rng=gen,
+        )
+    strag = tuple(sorted(set(range(N)) - set(wc.subset)))
+    err = _worst_error(scheme, G, n, s, m, b, strag, gen)
+    return GeneratorComparison(
+        fam, scheme, n, s, m, kappa, b, wc.lower, wc.upper, wc.exact, strag,
+        sk.value, sk.exact, sk.low, t2, err, wc.evaluated, wc.pruned, wc.seconds,
+        wc.method,
+    )  # fmt: skip
+
+
 def compare_generators(
     n: int,
     s: int,
@@ -540,24 +650,12 @@ def compare_generators(
     commfr gaussian 39
     commfr vandermonde-chebyshev 5
     """
-    from gctheory._validate import as_generator, check_choice, check_int, check_real
-    from gctheory.conditioning import empirical_s_kappa, max_condition
-    from gctheory.generators import GENERATOR_FAMILIES, generator, generator_block
+    from gctheory._validate import as_generator
+    from gctheory.generators import generator_block
 
-    n = check_int(n, "n", low=2)
-    s = check_int(s, "s", low=0, high=n - 1)
-    m = check_int(m, "m", low=1)
-    if s + m > n:
-        raise ValueError(f"s + m must be <= n (load s + m <= k = n), got s={s}, m={m}, n={n}")
-    fams = GENERATOR_FAMILIES if families is None else _name_tuple(families, "families")
-    for f in fams:
-        check_choice(f, "families: family", GENERATOR_FAMILIES)
-    for sc in _name_tuple(schemes, "schemes"):
-        check_choice(sc, "schemes: scheme", COMPARE_SCHEMES)
-    exhaustive_limit = check_int(exhaustive_limit, "exhaustive_limit", low=1)
-    kappa = check_real(kappa, "kappa", low=1.0, low_open=True)
-    eps = check_real(eps, "eps", low=0.0, high=1.0, low_open=True, high_open=True)
-    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+    n, s, m, fams, kappa, eps, time_limit, exhaustive_limit = _check_compare_args(
+        n, s, m, families, schemes, kappa, eps, time_limit, exhaustive_limit
+    )
     root = as_generator(rng)
     seed = int(root.integers(2**31))
     out: list[GeneratorComparison] = []
@@ -571,62 +669,10 @@ def compare_generators(
             b = generator_block(fam, N)
             gen = np.random.default_rng([seed, len(out)])
             if b * N > MAX_COLUMNS:
-                out.append(
-                    GeneratorComparison(
-                        fam,
-                        scheme,
-                        n,
-                        s,
-                        m,
-                        kappa,
-                        b,
-                        math.nan,
-                        math.nan,
-                        False,
-                        (),
-                        None,
-                        False,
-                        None,
-                        t2,
-                        math.nan,
-                        0,
-                        0,
-                        0.0,
-                        "not computed",
-                        f"{b * N} columns (block {b}) exceed MAX_COLUMNS={MAX_COLUMNS}",
-                    )
-                )
+                out.append(_too_wide(fam, scheme, (n, s, m), kappa, b, N, t2))
                 continue
-            G = generator(fam, K, N, rng=gen)
-            with warnings.catch_warnings():  # float64 limits are reported by the interval
-                warnings.simplefilter("ignore", Float64Warning)
-                wc = max_condition(
-                    G,
-                    N - s,
-                    time_limit=time_limit,
-                    exhaustive_limit=exhaustive_limit,
-                    block=b,
-                    mp_dps=None,
-                    rng=gen,
-                )
-                sk = empirical_s_kappa(
-                    G,
-                    kappa,
-                    time_limit=time_limit,
-                    exhaustive_limit=exhaustive_limit,
-                    block=b,
-                    mp_dps=None,
-                    rng=gen,
-                )
-            strag = tuple(sorted(set(range(N)) - set(wc.subset)))
-            err = _worst_error(scheme, G, n, s, m, b, strag, gen)
-            out.append(
-                GeneratorComparison(
-                    fam, scheme, n, s, m, kappa, b, wc.lower, wc.upper, wc.exact, strag,
-                    sk.value, sk.exact, sk.low, t2, err, wc.evaluated, wc.pruned, wc.seconds,
-                    wc.method,
-                )
-            )  # fmt: skip
+            limits = (time_limit, exhaustive_limit)
+            out.append(_compare_one(fam, scheme, (n, s, m), kappa, b, (K, N), t2, gen, limits))
     if progress is not None:
         progress(total, total, "")
     return out

@@ -545,6 +545,118 @@ class LTProfile:
 _LT_MAX_CELLS = 10**6
 
 
+def _lt_check(k: int, received: int, p: Distribution, tol: float) -> tuple[int, int, Any, float]:
+    """Check :func:`lt_peeling_profile`'s arguments (size first); return ``(k, N, p, tol)``."""
+    k = check_int(k, "k", low=1)
+    N = check_int(received, "received", low=1)
+    if k * N > _LT_MAX_CELLS:
+        # measured: 0.5 s at k N = 4e3, 9 s at 1.4e5, growing like (k N)^0.8
+        log_guess = math.log(9.0) + 0.8 * (math.log(k * N) - math.log(1.44e5))
+        guess = f"{math.exp(log_guess):.2g} s" if log_guess < 700 else "forever"
+        raise ValueError(
+            f"k, received: the exact recursion over k x received = {k} x {N} states takes "
+            f"about {guess} here (k received <= {_LT_MAX_CELLS:.0e} is done); use the "
+            "Monte Carlo twin (raptor_failure_rate) instead"
+        )
+    p = _check_distribution("p", p, 1)
+    if max(p) > k:
+        raise ValueError(f"p has degree {max(p)} > k = {k} input symbols")
+    tol = check_real(tol, "tol", low=0.0, high=1e-6, low_open=True)
+    return k, N, p, tol
+
+
+def _lt_release_prob(k: int, pd: dict[int, float], total: float, L: int) -> float:
+    """P(a cloud output is released by the (L+1)-th processed symbol | in the cloud)."""
+    u_next = k - L - 1
+    num = den = 0.0
+    for d, w in pd.items():
+        if d < 2:
+            continue
+        kd = math.comb(k, d)
+        num += w / total * math.comb(L, d - 2) * u_next / kd
+        den += w / total * sum(math.comb(L, i) * math.comb(k - L, d - i) for i in range(d - 1)) / kd
+    return num / den if den > 0 and u_next > 0 else 0.0
+
+
+def _lt_occupancies(a_max: int, U: int, R: np.ndarray) -> list[np.ndarray]:
+    """``occ[a][i, b] = P(b new distinct cells | a uniform throws into U, R[i] occupied)``."""
+    occ = np.ones((R.size, 1))
+    out = [occ]
+    for _ in range(a_max):
+        # at most U new cells: columns past U stay zero, so they are not stored
+        # (this keeps the cost O(a_max U), not O(a_max^2), when many outputs release)
+        w = occ.shape[1]
+        bb = np.arange(w)[None, :]
+        new = np.zeros((R.size, min(w + 1, U + 1)))
+        new[:, :w] = occ * ((R[:, None] + bb) / U)
+        grow = occ * np.clip((U - R[:, None] - bb) / U, 0.0, None)
+        new[:, 1:] += grow[:, : new.shape[1] - 1]
+        occ = new
+        out.append(occ)
+    return out
+
+
+def _lt_start(k: int, N: int, p1: float) -> np.ndarray:
+    """Law ``P[c, r]`` after the degree-1 outputs' release (cloud ``c``, ripple ``r``)."""
+    from scipy import stats
+
+    # start: the degree-1 outputs are released at once; their neighbours are uniform inputs
+    a1 = stats.binom.pmf(np.arange(N + 1), N, p1)
+    P = np.zeros((N + 1, k + 1))  # P[c, r]
+    dist = np.zeros(k + 1)
+    dist[0] = 1.0  # distinct inputs hit after a throws, a = 0, 1, ...
+    for a in range(N + 1):
+        P[N - a] += a1[a] * dist
+        nxt = dist * (np.arange(k + 1) / k)
+        nxt[1:] += dist[:-1] * ((k - np.arange(k)) / k)
+        dist = nxt
+    return P
+
+
+def _lt_step(
+    P: np.ndarray, L: int, k: int, q: float, tol: float, top: float, dropped: float
+) -> tuple[np.ndarray, float]:
+    """Process the ``(L+1)``-th ripple symbol: the next ``P[c, r]`` and the dropped mass."""
+    from scipy import stats
+
+    N = P.shape[0] - 1
+    keep = P > tol * top
+    dropped += float(P[~keep].sum())
+    live = np.argwhere(keep)
+    c_lo, r_lo = live.min(axis=0)
+    c_hi, r_hi = live.max(axis=0)
+    sub = np.where(keep, P, 0.0)[c_lo : c_hi + 1, r_lo : r_hi + 1]
+    cs = np.arange(c_lo, c_hi + 1)
+    a_max = int(min(c_hi, stats.binom.ppf(1 - tol, c_hi, q))) if q > 0 else 0
+    U = k - L - 1  # unprocessed inputs after this step
+    R = (np.arange(r_lo, r_hi + 1) - 1).astype(float)  # ripple without the processed one
+    new = np.zeros((N + 1, k + min(a_max, U) + 2))
+    if q > 0:
+        W = stats.binom.pmf(np.arange(a_max + 1)[:, None], cs[None, :], q)
+    else:
+        W = np.zeros((a_max + 1, cs.size))
+        W[0] = 1.0
+    check_memory(
+        8 * (a_max + 1) * R.size * (min(a_max, U) + 1) + 8 * (N + 1) * (k + min(a_max, U) + 2),
+        "received",
+        f"step {L} of the recursion ({a_max} possible releases, {R.size} ripple sizes)",
+    )
+    occ = _lt_occupancies(a_max, U, R) if U > 0 else [np.ones((R.size, 1))]
+    for a in range(a_max + 1):
+        block = sub * W[a][:, None]
+        mass = float(block.sum())
+        if mass == 0.0:
+            continue
+        dropped -= mass  # counted back as kept
+        rows = slice(max(c_lo - a, 0), c_hi + 1 - a)
+        src = block[max(a - c_lo, 0) :]
+        for b in range(occ[a].shape[1]):  # ripple r -> r - 1 + b
+            new[rows, r_lo - 1 + b : r_hi + b] += src * occ[a][None, :, b]
+    dropped += float(sub.sum())
+    dropped += float(new[:, k + 1 :].sum())  # (zero: the ripple never outgrows U)
+    return new[:, : k + 1], dropped
+
+
 def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1e-14) -> LTProfile:
     """Exact finite-length analysis of LT peeling (Karp, Luby and Shokrollahi 2004).
 
@@ -592,70 +704,10 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
     >>> prof.k, prof.received, round(float(prof.unrecovered[0]), 4)  # P(everything recovered)
     (10, 15, 0.622)
     """
-    from scipy import stats
-
-    k = check_int(k, "k", low=1)
-    N = check_int(received, "received", low=1)
-    if k * N > _LT_MAX_CELLS:
-        # measured: 0.5 s at k N = 4e3, 9 s at 1.4e5, growing like (k N)^0.8
-        log_guess = math.log(9.0) + 0.8 * (math.log(k * N) - math.log(1.44e5))
-        guess = f"{math.exp(log_guess):.2g} s" if log_guess < 700 else "forever"
-        raise ValueError(
-            f"k, received: the exact recursion over k x received = {k} x {N} states takes "
-            f"about {guess} here (k received <= {_LT_MAX_CELLS:.0e} is done); use the "
-            "Monte Carlo twin (raptor_failure_rate) instead"
-        )
-    p = _check_distribution("p", p, 1)
-    if max(p) > k:
-        raise ValueError(f"p has degree {max(p)} > k = {k} input symbols")
-    tol = check_real(tol, "tol", low=0.0, high=1e-6, low_open=True)
+    k, N, p, tol = _lt_check(k, received, p, tol)
     pd = {int(d): float(w) for d, w in p.items()}
     total = sum(pd.values())
-
-    def release_prob(L: int) -> float:
-        """P(a cloud output is released by the (L+1)-th processed symbol | in the cloud)."""
-        u_next = k - L - 1
-        num = den = 0.0
-        for d, w in pd.items():
-            if d < 2:
-                continue
-            kd = math.comb(k, d)
-            num += w / total * math.comb(L, d - 2) * u_next / kd
-            den += (
-                w
-                / total
-                * sum(math.comb(L, i) * math.comb(k - L, d - i) for i in range(d - 1))
-                / kd
-            )
-        return num / den if den > 0 and u_next > 0 else 0.0
-
-    def occupancies(a_max: int, U: int, R: np.ndarray) -> list[np.ndarray]:
-        """``occ[a][i, b] = P(b new distinct cells | a uniform throws into U, R[i] occupied)``."""
-        occ = np.ones((R.size, 1))
-        out = [occ]
-        for _ in range(a_max):
-            # at most U new cells: columns past U stay zero, so they are not stored
-            # (this keeps the cost O(a_max U), not O(a_max^2), when many outputs release)
-            w = occ.shape[1]
-            bb = np.arange(w)[None, :]
-            new = np.zeros((R.size, min(w + 1, U + 1)))
-            new[:, :w] = occ * ((R[:, None] + bb) / U)
-            grow = occ * np.clip((U - R[:, None] - bb) / U, 0.0, None)
-            new[:, 1:] += grow[:, : new.shape[1] - 1]
-            occ = new
-            out.append(occ)
-        return out
-
-    # start: the degree-1 outputs are released at once; their neighbours are uniform inputs
-    a1 = stats.binom.pmf(np.arange(N + 1), N, pd.get(1, 0.0) / total)
-    P = np.zeros((N + 1, k + 1))  # P[c, r]
-    dist = np.zeros(k + 1)
-    dist[0] = 1.0  # distinct inputs hit after a throws, a = 0, 1, ...
-    for a in range(N + 1):
-        P[N - a] += a1[a] * dist
-        nxt = dist * (np.arange(k + 1) / k)
-        nxt[1:] += dist[:-1] * ((k - np.arange(k)) / k)
-        dist = nxt
+    P = _lt_start(k, N, pd.get(1, 0.0) / total)
     dropped = 0.0
     stops = np.zeros(k + 1)
     for L in range(k):
@@ -664,42 +716,7 @@ def lt_peeling_profile(k: int, received: int, p: Distribution, *, tol: float = 1
         top = P.max()
         if top <= 0.0:
             break
-        keep = P > tol * top
-        dropped += float(P[~keep].sum())
-        live = np.argwhere(keep)
-        c_lo, r_lo = live.min(axis=0)
-        c_hi, r_hi = live.max(axis=0)
-        sub = np.where(keep, P, 0.0)[c_lo : c_hi + 1, r_lo : r_hi + 1]
-        q = release_prob(L)
-        cs = np.arange(c_lo, c_hi + 1)
-        a_max = int(min(c_hi, stats.binom.ppf(1 - tol, c_hi, q))) if q > 0 else 0
-        U = k - L - 1  # unprocessed inputs after this step
-        R = (np.arange(r_lo, r_hi + 1) - 1).astype(float)  # ripple without the processed one
-        new = np.zeros((N + 1, k + min(a_max, U) + 2))
-        if q > 0:
-            W = stats.binom.pmf(np.arange(a_max + 1)[:, None], cs[None, :], q)
-        else:
-            W = np.zeros((a_max + 1, cs.size))
-            W[0] = 1.0
-        check_memory(
-            8 * (a_max + 1) * R.size * (min(a_max, U) + 1) + 8 * (N + 1) * (k + min(a_max, U) + 2),
-            "received",
-            f"step {L} of the recursion ({a_max} possible releases, {R.size} ripple sizes)",
-        )
-        occ = occupancies(a_max, U, R) if U > 0 else [np.ones((R.size, 1))]
-        for a in range(a_max + 1):
-            block = sub * W[a][:, None]
-            mass = float(block.sum())
-            if mass == 0.0:
-                continue
-            dropped -= mass  # counted back as kept
-            rows = slice(max(c_lo - a, 0), c_hi + 1 - a)
-            src = block[max(a - c_lo, 0) :]
-            for b in range(occ[a].shape[1]):  # ripple r -> r - 1 + b
-                new[rows, r_lo - 1 + b : r_hi + b] += src * occ[a][None, :, b]
-        dropped += float(sub.sum())
-        dropped += float(new[:, k + 1 :].sum())  # (zero: the ripple never outgrows U)
-        P = new[:, : k + 1]
+        P, dropped = _lt_step(P, L, k, _lt_release_prob(k, pd, total, L), tol, top, dropped)
     stops[0] += P.sum()  # every input processed: nothing left unrecovered
     return LTProfile(k, N, stops, max(dropped, 0.0))
 

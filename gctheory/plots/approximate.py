@@ -103,7 +103,6 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     >>> sorted(drawing.axes)  # doctest: +SKIP
     >>> plt.close("all")
     """
-    delta = 0.1
     fig = _figure(fig, (14.5, 10.2))
     rec = _Recorder(fig)
     ((ax_l, ax_r), (ax_ll, ax_lr)) = fig.subplots(2, 2)
@@ -113,6 +112,18 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
         for c, v in zip(rows, (panel, series, x, y, lo, hi)):
             rows[c].append(v)
 
+    _upper_left(ax_l, add, quick)
+    n, s, trials, trials_lsq, expanders = _upper_right(ax_r, add, quick)
+    _lower_left(ax_ll, add, n, s, trials, trials_lsq, expanders)
+    _lower_right(ax_lr, add, quick, trials, trials_lsq)
+    return rec.done(
+        {"dfrc_failure": ax_l, "error_vs_load": ax_r, "other_k": ax_ll, "particular_n": ax_lr}, rows
+    )
+
+
+def _upper_left(ax_l, add, quick):
+    """The d-FRC's exact P(err > 0) versus n (fixed d, Theorem 4's d), Monte Carlo points."""
+    delta = 0.1
     # left: exact failure probability of the d-FRC
     nmax, npts = (5000, 20) if quick else (20000, 40)
     for d, color in zip((2, 3, 4, 5), ("C0", "C1", "C2", "C3")):
@@ -153,9 +164,30 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
     ax_l.grid(True, alpha=0.3)
     _legend(ax_l, fontsize=8)
 
+
+def _upper_right(ax_r, add, quick):
+    """Mean err / n versus load at n = 120, s = 24; returns what the lower panels reuse."""
     # right: error vs average load at n = 120, s = 24
     n, s = 120, 24
     trials = 50 if quick else 400
+    trials_lsq = 20 if quick else 150  # one least-squares solve (120 x 96) per trial
+    series = _load_series(n, s, trials)
+    bound_x, bound_y = _expander_series(series, n, s, trials, trials_lsq)
+    _isgc_series(series, n, s, 20 if quick else 150)
+    for label, color, marker, ls, es in series:
+        _series(ax_r, add, "right", label, color, marker, ls, es, n)
+    ax_r.plot(bound_x, bound_y, "--", color="C5", lw=1, label="spectral bound, fixed decoder")
+    for x, b_ in zip(bound_x, bound_y):
+        add("right", "expander spectral bound (fixed decoder)", float(x), float(b_))
+    _finish(ax_r, "average load (partitions per worker)",
+            "mean err / n  (err = ||A_S^T u - 1||^2)",
+            f"n = {n}, s = {s} random stragglers (99% CI)")  # fmt: skip
+    expanders = [sr for sr in series if sr[0].startswith("expander")]
+    return n, s, trials, trials_lsq, expanders
+
+
+def _load_series(n, s, trials):
+    """The d-FRC, batch raptor and Bernoulli series: (label, color, marker, loads, errs)."""
     series = []
     loads: list[float] = []  # average loads (integers for d-FRC, means for the others)
     errs: list[Estimate] = []
@@ -177,10 +209,14 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
         loads.append(bernoulli.expected_load)
         errs.append(estimate_mean_error(bernoulli, s, trials, rng=[3, mean_load]))
     series.append(("Bernoulli (Charles et al.), least squares", "C3", "^", loads, errs))
+    return series
+
+
+def _expander_series(series, n, s, trials, trials_lsq):
+    """Random d-regular expander codes, both decoders, appended; returns the spectral bound."""
     # expander codes (Raviv et al. 2020): random d-regular graphs, both decoders, and the
     # spectral bound on the fixed decoder's error (worst case over straggler sets)
     bound_x, bound_y = [], []
-    trials_lsq = 20 if quick else 150  # one least-squares solve (120 x 96) per trial
     for dec, color, marker in (("optimal", "C4", "D"), ("fixed", "C5", "v")):
         loads, errs = [], []
         for deg in (3, 4, 6, 8):
@@ -192,9 +228,13 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
                 bound_x.append(expander.load)
                 bound_y.append(expander.error_bound(s) / n)
         series.append((f"expander (Raviv et al.), {dec} decoder", color, marker, loads, errs))
+    return bound_x, bound_y
+
+
+def _isgc_series(series, n, s, trials_is):
+    """IS-GC's largest partial sum on cyclic and hybrid repetition, appended to ``series``."""
     # IS-GC (ignore stragglers): partitions not recovered by the largest disjoint survivor
     # set, for cyclic and hybrid repetition (FR coincides with the d-FRC series above)
-    trials_is = 20 if quick else 150
     for label, color, marker, kw in (
         ("IS-GC cyclic repetition, largest partial sum", "C6", "P", {}),
         ("IS-GC hybrid (c1 = c/2, 10 groups), largest partial sum", "C7", "X", {"h": True}),
@@ -208,20 +248,6 @@ def plot_approximate_codes(*, fig: Any = None, quick: bool = True) -> Drawing:
             loads.append(isgc.load)
             errs.append(estimate_mean_error(isgc, s, trials_is, rng=[5, c, len(kw)]))
         series.append((label, color, marker, loads, errs))
-    for label, color, marker, ls, es in series:
-        _series(ax_r, add, "right", label, color, marker, ls, es, n)
-    ax_r.plot(bound_x, bound_y, "--", color="C5", lw=1, label="spectral bound, fixed decoder")
-    for x, b_ in zip(bound_x, bound_y):
-        add("right", "expander spectral bound (fixed decoder)", float(x), float(b_))
-    _finish(ax_r, "average load (partitions per worker)",
-            "mean err / n  (err = ||A_S^T u - 1||^2)",
-            f"n = {n}, s = {s} random stragglers (99% CI)")  # fmt: skip
-    expanders = [sr for sr in series if sr[0].startswith("expander")]
-    _lower_left(ax_ll, add, n, s, trials, trials_lsq, expanders)
-    _lower_right(ax_lr, add, quick, trials, trials_lsq)
-    return rec.done(
-        {"dfrc_failure": ax_l, "error_vs_load": ax_r, "other_k": ax_ll, "particular_n": ax_lr}, rows
-    )
 
 
 def _series(ax, add, panel, label, color, marker, xs, es, k, **kw):

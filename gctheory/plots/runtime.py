@@ -485,83 +485,13 @@ def plot_zhang_runtime(*, fig: Any = None, quick: bool = True) -> Drawing:
         for key, v in zip(data, (model, scheme, r, time, mc, ci), strict=True):
             data[key].append(v)
 
-    def mc_point(ax, model, shape, scheme, r, time, color, seed, label):
-        # zhang_metrics' time as "fastest `wait` of `size` in each of `groups` groups":
-        # GD/LAG: all of n (or round(rho n)); GC: n - r + 1 of n; G-GD: the fastest of each of
-        # the n/r groups of r; G-LAG: the same over round(rho n/r) groups
-        G = n // r
-        groups, size, wait = {
-            "GD": (1, n, n),
-            "LAG": (1, max(1, round(rho * n)), max(1, round(rho * n))),
-            "GC": (1, n, n - r + 1),
-            "G-GD": (G, r, 1),
-            "G-LAG": (max(1, round(rho * G)), r, 1),
-        }[scheme]
-        dist = zhang_worker_dist(model, r, shape=shape)
-        if not math.isfinite(grouped_completion_moments(dist, groups, size, wait).variance):
-            return False  # infinite variance: the MC mean is unreliable, no error bar drawn
-        e = grouped_completion_mc(dist, groups, size, wait, trials, rng=seed)
-        ax.errorbar(
-            [r], [e.value], yerr=[e.half_width], fmt="o", mfc="none", ms=6, color=color, capsize=3,
-            label=label,
-        )  # fmt: skip
-        add(model, scheme, r, time, e.value, e.half_width)
-        return True
-
     for j, (ax, (model, shape)) in enumerate(
         zip(axes, (("exponential", 2.0), ("pareto", 2.0)), strict=True)
     ):
-        skipped = []
-        for si, scheme in enumerate(("GC", "G-GD", "G-LAG")):
-            t = [zhang_metrics(scheme, n, r, model=model, shape=shape, rho=rho).time for r in rs]
-            (line,) = ax.plot(rs, t, "o-", ms=3, label=scheme)
-            i = int(np.argmin(t))
-            ax.plot([rs[i]], [t[i]], "*", ms=12, color=line.get_color(), label=line.get_label())
-            for r, v in zip(rs, t, strict=True):
-                add(model, scheme, r, v)
-                seed = 100 * j + 10 * si + r
-                if not mc_point(ax, model, shape, scheme, r, v, line.get_color(), seed, scheme):
-                    skipped.append(f"{scheme} r={r}")
-        for scheme, ls in (("GD", ":"), ("LAG", "-.")):
-            v = zhang_metrics(scheme, n, model=model, shape=shape, rho=rho).time
-            ax.axhline(v, ls=ls, color="gray", label=f"{scheme} (r = 1)")
-            add(model, scheme, 1, v)
-            if not mc_point(
-                ax,
-                model,
-                shape,
-                scheme,
-                1,
-                v,
-                "gray",
-                100 * j + 90 + len(scheme),
-                f"{scheme} (r = 1)",
-            ):
-                skipped.append(scheme)
-        ax.errorbar(
-            [],
-            [],
-            yerr=[],
-            fmt="o",
-            mfc="none",
-            color="k",
-            capsize=3,
-            label=f"Monte Carlo 99% CI ({trials} trials)",
-        )
-        if skipped:
-            ax.text(
-                0.03,
-                0.5,
-                "no MC point (infinite variance,\nMC mean unreliable):\n" + ", ".join(skipped),
-                transform=ax.transAxes,
-                fontsize=7,
-                color="0.3",
-            )
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("storage redundancy r (group size for G-GD / G-LAG)")
-        ax.set_ylabel("expected time per iteration (model time units)")
-        ax.set_title(f"{model}" + (f", shape {shape}" if model == "pareto" else "") + ", n = 24")
-        _legend(ax, fontsize=8)
+        run = (add, model, shape, n, rho, trials)
+        skipped = _zhang_grouped(ax, run, j, rs)
+        skipped += _zhang_flat(ax, run, j)
+        _zhang_finish(ax, model, shape, trials, skipped)
     fig.suptitle(
         "Zhang et al. 2020 model: mean time proportional to r; LAG/G-LAG select "
         "half the workers/groups\ncircles: Monte Carlo 99% CI (GD/LAG at r = 1), omitted where "
@@ -569,3 +499,88 @@ def plot_zhang_runtime(*, fig: Any = None, quick: bool = True) -> Drawing:
         fontsize=9,
     )
     return rec.done({"exponential": axes[0], "pareto": axes[1]}, data)
+
+
+def _zhang_mc_point(ax, run, scheme, r, time, color, seed, label):
+    """One Monte Carlo point (99% CI) of ``scheme`` at ``r``; False if its variance is infinite."""
+    add, model, shape, n, rho, trials = run
+    # zhang_metrics' time as "fastest `wait` of `size` in each of `groups` groups":
+    # GD/LAG: all of n (or round(rho n)); GC: n - r + 1 of n; G-GD: the fastest of each of
+    # the n/r groups of r; G-LAG: the same over round(rho n/r) groups
+    G = n // r
+    groups, size, wait = {
+        "GD": (1, n, n),
+        "LAG": (1, max(1, round(rho * n)), max(1, round(rho * n))),
+        "GC": (1, n, n - r + 1),
+        "G-GD": (G, r, 1),
+        "G-LAG": (max(1, round(rho * G)), r, 1),
+    }[scheme]
+    dist = zhang_worker_dist(model, r, shape=shape)
+    if not math.isfinite(grouped_completion_moments(dist, groups, size, wait).variance):
+        return False  # infinite variance: the MC mean is unreliable, no error bar drawn
+    e = grouped_completion_mc(dist, groups, size, wait, trials, rng=seed)
+    ax.errorbar(
+        [r], [e.value], yerr=[e.half_width], fmt="o", mfc="none", ms=6, color=color, capsize=3,
+        label=label,
+    )  # fmt: skip
+    add(model, scheme, r, time, e.value, e.half_width)
+    return True
+
+
+def _zhang_grouped(ax, run, j, rs):
+    """GC, G-GD and G-LAG versus r, optima starred; returns the points without MC."""
+    add, model, shape, n, rho, _ = run
+    skipped = []
+    for si, scheme in enumerate(("GC", "G-GD", "G-LAG")):
+        t = [zhang_metrics(scheme, n, r, model=model, shape=shape, rho=rho).time for r in rs]
+        (line,) = ax.plot(rs, t, "o-", ms=3, label=scheme)
+        i = int(np.argmin(t))
+        ax.plot([rs[i]], [t[i]], "*", ms=12, color=line.get_color(), label=line.get_label())
+        for r, v in zip(rs, t, strict=True):
+            add(model, scheme, r, v)
+            seed = 100 * j + 10 * si + r
+            if not _zhang_mc_point(ax, run, scheme, r, v, line.get_color(), seed, scheme):
+                skipped.append(f"{scheme} r={r}")
+    return skipped
+
+
+def _zhang_flat(ax, run, j):
+    """GD and LAG (independent of r) as horizontal lines; returns the schemes without MC."""
+    add, model, shape, n, rho, _ = run
+    skipped = []
+    for scheme, ls in (("GD", ":"), ("LAG", "-.")):
+        v = zhang_metrics(scheme, n, model=model, shape=shape, rho=rho).time
+        ax.axhline(v, ls=ls, color="gray", label=f"{scheme} (r = 1)")
+        add(model, scheme, 1, v)
+        seed = 100 * j + 90 + len(scheme)
+        if not _zhang_mc_point(ax, run, scheme, 1, v, "gray", seed, f"{scheme} (r = 1)"):
+            skipped.append(scheme)
+    return skipped
+
+
+def _zhang_finish(ax, model, shape, trials, skipped):
+    """The MC legend entry, the note on omitted points, axes labels, title and legend."""
+    ax.errorbar(
+        [],
+        [],
+        yerr=[],
+        fmt="o",
+        mfc="none",
+        color="k",
+        capsize=3,
+        label=f"Monte Carlo 99% CI ({trials} trials)",
+    )
+    if skipped:
+        ax.text(
+            0.03,
+            0.5,
+            "no MC point (infinite variance,\nMC mean unreliable):\n" + ", ".join(skipped),
+            transform=ax.transAxes,
+            fontsize=7,
+            color="0.3",
+        )
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("storage redundancy r (group size for G-GD / G-LAG)")
+    ax.set_ylabel("expected time per iteration (model time units)")
+    ax.set_title(f"{model}" + (f", shape {shape}" if model == "pareto" else "") + ", n = 24")
+    _legend(ax, fontsize=8)

@@ -243,48 +243,8 @@ def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
                 gid=f"c:{name}:theorem2",
             )
         for fi, fam in enumerate(fams):
-            fr = [
-                r
-                for r in _rows(table, name, generator=fam, m=p["m"])
-                if r["s_kappa_low"] is not None
-            ]
-            if not fr:
-                continue
             off = (fi - (len(fams) - 1) / 2) * width / max(1, len(fams)) + (si - 0.5) * width
-            x = np.array([r["s"] for r in fr]) + off
-            lo = np.array([r["s_kappa_low"] for r in fr], dtype=float)
-            hi = np.array([r["s_kappa_high"] for r in fr], dtype=float)
-            ax.vlines(
-                x,
-                lo,
-                hi,
-                color=colour,
-                lw=1,
-                alpha=0.6 * a,
-                label="_caption:filled: certified empirical low end, hollow: high end",
-            )
-            ax.plot(
-                x,
-                lo,
-                ls="none",
-                color=colour,
-                marker=fam_marker[fam],
-                ms=4.5,
-                alpha=a,
-                gid=f"c:{name}:{fam}",
-                label=fam,
-            )
-            ax.plot(
-                x[hi > lo],
-                hi[hi > lo],
-                ls="none",
-                marker=fam_marker[fam],
-                ms=4.5,
-                mfc="none",
-                color=colour,
-                alpha=a,
-                label=fam,
-            )
+            _stability_family(ax, table, name, fam, fam_marker[fam], off, colour, a)
     for fam in fams:
         handles += ax.plot([], [], ls="none", marker=fam_marker[fam], color="0.3", label=fam)
     ax.axhline(-1, color="0.8", lw=0.6, label="_caption:−1: even cond(G) > κ")
@@ -298,6 +258,53 @@ def _panel_stability(ax: Any, table: Any, faded: set[str]) -> None:
         fontsize=10,
     )
     ax.legend(handles=handles, fontsize=6.5, loc="upper left", ncol=2)
+
+
+def _stability_family(
+    ax: Any, table: Any, name: str, fam: str, marker: str, off: float, colour: str, a: float
+) -> None:
+    """Panel (c): one generator family's certified empirical s_kappa interval in ``name``."""
+    fr = [
+        r
+        for r in _rows(table, name, generator=fam, m=table.parameters["m"])
+        if r["s_kappa_low"] is not None
+    ]
+    if not fr:
+        return
+    x = np.array([r["s"] for r in fr]) + off
+    lo = np.array([r["s_kappa_low"] for r in fr], dtype=float)
+    hi = np.array([r["s_kappa_high"] for r in fr], dtype=float)
+    ax.vlines(
+        x,
+        lo,
+        hi,
+        color=colour,
+        lw=1,
+        alpha=0.6 * a,
+        label="_caption:filled: certified empirical low end, hollow: high end",
+    )
+    ax.plot(
+        x,
+        lo,
+        ls="none",
+        color=colour,
+        marker=marker,
+        ms=4.5,
+        alpha=a,
+        gid=f"c:{name}:{fam}",
+        label=fam,
+    )
+    ax.plot(
+        x[hi > lo],
+        hi[hi > lo],
+        ls="none",
+        marker=marker,
+        ms=4.5,
+        mfc="none",
+        color=colour,
+        alpha=a,
+        label=fam,
+    )
 
 
 def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) -> None:
@@ -320,59 +327,71 @@ def _panel_time(ax: Any, table: Any, schemes: Sequence[str], faded: set[str]) ->
                 label=_label(name, faded),
             )
             continue
-        ax.plot(
-            [r["s"] for r in rows],
-            [r["time"] for r in rows],
+        _time_series(ax, name, rows, colour, marker, a, _label(name, faded))
+    _time_labels(ax, p, n)
+
+
+def _time_series(
+    ax: Any, name: str, rows: list[dict[str, Any]], colour: str, marker: str, a: float, label: str
+) -> None:
+    """Panel (d): one scheme's exact times, its trace band or Monte Carlo points, its optima."""
+    ax.plot(
+        [r["s"] for r in rows],
+        [r["time"] for r in rows],
+        color=colour,
+        lw=1.3,
+        alpha=a,
+        gid=f"d:{name}",
+        label=label,
+    )
+    band = [r for r in rows if r["time_mc"] is None and _finite(r["time_low"])]
+    if band:  # a measured trace: bootstrap interval over its rounds
+        ax.fill_between(
+            [r["s"] for r in band],
+            [r["time_low"] for r in band],
+            [r["time_high"] for r in band],
             color=colour,
-            lw=1.3,
-            alpha=a,
-            gid=f"d:{name}",
-            label=_label(name, faded),
+            alpha=0.18 * a,
+            lw=0,
+            label=label,
         )
-        band = [r for r in rows if r["time_mc"] is None and _finite(r["time_low"])]
-        if band:  # a measured trace: bootstrap interval over its rounds
-            ax.fill_between(
-                [r["s"] for r in band],
-                [r["time_low"] for r in band],
-                [r["time_high"] for r in band],
+    mc = [r for r in rows if _finite(r["time_mc"])]
+    if mc:
+        y = np.array([r["time_mc"] for r in mc])
+        ax.errorbar(
+            [r["s"] for r in mc],
+            y,
+            yerr=[
+                y - np.array([r["time_low"] for r in mc]),
+                np.array([r["time_high"] for r in mc]) - y,
+            ],
+            ls="none",
+            marker=marker,
+            ms=4,
+            mfc="none",
+            color=colour,
+            capsize=2,
+            alpha=a,
+            label=label,
+        )
+    for r in rows:
+        if r["time_optimal"]:
+            ax.plot(
+                [r["s"]],
+                [r["time"]],
+                marker="*",
+                ms=13,
                 color=colour,
-                alpha=0.18 * a,
-                lw=0,
-                label=_label(name, faded),
-            )
-        mc = [r for r in rows if _finite(r["time_mc"])]
-        if mc:
-            y = np.array([r["time_mc"] for r in mc])
-            ax.errorbar(
-                [r["s"] for r in mc],
-                y,
-                yerr=[
-                    y - np.array([r["time_low"] for r in mc]),
-                    np.array([r["time_high"] for r in mc]) - y,
-                ],
-                ls="none",
-                marker=marker,
-                ms=4,
-                mfc="none",
-                color=colour,
-                capsize=2,
+                mec="k",
+                mew=0.6,
                 alpha=a,
-                label=_label(name, faded),
+                zorder=5,
+                label=label,
             )
-        for r in rows:
-            if r["time_optimal"]:
-                ax.plot(
-                    [r["s"]],
-                    [r["time"]],
-                    marker="*",
-                    ms=13,
-                    color=colour,
-                    mec="k",
-                    mew=0.6,
-                    alpha=a,
-                    zorder=5,
-                    label=_label(name, faded),
-                )
+
+
+def _time_labels(ax: Any, p: dict[str, Any], n: int) -> None:
+    """Panel (d): log axis, labels and the title naming the delay model or the trace."""
     ax.set_yscale("log")
     ax.set_xlim(-0.5, n - 0.5)
     ax.set_xlabel("stragglers s")
@@ -437,22 +456,7 @@ def plot_tradeoff(
     True
     >>> plt.close("all")
     """
-    from gctheory.tradeoff import TradeoffTable
-
-    if not isinstance(table, TradeoffTable):
-        raise ValueError(
-            f"table must be a TradeoffTable (what gctheory.tradeoff(...) returns), got "
-            f"{type(table).__name__}"
-        )
-    if title is not None and not isinstance(title, str):
-        raise ValueError(f"title must be a str or None, got {title!r}")
-    try:
-        w, h = figsize
-        figsize = (float(w), float(h))
-    except (TypeError, ValueError):
-        raise ValueError(f"figsize must be (width, height) in inches, got {figsize!r}") from None
-    if not all(0 < v < 1000 for v in figsize):
-        raise ValueError(f"figsize must be (width, height) in (0, 1000) inches, got {figsize!r}")
+    figsize = _check_atlas_args(table, title, figsize)
     p = table.parameters
     schemes = table.schemes()
     faded = set(table.dominated_schemes())
@@ -480,6 +484,41 @@ def plot_tradeoff(
     if p.get("delay") is not None:
         ax_time = fig.add_subplot(gs[3, 1] if len(bottom) == 2 else gs[3, :])
         _panel_time(ax_time, table, schemes, faded)
+    _atlas_legends(fig, ax_load, schemes, faded)
+    head = title or (
+        f"Tradeoff atlas: n = {p['n']}, m = {p['m']}, "
+        + (f"kappa = {p['kappa']:g}, " if p.get("kappa") else "")
+        + f"eps = {p['eps']:g}, error = {p['error']:g}"
+        + (f", delay {p['delay']}" if p.get("delay") else "")
+    )
+    fig.suptitle(head, fontsize=13)
+    fig.text(0.01, 0.005, _footer(table, faded), fontsize=7.5, va="bottom", family="monospace")
+    return fig
+
+
+def _check_atlas_args(table: Any, title: Any, figsize: Any) -> tuple[float, float]:
+    """Refuse a non-table, a non-str title or a bad figsize; return the figsize as floats."""
+    from gctheory.tradeoff import TradeoffTable
+
+    if not isinstance(table, TradeoffTable):
+        raise ValueError(
+            f"table must be a TradeoffTable (what gctheory.tradeoff(...) returns), got "
+            f"{type(table).__name__}"
+        )
+    if title is not None and not isinstance(title, str):
+        raise ValueError(f"title must be a str or None, got {title!r}")
+    try:
+        w, h = figsize
+        figsize = (float(w), float(h))
+    except (TypeError, ValueError):
+        raise ValueError(f"figsize must be (width, height) in inches, got {figsize!r}") from None
+    if not all(0 < v < 1000 for v in figsize):
+        raise ValueError(f"figsize must be (width, height) in (0, 1000) inches, got {figsize!r}")
+    return figsize
+
+
+def _atlas_legends(fig: Any, ax_load: Any, schemes: Sequence[str], faded: set[str]) -> None:
+    """The figure's two legends: one entry per scheme, then panel (a)'s bounds below."""
     handles = []
     for name in schemes:
         colour, marker = _style(name)
@@ -513,15 +552,6 @@ def plot_tradeoff(
             title_fontsize=8,
             frameon=False,
         )
-    head = title or (
-        f"Tradeoff atlas: n = {p['n']}, m = {p['m']}, "
-        + (f"kappa = {p['kappa']:g}, " if p.get("kappa") else "")
-        + f"eps = {p['eps']:g}, error = {p['error']:g}"
-        + (f", delay {p['delay']}" if p.get("delay") else "")
-    )
-    fig.suptitle(head, fontsize=13)
-    fig.text(0.01, 0.005, _footer(table, faded), fontsize=7.5, va="bottom", family="monospace")
-    return fig
 
 
 def _footer(table: Any, faded: set[str]) -> str:

@@ -215,26 +215,44 @@ def _popcount(v: int) -> int:
     return bin(v).count("1")
 
 
-def sequential_time_exact(
-    delay: MemoryDelay,
+def _duration_and_eff(
+    scheme: str,
+    ps: tuple[int, ...],
+    H: tuple[int, ...],
+    mask: int,
+    acc: list[Fraction],
+) -> tuple[Fraction, int]:
+    """(E[duration 1{pattern}], effective pattern) of one pattern after history H."""
+    if scheme == "no coding":
+        return acc[2], 0
+    if scheme == "no-wait":
+        return acc[3], 0
+    if scheme == "GC":
+        return (acc[1] if _popcount(mask) <= ps[0] else acc[2]), 0
+    B, lam = ps[0], ps[2]
+    seen = 0
+    for row in H:
+        seen |= row
+    old = 0
+    for row in H[: ps[1] - B]:
+        old |= row
+    ok = _popcount(seen | mask) <= lam and not (old & mask)
+    return (acc[1], mask) if ok else (acc[2], 0)
+
+
+def _check_exact_args(
+    delay: Any,
     scheme: str,
     params: Sequence[int],
     n: int,
-    *,
-    mu: float = 1.0,
-    jobs: int | None = None,
-    base_load: float = 0.0,
-    base_comp: float = 0.0,
-    arithmetic: str = "fraction",
-    max_states: int | None = None,
-) -> SequentialExact:
-    """Exact expected time per job of ``scheme`` under ``delay`` (module docstring).
-
-    Parameters as :func:`gctheory.sgc.memory_times.sequential_time_mc` (the waiting
-    rule and load scaling of :func:`gctheory.sgc.runtime.run_scheme`, paper rules);
-    ``jobs`` also gives the finite-run values; ``max_states`` bounds the lumped chain
-    (default 400 for fractions, 20000 for floats).
-    """
+    mu: float,
+    jobs: int | None,
+    base_load: float,
+    base_comp: float,
+    arithmetic: str,
+    max_states: int | None,
+) -> tuple[str, tuple[int, ...], int, float, int | None, float, float, str, int]:
+    """Validate :func:`sequential_time_exact`'s arguments (in order); return them as read."""
     if not isinstance(delay, MemoryDelay):
         raise ValueError(f"delay must be a MemoryDelay, got {type(delay).__name__}")
     scheme = check_choice(scheme, "scheme", SCHEMES)
@@ -260,10 +278,16 @@ def sequential_time_exact(
             raise ValueError(f"GC takes params (s,) with 0 <= s <= n = {n}, got {ps}")
     else:
         ps = tuple[int, ...]()
-    P1, emit = _chain_parts(delay.chain)
-    fast, slow = _discrete(delay.fast, "fast"), _discrete(delay.slow, "slow")
-    shift = (Fraction(scheme_load(scheme, n, ps)) - _frac(base_load)) * _frac(base_comp)
-    c = len(P1)
+    return scheme, ps, n, mu_f, jobs, base_load, base_comp, arithmetic, limit
+
+
+def _worker_laws(
+    emit: list[Fraction],
+    fast: list[tuple[Fraction, Fraction]],
+    slow: list[tuple[Fraction, Fraction]],
+    shift: Fraction,
+) -> list[list[tuple[Fraction, Fraction]]]:
+    """A worker's time law in each chain state (``fast``/``slow`` by emission), shifted."""
     laws: list[list[tuple[Fraction, Fraction]]] = []
     for e in emit:  # a worker's time law in each chain state, shifted by the load
         law: dict[Fraction, Fraction] = {}
@@ -272,6 +296,11 @@ def sequential_time_exact(
                 if w * q:
                     law[v + shift] = law.get(v + shift, Fraction(0)) + w * q
         laws.append(sorted(law.items()))
+    return laws
+
+
+def _check_joint_outcomes(n: int, c: int, laws: list[list[tuple[Fraction, Fraction]]]) -> None:
+    """Refuse a round with more than ``_MAX_VECTORS`` joint outcomes to enumerate."""
     support = len({v for lw in laws for v, _ in lw})
     work = (c * support) ** n
     if work > _MAX_VECTORS:
@@ -280,134 +309,185 @@ def sequential_time_exact(
             f"{work} joint outcomes a round, above the limit {_MAX_VECTORS}: use "
             "sequential_time_mc (or fewer workers / a coarser support)"
         )
-    mu_q = _frac(mu_f)
-    hist = ps[1] - 1 if scheme in ("SR-SGC", "M-SGC") else 0
-    B, lam = (ps[0], ps[2]) if hist else (0, 0)
 
-    def duration_and_eff(H: tuple[int, ...], mask: int, acc: list[Fraction]):
-        """(E[duration 1{pattern}], effective pattern) of one pattern after history H."""
-        if scheme == "no coding":
-            return acc[2], 0
-        if scheme == "no-wait":
-            return acc[3], 0
-        if scheme == "GC":
-            return (acc[1] if _popcount(mask) <= ps[0] else acc[2]), 0
-        seen = 0
-        for row in H:
-            seen |= row
-        old = 0
-        for row in H[: ps[1] - B]:
-            old |= row
-        ok = _popcount(seen | mask) <= lam and not (old & mask)
-        return (acc[1], mask) if ok else (acc[2], 0)
+
+class _LumpedChain:
+    """The run's chain over lumped states, expanded breadth-first from its start law."""
+
+    def __init__(
+        self,
+        scheme: str,
+        ps: tuple[int, ...],
+        n: int,
+        P1: list[list[Fraction]],
+        laws: list[list[tuple[Fraction, Fraction]]],
+        mu_q: Fraction,
+        limit: int,
+    ) -> None:
+        """Hold the scheme, the worker chain and time laws; build nothing yet."""
+        self.scheme, self.ps, self.n, self.P1 = scheme, ps, n, P1
+        self.laws, self.mu_q, self.limit = laws, mu_q, limit
+        self.c = len(P1)
+        self.hist = ps[1] - 1 if scheme in ("SR-SGC", "M-SGC") else 0
+        self.tables: dict[tuple[int, ...], dict[int, list[Fraction]]] = {}
+        self.xs = list(itertools.product(range(self.c), repeat=n))
 
     # per-worker columns (x_i, bits of H) -> canonical multiset
-    def canon(x: tuple[int, ...], H: tuple[int, ...]) -> tuple:
-        return tuple(sorted((x[i], *((row >> i) & 1 for row in H)) for i in range(n)))
+    def canon(self, x: tuple[int, ...], H: tuple[int, ...]) -> tuple:
+        """The lumped state of labelled chain states ``x`` and history ``H``."""
+        return tuple(sorted((x[i], *((row >> i) & 1 for row in H)) for i in range(self.n)))
 
-    def rep(z: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def rep(self, z: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A labelled representative ``(x, H)`` of the lumped state ``z``."""
         x = tuple(col[0] for col in z)
-        H = tuple(sum(col[k + 1] << i for i, col in enumerate(z)) for k in range(hist))
+        H = tuple(sum(col[k + 1] << i for i, col in enumerate(z)) for k in range(self.hist))
         return x, H
 
-    tables: dict[tuple[int, ...], dict[int, list[Fraction]]] = {}
-
-    def table(x: tuple[int, ...]) -> dict[int, list[Fraction]]:
-        t = tables.get(x)
+    def table(self, x: tuple[int, ...]) -> dict[int, list[Fraction]]:
+        """The round table of labelled chain states ``x``, computed once."""
+        t = self.tables.get(x)
         if t is None:
-            t = tables[x] = _round_table(x, laws, mu_q)
+            t = self.tables[x] = _round_table(x, self.laws, self.mu_q)
         return t
 
-    xs = list(itertools.product(range(c), repeat=n))
-
-    def step_prob(x: tuple[int, ...], y: tuple[int, ...]) -> Fraction:
+    def step_prob(self, x: tuple[int, ...], y: tuple[int, ...]) -> Fraction:
+        """Probability that the workers' chains step from ``x`` to ``y``."""
         pr = Fraction(1)
         for a, b in zip(x, y):
-            pr *= P1[a][b]
+            pr *= self.P1[a][b]
             if not pr:
                 break
         return pr
 
-    # initial law: stationary chains, empty history
-    pi1 = _stationary_1(P1)
-    start: dict[tuple, Fraction] = {}
-    H0 = (0,) * hist
-    for x in xs:
-        pr = Fraction(1)
-        for a in x:
-            pr *= pi1[a]
-        if pr:
-            z = canon(x, H0)
-            start[z] = start.get(z, Fraction(0)) + pr
-    index: dict[tuple, int] = {}
-    order: list[tuple] = []
-    for z in start:
-        index[z] = len(order)
-        order.append(z)
-    trans: list[dict[int, Fraction]] = []
-    reward: list[Fraction] = []
-    i = 0
-    while i < len(order):
-        x, H = rep(order[i])
+    def start_law(self) -> dict[tuple, Fraction]:
+        """Law of the first lumped state: stationary chains, empty history."""
+        # initial law: stationary chains, empty history
+        pi1 = _stationary_1(self.P1)
+        start: dict[tuple, Fraction] = {}
+        H0 = (0,) * self.hist
+        for x in self.xs:
+            pr = Fraction(1)
+            for a in x:
+                pr *= pi1[a]
+            if pr:
+                z = self.canon(x, H0)
+                start[z] = start.get(z, Fraction(0)) + pr
+        return start
+
+    def expand(
+        self, start: dict[tuple, Fraction]
+    ) -> tuple[list[tuple], list[dict[int, Fraction]], list[Fraction]]:
+        """States reachable from ``start`` (in order), their transition rows and rewards."""
+        index: dict[tuple, int] = {}
+        order: list[tuple] = []
+        for z in start:
+            index[z] = len(order)
+            order.append(z)
+        trans: list[dict[int, Fraction]] = []
+        reward: list[Fraction] = []
+        i = 0
+        while i < len(order):
+            x, H = self.rep(order[i])
+            row, r = self._expand_state(x, H, index, order, i)
+            trans.append(row)
+            reward.append(r)
+            i += 1
+        return order, trans, reward
+
+    def _expand_state(
+        self,
+        x: tuple[int, ...],
+        H: tuple[int, ...],
+        index: dict[tuple, int],
+        order: list[tuple],
+        i: int,
+    ) -> tuple[dict[int, Fraction], Fraction]:
+        """Transition row and expected round time of state ``i``; new states are appended."""
+        scheme, ps, hist = self.scheme, self.ps, self.hist
         row: dict[int, Fraction] = {}
         r = Fraction(0)
         nexts: dict[tuple[int, ...], Fraction] = {}
-        for mask, acc in table(x).items():
-            dur, eff = duration_and_eff(H, mask, acc)
+        for mask, acc in self.table(x).items():
+            dur, eff = _duration_and_eff(scheme, ps, H, mask, acc)
             r += dur
             H2 = (*H[1:], eff) if hist else ()
             nexts[H2] = nexts.get(H2, Fraction(0)) + acc[0]
         for H2, q in nexts.items():
-            for y in xs:
-                pr = step_prob(x, y)
+            for y in self.xs:
+                pr = self.step_prob(x, y)
                 if not pr:
                     continue
-                z2 = canon(y, H2)
+                z2 = self.canon(y, H2)
                 j = index.get(z2)
                 if j is None:
-                    if len(order) >= limit:
+                    if len(order) >= self.limit:
                         raise ValueError(
-                            f"the Markov chain of {scheme}{ps} on n = {n} workers under this "
-                            f"model has more than max_states = {limit} lumped states "
+                            f"the Markov chain of {scheme}{ps} on n = {self.n} workers under this "
+                            f"model has more than max_states = {self.limit} lumped states "
                             f"({len(order)} found after expanding {i}; at most "
-                            f"{math.comb(n + c * 2**hist - 1, n)}): use sequential_time_mc "
-                            "or raise max_states"
+                            f"{math.comb(self.n + self.c * 2**hist - 1, self.n)}): use "
+                            "sequential_time_mc or raise max_states"
                         )
                     j = index[z2] = len(order)
                     order.append(z2)
                 row[j] = row.get(j, Fraction(0)) + q * pr
-        trans.append(row)
-        reward.append(r)
-        i += 1
+        return row, r
+
+
+def _solve_in_fractions(
+    scheme: str,
+    ps: tuple[int, ...],
+    n: int,
+    jobs: int | None,
+    start: dict[tuple, Fraction],
+    order: list[tuple],
+    trans: list[dict[int, Fraction]],
+    reward: list[Fraction],
+) -> SequentialExact:
+    """Stationary law and finite-run values over the rationals."""
     N = len(order)
     T = scheme_delay(scheme, ps)
-    if arithmetic == "fraction":
-        A = [[Fraction(0)] * N for _ in range(N)]
-        for a, row in enumerate(trans):
-            for b, v in row.items():
-                A[b][a] += v
-        for a in range(N):
-            A[a][a] -= 1
-        A[-1] = [Fraction(1)] * N
-        pi = _solve_fraction(A, [Fraction(0)] * (N - 1) + [Fraction(1)])
-        steady_q = sum((p * r for p, r in zip(pi, reward)), Fraction(0))
-        first = run = None
-        if jobs is not None:
-            mu_t = [start.get(z, Fraction(0)) for z in order]
-            totals = []
-            for _ in range(jobs + T):
-                totals.append(sum((m * r for m, r in zip(mu_t, reward)), Fraction(0)))
-                nxt = [Fraction(0)] * N
-                for a, row in enumerate(trans):
-                    if mu_t[a]:
-                        for b, v in row.items():
-                            nxt[b] += mu_t[a] * v
-                mu_t = nxt
-            first = float(sum(totals[:jobs], Fraction(0)) / jobs)
-            run = None if scheme == "SR-SGC" else float(sum(totals, Fraction(0)) / jobs)
-        return SequentialExact(
-            scheme, ps, n, float(steady_q), first, run, jobs, N, arithmetic, 0.0, steady_q
-        )
+    A = [[Fraction(0)] * N for _ in range(N)]
+    for a, row in enumerate(trans):
+        for b, v in row.items():
+            A[b][a] += v
+    for a in range(N):
+        A[a][a] -= 1
+    A[-1] = [Fraction(1)] * N
+    pi = _solve_fraction(A, [Fraction(0)] * (N - 1) + [Fraction(1)])
+    steady_q = sum((p * r for p, r in zip(pi, reward)), Fraction(0))
+    first = run = None
+    if jobs is not None:
+        mu_t = [start.get(z, Fraction(0)) for z in order]
+        totals = []
+        for _ in range(jobs + T):
+            totals.append(sum((m * r for m, r in zip(mu_t, reward)), Fraction(0)))
+            nxt = [Fraction(0)] * N
+            for a, row in enumerate(trans):
+                if mu_t[a]:
+                    for b, v in row.items():
+                        nxt[b] += mu_t[a] * v
+            mu_t = nxt
+        first = float(sum(totals[:jobs], Fraction(0)) / jobs)
+        run = None if scheme == "SR-SGC" else float(sum(totals, Fraction(0)) / jobs)
+    return SequentialExact(
+        scheme, ps, n, float(steady_q), first, run, jobs, N, "fraction", 0.0, steady_q
+    )
+
+
+def _solve_in_floats(
+    scheme: str,
+    ps: tuple[int, ...],
+    n: int,
+    jobs: int | None,
+    start: dict[tuple, Fraction],
+    order: list[tuple],
+    trans: list[dict[int, Fraction]],
+    reward: list[Fraction],
+) -> SequentialExact:
+    """Stationary law and finite-run values in float64 (numpy)."""
+    N = len(order)
+    T = scheme_delay(scheme, ps)
     Pm = np.zeros((N, N))
     for a, row in enumerate(trans):
         for b, v in row.items():
@@ -429,5 +509,40 @@ def sequential_time_exact(
         first_f = sum(tot[:jobs]) / jobs
         run_f = None if scheme == "SR-SGC" else sum(tot) / jobs
     return SequentialExact(
-        scheme, ps, n, float(pi_f @ rw), first_f, run_f, jobs, N, arithmetic, residual
+        scheme, ps, n, float(pi_f @ rw), first_f, run_f, jobs, N, "float", residual
     )
+
+
+def sequential_time_exact(
+    delay: MemoryDelay,
+    scheme: str,
+    params: Sequence[int],
+    n: int,
+    *,
+    mu: float = 1.0,
+    jobs: int | None = None,
+    base_load: float = 0.0,
+    base_comp: float = 0.0,
+    arithmetic: str = "fraction",
+    max_states: int | None = None,
+) -> SequentialExact:
+    """Exact expected time per job of ``scheme`` under ``delay`` (module docstring).
+
+    Parameters as :func:`gctheory.sgc.memory_times.sequential_time_mc` (the waiting
+    rule and load scaling of :func:`gctheory.sgc.runtime.run_scheme`, paper rules);
+    ``jobs`` also gives the finite-run values; ``max_states`` bounds the lumped chain
+    (default 400 for fractions, 20000 for floats).
+    """
+    scheme, ps, n, mu_f, jobs, base_load, base_comp, arithmetic, limit = _check_exact_args(
+        delay, scheme, params, n, mu, jobs, base_load, base_comp, arithmetic, max_states
+    )
+    P1, emit = _chain_parts(delay.chain)
+    fast, slow = _discrete(delay.fast, "fast"), _discrete(delay.slow, "slow")
+    shift = (Fraction(scheme_load(scheme, n, ps)) - _frac(base_load)) * _frac(base_comp)
+    laws = _worker_laws(emit, fast, slow, shift)
+    _check_joint_outcomes(n, len(P1), laws)
+    chain = _LumpedChain(scheme, ps, n, P1, laws, _frac(mu_f), limit)
+    start = chain.start_law()
+    order, trans, reward = chain.expand(start)
+    solve = _solve_in_fractions if arithmetic == "fraction" else _solve_in_floats
+    return solve(scheme, ps, n, jobs, start, order, trans, reward)

@@ -32,6 +32,120 @@ __all__ = ["METHODS", "max_condition"]
 METHODS = ("auto", "exhaustive", "branch-and-bound", "estimate")
 
 
+def _read_generator(G: Any, block: int, t: int) -> tuple[np.ndarray, int, int, int]:
+    """Check ``G``, ``block`` and ``t``; return ``(G as floats or complex, block, t, N)``."""
+    G = np.asarray(G)
+    if G.ndim != 2 or G.shape[0] < 1 or G.shape[1] < 1:
+        raise ValueError(f"G must be a K x N matrix, got shape {G.shape}")
+    if not (np.issubdtype(G.dtype, np.number) and not np.issubdtype(G.dtype, np.bool_)):
+        raise ValueError(f"G must hold real or complex numbers, got dtype {G.dtype}")
+    if np.issubdtype(G.dtype, np.integer):
+        G = G.astype(float)
+    K, Ncols = G.shape
+    block = _int("block", block, 1)
+    if Ncols % block:
+        raise ValueError(f"block must divide the number of columns {Ncols}, got block={block}")
+    N = Ncols // block
+    if K > Ncols:
+        raise ValueError(f"G must have K <= N (rows <= columns), got shape {G.shape}")
+    if not np.all(np.isfinite(G)):
+        raise ValueError("G must have finite entries (no nan or inf)")
+    t = _int("t", t)
+    t_min = -(-K // block)
+    if not t_min <= t <= N:
+        raise ValueError(f"t must lie in [ceil(K / block), N] = [{t_min}, {N}], got t={t}")
+    return G, block, t, N
+
+
+def _enumerate(
+    G: np.ndarray, N: int, t: int, block: int, top: int, deadline: float, n_sub: int
+) -> tuple[tuple, int, bool, int, str, float]:
+    """The exhaustive path: ``(tops, evaluated, complete, pruned, label, open_bound)``."""
+    subsets = _combinations_array(N, t)
+    top_vals, top_idx, evaluated, open_bound = _exhaustive_max(
+        G, _expand(subsets, block), top, deadline
+    )
+    tops = tuple((float(v), tuple(int(c) for c in subsets[i])) for v, i in zip(top_vals, top_idx))
+    complete = open_bound == -math.inf
+    pruned = n_sub - evaluated if complete else 0
+    label = "exhaustive" + ("" if complete else " (stopped at the time limit)")
+    return tops, evaluated, complete, pruned, label, open_bound
+
+
+def _heuristic_then_bound(
+    G: np.ndarray,
+    t: int,
+    block: int,
+    method: str,
+    heuristic: tuple[int, int, int, Any],
+    top: int,
+    deadline: float,
+) -> tuple[tuple, int, bool, int, int, str, float]:
+    """Heuristic, then the branch and bound it seeds (tops, evaluated, complete, ...)."""
+    samples, starts, max_rounds, rng = heuristic
+    pruned = nodes = 0
+    open_bound = -math.inf  # read only after a branch and bound
+    found, evaluated = _heuristic(G, t, block, samples, starts, max_rounds, rng, deadline)
+    tops = tuple(found[:top])
+    complete, label = False, "estimate (random subsets + local search)"
+    if method == "branch-and-bound":
+        search = _Search(G, t, block, deadline, found[0][0])
+        search.best_T = np.array(found[0][1])
+        search.run()
+        evaluated += search.evaluated
+        pruned, nodes = search.pruned, search.nodes
+        if search.best > found[0][0]:
+            tops = ((search.best, tuple(int(c) for c in search.best_T)),) + tops
+            tops = tops[:top]
+        complete = not search.stopped
+        label = "branch-and-bound" + ("" if complete else " (stopped at the time limit)")
+        open_bound = search.open_bound
+    return tops, evaluated, complete, pruned, nodes, label, open_bound
+
+
+def _certify(
+    best_val: float, K: int, rows: int, complete: bool, method: str, open_bound: float
+) -> tuple[bool, float, float, float]:
+    """Certified interval of the worst value: ``(exact, lower, upper, rounding)``."""
+    delta = _delta(K, rows)
+    lo, hi = _true_range(best_val, delta)
+    rounding = delta * best_val if math.isfinite(best_val) else math.inf
+    exact = complete and math.isfinite(hi) and rounding <= _EXACT_ROUNDING
+    if exact:
+        lower = upper = best_val
+    else:
+        lower, upper = lo, hi if complete else math.inf
+        if not complete and method in ("branch-and-bound", "exhaustive"):
+            upper = max(hi, open_bound)
+    return exact, lower, upper, rounding
+
+
+def _value_mp(
+    G: np.ndarray,
+    best_val: float,
+    best_T: tuple[int, ...],
+    block: int,
+    mp_dps: int | None,
+    mp_reference: Callable[[tuple[int, ...]], Any] | None,
+) -> float | None:
+    """The worst subset's value in mpmath when float64 is unreliable (else warn or None)."""
+    if best_val <= FLOAT64_RELIABLE_LIMIT:
+        return None
+    if mp_dps is None:
+        warnings.warn(
+            f"worst condition number {best_val:.3g} exceeds {FLOAT64_RELIABLE_LIMIT:g}: "
+            "float64 value unreliable (pass mp_dps to recompute)",
+            Float64Warning,
+            stacklevel=3,
+        )
+        return None
+    ref = mp_reference(best_T) if mp_reference is not None else None
+    if ref is None:
+        cols = _expand(np.array(best_T), block)
+        ref = condition_number_mp(G[:, cols], dps=_int("mp_dps", mp_dps, 16))
+    return float(ref)
+
+
 def max_condition(
     G: Any,
     t: int,
@@ -102,26 +216,7 @@ def max_condition(
     >>> f"{r.value:.4g}", r.lower <= r.value <= r.upper
     ('9.616', True)
     """
-    G = np.asarray(G)
-    if G.ndim != 2 or G.shape[0] < 1 or G.shape[1] < 1:
-        raise ValueError(f"G must be a K x N matrix, got shape {G.shape}")
-    if not (np.issubdtype(G.dtype, np.number) and not np.issubdtype(G.dtype, np.bool_)):
-        raise ValueError(f"G must hold real or complex numbers, got dtype {G.dtype}")
-    if np.issubdtype(G.dtype, np.integer):
-        G = G.astype(float)
-    K, Ncols = G.shape
-    block = _int("block", block, 1)
-    if Ncols % block:
-        raise ValueError(f"block must divide the number of columns {Ncols}, got block={block}")
-    N = Ncols // block
-    if K > Ncols:
-        raise ValueError(f"G must have K <= N (rows <= columns), got shape {G.shape}")
-    if not np.all(np.isfinite(G)):
-        raise ValueError("G must have finite entries (no nan or inf)")
-    t = _int("t", t)
-    t_min = -(-K // block)
-    if not t_min <= t <= N:
-        raise ValueError(f"t must lie in [ceil(K / block), N] = [{t_min}, {N}], got t={t}")
+    G, block, t, N = _read_generator(G, block, t)
     exhaustive_limit = _int("exhaustive_limit", exhaustive_limit, 1)
     time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
     check_choice(method, "method", METHODS)
@@ -135,62 +230,24 @@ def max_condition(
     deadline = t0 + time_limit
     if method == "auto":
         method = "exhaustive" if n_sub <= exhaustive_limit else "branch-and-bound"
-    pruned = nodes = 0
+    nodes = 0
     if method == "exhaustive":
-        subsets = _combinations_array(N, t)
-        top_vals, top_idx, evaluated, open_bound = _exhaustive_max(
-            G, _expand(subsets, block), top, deadline
+        tops, evaluated, complete, pruned, label, open_bound = _enumerate(
+            G, N, t, block, top, deadline, n_sub
         )
-        tops = tuple(
-            (float(v), tuple(int(c) for c in subsets[i])) for v, i in zip(top_vals, top_idx)
-        )
-        complete = open_bound == -math.inf
-        pruned = n_sub - evaluated if complete else 0
-        label = "exhaustive" + ("" if complete else " (stopped at the time limit)")
     else:
-        found, evaluated = _heuristic(G, t, block, samples, starts, max_rounds, rng, deadline)
-        tops = tuple(found[:top])
-        complete, label = False, "estimate (random subsets + local search)"
-        if method == "branch-and-bound":
-            search = _Search(G, t, block, deadline, found[0][0])
-            search.best_T = np.array(found[0][1])
-            search.run()
-            evaluated += search.evaluated
-            pruned, nodes = search.pruned, search.nodes
-            if search.best > found[0][0]:
-                tops = ((search.best, tuple(int(c) for c in search.best_T)),) + tops
-                tops = tops[:top]
-            complete = not search.stopped
-            label = "branch-and-bound" + ("" if complete else " (stopped at the time limit)")
-            open_bound = search.open_bound
+        heuristic = (samples, starts, max_rounds, rng)
+        tops, evaluated, complete, pruned, nodes, label, open_bound = _heuristic_then_bound(
+            G, t, block, method, heuristic, top, deadline
+        )
     best_val, best_T = tops[0][0], tops[0][1]
-    delta = _delta(K, t * block)
-    lo, hi = _true_range(best_val, delta)
-    rounding = delta * best_val if math.isfinite(best_val) else math.inf
-    exact = complete and math.isfinite(hi) and rounding <= _EXACT_ROUNDING
-    if exact:
-        lower = upper = best_val
-    else:
-        lower, upper = lo, hi if complete else math.inf
-        if not complete and method in ("branch-and-bound", "exhaustive"):
-            upper = max(hi, open_bound)
+    exact, lower, upper, rounding = _certify(
+        best_val, G.shape[0], t * block, complete, method, open_bound
+    )
     reliable = best_val <= FLOAT64_RELIABLE_LIMIT
-    value_mp = None
-    if not reliable:
-        if mp_dps is None:
-            warnings.warn(
-                f"worst condition number {best_val:.3g} exceeds {FLOAT64_RELIABLE_LIMIT:g}: "
-                "float64 value unreliable (pass mp_dps to recompute)",
-                Float64Warning,
-                stacklevel=2,
-            )
-        else:
-            ref = mp_reference(best_T) if mp_reference is not None else None
-            if ref is None:
-                cols = _expand(np.array(best_T), block)
-                ref = condition_number_mp(G[:, cols], dps=_int("mp_dps", mp_dps, 16))
-            value_mp = float(ref)
-            lower = value_mp  # the exact value of one subset: a certified lower bound
+    value_mp = _value_mp(G, best_val, best_T, block, mp_dps, mp_reference)
+    if value_mp is not None:
+        lower = value_mp  # the exact value of one subset: a certified lower bound
     return MaxCondition(
         value=best_val,
         subset=tuple(int(c) for c in best_T),
