@@ -28,6 +28,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "_progress",
         "_tables",
         "_group_failure",
+        "_safe_json",
     ),
     ("montecarlo", "generators"),
     ("conditioning", "order_stats"),

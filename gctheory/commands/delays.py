@@ -283,8 +283,7 @@ def _cmd_optimum(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from gctheory._names import DELAY_LAWS as LAWS
-    from gctheory._names import RUNTIME_SCHEMES as SCHEMES
+    """Add ``delays`` (summary, fit, scaling, optimum) to the ``gctheory`` command."""
 
     p = subparsers.add_parser(
         "delays",
@@ -294,20 +293,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "fit how time grows with load, or find the scheme's best s on the measurements.",
     )
     sub = p.add_subparsers(dest="action", metavar="{summary,fit,scaling,optimum}", required=True)
+    _add_summary(sub)
+    _add_fit(sub)
+    _add_scaling(sub)
+    _add_optimum(sub)
 
-    def common(q: argparse.ArgumentParser) -> None:
-        q.add_argument("path", nargs="+", help="trace CSV file(s) or profile pickle(s)")
-        q.add_argument(
-            "--where",
-            action="append",
-            metavar="COLUMN=VALUE",
-            help="keep the rows with this value (repeatable), e.g. --where region=London",
-        )
-        q.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
-        add_format_argument(q)
 
+def _common(q: argparse.ArgumentParser) -> None:
+    """The arguments every ``delays`` action takes: the traces, a row filter, a seed."""
+    q.add_argument("path", nargs="+", help="trace CSV file(s) or profile pickle(s)")
+    q.add_argument(
+        "--where",
+        action="append",
+        metavar="COLUMN=VALUE",
+        help="keep the rows with this value (repeatable), e.g. --where region=London",
+    )
+    q.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    add_format_argument(q)
+
+
+def _add_summary(sub: Any) -> None:
+    """``gctheory delays summary``: quantiles, stragglers and persistence per load."""
     q = sub.add_parser("summary", help="per-load quantiles, stragglers, persistence")
-    common(q)
+    _common(q)
     q.add_argument("--threshold", type=float, help="straggler threshold in seconds")
     q.add_argument(
         "--factor", type=float, default=3.0, help="else: this times the median (default 3)"
@@ -317,6 +325,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     q.set_defaults(func=_cmd_summary)
 
+
+def _add_fit(sub: Any) -> None:
+    """``gctheory delays fit``: maximum-likelihood laws (censored for run traces)."""
+    from gctheory._names import DELAY_LAWS as LAWS
+
     q = sub.add_parser(
         "fit",
         help="maximum-likelihood laws at one load, with GOF tests (run traces: censored)",
@@ -324,7 +337,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "parametric-bootstrap goodness of fit. A trace of 'gctheory run' is fitted per unit "
         "load (the units --delay takes) with the cancelled stragglers right-censored.",
     )
-    common(q)
+    _common(q)
     q.add_argument(
         "--load",
         type=float,
@@ -347,13 +360,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_per_worker(q)  # --per-worker
     q.set_defaults(func=_cmd_fit)
 
+
+def _add_scaling(sub: Any) -> None:
+    """``gctheory delays scaling``: how time grows with load."""
     q = sub.add_parser("scaling", help="fit how time grows with load (affine) with residuals")
-    common(q)
+    _common(q)
     q.set_defaults(func=_cmd_scaling)
 
+
+def _add_optimum(sub: Any) -> None:
+    """``gctheory delays optimum``: a scheme's best s on the measurements and per law."""
+    from gctheory._names import DELAY_LAWS as LAWS
+    from gctheory._names import RUNTIME_SCHEMES as SCHEMES
+
     q = sub.add_parser("optimum", help="a scheme's best s on the measured data and per law")
-    common(q)
-    q.add_argument("--scheme", required=True, choices=SCHEMES)
+    _common(q)
+    q.add_argument(
+        "--scheme",
+        required=True,
+        choices=SCHEMES,
+        help="the scheme whose straggler tolerance s is optimised",
+    )
     q.add_argument("--n", type=int, required=True, help="number of workers")
     q.add_argument("--m", type=int, default=1, help="communication saving (ye-abbe)")
     q.add_argument("--code", help="N,K,delta of the code (commfr-gc)")

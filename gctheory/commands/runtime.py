@@ -331,6 +331,23 @@ def _cmd_optimum_without_model(args: argparse.Namespace) -> int:
 
 def register(subparsers) -> None:
     """Add ``orderstat`` and ``optimum`` to the ``gctheory`` command."""
+    _add_orderstat(subparsers)
+    o = subparsers.add_parser(
+        "optimum", help="runtime-optimal parameters (halbawi f/alpha, scheme s, zhang r, xu K)"
+    )
+    osub = o.add_subparsers(dest="model", metavar="MODEL")
+    o.set_defaults(func=_cmd_optimum_without_model)
+    _add_optimum_halbawi(osub)
+    _add_optimum_scheme(osub)
+    _add_optimum_zhang(osub)
+    from gctheory.commands._hetero import add_optimum_hetero
+
+    add_optimum_hetero(osub)  # heterogeneous workers
+    _add_optimum_xu(osub)
+
+
+def _add_orderstat(subparsers) -> None:
+    """``gctheory orderstat``: expected order statistics of worker times."""
     p = subparsers.add_parser(
         "orderstat",
         help="expected k-th smallest of n worker times (exact, asymptotic, Monte Carlo)",
@@ -347,11 +364,9 @@ def register(subparsers) -> None:
     add_format_argument(p)
     p.set_defaults(func=_cmd_orderstat)
 
-    o = subparsers.add_parser(
-        "optimum", help="runtime-optimal parameters (halbawi f/alpha, scheme s, zhang r, xu K)"
-    )
-    osub = o.add_subparsers(dest="model", metavar="MODEL")
-    o.set_defaults(func=_cmd_optimum_without_model)
+
+def _add_optimum_halbawi(osub) -> None:
+    """``gctheory optimum halbawi``: the optimal f of Halbawi et al. 2017."""
     h = osub.add_parser(
         "halbawi",
         description=(
@@ -373,6 +388,9 @@ def register(subparsers) -> None:
     add_format_argument(h)
     h.set_defaults(func=_cmd_halbawi)
 
+
+def _add_optimum_scheme(osub) -> None:
+    """``gctheory optimum scheme``: the optimal straggler tolerance per scheme."""
     s = osub.add_parser(
         "scheme",
         description=(
@@ -398,6 +416,9 @@ def register(subparsers) -> None:
     add_format_argument(s)
     s.set_defaults(func=_cmd_scheme)
 
+
+def _add_optimum_zhang(osub) -> None:
+    """``gctheory optimum zhang``: Zhang & Simeone's per-iteration metrics."""
     z = osub.add_parser(
         "zhang",
         description=(
@@ -422,9 +443,9 @@ def register(subparsers) -> None:
     add_format_argument(z)
     z.set_defaults(func=_cmd_zhang)
 
-    from gctheory.commands._hetero import add_optimum_hetero
 
-    add_optimum_hetero(osub)  # heterogeneous workers
+def _add_optimum_xu(osub) -> None:
+    """``gctheory optimum xu``: feasible K and optimal p of Xu et al. 2021."""
     x = osub.add_parser(
         "xu",
         description=(
