@@ -61,6 +61,7 @@ FAST = {
         lambda fig: gp.plot_gap_and_communication({"exp": _curves()}, fig=fig),
     ),
     "plot_tradeoff": ("fig", lambda fig: gp.plot_tradeoff(_table(), fig=fig)),
+    "plot_binomial_coverage": ("ax", lambda ax: gp.plot_binomial_coverage(ax=ax, points=10)),
 }
 #: the ones that compute for seconds in quick mode (their makers run in the quality test)
 SLOW = {

@@ -51,9 +51,13 @@ __all__ = [
 #: The grid of the published table (docs/coverage.md): levels, trial counts, probabilities.
 GRID_LEVELS = (0.9, 0.95, 0.99)
 GRID_N = (10, 30, 100, 300, 500, 1000, 2000, 3000, 10**4, 3 * 10**4, 10**5, 3 * 10**5, 10**6)
-GRID_P = tuple(
-    float(f"{m}e{e}") for e in range(-6, 0) for m in (1, 1.5, 2, 3, 5, 7)
-) + (0.15, 0.2, 0.3, 0.4, 0.5)
+GRID_P = tuple(float(f"{m}e{e}") for e in range(-6, 0) for m in (1, 1.5, 2, 3, 5, 7)) + (
+    0.15,
+    0.2,
+    0.3,
+    0.4,
+    0.5,
+)
 #: Default bound on the binomial mass left out of a coverage sum.
 TAIL = 1e-12
 

@@ -72,14 +72,14 @@ class Diagnostics:
         The largest single contribution's share: of the sum ``sum y`` for
         importance sampling, of the sum of squared deviations for a mean.
     tail_index : float
-        Hill's estimate of the tail index of ``|x|`` (means, from the 100
-        largest values, when there are at least 2,000 samples): below 2 the
-        variance is infinite, below 1 the mean itself.
+        Hill's estimate of the tail index of ``|x|`` (means: from the largest
+        5% of at least 200 samples, from the 100 largest of at least 2,000):
+        below 2 the variance is infinite, below 1 the mean itself.
     tail_index_low : float
         Its one-sided 99% lower confidence limit (``k a / alpha`` is Gamma(k)
-        for a Pareto tail, ``k = 99``); the heavy-tail warnings read this
-        limit: at or below 2 the CLT interval is unreliable, at or below 1 the
-        mean may be infinite.
+        for a Pareto tail); the heavy-tail warnings read this limit: at or
+        below 1 the mean may be infinite, at or below 2 (from 2,000 samples)
+        the interval is unreliable.
     weight_mean : float
         Importance sampling: the mean of every likelihood ratio drawn, which is
         1 in expectation for an exactly normalised proposal.
@@ -145,10 +145,10 @@ class Estimate:
         Sample standard deviation of the terms averaged (means, importance
         sampling); None for binomial proportions.
     method : str
-        ``"clopper-pearson"``, ``"wilson"``, ``"jeffreys"``, ``"hall"`` (a mean), ``"clt"``, ``"importance"``,
-        ``"splitting"`` or ``"sequential"``: a probability run ended by a stop
-        rule, whose interval is the exact one for that rule (the stagewise
-        ordering of group sequential designs: a run stopped when its count is
+        ``"clopper-pearson"``, ``"wilson"``, ``"jeffreys"``, ``"hall"`` (a mean),
+        ``"clt"``, ``"importance"``, ``"splitting"`` or ``"sequential"``: a
+        probability run ended by a stop rule, whose interval is the exact one
+        for that rule (the stagewise ordering of group sequential designs: a run stopped when its count is
         high for its length has a plain interval that covers less than stated)
         -- :func:`gctheory.montecarlo.stopping.events_estimate` for
         ``Stop(events=e)`` (with its unbiased value), and

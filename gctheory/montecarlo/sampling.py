@@ -30,7 +30,7 @@ from gctheory.montecarlo.stopping import (
 )
 from gctheory.montecarlo.summaries import Moments, mean_estimate
 
-__all__ = ["estimate_mean", "estimate_probability"]
+__all__ = ["estimate_mean", "estimate_probability", "mean_of_samples"]
 
 #: Up to this many events, a run stopped by ``Stop(events=...)`` gets the exact unbiased
 #: estimate and interval of inverse sampling (their cost grows with the count).
@@ -204,24 +204,28 @@ def estimate_mean(
     checkpoint: str | os.PathLike | None = None,
     stop: Stop | dict | None = None,
 ) -> Estimate:
-    """Estimate ``E[X]`` from at most ``trials`` independent draws, with a CLT interval.
+    """Estimate ``E[X]`` from at most ``trials`` independent draws, with Hall's interval.
 
     ``sampler(rng, size)`` returns a real array of shape ``(size,)`` of finite
-    values. The interval is ``mean +- z sd / sqrt(trials)`` with the sample
-    standard deviation, computed stably (per-chunk mean and sum of squared
-    deviations, merged by Chan's formula: samples around 1e8 with unit spread
-    keep their spread). It assumes a finite variance, and checks it: from
-    Hill's tail-index estimate over the 100 largest ``|x|`` (given >= 2,000
-    draws) it takes the one-sided 99% lower confidence limit of the index
-    (the Hill estimate's own uncertainty: Gamma-distributed for a Pareto
-    tail); when that limit is <= 2 the variance may be infinite, when it is
-    <= 1 the mean may be, and an
-    :class:`~gctheory.montecarlo.UnreliableEstimateWarning` says so. The
-    estimate's ``diagnostics`` give the index, its lower limit and the
-    largest draw's share
-    of the squared deviations. Other parameters as in
-    :func:`estimate_probability` (``stop`` takes ``rel_half_width`` only).
-    Requires ``trials >= 2``.
+    values. The interval is Hall's skewness-corrected t interval
+    (:func:`gctheory.montecarlo.summaries.hall_interval`, ``method="hall"``):
+    the plain ``mean +- z sd / sqrt(trials)`` covers about 90.5% at a stated 95%
+    for exponential draws at 30 trials, Hall's 94.8%, as a bootstrap-t does
+    and better than scipy's BCa (the study,
+    :func:`gctheory.coverage_study.compare_mean_intervals`, is in docs/coverage.md). Mean,
+    standard deviation, skewness and kurtosis are computed stably (per-chunk
+    central sums, merged by Chan's and Pebay's formulas: samples around 1e8
+    with unit spread keep their spread). An
+    :class:`~gctheory.montecarlo.UnreliableEstimateWarning` says when the
+    sample cannot support ``level``: fewer than 20 draws; an excess kurtosis
+    of at least ``sqrt(n)`` (the interval's error is of order kurtosis / n); or
+    a heavy tail, from the one-sided 99% lower confidence limit of Hill's tail
+    index (from 200 draws over the largest 5%, at or below 1: the mean may be
+    infinite; from 2,000 draws over the 100 largest, at or below 2: the
+    variance may be). The estimate's ``diagnostics`` give the index, its
+    lower limit and the largest draw's share of the squared deviations.
+    Other parameters as in :func:`estimate_probability` (``stop`` takes
+    ``rel_half_width`` only). Requires ``trials >= 2``.
     """
     engine.check_callable(sampler, "sampler", "sampler(rng, size)")
     level = check_level(level)
@@ -248,3 +252,17 @@ def estimate_mean(
         finish=finish,
         events=lambda m: None,
     )
+
+
+def mean_of_samples(x: Any, *, level: float = 0.99, warn: bool = True) -> Estimate:
+    """The mean of measured values ``x`` (a 1-d array of >= 2 finite reals) with the
+    interval and warnings of :func:`estimate_mean` (Hall's interval; too few draws, a
+    large kurtosis or a heavy tail warn). For means of measurements (a real run's
+    iteration times) rather than of a sampler."""
+    level = check_level(level)
+    arr = np.asarray(x, dtype=np.float64)
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(f"x must be a 1-d array of at least 2 values, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("x must hold finite values (no inf or nan)")
+    return mean_estimate(Moments.of(arr), level, warn=warn)

@@ -61,12 +61,14 @@ TAIL_MIN_SAMPLES = 2000
 #: From this many samples on, Hill's index from the largest 5% (at least 10 of them).
 TAIL_SMALL_SAMPLES = 200
 #: Below this many draws a mean's interval is flagged: its coverage falls short on
-#: skewed laws (Hall's interval on the exponential law: 93.7% at a stated 95% with 10
-#: draws, 94.8% with 30; tests/test_montecarlo_coverage_mean.py).
+#: skewed laws (Hall's interval on exponential draws at a stated 95%: about 94% with 10
+#: draws, 93% with 5, against 94.8% with 30 in docs/coverage.md).
 MIN_MEAN_TRIALS = 20
-#: A mean's interval is flagged when the sample's excess kurtosis is at least this
-#: fraction of its size: the interval's coverage error is of order kurtosis / n.
-KURTOSIS_FRACTION = 0.2
+#: A mean's interval is flagged when the sample's excess kurtosis is at least this many
+#: times ``sqrt(n)``: the interval's coverage error is of order kurtosis / n, so the rule
+#: keeps it below ``n^(-1/2)``; a law with an infinite fourth moment (Pareto 2.5) is
+#: flagged at every size, one with a finite kurtosis ``k`` up to about ``k^2`` draws.
+KURTOSIS_PER_ROOT_N = 1.0
 #: One-sided confidence of the lower limit of the tail index that the heavy-tail
 #: warnings read.
 TAIL_CONFIDENCE = 0.99
@@ -215,8 +217,7 @@ def tail_messages(alpha: float | None, n: int, k: int = TOP_K - 1) -> list[str]:
     )
     if low <= 1.0:
         return [
-            f"heavy tail: {where} <= 1, so the mean may be infinite and the interval is "
-            "meaningless"
+            f"heavy tail: {where} <= 1, so the mean may be infinite and the interval is meaningless"
         ]
     if low <= 2.0 and k >= TOP_K - 1:
         return [
@@ -226,9 +227,7 @@ def tail_messages(alpha: float | None, n: int, k: int = TOP_K - 1) -> list[str]:
     return []
 
 
-def hall_interval(
-    n: int, mean: float, sd: float, skew: float, level: float
-) -> tuple[float, float]:
+def hall_interval(n: int, mean: float, sd: float, skew: float, level: float) -> tuple[float, float]:
     """Hall's skewness-corrected interval [4] for a mean, with Student-t quantiles.
 
     With ``theta = (mean - mu) / sd`` and the skewness ``g``, Hall's statistic
@@ -271,11 +270,11 @@ def _mean_messages(m: Moments, kurt: float, level: float) -> list[str]:
             f"too few draws: {m.n} < {MIN_MEAN_TRIALS}; a mean's interval from so few draws "
             f"covers less than the stated {100 * level:g}% on skewed laws"
         )
-    elif kurt >= KURTOSIS_FRACTION * m.n:
+    elif kurt >= KURTOSIS_PER_ROOT_N * math.sqrt(m.n):
         out.append(
             f"too few draws for the sample's tail: its excess kurtosis {kurt:.3g} is >= "
-            f"{KURTOSIS_FRACTION:g} x {m.n} draws, and the interval's coverage error (of order "
-            f"kurtosis / n) may exceed 1 - level; use more draws"
+            f"sqrt({m.n}) draws, and the interval's coverage error (of order kurtosis / n) "
+            f"may exceed 1 - level = {1 - level:.3g}; use more draws"
         )
     return out
 

@@ -102,9 +102,7 @@ def _estimate(row: Row, level: float, interval: str) -> Estimate | None:
     return Estimate(mean, mean - half, mean + half, row.trials, level, None, std, "clt")
 
 
-def to_stat(
-    row: Row, rows: int, level: float = 0.99, interval: str = DEFAULT_INTERVAL
-) -> Stat:
+def to_stat(row: Row, rows: int, level: float = 0.99, interval: str = DEFAULT_INTERVAL) -> Stat:
     problem = json.loads(row.problem)
     return Stat(
         key=row.key,
