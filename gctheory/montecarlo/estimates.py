@@ -148,8 +148,9 @@ class Estimate:
         ``"clopper-pearson"``, ``"wilson"``, ``"jeffreys"``, ``"hall"`` (a mean),
         ``"clt"``, ``"importance"``, ``"splitting"`` or ``"sequential"``: a
         probability run ended by a stop rule, whose interval is the exact one
-        for that rule (the stagewise ordering of group sequential designs: a run stopped when its count is
-        high for its length has a plain interval that covers less than stated)
+        for that rule (the stagewise ordering of group sequential designs: a
+        run stopped when its count is high for its length has a plain
+        interval that covers less than stated)
         -- :func:`gctheory.montecarlo.stopping.events_estimate` for
         ``Stop(events=e)`` (with its unbiased value), and
         :mod:`gctheory.montecarlo.sequential` for ``rel_half_width`` (alone or
