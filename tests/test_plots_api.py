@@ -14,6 +14,10 @@ import gctheory
 import gctheory.plots as gp
 from gctheory.montecarlo import Estimate
 
+# the plot functions draw Monte Carlo points of heavy-tailed times, whose intervals the engine
+# flags (UnreliableEstimateWarning); this module tests drawing, not intervals
+pytestmark = pytest.mark.filterwarnings("ignore::gctheory.montecarlo.UnreliableEstimateWarning")
+
 
 def _rc() -> dict:
     # read raw: rcParams["backend"] would resolve (and so change) the automatic backend
