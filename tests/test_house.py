@@ -33,7 +33,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("codes", "ldpc", "tails"),
     ("load_bounds", "tables", "runtime"),
     ("delays", "training"),  # delays' decision tables weigh runtime's scheme times
-    ("cluster", "tradeoff", "sweeps", "sgc", "hetero", "calibration"),
+    ("cluster", "tradeoff", "sweeps", "sgc", "hetero", "calibration", "coverage_study"),
     ("plots",),
     ("commands", "cli", "__main__", "__init__"),
 )

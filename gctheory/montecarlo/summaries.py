@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from gctheory.montecarlo.estimates import (
     Diagnostics,
@@ -238,7 +238,7 @@ def hall_interval(n: int, mean: float, sd: float, skew: float, level: float) -> 
     ``theta(T) = 3 ((1 + g (T / sqrt(n) - g / (6 n)))^(1/3) - 1) / g``,
     ``[mean - sd theta(q), mean - sd theta(-q)]``. ``g = 0`` gives the t interval.
     """
-    q = float(stats.t.ppf(0.5 + level / 2.0, n - 1))
+    q = float(special.stdtrit(n - 1, 0.5 + level / 2.0))  # the t_(n-1) quantile
     root_n = math.sqrt(n)
 
     def theta(t: float) -> float:
