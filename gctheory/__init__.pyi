@@ -344,6 +344,7 @@ from gctheory.montecarlo import (
     estimate_splitting as estimate_splitting,
     GaussianSpace as GaussianSpace,
     importance_sampling as importance_sampling,
+    mean_of_samples as mean_of_samples,
     PrecisionNotReachedWarning as PrecisionNotReachedWarning,
     Proposal as Proposal,
     seed_sequence as seed_sequence,

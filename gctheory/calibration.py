@@ -273,7 +273,7 @@ def studies() -> dict[str, Study]:
         out.append(Study(name, group, truth, functools.partial(run, **kw)))
 
     prob = dict(p=p, trials=2000)
-    add("wilson", "montecarlo", p, _probability, **prob)
+    add("wilson", "montecarlo", p, _probability, **prob, interval="wilson")
     add("clopper-pearson", "montecarlo", p, _probability, **prob, interval="clopper-pearson")
     seq = dict(p=p, trials=10**6, chunk_size=20)
     add("stop-events", "montecarlo", p, _probability, **seq, stop=Stop(events=10))

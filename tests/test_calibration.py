@@ -109,7 +109,9 @@ def _exact_coverage(p, size, budget, stop, level, tiny=1e-7):
     way the run can end (after n outcomes with count k) weighed by its probability."""
 
     def met(k, n):
-        return rule_met(stop, binomial_estimate(k, n, level=level), k) is not None
+        return (
+            rule_met(stop, binomial_estimate(k, n, level=level, interval="wilson"), k) is not None
+        )
 
     f, n, plain, seq, skipped = np.array([1.0]), 0, 0.0, 0.0, 0.0
     while n < budget:
@@ -123,7 +125,7 @@ def _exact_coverage(p, size, budget, stop, level, tiny=1e-7):
             if w < tiny:
                 skipped += w
                 continue
-            est = binomial_estimate(k, n, level=level)
+            est = binomial_estimate(k, n, level=level, interval="wilson")
             plain += w * est.contains(p)
             seq += w * sampling._rel_stopped(est, k, stop, size, level, "wilson").contains(p)
     return plain, seq, skipped

@@ -25,6 +25,7 @@ def test_stability_code_parameters(family):
     assert code.is_optimal  # every family in the study meets eq. (1) with equality
 
 
+@pytest.mark.filterwarnings("ignore:too few draws:gctheory.montecarlo.UnreliableEstimateWarning")
 def test_small_n_is_exact_within_condition_bound():
     pts = decoding_stability(STABILITY_FAMILIES, (4, 8), trials=4, worst_samples=2, rng=1)
     assert len(pts) == 2 * len(STABILITY_FAMILIES)
@@ -48,6 +49,7 @@ def test_ye_abbe_vandermonde_breaks_and_commfr_does_not():
     assert not cf.contains(ya.value)
 
 
+@pytest.mark.filterwarnings("ignore:too few draws:gctheory.montecarlo.UnreliableEstimateWarning")
 def test_reproducible_and_decoding_error():
     a = decoding_stability(("cyclic-mds",), (8,), trials=6, worst_samples=2, rng=3)
     b = decoding_stability(("cyclic-mds",), (8,), trials=6, worst_samples=2, rng=3)
@@ -81,6 +83,7 @@ def test_cli_verify(capsys):
     assert "s must be < n" in capsys.readouterr().err
 
 
+@pytest.mark.filterwarnings("ignore:too few draws:gctheory.montecarlo.UnreliableEstimateWarning")
 def test_cli_stability(capsys):
     argv = ["codes", "stability", "--families", "commfr-gaussian", "--n", "8", "--trials", "3"]
     assert main([*argv, "--format", "csv"]) == 0

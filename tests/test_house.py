@@ -37,7 +37,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # delays' decision tables weigh runtime's scheme times; data (the packaged measured
     # delays) returns them as a delays.Trace
     ("delays", "training", "data"),
-    ("cluster", "tradeoff", "sweeps", "sgc", "hetero", "calibration"),
+    ("cluster", "tradeoff", "sweeps", "sgc", "hetero", "calibration", "coverage_study"),
     ("plots",),
     ("commands", "cli", "__main__", "__init__"),
 )

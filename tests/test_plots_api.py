@@ -14,6 +14,10 @@ import gctheory
 import gctheory.plots as gp
 from gctheory.montecarlo import Estimate
 
+# the plot functions draw Monte Carlo points of heavy-tailed times, whose intervals the engine
+# flags (UnreliableEstimateWarning); this module tests drawing, not intervals
+pytestmark = pytest.mark.filterwarnings("ignore::gctheory.montecarlo.UnreliableEstimateWarning")
+
 
 def _rc() -> dict:
     # read raw: rcParams["backend"] would resolve (and so change) the automatic backend
@@ -61,6 +65,7 @@ FAST = {
         lambda fig: gp.plot_gap_and_communication({"exp": _curves()}, fig=fig),
     ),
     "plot_tradeoff": ("fig", lambda fig: gp.plot_tradeoff(_table(), fig=fig)),
+    "plot_binomial_coverage": ("ax", lambda ax: gp.plot_binomial_coverage(ax=ax, points=10)),
 }
 #: the ones that compute for seconds in quick mode (their makers run in the quality test)
 SLOW = {

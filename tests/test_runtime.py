@@ -425,6 +425,7 @@ def _figure_csv(name, tmp_path):
         return list(csv.DictReader(fh))
 
 
+@pytest.mark.filterwarnings("ignore::gctheory.montecarlo.UnreliableEstimateWarning")
 def test_figures_halbawi_f_and_zhang_have_mc_points(tmp_path):
     # issue 7: Monte Carlo points with error bars on the analytic curves of runtime_halbawi_f
     # and runtime_zhang, only where the variance is finite (else a CLT bar means nothing)

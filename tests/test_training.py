@@ -17,6 +17,12 @@ from gctheory import training as tr
 from gctheory.training import simulator
 from gctheory.training.schemes import Iteration
 
+# a training run is expensive: these tests estimate means from a few runs, and the engine
+# says so (UnreliableEstimateWarning "too few draws"); the intervals are not what they test
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:too few draws:gctheory.montecarlo.UnreliableEstimateWarning"
+)
+
 EXP = "exp(1)"
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from scipy import stats
 
 from gctheory.cluster.base import USED
+from gctheory.montecarlo import mean_of_samples
 
 __all__ = ["Comparison", "compare", "predicted_wait", "law_mean", "sweep"]
 
@@ -224,7 +225,8 @@ def compare(
         raise ValueError(f"compare needs at least 2 iterations, got {T}")
     z_lv = float(stats.norm.ppf(0.5 + level / 2))
     se_meas = float(np.std(x, ddof=1)) / math.sqrt(T)
-    mean = float(x.mean())
+    measured = mean_of_samples(x, level=level)  # Hall's interval: iteration times are skewed
+    mean = measured.value
     o = np.asarray(run.overhead, float)
     # the survivors' overheads only: their arrival is stamped while the master waits for
     # them; an unused or late result is stamped when the master next polls (after its
@@ -249,7 +251,7 @@ def compare(
     p = float(2 * stats.norm.sf(abs(z)))
     label = run.config["delay"] if delay is None else str(delay)
     return Comparison(
-        mean, mean - z_lv * se_meas, mean + z_lv * se_meas, pred, pred - z_lv * se_pred,
+        mean, measured.low, measured.high, pred, pred - z_lv * se_pred,
         pred + z_lv * se_pred, law, method, over, float(z), p, p >= 1 - level, level, label,
     )  # fmt: skip
 

@@ -190,7 +190,8 @@ def residual_erasure_rate(
 
     Same frames as :func:`block_failure_rate` for the same ``rng``, ``trials``
     and ``chunk_size``. Compare with :func:`de_fixed_point` (the ``n -> inf``
-    limit). Returns an :class:`~gctheory.montecarlo.Estimate` with a CLT interval.
+    limit). Returns an :class:`~gctheory.montecarlo.Estimate` with the engine's
+    interval for a mean.
 
     Parameters
     ----------
@@ -217,16 +218,17 @@ def residual_erasure_rate(
 
     Notes
     -----
-    The interval is the engine's normal-approximation (CLT) interval
-    ``mean +- z std / sqrt(trials)``, reported as is and **not clipped** to
-    ``[0, 1]``: where residual erasures are rare (just below the threshold, a
-    few frames with a stopping set), its lower limit can be negative, e.g.
-    about ``[-0.0008, 0.012]`` at ``n = 2000``, ``eps = 0.4``. A negative lower
-    limit only says the CLT interval is too coarse there; the fraction itself
-    lies in ``[0, 1]``, and its one-sided lower limit is then just 0. For a
+    The interval is the engine's interval for a mean (Hall's skewness-corrected
+    t interval, :func:`gctheory.montecarlo.estimate_mean`), reported as is and
+    **not clipped** to ``[0, 1]``. Where residual erasures are rare (just below
+    the threshold, a few frames with a stopping set) the fractions are very
+    skewed: the interval leans right (about ``[0.0003, 0.028]`` at
+    ``n = 2000``, ``eps = 0.4``, 200 frames, where the normal interval was
+    ``[-0.0008, 0.012]``), and the engine warns that so few frames cannot
+    support the level. For a
     rigorous statement about rare residuals, use the failure probability of
-    :func:`block_failure_rate` (a binomial interval inside ``[0, 1]``, Wilson
-    or, with ``interval="clopper-pearson"``, exact): the residual is 0 in
+    :func:`block_failure_rate` (a binomial interval inside ``[0, 1]``,
+    Clopper-Pearson by default): the residual is 0 in
     every frame that peels.
 
     Examples

@@ -15,7 +15,8 @@ Modules (one concept each):
 
 - :mod:`~gctheory.montecarlo.engine`: seeds, chunk plans, executors, progress;
 - :mod:`~gctheory.montecarlo.estimates`: :class:`Estimate`, :class:`Diagnostics`,
-  binomial and CLT intervals;
+  binomial and CLT intervals; :mod:`~gctheory.montecarlo.coverage`: the exact
+  coverage of the binomial intervals, summed over every count;
 - :mod:`~gctheory.montecarlo.summaries`: per-chunk summaries and their merges
   (Chan's formula for means);
 - :mod:`~gctheory.montecarlo.checkpoint`: append-only, validated checkpoints and
@@ -47,7 +48,7 @@ from gctheory.montecarlo.estimates import (
     binomial_estimate,
 )
 from gctheory.montecarlo.importance import Proposal, ShiftedGaussian, importance_sampling
-from gctheory.montecarlo.sampling import estimate_mean, estimate_probability
+from gctheory.montecarlo.sampling import estimate_mean, estimate_probability, mean_of_samples
 from gctheory.montecarlo.splitting import BernoulliSpace, GaussianSpace, estimate_splitting
 from gctheory.montecarlo.stopping import Stop
 
@@ -69,5 +70,6 @@ __all__ = [
     "estimate_probability",
     "estimate_splitting",
     "importance_sampling",
+    "mean_of_samples",
     "seed_sequence",
 ]

@@ -49,7 +49,7 @@ from gctheory.montecarlo.lockfile import CheckpointLock, CheckpointLockedError
 __all__ = ["Checkpoint", "CheckpointDiskFullError", "CheckpointLockedError", "fingerprint"]
 
 FORMAT = "gctheory-montecarlo-checkpoint"
-VERSION = 2
+VERSION = 3  # 3: a mean chunk holds its third and fourth central moments
 FLUSH_SECONDS = 0.25
 
 # ---------------------------------------------------------------------------

@@ -1,13 +1,19 @@
 """Monte Carlo results: the :class:`Estimate`, its diagnostics, and the intervals behind it.
 
-Probabilities get the Wilson score interval [1] (default) or the exact
-Clopper-Pearson interval [2]; both handle zero and all-success counts (the
-Wilson limit is set to exactly 0 or 1 there). Means, importance-sampling
-estimates and splitting estimates get the normal (CLT) interval
-``value +- z * sd / sqrt(n)``, which is only as good as the CLT is for the
-samples: the :class:`Diagnostics` attached to the estimate (effective sample
-size, the largest contribution's share, a tail-index estimate) say when it is
-not, and a :class:`UnreliableEstimateWarning` is issued then.
+Probabilities get the exact Clopper-Pearson interval [2] (default: its
+coverage is at least the stated level for every trial count and every
+probability, by construction), or by name the shorter Wilson score interval
+[1] or Jeffreys interval [3], whose coverage dips below the stated level at
+small expected counts (:mod:`gctheory.montecarlo.coverage` sums it exactly:
+Wilson covers 91.0% at a stated 95% for p = 0.001 and 500 trials). All three
+handle zero and all-success counts (the limit is exactly 0 or 1 there).
+Means get Hall's skewness-corrected interval
+(:mod:`gctheory.montecarlo.summaries`); importance-sampling and splitting
+estimates the normal (CLT) interval ``value +- z * sd / sqrt(n)``, which is
+only as good as the CLT is for the samples: the :class:`Diagnostics`
+attached to the estimate (effective sample size, the largest contribution's
+share, a tail-index estimate) say when it is not, and a
+:class:`UnreliableEstimateWarning` is issued then.
 
 References
 ----------
@@ -15,6 +21,8 @@ References
    statistical inference", JASA 22 (1927).
 .. [2] C. J. Clopper and E. S. Pearson, "The use of confidence or fiducial
    limits illustrated in the case of the binomial", Biometrika 26 (1934).
+.. [3] L. D. Brown, T. T. Cai and A. DasGupta, "Interval estimation for a
+   binomial proportion", Statistical Science 16 (2001).
 """
 
 from __future__ import annotations
@@ -84,14 +92,14 @@ class Diagnostics:
         The largest single contribution's share: of the sum ``sum y`` for
         importance sampling, of the sum of squared deviations for a mean.
     tail_index : float
-        Hill's estimate of the tail index of ``|x|`` (means, from the 100
-        largest values, when there are at least 2,000 samples): below 2 the
-        variance is infinite, below 1 the mean itself.
+        Hill's estimate of the tail index of ``|x|`` (means: from the largest
+        5% of at least 200 samples, from the 100 largest of at least 2,000):
+        below 2 the variance is infinite, below 1 the mean itself.
     tail_index_low : float
         Its one-sided 99% lower confidence limit (``k a / alpha`` is Gamma(k)
-        for a Pareto tail, ``k = 99``); the heavy-tail warnings read this
-        limit: at or below 2 the CLT interval is unreliable, at or below 1 the
-        mean may be infinite.
+        for a Pareto tail); the heavy-tail warnings read this limit: at or
+        below 1 the mean may be infinite, at or below 2 (from 2,000 samples)
+        the interval is unreliable.
     weight_mean : float
         Importance sampling: the mean of every likelihood ratio drawn, which is
         1 in expectation for an exactly normalised proposal.
@@ -168,11 +176,12 @@ class Estimate:
         Sample standard deviation of the terms averaged (means, importance
         sampling); None for binomial proportions.
     method : str
-        ``"wilson"``, ``"clopper-pearson"``, ``"clt"``, ``"importance"``,
-        ``"splitting"`` or ``"sequential"``: a probability run ended by a stop
-        rule, whose interval is the exact one for that rule (the stagewise
-        ordering of group sequential designs: a run stopped when its count is
-        high for its length has a plain interval that covers less than stated)
+        ``"clopper-pearson"``, ``"wilson"``, ``"jeffreys"``, ``"hall"`` (a mean),
+        ``"clt"``, ``"importance"``, ``"splitting"`` or ``"sequential"``: a
+        probability run ended by a stop rule, whose interval is the exact one
+        for that rule (the stagewise ordering of group sequential designs: a
+        run stopped when its count is high for its length has a plain
+        interval that covers less than stated)
         -- :func:`gctheory.montecarlo.stopping.events_estimate` for
         ``Stop(events=e)`` (with its unbiased value), and
         :mod:`gctheory.montecarlo.sequential` for ``rel_half_width`` (alone or
@@ -205,7 +214,7 @@ class Estimate:
     level: float
     successes: int | None = None
     std: float | None = None
-    method: str = "wilson"
+    method: str = "clopper-pearson"
     stopped_by: str = "trials"
     target_met: bool | None = None
     diagnostics: Diagnostics | None = None
@@ -352,7 +361,57 @@ def _clopper_pearson_interval(successes: int, trials: int, level: float) -> tupl
     return low, high
 
 
-INTERVALS = {"wilson": _wilson_interval, "clopper-pearson": _clopper_pearson_interval}
+def _jeffreys_interval(successes: int, trials: int, level: float) -> tuple[float, float]:
+    """Jeffreys interval (section 4.1.2 of [3]): Beta(k + 1/2, n - k + 1/2) quantiles, with
+    the limit exactly 0 at no success and 1 at all successes."""
+    alpha = 1.0 - level
+    k, f = successes + 0.5, trials - successes + 0.5
+    low = 0.0 if successes == 0 else beta_quantile(k, f, alpha / 2)
+    high = 1.0 if successes == trials else beta_quantile(k, f, 1 - alpha / 2)
+    return low, high
+
+
+INTERVALS = {
+    "clopper-pearson": _clopper_pearson_interval,
+    "jeffreys": _jeffreys_interval,
+    "wilson": _wilson_interval,
+}
+#: The interval of every probability unless one is named: its exact coverage is at least
+#: the stated level for every trial count and probability (Wilson's and Jeffreys' dip below).
+DEFAULT_INTERVAL = "clopper-pearson"
+
+
+def interval_limits(
+    interval: str, successes: np.ndarray, trials: int, level: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The limits of ``interval`` for an array of counts out of ``trials`` (vectorised).
+
+    Equal to the scalar kernels of :data:`INTERVALS` (to rounding: the same formulas, one
+    array at a time); used by the exact coverage sums of
+    :mod:`gctheory.montecarlo.coverage`. ``trials`` below :data:`BETA_CF_MIN` for the beta
+    intervals (scipy's ``betaincinv`` is accurate there).
+    """
+    k = np.asarray(successes, dtype=np.float64)
+    n = float(trials)
+    alpha = 1.0 - level
+    if interval == "wilson":
+        z = z_value(level)
+        p = k / n
+        denom = 1.0 + z * z / n
+        center = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+        low, high = np.maximum(0.0, center - half), np.minimum(1.0, center + half)
+    else:
+        a_lo, b_lo, a_hi, b_hi = (
+            (k, n - k + 1, k + 1, n - k) if interval == "clopper-pearson"
+            else (k + 0.5, n - k + 0.5, k + 0.5, n - k + 0.5)
+        )  # fmt: skip
+        with np.errstate(all="ignore"):
+            low = special.betaincinv(a_lo, b_lo, alpha / 2)
+            high = special.betaincinv(a_hi, b_hi, 1 - alpha / 2)
+    low = np.where(k == 0, 0.0, low)
+    high = np.where(k == n, 1.0, high)
+    return low, high
 
 
 def check_interval(interval: Any) -> str:
@@ -368,9 +427,14 @@ def _is_whole(x: Any) -> bool:
 
 
 def binomial_estimate(
-    successes: int, trials: int, *, level: float = 0.99, interval: str = "wilson"
+    successes: int, trials: int, *, level: float = 0.99, interval: str = DEFAULT_INTERVAL
 ) -> Estimate:
-    """An :class:`Estimate` from an exact count of successes (Wilson or Clopper-Pearson).
+    """An :class:`Estimate` from an exact count of successes.
+
+    ``interval`` is ``"clopper-pearson"`` (default: exact coverage at least ``level``
+    for every ``trials`` and probability), ``"wilson"`` or ``"jeffreys"`` (shorter; their
+    coverage dips below ``level`` at small expected counts, see
+    :func:`gctheory.montecarlo.coverage.exact_coverage`).
 
     Parameters
     ----------
@@ -380,8 +444,8 @@ def binomial_estimate(
         Number of independent trials, ``>= 1``.
     level : float
         Confidence level in (0, 1).
-    interval : {"wilson", "clopper-pearson"}
-        Wilson score interval or the exact Clopper-Pearson one.
+    interval : {"clopper-pearson", "wilson", "jeffreys"}
+        The exact Clopper-Pearson interval (default) or a shorter one.
 
     Returns
     -------
@@ -391,7 +455,7 @@ def binomial_estimate(
     Examples
     --------
     >>> from gctheory.montecarlo import binomial_estimate
-    >>> binomial_estimate(30, 100)
+    >>> binomial_estimate(30, 100, interval="wilson")
     Estimate(0.3 in [0.197461, 0.427428] at 99% (wilson), trials=100, successes=30)
     >>> print(binomial_estimate(0, 100, level=0.95, interval="clopper-pearson"))
     0 [0, 0.03622]

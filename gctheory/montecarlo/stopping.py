@@ -28,7 +28,7 @@ import numpy as np
 from scipy import special
 
 from gctheory._validate import check_int, check_real
-from gctheory.montecarlo.estimates import Estimate, min_rel_half_width
+from gctheory.montecarlo.estimates import DEFAULT_INTERVAL, Estimate, min_rel_half_width
 
 __all__ = ["Stop"]
 
@@ -128,7 +128,7 @@ def check_reachable(
                 f"trials={trials} outcomes"
             )
     if stop.rel_half_width is not None and kind == "probability":
-        best = min_rel_half_width(trials, level, interval or "wilson")
+        best = min_rel_half_width(trials, level, interval or DEFAULT_INTERVAL)
         if best > stop.rel_half_width:
             raise ValueError(
                 f"stop rule rel_half_width={stop.rel_half_width:g} can never trigger: with "

@@ -68,6 +68,7 @@ __all__ = [
     "save_figure",
     # the public plot functions, one per figure family
     "plot_approximate_codes",
+    "plot_binomial_coverage",
     "plot_codes_stability",
     "plot_condition_tail",
     "plot_cond_vs_n",
@@ -105,6 +106,7 @@ from gctheory.plots.conditioning import (
     plot_skappa_vs_n,
     plot_skappa_vs_s,
 )
+from gctheory.plots.coverage import plot_binomial_coverage
 from gctheory.plots.delays import plot_delay_fits, plot_delay_scheme_times
 from gctheory.plots.generators import plot_stability_generators
 from gctheory.plots.ldpc import (

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from gctheory._validate import check_flag, check_path, check_real
-from gctheory.montecarlo.estimates import check_interval, check_level
+from gctheory.montecarlo.estimates import DEFAULT_INTERVAL, check_interval, check_level
 from gctheory.sweeps.problems import Problem
 from gctheory.sweeps.stats import Stat, merge_rows, to_stat
 from gctheory.sweeps.statsfile import LockedFile, Row
@@ -106,7 +106,7 @@ def collect(
     worker: int = 0,
     workers: int = 1,
     level: float = 0.99,
-    interval: str = "wilson",
+    interval: str = DEFAULT_INTERVAL,
     max_seconds: float | None = None,
     progress: bool | None = None,
 ) -> CollectSummary:

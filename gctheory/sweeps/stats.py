@@ -11,7 +11,12 @@ from typing import Any
 
 from gctheory._validate import check_path
 from gctheory.montecarlo import Estimate, binomial_estimate
-from gctheory.montecarlo.estimates import check_interval, check_level, z_value
+from gctheory.montecarlo.estimates import (
+    DEFAULT_INTERVAL,
+    check_interval,
+    check_level,
+    z_value,
+)
 from gctheory.sweeps.statsfile import Row, StatsFileError, read_rows
 
 __all__ = ["Stat", "merge_rows", "read_stats"]
@@ -21,7 +26,7 @@ __all__ = ["Stat", "merge_rows", "read_stats"]
 class Stat:
     """Everything a stats file says about one problem (one key).
 
-    ``estimate`` is a Wilson or Clopper-Pearson interval for probabilities,
+    ``estimate`` is a Clopper-Pearson (default), Wilson or Jeffreys interval for probabilities,
     the CLT interval ``mean +- z sd / sqrt(trials)`` for means.
 
     Parameters
@@ -136,7 +141,7 @@ def _estimate(row: Row, level: float, interval: str) -> Estimate | None:
     return Estimate(mean, mean - half, mean + half, row.trials, level, None, std, "clt")
 
 
-def to_stat(row: Row, rows: int, level: float = 0.99, interval: str = "wilson") -> Stat:
+def to_stat(row: Row, rows: int, level: float = 0.99, interval: str = DEFAULT_INTERVAL) -> Stat:
     problem = json.loads(row.problem)
     return Stat(
         key=row.key,
@@ -166,7 +171,7 @@ def read_stats(
     path: str | os.PathLike | Iterable[str | os.PathLike],
     *,
     level: float = 0.99,
-    interval: str = "wilson",
+    interval: str = DEFAULT_INTERVAL,
 ) -> list[Stat]:
     """Per-problem statistics of one stats file (or several, summed as :func:`combine` would).
 
