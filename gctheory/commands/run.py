@@ -90,21 +90,9 @@ def _stopped(exc: Any, args: argparse.Namespace) -> int:
     return 1
 
 
-def _run_and_report(args: argparse.Namespace) -> int:
-    from gctheory import cluster as cl
-    from gctheory.cluster.compare import compare
-
-    if args.list:
-        rows = [{"scheme": k, "description": v} for k, v in SCHEME_NAMES.items()
-                if k not in SIMULATED_ONLY]  # fmt: skip
-        print(format_table(rows, args.format))
-        return 0
-    if args.scheme is None:
-        raise ValueError("--scheme is required; gctheory run --list names the schemes")
-    for dest, low in (("K", 1), ("eval_every", 0)):
-        v = getattr(args, dest)
-        if v is not None and v < low:
-            raise ValueError(f"--{dest.replace('_', '-')} must be an integer >= {low}, got {v}")
+def _code_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The code's options from ``--code-option KEY=VALUE`` and the sequential codes'
+    ``--B/--W/--lambda/--mu`` (refused for other schemes)."""
     code_options: dict[str, Any] = {}
     for item in args.code_option or []:
         key, eq, val = item.partition("=")
@@ -131,6 +119,24 @@ def _run_and_report(args: argparse.Namespace) -> int:
         if not sequential:  # the sequential codes' (B, W, lambda) and waiting factor only
             raise ValueError(f"{opt} applies only to --scheme sr-sgc or m-sgc, not {args.scheme!r}")
         code_options[key] = val
+    return code_options
+
+
+def _run_and_report(args: argparse.Namespace) -> int:
+    from gctheory import cluster as cl
+
+    if args.list:
+        rows = [{"scheme": k, "description": v} for k, v in SCHEME_NAMES.items()
+                if k not in SIMULATED_ONLY]  # fmt: skip
+        print(format_table(rows, args.format))
+        return 0
+    if args.scheme is None:
+        raise ValueError("--scheme is required; gctheory run --list names the schemes")
+    for dest, low in (("K", 1), ("eval_every", 0)):
+        v = getattr(args, dest)
+        if v is not None and v < low:
+            raise ValueError(f"--{dest.replace('_', '-')} must be an integer >= {low}, got {v}")
+    code_options = _code_options(args)
     if args.engine == "mpi":
         from gctheory.cluster.mpi import is_worker_rank, serve_worker
 
@@ -169,6 +175,15 @@ def _run_and_report(args: argparse.Namespace) -> int:
             checkpoint=args.checkpoint,
             resume=args.resume,
         )
+    return _report(r, args)
+
+
+def _report(r: Any, args: argparse.Namespace) -> int:
+    """Save the parameters, compare with the prediction where it applies, print the
+    summary (stdout) and where the trace went (stderr)."""
+    from gctheory import cluster as cl
+    from gctheory.cluster.compare import compare
+
     if args.save_params:
         np.save(args.save_params, r.params)
     sequential = r.scheme in cl.SEQUENTIAL_SCHEMES  # no runtime prediction for them (yet)
@@ -251,6 +266,13 @@ def register(sub: Any) -> None:
         default="constant(0)",
         help='injected delay per unit load, e.g. "shifted_exp(0.05, 0.02)" or "trace:PATH"',
     )
+    _add_run_control(p)
+    add_format_argument(p)
+    p.set_defaults(func=_cmd_run)
+
+
+def _add_run_control(p: argparse.ArgumentParser) -> None:
+    """``gctheory run``'s options of the run itself: length, workload, faults, outputs."""
     p.add_argument("--iterations", type=int, default=100, help="iterations (default 100)")
     p.add_argument(
         "--model", choices=("softmax", "logistic"), default="softmax", help="digits workload"
@@ -283,5 +305,3 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--resume", action="store_true", help="resume from --checkpoint when it exists")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_format_argument(p)
-    p.set_defaults(func=_cmd_run)
