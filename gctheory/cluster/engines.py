@@ -283,6 +283,9 @@ class DaskEngine(Engine):
                 threads_per_worker=-(-n // nw),
                 processes=self.processes,
                 dashboard_address=None,
+                # dashboard_address=None alone still binds the scheduler's HTTP server to
+                # 8787 (and warns when a user's own Dask dashboard holds it): any free port
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
             )
             self._client = Client(self._cluster)
         else:
