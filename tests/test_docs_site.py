@@ -14,8 +14,8 @@ with the reason, elsewhere.
 from __future__ import annotations
 
 import os
+import re
 import shutil
-import socket
 import struct
 import subprocess
 import sys
@@ -63,21 +63,18 @@ def site(tmp_path_factory) -> Path:
     return html
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(site):
-    port = _free_port()
+    # port 0: the server takes a free port and says which (no fixed port, no port race)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
         cwd=site,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        text=True,
     )
+    assert proc.stdout is not None
+    port = re.search(r" port (\d+)", proc.stdout.readline()).group(1)  # "Serving HTTP on ..."
     base = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 20
@@ -98,6 +95,7 @@ def server(site):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        proc.stdout.close()
 
 
 def _chromium(tmp_path: Path, *args: str) -> str:
