@@ -37,9 +37,15 @@ CHROMIUM = next(
     (c for c in (shutil.which("chromium"), "/usr/bin/chromium") if c and os.path.exists(c)),
     None,
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
+    )
+]
+if not os.environ.get("GCTHEORY_DOCS_HTML"):
+    # building the site here takes a minute or more of CPU: slow, unless a built site is given
+    # (as CI does after its own sphinx-build)
+    pytestmark.append(pytest.mark.slow)
 
 
 @pytest.fixture(scope="module")
