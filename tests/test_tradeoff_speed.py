@@ -320,3 +320,20 @@ def test_expander_rows_same_with_and_without_the_screens(n, monkeypatch):
     slow = tradeoff(n, **kw)
     assert fast.rows == slow.rows and fast.notes == slow.notes
     assert any(r["scheme"] == "expander" for r in fast.rows)
+
+
+def test_circulant_screen_leaves_graphs_past_the_direct_path_to_the_fft():
+    # the n = 2500 case above reaches this branch too (slow): here it is reached directly. Past
+    # the direct path's size the screen decides nothing and computes nothing (a context with
+    # no memo would raise if it tried), so the exact lam comes from the FFT
+    from types import SimpleNamespace
+
+    from gctheory.codes.expander import _CIRCULANT_DIRECT_MAX
+    from gctheory.tradeoff.schemes import expander as ex
+
+    d = ex._RRG_MAX_D + 1  # a circulant degree
+    big = SimpleNamespace(n=_CIRCULANT_DIRECT_MAX // d + 1, cache={})
+    assert ex._fails_surely(big, 0, d) is False and big.cache == {}
+    small = SimpleNamespace(n=_CIRCULANT_DIRECT_MAX // d - 1, cache={})
+    with pytest.raises(AttributeError, match="memo"):  # the direct path computes
+        ex._fails_surely(small, 0, d)
