@@ -145,6 +145,7 @@ def test_cyclic_mds_deterministic_is_mds_exhaustively(n, s):
     assert fails == 0 and worst < 1e-12
 
 
+@pytest.mark.slow  # about 30 s of CPU (n = 200); the construction is covered at small n
 def test_cyclic_mds_deterministic_at_n100_s10_and_where_it_stops():
     # n = 100, s = 10 (was: most sets refused) decodes every 4th cyclic block and 15 random sets
     rng = np.random.default_rng(100)

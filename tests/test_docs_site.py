@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import struct
 import subprocess
 import sys
@@ -40,9 +39,15 @@ CHROMIUM = next(
     (c for c in (shutil.which("chromium"), "/usr/bin/chromium") if c and os.path.exists(c)),
     None,
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
+    )
+]
+if not os.environ.get("GCTHEORY_DOCS_HTML"):
+    # building the site here takes a minute or more of CPU: slow, unless a built site is given
+    # (as CI does after its own sphinx-build)
+    pytestmark.append(pytest.mark.slow)
 
 
 @pytest.fixture(scope="module")
@@ -66,21 +71,18 @@ def site(tmp_path_factory) -> Path:
     return html
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(site):
-    port = _free_port()
+    # port 0: the server takes a free port and says which (no fixed port, no port race)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
         cwd=site,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        text=True,
     )
+    assert proc.stdout is not None
+    port = re.search(r" port (\d+)", proc.stdout.readline()).group(1)  # "Serving HTTP on ..."
     base = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 20
@@ -101,6 +103,7 @@ def server(site):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        proc.stdout.close()
 
 
 def _chromium(tmp_path: Path, *args: str) -> str:

@@ -267,6 +267,7 @@ def test_regular_ensemble_small_codes_keep_their_seeded_draws():
         assert (H != ref).nnz == 0
 
 
+@pytest.mark.slow  # compiles in two fresh processes (seconds of CPU each)
 def test_ensemble_kernels_load_from_numba_cache_in_a_fresh_process(tmp_path):
     pytest.importorskip("numba")
     import os
@@ -367,6 +368,7 @@ def test_batch_norm_of_e_from_the_factorisation_svd():
     assert extra["normE"] == pytest.approx(np.linalg.norm(code.encoding_matrix, 2), rel=1e-13)
 
 
+@pytest.mark.slow  # compiles in two fresh processes (about 10 s of CPU)
 def test_lapack_loop_kernel_loads_from_numba_cache_in_a_fresh_process(tmp_path):
     pytest.importorskip("numba")
     import os

@@ -6,7 +6,7 @@ callable, so a new public name cannot slip past. Arguments mix valid values (sma
 sizes, so a valid call is fast) with wrong types, zero, negatives, NaN, infinities,
 huge values, booleans, strings and None. Every call must either return or raise a
 ``ValueError`` whose message names one of the callable's parameters, within
-:data:`TIME_LIMIT` seconds (huge sizes must be refused before any work) and within
+:data:`TIME_LIMIT` seconds of CPU time (huge sizes must be refused before any work) and within
 :data:`MEMORY_LIMIT` bytes of new address space (a ``MemoryError`` is a finding too).
 
 The default run tries :data:`DEFAULT_EXAMPLES` inputs per callable (derandomized, so
@@ -47,8 +47,12 @@ from tests import _mc_events  # noqa: E402
 
 DEFAULT_EXAMPLES = 6
 SLOW_EXAMPLES = 300
-TIME_LIMIT = 2.0  # seconds per call in the default run (the slow run: SLOW_TIME_LIMIT)
+TIME_LIMIT = 2.0  # CPU seconds per call in the default run (the slow run: SLOW_TIME_LIMIT)
 SLOW_TIME_LIMIT = 10.0
+# wall seconds per call before a child is killed as stuck: a backstop for calls that wait
+# without computing; the limit that judges is TIME_LIMIT of CPU time, which a loaded
+# machine does not move (a wall-clock limit made the default run fail under load)
+WALL_LIMIT = 120.0
 MEMORY_LIMIT = 4 * 2**30  # bytes of new address space per call
 
 # ---------------------------------------------------------------------------
@@ -378,6 +382,26 @@ def _public_callables() -> list[str]:
 # running one call
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system, every thread) that process ``pid`` has used so far
+    (a forked child starts from zero)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _overran(pid: int, cpu0: float, wall0: float, cpu_limit: float, wall_limit: float) -> str:
+    """Why the child ``pid`` is stuck ('' if it is not): over ``cpu_limit`` CPU seconds
+    since ``cpu0``, or over ``wall_limit`` wall seconds since ``wall0``."""
+    if _cpu_seconds(pid) - cpu0 > cpu_limit:
+        return f"no answer within {cpu_limit:g} s of CPU time"
+    if time.monotonic() - wall0 > wall_limit:
+        return f"no answer within {wall_limit:g} s of wall time (waiting, not computing)"
+    return ""
+
+
 def _run_isolated(func: Callable, case: Case, seconds: float, extra_bytes: int) -> str | None:
     """Run the call in a forked child (so a call stuck inside one big C or big-integer
     operation, which no signal interrupts, is killed at the time limit, and a memory
@@ -396,17 +420,18 @@ def _run_isolated(func: Callable, case: Case, seconds: float, extra_bytes: int) 
         finally:
             os._exit(0)
     os.close(write)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    wall0 = time.monotonic()
+    while True:
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done:
             break
+        why = _overran(pid, 0.0, wall0, seconds, WALL_LIMIT)
+        if why:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(read)
+            return f"{why} (huge sizes must be refused before work)"
         time.sleep(0.002)
-    else:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        os.close(read)
-        return f"no answer within {seconds:g} s (huge sizes must be refused before work)"
     with os.fdopen(read, "rb") as fh:
         text = fh.read().decode()
     return text or None
@@ -477,9 +502,11 @@ class _Alarm(BaseException):
 def _fuzz_child(names: list[str], examples: int, write: int) -> None:
     """In a forked child: for each name, a line ``N name``, then for each of ``examples``
     drawn cases a line ``C case`` (written before the call, so a parent that kills a
-    stuck child knows which case stuck) and ``R problem`` (empty if none). A SIGALRM stops
-    calls slow in Python code (and the rest of that callable's cases are skipped); the
-    parent kills the child if a call is stuck in one C or big-integer operation."""
+    stuck child knows which case stuck) and ``R problem`` (empty if none). The parent kills
+    the child when a call passes the CPU-time limit (or, waiting, the wall backstop); a
+    SIGALRM at the wall backstop stops a call waiting in Python code (and the rest of that
+    callable's cases are skipped). The body of :func:`_fuzz_one`'s test is left as it was:
+    hypothesis draws its derandomized cases from that source, so an edit there draws others."""
     out = os.fdopen(write, "w", buffering=1)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     vm = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
@@ -489,6 +516,8 @@ def _fuzz_child(names: list[str], examples: int, write: int) -> None:
     def on_alarm(signum, frame):
         raise _Alarm
 
+    global TIME_LIMIT
+    TIME_LIMIT = WALL_LIMIT  # this forked child's SIGALRM: the wall backstop only
     signal.signal(signal.SIGALRM, on_alarm)
     for name in names:
         out.write(f"N {name}\n")
@@ -568,7 +597,7 @@ def _fuzz_batch(names: list[str], examples: int, reports: dict[str, Report]) -> 
             os._exit(0)
     os.close(write)
     os.set_blocking(read, False)
-    buf, name, case, last = b"", None, None, time.monotonic()
+    buf, name, case, last, cpu = b"", None, None, time.monotonic(), 0.0
     killed = None
     while True:
         try:
@@ -585,16 +614,17 @@ def _fuzz_batch(names: list[str], examples: int, reports: dict[str, Report]) -> 
                 if tag == "N":
                     name, case = text, None
                 elif tag == "C":
-                    case, last = text, time.monotonic()
+                    case, last, cpu = text, time.monotonic(), _cpu_seconds(pid)
                     reports[name].cases += 1
                 elif tag == "R":
                     if text:
                         reports[name].add(case, text)
                     case = None
             continue
-        if case is not None and time.monotonic() - last > TIME_LIMIT + 2:
+        why = case is not None and _overran(pid, cpu, last, TIME_LIMIT + 2, WALL_LIMIT)
+        if why:
             os.kill(pid, signal.SIGKILL)  # stuck inside one C or big-integer operation
-            reports[name].add(case, f"no answer within {TIME_LIMIT:g} s (stuck; killed)")
+            reports[name].add(case, f"{why} (stuck; killed)")
             killed = name
             break
         time.sleep(0.002)
@@ -648,17 +678,19 @@ def test_the_harness_catches_each_kind_of_finding():
     assert check_call(wrong_type, Case((5,), {})).startswith("IndexError")
     assert check_call(unnamed, Case((5,), {})).startswith("ValueError naming no parameter")
     assert check_call(named, Case((5,), {})) is None
-    global TIME_LIMIT
+    global TIME_LIMIT, WALL_LIMIT
     old, TIME_LIMIT = TIME_LIMIT, 0.2
+    old_wall, WALL_LIMIT = WALL_LIMIT, 1.0
 
     def stuck(n):  # one big-integer operation: no signal interrupts it
         return 7 ** (10**n) % 5
 
     try:
-        assert "no answer within" in check_call(slow, Case((2,), {}))
-        assert "no answer within" in check_call(stuck, Case((9,), {}))
+        assert "s of wall time (waiting" in check_call(slow, Case((3,), {}))
+        WALL_LIMIT = old_wall  # judged by CPU time, however loaded the machine
+        assert "s of CPU time" in check_call(stuck, Case((9,), {}))
     finally:
-        TIME_LIMIT = old
+        TIME_LIMIT, WALL_LIMIT = old, old_wall
 
 
 _RESULTS: dict[int, dict[str, Report]] = {}
@@ -844,13 +876,13 @@ def _refusal_one(name: str, out: Any) -> None:
     collect()
     base = None
     for case in drawn:
-        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+        signal.setitimer(signal.ITIMER_PROF, TIME_LIMIT)
         try:
             ok = _refusal(func, case, None) == "ok"
         except _Alarm:
             ok = False
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
         if ok:
             base = case
             break
@@ -859,13 +891,13 @@ def _refusal_one(name: str, out: Any) -> None:
         return
     for param, cls, val, must in targets:
         out.write(f"C {name}|{param}|{cls}|{int(must)}\n")
-        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+        signal.setitimer(signal.ITIMER_PROF, TIME_LIMIT)
         try:
             res = _refusal(func, _with(base, sig, param, val), param)
         except _Alarm:
-            res = f"no answer within {TIME_LIMIT:g} s"
+            res = f"no answer within {TIME_LIMIT:g} s of CPU time"
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
         out.write(f"R {res}\n".replace("\n", " ").rstrip() + "\n")
 
 
@@ -879,7 +911,7 @@ def _refusal_child(names: list[str], write: int) -> None:
     def on_alarm(signum, frame):
         raise _Alarm
 
-    signal.signal(signal.SIGALRM, on_alarm)
+    signal.signal(signal.SIGPROF, on_alarm)  # the CPU-time limit (ITIMER_PROF)
     for name in names:
         out.write(f"N {name}\n")
         _refusal_one(name, out)
@@ -925,7 +957,7 @@ def refusal_scan(names: list[str]) -> Refusals:
                 os._exit(0)
         os.close(write)
         os.set_blocking(read, False)
-        buf, name, current, last = b"", None, None, time.monotonic()
+        buf, name, current, last, cpu = b"", None, None, time.monotonic(), 0.0
         killed = None
         while True:
             try:
@@ -940,17 +972,20 @@ def refusal_scan(names: list[str]) -> Refusals:
                 for line in lines:
                     tag, text = line[:1].decode(), line[2:].decode(errors="replace")
                     if tag == "N":
-                        name, current, last = text, None, time.monotonic()
+                        name, current = text, None
+                        last, cpu = time.monotonic(), _cpu_seconds(pid)
                     elif tag == "X":
                         result.no_baseline.append(text)
                     elif tag == "C":
-                        current, last = text, time.monotonic()
+                        current = text
+                        last, cpu = time.monotonic(), _cpu_seconds(pid)
                     elif tag == "R" and current is not None:
                         fn, param, cls, must = current.split("|")
                         result.rows.append((fn, param, cls, must == "1", text))
                         current = None
                 continue
-            if time.monotonic() - last > 4 * TIME_LIMIT * (REFUSAL_BASELINES + 1):
+            per = REFUSAL_BASELINES + 1
+            if _overran(pid, cpu, last, 4 * TIME_LIMIT * per, WALL_LIMIT * per):
                 os.kill(pid, signal.SIGKILL)
                 killed = name
                 if current is not None:

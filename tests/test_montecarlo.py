@@ -11,6 +11,7 @@ import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -269,7 +270,7 @@ _KILLED_RUN = textwrap.dedent(
 )
 
 
-def test_killed_run_resumes_to_the_identical_result(tmp_path):
+def test_killed_run_resumes_to_the_identical_result(tmp_path, monkeypatch):
     """SIGKILL a run midway; resuming from its checkpoint gives the uninterrupted result."""
     path = tmp_path / "killed.ckpt"
     script = tmp_path / "run.py"
@@ -291,11 +292,14 @@ def test_killed_run_resumes_to_the_identical_result(tmp_path):
     # resuming must use the identical event (its fingerprint is in the checkpoint) ...
     with pytest.raises(ValueError, match="different parameters"):
         estimate_probability(event, 40_000, rng=99, chunk_size=2_000, checkpoint=path)
-    t0 = time.monotonic()
+    # ... and the finished chunks were not redone: the resumed run sleeps once per chunk it
+    # runs (counted, not timed: a loaded machine cannot change the count)
+    on_disk = chunks_in(path)  # the child may have finished a chunk after `done` was read
+    slept: list[float] = []
+    monkeypatch.setattr(ev, "time", SimpleNamespace(sleep=slept.append))  # this module only
     resumed = estimate_probability(fast_event, 40_000, rng=99, chunk_size=2_000, checkpoint=path)
-    elapsed = time.monotonic() - t0
-    # ... and the finished chunks were not redone (20 chunks at 0.25 s each would take 5 s)
-    assert elapsed < 0.25 * (20 - done) + 2.0
+    monkeypatch.undo()
+    assert slept == [0.25] * (20 - on_disk), (on_disk, len(slept))
     fresh = estimate_probability(event, 40_000, rng=99, chunk_size=2_000)
     assert resumed.successes == fresh.successes and resumed == fresh
 

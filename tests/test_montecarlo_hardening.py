@@ -81,10 +81,10 @@ def test_light_tailed_samplers_do_not_warn():  # the negative control (filterwar
 
 
 def test_10_to_the_15_trials_is_refused_at_once():
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a loaded machine does not move it
     with pytest.raises(ValueError, match=r"15,258,789,063 chunks, more than the 100,000,000"):
         estimate_probability(ev.must_not_run, 10**15)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 2.0
     assert MAX_CHUNKS == 10**8
 
 

@@ -74,7 +74,7 @@ def _mp_moments(laws, k):
     return float(m1), float(m2 - m1**2)
 
 
-@pytest.mark.parametrize("k", [1, 3, 5])
+@pytest.mark.parametrize("k", [1, 3, pytest.param(5, marks=pytest.mark.slow)])  # k = 5: 6 s of CPU
 def test_continuous_matches_mpmath(k):
     laws = [
         stats.gamma(2.0, scale=0.5),
@@ -127,10 +127,10 @@ def test_large_two_groups_is_fast_and_consistent():
     import time
 
     laws = [(stats.expon(scale=1.0), 5000), (stats.expon(scale=3.0), 5000)]
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a loaded machine does not move it
     a = order_statistic_moments(laws, 9000)
     b = order_statistic_moments(laws, 9000, method="quad")
-    assert time.perf_counter() - t < 30  # measured ~2.5 s on one shared core
+    assert time.process_time() - t < 30  # measured ~2.5 s on one shared core
     assert a.mean == pytest.approx(b.mean, rel=1e-10)
     assert a.variance == pytest.approx(b.variance, rel=1e-7)
     laws = [stats.gamma(2.0)] * 5000 + [stats.weibull_min(1.5, scale=3.0)] * 5000

@@ -484,14 +484,14 @@ def test_optimal_straggler_tolerance_names_m_instead_of_an_empty_min():
 def test_scans_refuse_sizes_that_would_take_minutes_at_once():
     import time
 
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a loaded machine does not move it
     with pytest.raises(ValueError, match=r"n must be <= 10000 here"):
         optimal_straggler_tolerance("cyclic-mds", stats.expon(), 10**6)
     with pytest.raises(ValueError, match=r"n must be <= 200 here"):
         optimal_straggler_tolerance("cyclic-mds", stats.gamma(2.0), 1000)
     with pytest.raises(ValueError, match=r"n must be <= 10000 here"):
         zhang_best_redundancy("GC", 10**6)
-    assert time.perf_counter() - t < 5  # refused before any work
+    assert time.process_time() - t < 5  # refused before any work
 
 
 @settings(max_examples=20, deadline=None)
@@ -522,9 +522,9 @@ def test_optimal_f_bisection_equals_the_brute_force_scan(n, xi, n_cg, c_m, decod
 def test_optimal_f_at_ten_million_workers_is_fast():
     import time
 
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a loaded machine does not move it
     o = halbawi_optimal_f(10**7, t0=0.001, xi=1.1, n_cg=0.035, decoding="none")
-    assert time.perf_counter() - t < 5  # was over 60 s (a scan over every f)
+    assert time.process_time() - t < 5  # was over 60 s (a scan over every f)
     assert o.times is None
     # the optimum sits next to the Proposition-1 limit: alpha* = 0.1477 at large n (eq. (22))
     assert o.alpha == pytest.approx(halbawi_alpha_star(0.001, 1.1, 0.035), abs=2e-3)

@@ -154,6 +154,7 @@ def test_decode_many_never_reads_a_stragglers_row(backend, junk):
                 call()
 
 
+@pytest.mark.slow  # compiles in two fresh processes (about 5 s of CPU)
 def test_kernel_loads_from_numba_cache_in_a_fresh_process(tmp_path):
     # issue 27: the kernel was a closure, whose cache index never matched, so every process
     # compiled it again (4.7 s) and wrote another cache file; module-level, a second

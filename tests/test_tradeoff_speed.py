@@ -249,7 +249,8 @@ def _law(name, shape, loc, scale):
     return stats.expon(loc=loc, scale=scale)
 
 
-@pytest.mark.parametrize("n", [2, 3, 12, 60, 301, 2000])
+# n = 2000 costs about 5 s of CPU: slow; n = 301 takes the same screened path
+@pytest.mark.parametrize("n", [2, 3, 12, 60, 301, pytest.param(2000, marks=pytest.mark.slow)])
 def test_screened_time_optimum_is_the_scans(n):
     from gctheory.runtime import optimal_straggler_tolerance
     from gctheory.runtime.schemes import _optimum_screened
@@ -298,7 +299,7 @@ def test_rayleigh_lower_bound_of_lam_is_below_the_exact_one(n, d):
     assert low > 0.9 * exact  # negative control: a screen that never rejects would show here
 
 
-@pytest.mark.parametrize("n", [1200, 2500])
+@pytest.mark.parametrize("n", [1200, pytest.param(2500, marks=pytest.mark.slow)])  # 2500: 7 s
 def test_expander_rows_same_with_and_without_the_screens(n, monkeypatch):
     from gctheory.tradeoff import tradeoff
     from gctheory.tradeoff.schemes import expander as ex
@@ -319,3 +320,20 @@ def test_expander_rows_same_with_and_without_the_screens(n, monkeypatch):
     slow = tradeoff(n, **kw)
     assert fast.rows == slow.rows and fast.notes == slow.notes
     assert any(r["scheme"] == "expander" for r in fast.rows)
+
+
+def test_circulant_screen_leaves_graphs_past_the_direct_path_to_the_fft():
+    # the n = 2500 case above reaches this branch too (slow): here it is reached directly. Past
+    # the direct path's size the screen decides nothing and computes nothing (a context with
+    # no memo would raise if it tried), so the exact lam comes from the FFT
+    from types import SimpleNamespace
+
+    from gctheory.codes.expander import _CIRCULANT_DIRECT_MAX
+    from gctheory.tradeoff.schemes import expander as ex
+
+    d = ex._RRG_MAX_D + 1  # a circulant degree
+    big = SimpleNamespace(n=_CIRCULANT_DIRECT_MAX // d + 1, cache={})
+    assert ex._fails_surely(big, 0, d) is False and big.cache == {}
+    small = SimpleNamespace(n=_CIRCULANT_DIRECT_MAX // d - 1, cache={})
+    with pytest.raises(AttributeError, match="memo"):  # the direct path computes
+        ex._fails_surely(small, 0, d)
