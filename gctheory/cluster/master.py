@@ -19,13 +19,13 @@ References
 
 from __future__ import annotations
 
-import sys
 import time
 import warnings
 from typing import Any
 
 import numpy as np
 
+from gctheory._progress import Progress
 from gctheory.cluster.base import DEAD, ERROR, LATE, NEVER, STATUSES, UNUSED, USED, Engine
 from gctheory.cluster.checkpoint import check_checkpoint_path, load_checkpoint, save_checkpoint
 from gctheory.cluster.engines import make_engine
@@ -40,25 +40,17 @@ _NEVER, _USED, _UNUSED, _LATE, _ERROR, _DEAD = NEVER, USED, UNUSED, LATE, ERROR,
 
 
 class _Bar:
+    """The run's progress (:class:`~gctheory._progress.Progress`): a bar on a terminal, a
+    line every 10 s off one, nothing with ``progress=False``."""
+
     def __init__(self, total: int, enabled: bool | None, label: str) -> None:
-        self.on = sys.stderr.isatty() if enabled is None else bool(enabled)
-        self.total, self.label, self.t0, self.last = total, label, time.monotonic(), 0.0
+        self.progress = Progress(total, label, enabled=enabled)
 
     def update(self, done: int) -> None:
-        now = time.monotonic()
-        if not self.on or (now - self.last < 0.1 and done < self.total):
-            return
-        self.last = now
-        frac = done / self.total
-        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
-        rate = done / max(now - self.t0, 1e-9)
-        sys.stderr.write(f"\r{self.label} [{bar}] {done}/{self.total} {rate:6.1f} it/s")
-        sys.stderr.flush()
+        self.progress.update(done)
 
     def close(self) -> None:
-        if self.on:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+        self.progress.close()
 
 
 def _seed(rng: Any) -> int:
@@ -159,7 +151,8 @@ def run(
     trace : path, optional
         Write the trace CSV (and the ``.json`` sidecar replay reads) there.
     progress : bool, optional
-        A progress bar on stderr (default: when stderr is a terminal).
+        Progress on stderr: a bar on a terminal, a line every 10 s elsewhere (default);
+        ``True`` draws the bar even off a terminal, ``False`` prints nothing.
     on_iteration : callable, optional
         ``on_iteration(t, engine)`` after each iteration (and its checkpoint).
     checkpoint : path, optional

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import numbers
 import os
-import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from gctheory._progress import Progress
 from gctheory._validate import check_flag, check_path, check_real
 from gctheory.montecarlo.estimates import DEFAULT_INTERVAL, check_interval, check_level
 from gctheory.sweeps.problems import Problem
@@ -130,7 +130,9 @@ def collect(
     max_seconds : float, optional
         Start no new batch after this long (the run can be resumed).
     progress : bool or None
-        One line per batch on stderr; None shows it only on a terminal.
+        Progress on stderr (the problem, its trials and events so far): a bar on a
+        terminal, a line every 10 s elsewhere (default); ``True`` draws the bar even off
+        a terminal, ``False`` prints nothing.
 
     Returns
     -------
@@ -176,8 +178,7 @@ def collect(
         if r is not None and not (isinstance(r, numbers.Real) and float(r) > 0):
             raise ValueError(f"{p.label}: rel_half_width must be positive, got {r!r}")
     keys = [p.key for p in problems]  # builds every code now: bad parameters fail before work
-    if progress is None:
-        progress = sys.stderr.isatty()
+    bar = Progress(len(problems), "sweeps collect", enabled=progress)
     summary = CollectSummary()
     start = time.monotonic()
     rows: dict[str, list[Row]] = {}
@@ -224,24 +225,20 @@ def collect(
                         f.append([row])
                         rows.setdefault(key, []).append(row)
                         summary.rows_written += 1
-                if progress:
+                if bar.enabled:
                     m = merge_rows(rows[key])
                     if m.events is not None:
                         got = f"{m.events} events"
                     else:
                         assert m.sum is not None, "merge_rows sums the rows of a mean"
                         got = f"mean {m.sum / m.trials:.4g}"
-                    sys.stderr.write(
-                        f"\r[{i + 1}/{len(problems)}] {p.label}: {m.trials}/{t} trials, {got}, "
-                        f"{time.monotonic() - start:.1f}s\x1b[K"
-                    )
-                    sys.stderr.flush()
+                    bar.update(i, f"{p.label}: {m.trials}/{t} trials, {got}")
+            bar.update(i + 1)
         with f:
             refresh()
     finally:
         f.close()
-    if progress:
-        sys.stderr.write("\n")
+        bar.close()
     summary.seconds = time.monotonic() - start
     summary.stats = [
         to_stat(merge_rows(rows[k]), len(rows[k]), level, interval) for k in dict.fromkeys(keys)
