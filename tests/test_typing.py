@@ -106,6 +106,48 @@ def test_public_names_have_their_real_types_not_any(mypy_output):
     assert "Any" not in sig.split("->")[-1] and sig.endswith("Estimate"), sig
 
 
+#: the gallery's results (``gallery_calls`` in the user file), each a real class, no ``Any``
+GALLERY = {
+    "points": "list[gctheory.ldpc.simulation.WaterfallPoint]",
+    "law": "gctheory.ldpc.scaling.ScalingParameters",
+    "drawing": "gctheory.plots._base.Drawing",
+    "atlas": "gctheory.tradeoff.table.TradeoffTable",
+    "atlas_fig": "matplotlib.figure.Figure",
+    "trace": "gctheory.delays._trace_core.Trace",
+    "fitted": "gctheory.plots._base.Drawing",
+    "sgc_run": "gctheory.sgc.runtime.SchemeRun",
+    "cluster_result": "gctheory.cluster.results.ClusterRun",
+    "same": "gctheory.cluster.compare.Comparison",
+    "weighted": "gctheory.montecarlo.estimates.Estimate",
+    "tail": "gctheory.montecarlo.estimates.Estimate",
+}
+
+
+def test_gallery_calls_have_their_real_types(mypy_output):
+    """The gallery's calls (``examples/plot_*.py``) return real classes: the figure
+    ``plot_tradeoff`` draws is a matplotlib ``Figure``, not ``Any``."""
+    revealed = _revealed(mypy_output[0])
+    for expr, want in GALLERY.items():
+        assert revealed.get(expr) == want, f"{expr}: {revealed.get(expr)}, expected {want}"
+
+
+def test_gallery_imports_are_covered():
+    """Every ``gctheory`` name the gallery imports is used in the user file (outside its
+    imports), so a new example's calls cannot skip the type check unnoticed."""
+    imports = r"^\s*(from \S+ )?import (\([^)]*\)|.*)$"
+    used = re.sub(imports, "", USER.read_text(encoding="utf-8"), flags=re.M)
+    names = set()
+    for example in sorted((ROOT / "examples").glob("plot_*.py")):
+        text = example.read_text(encoding="utf-8")
+        for group, line in re.findall(
+            r"^from gctheory[\w.]* import (?:\(([^)]*)\)|([^(\n]+))$", text, re.M
+        ):
+            names.update(n.strip() for n in (group or line).split(",") if n.strip())
+    assert len(names) > 20, sorted(names)
+    missing = sorted(n for n in names if not re.search(rf"\b{n}\b", used))
+    assert not missing, f"gallery names not used in {USER.name}: {missing}"
+
+
 def test_user_file_runs():
     """The file is an honest user script: it runs (reveal_type is under TYPE_CHECKING)."""
     import runpy

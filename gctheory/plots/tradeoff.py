@@ -17,12 +17,18 @@ import math
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import matplotlib
 import numpy as np
 
 from gctheory.plots._base import _WITH_SVG, figure, plt
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure, FigureBase
+
+#: the figure (or subfigure) a caller hands to :func:`plot_tradeoff`, returned as is
+_Fig = TypeVar("_Fig", bound="FigureBase")
 
 __all__ = ["PAPER_ATLASES", "SCHEME_STYLE", "plot_tradeoff", "save_atlas"]
 
@@ -413,6 +419,26 @@ def _time_labels(ax: Any, p: dict[str, Any], n: int) -> None:
     )
 
 
+@overload
+def plot_tradeoff(
+    table: Any,
+    *,
+    fig: None = None,
+    title: str | None = None,
+    figsize: tuple[float, float] = (15.5, 12.5),
+) -> Figure: ...
+
+
+@overload
+def plot_tradeoff(
+    table: Any,
+    *,
+    fig: _Fig,
+    title: str | None = None,
+    figsize: tuple[float, float] = (15.5, 12.5),
+) -> _Fig: ...
+
+
 def plot_tradeoff(
     table: Any,
     *,
@@ -442,8 +468,8 @@ def plot_tradeoff(
     Returns
     -------
     matplotlib.figure.Figure
-        The figure drawn on: its axes are the panels, in the order (a) load,
-        (a) failure, (b), then (c) and (d) where drawn.
+        The figure drawn on (``fig`` when given, typed as given): its axes are the
+        panels, in the order (a) load, (a) failure, (b), then (c) and (d) where drawn.
 
     Examples
     --------

@@ -464,7 +464,9 @@ def run_scheme(
     return SchemeRun(scheme, params, float(load), np.asarray(dur, float), int(waits))
 
 
-def param_grid(scheme: str, n: int, rounds: int, jobs: int, rules: str = "paper") -> list[tuple]:
+def param_grid(
+    scheme: str, n: int, rounds: int, jobs: int, rules: str = "paper"
+) -> list[tuple[int, ...]]:
     """Every parameter tuple the search tries (the scripts' grid, with the paper's delay bound).
 
     Parameters
@@ -482,7 +484,7 @@ def param_grid(scheme: str, n: int, rounds: int, jobs: int, rules: str = "paper"
 
     Returns
     -------
-    list of tuple
+    list of tuple of int
         Every parameter tuple tried.
 
     Examples
