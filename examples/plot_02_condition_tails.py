@@ -21,7 +21,7 @@ from gctheory.conditioning import condition_numbers, gaussian_condition_bound
 from gctheory.generators import gaussian_generator, vandermonde_generator
 
 K, N = 6, 12
-subsets = np.array(list(combinations(range(N), K)))
+subsets = np.array(list(combinations(range(N), K)), dtype=np.intp)
 generators = {
     "Gaussian (one draw)": gaussian_generator(K, N, rng=1),
     "Vandermonde, Chebyshev nodes": vandermonde_generator(K, N, nodes="chebyshev"),
