@@ -51,6 +51,7 @@ import numpy as np
 
 from gctheory._validate import as_generator, check_choice, check_int, check_probability, check_real
 from gctheory.delays._threads import blas_single_thread
+from gctheory.delays.censored import as_data_shares
 from gctheory.delays.fitting import LAWS, LawFit, fit_laws
 from gctheory.delays.loadscale import LoadScaling, ProportionalLoad, fit_load_scaling
 from gctheory.delays.orderstats import empirical_weights, law_grouped_means
@@ -362,6 +363,7 @@ def scheme_times(
     rng = as_generator(rng)
     if not isinstance(trace, Trace):
         raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
+    trace = as_data_shares(trace)  # a run trace's unit loads -> the layouts' data shares
     valid = scheme_s_values(scheme, n, m, code)
     if s is None:
         s_list = valid
