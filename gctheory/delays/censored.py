@@ -74,6 +74,7 @@ __all__ = [
     "LOAD_UNITS",
     "CensoredSample",
     "as_data_shares",
+    "censored_fits_by_share",
     "censored_sample",
     "fit_law_censored",
     "fit_laws_censored",
@@ -166,6 +167,37 @@ def as_data_shares(tr: Any) -> Any:
         return tr
     n = int(np.unique(tr.worker).size)
     return dataclasses.replace(tr, load=run_unit_loads(tr) / n)
+
+
+def censored_fits_by_share(tr: Any, laws: Any) -> tuple[dict, dict[str, str]]:
+    """Each law fitted to a run trace's times (seconds) at each data share, as censored data.
+
+    The ``fits`` :func:`gctheory.delays.scheme_times` takes for a run trace (keys ``(law,
+    share)`` with the shares of :func:`as_data_shares`), so its per-law rows use the
+    cancelled stragglers' survival instead of reading only the fastest ``n - s`` of each
+    round. Returns ``(fits, notes)``: a law that does not fit at some share is left out of
+    ``fits`` and named in ``notes`` (the caller drops it rather than refit it uncensored).
+    """
+    from gctheory.delays.fitting import fit_law
+
+    shr = as_data_shares(tr)
+    status = np.asarray(tr.columns["status"]).astype(str)
+    keep = np.isin(status, OBSERVED + CENSORED)
+    fits: dict = {}
+    notes: dict[str, str] = {}
+    for ld in shr.loads:
+        m = keep & (shr.load == ld)
+        cens = np.isin(status[m], CENSORED)
+        t = np.asarray(tr.time, float)[m]
+        smp = CensoredSample(t, cens, np.ones(t.size), tr.round[m], tr.worker[m])
+        for law in laws:
+            try:
+                f = fit_law_censored(smp, law) if cens.any() else fit_law(t, law)
+            except (FitConvergenceError, ValueError) as exc:
+                notes[law] = f"no censored fit at load {float(ld):g}: {exc}"
+                continue
+            fits[(law, float(ld))] = f
+    return fits, notes
 
 
 def _sidecar_unit(tr: Any) -> tuple[str, int | None]:

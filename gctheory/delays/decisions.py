@@ -275,6 +275,13 @@ def _round_values(M: np.ndarray, lays: Sequence[tuple[int, int, int]]) -> np.nda
     return out
 
 
+def _shares_trace(trace: Any) -> Trace:
+    """``trace`` checked, with a run trace's unit loads taken to the layouts' data shares."""
+    if not isinstance(trace, Trace):
+        raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
+    return as_data_shares(trace)
+
+
 def scheme_times(
     trace: Trace,
     scheme: str,
@@ -361,9 +368,7 @@ def scheme_times(
     if fits is not None and not isinstance(fits, dict):
         raise ValueError(f"fits must be a dict (law, load) -> LawFit or None, got {fits!r}")
     rng = as_generator(rng)
-    if not isinstance(trace, Trace):
-        raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
-    trace = as_data_shares(trace)  # a run trace's unit loads -> the layouts' data shares
+    trace = _shares_trace(trace)
     valid = scheme_s_values(scheme, n, m, code)
     if s is None:
         s_list = valid
