@@ -39,16 +39,85 @@ def _run_like(rounds=50, n=8, s=2, unit=3.0, gap=0.002, seed=0, law=None):
     return make_trace(
         np.repeat(np.arange(rounds), n),
         np.tile(np.arange(n), rounds),
-        np.full(rounds * n, unit / n),  # the data share: unit load / n
+        np.full(rounds * n, unit),  # the unit load l_i, the factor of the injected sleep
         obs.ravel(),
         source="synthetic run",
         status=status.ravel(),
+        load_unit=np.full(rounds * n, "unit"),
     )
 
 
-def test_the_unit_load_is_the_data_share_times_n():
+def test_the_unit_load_is_read_as_is():
     tr = _run_like(rounds=3)
     assert np.allclose(run_unit_loads(tr), 3.0)
+
+
+def _old_trace(tmp_path, sidecar):
+    """A trace as written before the unit was stated: load = the data share, no
+    ``load_unit`` column; ``sidecar`` is the JSON beside it (None: no sidecar)."""
+    import json
+
+    tr = _run_like(rounds=3)
+    cols = {k: v for k, v in tr.columns.items() if k != "load_unit"}
+    old = make_trace(tr.round, tr.worker, tr.load / 8, tr.time, **cols)
+    path = write_trace(old, tmp_path / "old.csv")
+    if sidecar is not None:
+        (tmp_path / "old.csv.json").write_text(json.dumps(sidecar))
+    return path
+
+
+def test_old_traces_are_converted_from_shares_or_refused_by_name(tmp_path):
+    from gctheory.delays import read_trace
+
+    # the sidecar of an old run (no load_unit key, n = 8): shares x 8
+    tr = read_trace(_old_trace(tmp_path, {"scheme": "cyclic_mds", "n": 8}))
+    assert np.allclose(tr.load, 0.375) and np.allclose(run_unit_loads(tr), 3.0)
+    assert np.allclose(censored_sample(tr).unit, 3.0)
+    # a sidecar that names the new unit, or an unknown one
+    tr = read_trace(_old_trace(tmp_path, {"n": 8, "load_unit": "unit"}))
+    assert np.allclose(run_unit_loads(tr), 0.375)
+    tr = read_trace(_old_trace(tmp_path, {"n": 8, "load_unit": "bytes"}))
+    with pytest.raises(ValueError, match="'load_unit' must be one of unit, share"):
+        run_unit_loads(tr)
+    # no column and no sidecar: the unit is not stated
+    (tmp_path / "old.csv.json").unlink()
+    tr = read_trace(_old_trace(tmp_path, None))
+    with pytest.raises(ValueError, match="'load' column is not stated.*load_unit"):
+        censored_sample(tr)
+    bad = _run_like(rounds=3)
+    cols = dict(bad.columns, load_unit=np.full(len(bad), "share").astype(object))
+    cols["load_unit"][0] = "unit"
+    mixed = make_trace(bad.round, bad.worker, bad.load, bad.time, **cols)
+    with pytest.raises(ValueError, match="column 'load_unit' must be one of unit, share"):
+        run_unit_loads(mixed)
+
+
+@pytest.mark.parametrize("scheme,s,unit", [("cyclic_mds", 2, 3.0), ("gd", 0, 1.0)])
+def test_a_real_run_trace_carries_the_injected_multiplier_as_its_load(tmp_path, scheme, s, unit):
+    """The trace's ``load`` is the factor of the injected sleep ``l_i X`` (cyclic-MDS,
+    n = 8, s = 2: 3 partitions of k = 8 each, l_i = 3 x 8 / 8 = 3; gd: 1), stated in the
+    trace and its sidecar; the injected times divided by it follow the injected per-unit
+    law (every row, cancelled or not, records its injected sleep)."""
+    import json
+
+    from gctheory.cluster import run
+    from gctheory.delays import fit_law, read_trace
+
+    path = tmp_path / "run.csv"
+    run(scheme, 8, s, delay="shifted_exp(0.002, 0.002)", iterations=12, rng=3, eval_every=0,
+        trace=path, progress=False)  # fmt: skip
+    tr = read_trace(path)
+    assert np.allclose(tr.load, unit) and set(tr.columns["load_unit"]) == {"unit"}
+    assert json.loads((tmp_path / "run.csv.json").read_text())["load_unit"] == "unit"
+    assert np.allclose(run_unit_loads(tr), unit)
+    x = tr.columns["injected"].astype(float) / run_unit_loads(tr)
+    f = fit_law(x, "shifted_exp")
+    assert f.contains("mean", 0.002) and f.contains("shift", 0.002), f
+    assert not fit_law(x * 8 / unit, "shifted_exp").contains("mean", 0.002)  # shares miss
+    # replayed as a delay trace (trace:RUN.csv), its loads are the layouts' data shares
+    from gctheory.delays.replay import TraceReplay
+
+    assert np.allclose(TraceReplay(tr).loads, unit / 8)
 
 
 def test_censored_fit_contains_the_law_the_uncensored_one_misses():
@@ -202,3 +271,36 @@ def test_real_run_trace_fitted_with_the_default_command_contains_the_injected_la
     if scheme != "gd":  # gd waits for every worker: nothing is censored
         used = fit_law(smp.observed, "shifted_exp")
         assert not used.contains("mean", mean), used
+
+
+def test_optimum_on_a_run_trace_uses_the_censored_fits(tmp_path, capsys):
+    """cyclic-MDS, n = 8, s = 2 at unit load 3 waits for the 6th of 8 times: with
+    shifted_exp(0.02, 0.02) per unit load its mean is 3 (0.02 + 0.02 (H_8 - H_2)) by the
+    Renyi representation of exponential order statistics (0.13307). The per-law row of
+    ``delays optimum`` on the run trace comes from the censored fit and lands near it; the
+    same trace with no status column (the completed rows read as complete, the censored
+    ones dropped) gives the biased row (negative control)."""
+    import json
+    from fractions import Fraction
+
+    harm = sum(Fraction(1, j) for j in range(3, 9))  # H_8 - H_2
+    truth = 3 * (SHIFT + MEAN * float(harm))
+    tr = _run_like(rounds=200, seed=4)
+    path = write_trace(tr, tmp_path / "run.csv")
+    done = np.asarray(tr.columns["status"]) == "used"
+    plain = make_trace(tr.round[done], tr.worker[done], tr.load[done] / 8, tr.time[done])
+    old = write_trace(plain, tmp_path / "used.csv")
+    argv = ["delays", "optimum", "--scheme", "cyclic-mds", "--n", "8", "--laws", "shifted_exp",
+            "--bootstrap", "0", "--load-model", "proportional", "--curve", "--format",
+            "json"]  # fmt: skip
+
+    def at_s2(p):
+        rc, out, _ = _cli([*argv[:2], str(p), *argv[2:]], capsys)
+        assert rc == 0
+        rows = json.loads(out)["rows"]
+        return next(r["shifted_exp"] for r in rows if r["s"] == 2)
+
+    assert abs(at_s2(path) / truth - 1) < 0.05, (at_s2(path), truth)  # s.e. about 1.7%
+    assert at_s2(old) < 0.9 * truth, (at_s2(old), truth)
+    rc, out, _ = _cli([*argv[:2], str(path), *argv[2:-3]], capsys)
+    assert rc == 0 and "per-law rows: censored fits" in out

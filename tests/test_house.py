@@ -198,7 +198,7 @@ LONG_FUNCTIONS: dict[str, tuple[int, str]] = {
         "to be split by concept: scheme rows, delay model, optima, Monte Carlo twin, assembly",
     ),
     "gctheory/delays/decisions.py:scheme_times": (
-        168,
+        167,
         "to be split: the per-s time table on measured data (laws, bootstrap, assembly)",
     ),
     "gctheory/training/simulator.py:_simulate": (

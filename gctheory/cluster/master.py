@@ -527,5 +527,5 @@ def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, s
         dead=dict(dead),
         config=dict(config, iterations=T, _starts=start_at[:T].tolist()),
         wall_time=time.perf_counter() - t_run if t_run is not None else 0.0,
-        loads=np.asarray(sch.support, bool).sum(axis=1) / sch.k,
+        loads=np.asarray(sch.loads, float).copy(),  # l_i: the injected sleep is l_i X
     )

@@ -88,7 +88,8 @@ class ClusterRun:
     metrics : dict of ndarray
         Train / test metrics at ``metric_iterations`` (ndarray of int).
     loads : ndarray (n,)
-        Each worker's share of the data.
+        Each worker's unit load ``l_i`` (partitions held x ``n`` / ``k``): the
+        factor of its injected sleep ``l_i X``.
     decode_noise_bound : ndarray (T,)
         The decoder's forward-error bound each iteration (``noise_bound`` of
         :meth:`gctheory.codes.GradientCode.decode_detail`: the relative error

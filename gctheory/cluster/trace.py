@@ -1,21 +1,26 @@
 """A real run as a :class:`gctheory.delays.Trace`: one row per worker per iteration.
 
 Columns of :func:`gctheory.delays.read_trace`'s format: ``round`` (the
-iteration), ``worker``, ``load`` (the worker's share of the data, as in the
-AWS Lambda traces) and ``time`` (seconds from the master sending the
-parameters to the result reaching it). Optional columns: ``profile`` (one
-campaign: scheme, n, engine), ``status`` (one of
-:data:`gctheory.cluster.STATUSES`: ``used`` in the survivor set, ``unused``
+iteration), ``worker``, ``load`` (the worker's unit load ``l_i`` = partitions
+held x ``n`` / ``k``: the factor of the injected sleep ``l_i X``, so a law fitted
+to ``time / load`` is per unit load, in the units ``--delay`` takes) and ``time``
+(seconds from the master sending the parameters to the result reaching it).
+Optional columns: ``profile`` (one campaign: scheme, n, engine), ``status`` (one
+of :data:`gctheory.cluster.STATUSES`: ``used`` in the survivor set, ``unused``
 on time but not needed, ``late`` after the master moved on, ``never`` (no
 result: cancelled by the next iteration, or the run ended), ``error``,
 ``dead``), ``start`` and ``finish`` (seconds since the run started, ``finish``
 nan when never), ``injected`` (the injected delay), ``decode_s`` and
-``iteration_s`` of the iteration. A row that never finished has ``time`` equal
-to how long it was observed (a lower bound): select ``--where status=used``
-(or ``late``) in ``gctheory delays`` to read only completed times.
+``iteration_s`` of the iteration, and ``load_unit`` (``unit``: the unit of the
+``load`` column). Traces written before the unit was stated carry the data
+share (partitions held / ``k``) and no ``load_unit`` column or sidecar key;
+:func:`gctheory.delays.censored.run_unit_loads` converts them. A row that never
+finished has ``time`` equal to how long it was observed (a lower bound: it is
+right-censored, and ``gctheory delays fit`` fits it as such).
 
 A ``.json`` sidecar next to the CSV keeps the run's configuration (scheme,
-seed, step size, workload), which :func:`gctheory.cluster.replay` needs.
+seed, step size, workload, ``load_unit``), which :func:`gctheory.cluster.replay`
+needs.
 """
 
 from __future__ import annotations
@@ -28,8 +33,17 @@ import numpy as np
 
 from gctheory._safe_json import bounded_loads
 from gctheory.cluster.base import STATUSES
+from gctheory.delays.censored import LOAD_UNIT, LOAD_UNITS
 
-__all__ = ["run_trace", "save_run", "load_run", "sidecar_path", "survivors_from_trace"]
+__all__ = [
+    "LOAD_UNIT",
+    "LOAD_UNITS",
+    "run_trace",
+    "save_run",
+    "load_run",
+    "sidecar_path",
+    "survivors_from_trace",
+]
 
 
 def run_trace(run: Any) -> Any:
@@ -80,6 +94,7 @@ def run_trace(run: Any) -> Any:
         decode_s=np.repeat(run.decode_time, n),
         decode_noise_bound=np.repeat(_noise(run), n),
         iteration_s=np.repeat(run.iteration_time, n),
+        load_unit=np.full(T * n, LOAD_UNIT),
     )
 
 
@@ -128,6 +143,7 @@ def save_run(run: Any, path: Any) -> Path:
     p = write_trace(run.trace(), path)
     cfg = {k: v for k, v in run.config.items() if not k.startswith("_")}
     cfg["survivors"] = [list(S) for S in run.survivors]
+    cfg["load_unit"] = LOAD_UNIT
     sidecar_path(p).write_text(json.dumps(cfg, indent=1, default=_json_default) + "\n")
     return p
 

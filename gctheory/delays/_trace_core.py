@@ -53,7 +53,10 @@ class Trace:
     load : ndarray of float
         The worker's share of the data (0 = only the fixed cost of an
         invocation, 1 = the whole batch; the share ``(s+1)/n`` of a cyclic-MDS
-        worker in :func:`gctheory.runtime.scheme_layout`).
+        worker in :func:`gctheory.runtime.scheme_layout`). A trace of
+        ``gctheory run`` carries the unit load ``l_i`` = share x ``n`` instead
+        (the factor of its injected sleep), as its ``load_unit`` column says
+        (:func:`gctheory.delays.censored.as_data_shares` converts).
     time : ndarray of float
         Completion time in seconds (finite, >= 0).
     columns : dict of ndarray

@@ -33,8 +33,9 @@ the observed range, with a seeded parametric-bootstrap p-value that redraws each
 from the fitted law and censors it the way the run did (the round's fastest ``r``
 observed, the rest censored where the round ended, relative to its ``r``-th time).
 
-A run trace's ``load`` column is the worker's share of the data, while the injected
-sleep is ``l_i X`` with ``l_i`` = (partitions held) x ``n`` / ``k``: the times are
+A run trace's ``load`` column is the worker's unit load ``l_i`` = (partitions held) x
+``n`` / ``k``, the factor of the injected sleep ``l_i X`` (its ``load_unit`` column
+says ``unit``; older traces carried the data share and are converted): the times are
 divided by :func:`run_unit_loads` (the one place that reads the loads), so the fitted
 law is per unit load, in the units ``--delay`` takes. The times also contain the
 engine's own overhead (computing and sending the gradient): the fitted shift sits above
@@ -69,7 +70,11 @@ from gctheory.delays._threads import blas_single_thread
 from gctheory.delays.mixture import _BodyTailGen, body_tail
 
 __all__ = [
+    "LOAD_UNIT",
+    "LOAD_UNITS",
     "CensoredSample",
+    "as_data_shares",
+    "censored_fits_by_share",
     "censored_sample",
     "fit_law_censored",
     "fit_laws_censored",
@@ -79,6 +84,13 @@ __all__ = [
     "km_distance",
     "run_unit_loads",
 ]
+
+#: the unit of a run trace's ``load`` column (its ``load_unit`` column): the worker's unit
+#: load ``l_i`` (partitions held x ``n`` / ``k``), the factor of the injected sleep ``l_i X``
+LOAD_UNIT = "unit"
+#: the units a run trace's ``load_unit`` (column or sidecar key) may name: ``unit`` (as
+#: written now) and ``share`` (the data share, partitions held / ``k``, written before)
+LOAD_UNITS = ("unit", "share")
 
 #: statuses of a run trace whose time is complete / right-censored (the rest are dropped)
 OBSERVED = ("used", "unused", "late")
@@ -117,12 +129,101 @@ def is_run_trace(tr: Any) -> bool:
 def run_unit_loads(tr: Any) -> np.ndarray:
     """Each row's unit load ``l_i``: the factor of the injected sleep ``l_i X_i``.
 
-    The run trace's ``load`` is the worker's share of the data, (partitions held) / ``k``,
-    and ``l_i`` = (partitions held) x ``n`` / ``k`` = share x ``n`` with ``n`` the number of
-    workers of the run. Every fit of a run trace reads its loads through this function.
+    A run trace's ``load`` column is ``l_i`` = (partitions held) x ``n`` / ``k``, as its
+    ``load_unit`` column (``unit``) says; it is read as is. Traces written before the unit
+    was stated carry the data share, (partitions held) / ``k``, and no ``load_unit``
+    column: when their sidecar (``RUN.csv.json``) exists and names no other unit, the
+    share is converted (x ``n``, the sidecar's number of workers). Anything else is
+    refused by name. Every fit of a run trace reads its loads through this function.
     """
+    load = np.asarray(tr.load, float)
+    col = tr.columns.get("load_unit")
+    if col is not None:
+        units = sorted(set(np.asarray(col).astype(str).tolist()))
+        if len(units) != 1 or units[0] not in LOAD_UNITS:
+            raise ValueError(
+                f"{tr.source or 'the trace'}: column 'load_unit' must be one of "
+                f"{', '.join(LOAD_UNITS)} on every row, got {', '.join(units)}"
+            )
+        unit, n = units[0], None
+    else:
+        unit, n = _sidecar_unit(tr)
+    if unit == "unit":
+        return load
+    if n is None:
+        n = int(np.unique(tr.worker).size)
+    return load * n
+
+
+def as_data_shares(tr: Any) -> Any:
+    """``tr`` with its ``load`` as each worker's data share (partitions held / ``k``).
+
+    The form the replay and the scheme tables read (a layout's share, as in the AWS Lambda
+    traces): a run trace whose ``load_unit`` column says ``unit`` has its loads divided by
+    its number of workers ``n``; any other trace is returned as it is.
+    """
+    col = tr.columns.get("load_unit")
+    if col is None:
+        return tr
     n = int(np.unique(tr.worker).size)
-    return np.asarray(tr.load, float) * n
+    return dataclasses.replace(tr, load=run_unit_loads(tr) / n)
+
+
+def censored_fits_by_share(tr: Any, laws: Any) -> tuple[dict, dict[str, str]]:
+    """Each law fitted to a run trace's times (seconds) at each data share, as censored data.
+
+    The ``fits`` :func:`gctheory.delays.scheme_times` takes for a run trace (keys ``(law,
+    share)`` with the shares of :func:`as_data_shares`), so its per-law rows use the
+    cancelled stragglers' survival instead of reading only the fastest ``n - s`` of each
+    round. Returns ``(fits, notes)``: a law that does not fit at some share is left out of
+    ``fits`` and named in ``notes`` (the caller drops it rather than refit it uncensored).
+    """
+    from gctheory.delays.fitting import fit_law
+
+    shr = as_data_shares(tr)
+    status = np.asarray(tr.columns["status"]).astype(str)
+    keep = np.isin(status, OBSERVED + CENSORED)
+    fits: dict = {}
+    notes: dict[str, str] = {}
+    for ld in shr.loads:
+        m = keep & (shr.load == ld)
+        cens = np.isin(status[m], CENSORED)
+        t = np.asarray(tr.time, float)[m]
+        smp = CensoredSample(t, cens, np.ones(t.size), tr.round[m], tr.worker[m])
+        for law in laws:
+            try:
+                f = fit_law_censored(smp, law) if cens.any() else fit_law(t, law)
+            except (FitConvergenceError, ValueError) as exc:
+                notes[law] = f"no censored fit at load {float(ld):g}: {exc}"
+                continue
+            fits[(law, float(ld))] = f
+    return fits, notes
+
+
+def _sidecar_unit(tr: Any) -> tuple[str, int | None]:
+    """The load unit (and ``n``) of a run trace with no ``load_unit`` column, from its
+    sidecar; ValueError naming the column and the sidecar when neither says it."""
+    from pathlib import Path
+
+    from gctheory._safe_json import bounded_loads
+
+    side = Path(tr.source).with_name(Path(tr.source).name + ".json") if tr.source else None
+    if side is None or not Path(side).is_file():
+        raise ValueError(
+            f"{tr.source or 'the trace'}: the unit of the 'load' column is not stated (no "
+            f"'load_unit' column, and no sidecar {str(side) if side else 'RUN.csv.json'!r}); "
+            f"add a 'load_unit' column with one of {', '.join(LOAD_UNITS)} (unit: partitions "
+            "held x n / k, the factor of the injected sleep; share: partitions held / k)"
+        )
+    cfg = bounded_loads(Path(side).read_bytes(), f"{str(side)!r} (the run's configuration)")
+    cfg = cfg if isinstance(cfg, dict) else {}
+    unit = cfg.get("load_unit", "share")  # written before the unit was stated: shares
+    if unit not in LOAD_UNITS:
+        raise ValueError(
+            f"{str(side)!r}: 'load_unit' must be one of {', '.join(LOAD_UNITS)}, got {unit!r}"
+        )
+    n = cfg.get("n")
+    return unit, (int(n) if isinstance(n, int) and n > 0 else None)
 
 
 def censored_sample(tr: Any) -> CensoredSample:

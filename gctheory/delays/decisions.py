@@ -51,6 +51,7 @@ import numpy as np
 
 from gctheory._validate import as_generator, check_choice, check_int, check_probability, check_real
 from gctheory.delays._threads import blas_single_thread
+from gctheory.delays.censored import as_data_shares
 from gctheory.delays.fitting import LAWS, LawFit, fit_laws
 from gctheory.delays.loadscale import LoadScaling, ProportionalLoad, fit_load_scaling
 from gctheory.delays.orderstats import empirical_weights, law_grouped_means
@@ -274,6 +275,13 @@ def _round_values(M: np.ndarray, lays: Sequence[tuple[int, int, int]]) -> np.nda
     return out
 
 
+def _shares_trace(trace: Any) -> Trace:
+    """``trace`` checked, with a run trace's unit loads taken to the layouts' data shares."""
+    if not isinstance(trace, Trace):
+        raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
+    return as_data_shares(trace)
+
+
 def scheme_times(
     trace: Trace,
     scheme: str,
@@ -360,8 +368,7 @@ def scheme_times(
     if fits is not None and not isinstance(fits, dict):
         raise ValueError(f"fits must be a dict (law, load) -> LawFit or None, got {fits!r}")
     rng = as_generator(rng)
-    if not isinstance(trace, Trace):
-        raise ValueError(f"trace must be a Trace (see read_trace), got {type(trace).__name__}")
+    trace = _shares_trace(trace)
     valid = scheme_s_values(scheme, n, m, code)
     if s is None:
         s_list = valid

@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl
 import numpy as np
 
 from gctheory._validate import check_choice
+from gctheory.delays.censored import as_data_shares
 from gctheory.delays.loadscale import LoadScaling, ProportionalLoad, fit_load_scaling
 from gctheory.delays.trace import Trace, read_trace
 
@@ -69,6 +70,7 @@ class TraceReplay:
         if not isinstance(trace, Trace):
             raise ValueError(f"trace must be a Trace, got {type(trace).__name__}")
         trace.require_single_campaign("a trace replay")
+        trace = as_data_shares(trace)  # a run trace's unit loads -> data shares
         if load_model is not None and not isinstance(load_model, (LoadScaling, ProportionalLoad)):
             raise ValueError(
                 f"load_model must be None, a LoadScaling or a ProportionalLoad, got {load_model!r}"
