@@ -88,8 +88,25 @@ class CaseResult:
 
 
 def verdict(r: CaseResult) -> str:
-    """``ok``; ``short, warned`` (the coverage's upper limit below the level, and at least
-    half the runs warned); ``SHORT, no warning`` otherwise."""
+    """The study's verdict on one case: does the interval keep its stated level?
+
+    Parameters
+    ----------
+    r : CaseResult
+        A case's measured coverage with its Clopper-Pearson interval and warning count.
+
+    Returns
+    -------
+    str
+        ``ok``; ``short, warned`` (the coverage's upper limit below the level, and at
+        least half the runs warned); ``SHORT, no warning`` otherwise.
+
+    Examples
+    --------
+    >>> from gctheory.coverage_study import cases, run_case, verdict
+    >>> verdict(run_case(cases()[0], range(20)))
+    'ok'
+    """
     if r.high >= r.level:
         return "ok"
     return "short, warned" if 2 * r.warned >= r.runs else "SHORT, no warning"
@@ -251,7 +268,28 @@ def cases() -> list[Case]:
 
 
 def run_case(case: Case, seeds: Sequence[int]) -> CaseResult:
-    """The coverage of ``case`` over ``seeds``, and how many runs warned."""
+    """The coverage of ``case`` over ``seeds``, and how many runs warned.
+
+    Parameters
+    ----------
+    case : Case
+        An interval-reporting function on one law, at one level (:func:`cases`).
+    seeds : sequence of int
+        One seeded replication per seed.
+
+    Returns
+    -------
+    CaseResult
+        Replications covering the truth, with a 99% Clopper-Pearson interval on the
+        coverage and the number of runs that warned.
+
+    Examples
+    --------
+    >>> from gctheory.coverage_study import cases, run_case
+    >>> r = run_case(cases()[0], range(20))
+    >>> r.covered, r.runs, r.level
+    (20, 20, 0.95)
+    """
     covered = warned = 0
     for seed in seeds:
         with warnings.catch_warnings(record=True) as caught:
@@ -267,7 +305,26 @@ def run_case(case: Case, seeds: Sequence[int]) -> CaseResult:
 def run_study(
     replications: int = REPLICATIONS, names: Sequence[str] | None = None
 ) -> list[CaseResult]:
-    """:func:`run_case` of every case (or those named) over seeds ``0..replications-1``."""
+    """:func:`run_case` of every case (or those named) over seeds ``0..replications-1``.
+
+    Parameters
+    ----------
+    replications : int
+        Seeded replications per case (the committed table uses 400).
+    names : sequence of str, optional
+        Only the cases of these names (default: every case).
+
+    Returns
+    -------
+    list of CaseResult
+        One row per case, in the order of :func:`cases`.
+
+    Examples
+    --------
+    >>> from gctheory.coverage_study import run_study
+    >>> [r.covered for r in run_study(10, names=["probability p=0.3 n=50"])]
+    [10]
+    """
     seeds = list(range(replications))
     return [run_case(c, seeds) for c in cases() if names is None or c.name in names]
 
@@ -363,7 +420,33 @@ def compare_mean_intervals(
 ) -> dict[str, CaseResult]:
     """The coverage of the candidate intervals for a mean (the normal CLT interval,
     Hall's, a bootstrap-t and scipy's BCa with ``resamples`` resamples) on ``n`` draws of
-    ``law``, over seeds ``0..replications-1``: the study behind ``estimate_mean``'s choice."""
+    ``law``, over seeds ``0..replications-1``: the study behind ``estimate_mean``'s choice.
+
+    Parameters
+    ----------
+    law : str
+        A law of the study (``"exponential"``, ``"lognormal"``, ...).
+    n : int
+        Draws per replication.
+    level : float
+        The intervals' stated level.
+    replications : int
+        Seeded replications.
+    resamples : int
+        Bootstrap resamples of the bootstrap-t and BCa intervals.
+
+    Returns
+    -------
+    dict of str to CaseResult
+        The coverage of each method (``clt``, ``hall``, ``bootstrap-t``, ``bca``).
+
+    Examples
+    --------
+    >>> from gctheory.coverage_study import compare_mean_intervals
+    >>> res = compare_mean_intervals("exponential", 30, 0.95, replications=20, resamples=99)
+    >>> sorted(res), res["hall"].runs
+    (['bca', 'bootstrap-t', 'clt', 'hall'], 20)
+    """
     truth = _MEANS[law]
     counts = dict.fromkeys(MEAN_METHODS, 0)
     for seed in range(replications):
@@ -380,7 +463,26 @@ def compare_mean_intervals(
 
 
 def binomial_minimum_table(table) -> str:
-    """Markdown: per method and level, the smallest exact coverage on the grid and where."""
+    """Markdown: per method and level, the smallest exact coverage on the grid and where.
+
+    Parameters
+    ----------
+    table : CoverageTable
+        Exact coverages from :func:`gctheory.montecarlo.coverage.coverage_table`.
+
+    Returns
+    -------
+    str
+        A Markdown table, one row per method and level.
+
+    Examples
+    --------
+    >>> from gctheory.coverage_study import binomial_minimum_table
+    >>> from gctheory.montecarlo.coverage import coverage_table
+    >>> t = coverage_table(methods=("clopper-pearson",), levels=(0.95,), ns=(50,), ps=(0.1,))
+    >>> print(binomial_minimum_table(t).splitlines()[2].split("|")[1].strip())
+    clopper-pearson
+    """
     lines = ["| method | level | minimum exact coverage | at n | at p |", "|---|---|---|---|---|"]
     for m in dict.fromkeys(r.method for r in table.rows):
         for lv in dict.fromkeys(r.level for r in table.rows):

@@ -95,7 +95,7 @@ def condition_tail_mc(
     >>> from gctheory.conditioning import condition_tail_mc, gaussian_condition_bound
     >>> est = condition_tail_mc(4, 6, 20.0, 2000, rng=0)
     >>> print(est)
-    0.009 [0.004955, 0.01629]
+    0.009 [0.004481, 0.01599]
     >>> est.high <= gaussian_condition_bound(4, 6, 20.0)  # Lemma 1 holds here
     True
     """
@@ -179,7 +179,7 @@ def subset_failure_mc(
     --------
     >>> from gctheory.conditioning import subset_failure_mc
     >>> print(subset_failure_mc(6, 3, 5, 50.0, 200, rng=0))
-    0 [0, 0.03211]
+    0 [0, 0.02614]
     """
     N, K = _check_NK(N, K)
     t = _int("t", t)
@@ -260,7 +260,7 @@ def empirical_s_kappa_mc(
     --------
     >>> from gctheory.conditioning import empirical_s_kappa_mc
     >>> print(empirical_s_kappa_mc(6, 3, 50.0, 100, rng=0))
-    2.28 [2.138, 2.422]
+    2.28 [2.135, 2.425]
     """
     N, K = _check_NK(N, K)
     _most_subsets(N, range(K, N + 1), max_subsets, " per generator")
@@ -332,7 +332,7 @@ def s_kappa_shortfall_mc(
     --------
     >>> from gctheory.conditioning import s_kappa_shortfall_mc
     >>> print(s_kappa_shortfall_mc(8, 4, 200.0, 0.5, 100, target=2, rng=0))
-    0 [0, 0.06222]
+    0 [0, 0.0516]
     """
     N, K = _check_NK(N, K)
     kappa = _kappa(kappa)

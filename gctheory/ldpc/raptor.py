@@ -430,7 +430,7 @@ def raptor_residual_rate(
     --------
     >>> from gctheory.ldpc import raptor_residual_rate
     >>> print(raptor_residual_rate(40, 4, 0.2, 200, rng=0))
-    0.105 [0.09222, 0.1178]
+    0.105 [0.09255, 0.1184]
     """
     n, s, prm, p = _theorem6_setup(n, s, eps)
     backend = _resolve_backend(backend)

@@ -202,7 +202,7 @@ class Estimate:
     >>> from gctheory.montecarlo import Estimate
     >>> est = Estimate(value=0.25, low=0.2, high=0.3, trials=400, level=0.99)
     >>> est
-    Estimate(0.25 in [0.2, 0.3] at 99% (wilson), trials=400)
+    Estimate(0.25 in [0.2, 0.3] at 99% (clopper-pearson), trials=400)
     >>> est.contains(0.22), round(est.half_width, 3), round(est.rel_half_width, 3)
     (True, 0.05, 0.2)
     """

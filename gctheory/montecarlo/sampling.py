@@ -151,7 +151,7 @@ def estimate_probability(
     >>> from gctheory.montecarlo import estimate_probability
     >>> est = estimate_probability(lambda rng, size: rng.random(size) < 0.3, 1000, rng=0)
     >>> est.contains(0.3), est.method, est.trials
-    (True, 'wilson', 1000)
+    (True, 'clopper-pearson', 1000)
     """
     engine.check_callable(event, "event", "event(rng, size)")
     level = check_level(level)
@@ -318,7 +318,32 @@ def mean_of_samples(x: Any, *, level: float = 0.99, warn: bool = True) -> Estima
     """The mean of measured values ``x`` (a 1-d array of >= 2 finite reals) with the
     interval and warnings of :func:`estimate_mean` (Hall's interval; too few draws, a
     large kurtosis or a heavy tail warn). For means of measurements (a real run's
-    iteration times) rather than of a sampler."""
+    iteration times) rather than of a sampler.
+
+    Parameters
+    ----------
+    x : array_like
+        At least 2 finite measured values.
+    level : float
+        Confidence level of the interval.
+    warn : bool
+        Warn (:class:`~gctheory.montecarlo.UnreliableEstimateWarning`) when the sample
+        cannot support ``level``.
+
+    Returns
+    -------
+    Estimate
+        The sample mean with Hall's interval (``method="hall"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.montecarlo import mean_of_samples
+    >>> x = np.random.default_rng(0).exponential(1.0, 400)
+    >>> est = mean_of_samples(x, level=0.95)
+    >>> est.method, est.value < est.high, est.low < est.value
+    ('hall', True, True)
+    """
     level = check_level(level)
     arr = np.asarray(x, dtype=np.float64)
     if arr.ndim != 1 or arr.size < 2:

@@ -38,8 +38,30 @@ def plot_binomial_coverage(
     data: dict[str, list] | None = None, *, ax: Any = None, points: int = 40
 ) -> Drawing:
     """Exact coverage against ``p`` (log scale), one line per method and ``n``, with the
-    stated level dashed. ``data`` from :func:`gctheory.montecarlo.coverage.coverage_curves`
-    (computed with ``points`` per curve when not given)."""
+    stated level dashed.
+
+    Parameters
+    ----------
+    data : dict, optional
+        Curves from :func:`gctheory.montecarlo.coverage.coverage_curves` (computed with
+        ``points`` per curve when not given).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on (default: a new figure).
+    points : int
+        Values of ``p`` per curve when ``data`` is computed here.
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes and the plotted data.
+
+    Examples
+    --------
+    >>> from gctheory.plots import plot_binomial_coverage
+    >>> d = plot_binomial_coverage(points=8)
+    >>> sorted(d.axes)
+    ['coverage']
+    """
     data = coverage_curves(points=points) if data is None else data
     ax = _axes(ax, (7.5, 4.5))
     rec = _Recorder(ax.figure)

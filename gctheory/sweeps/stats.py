@@ -66,7 +66,7 @@ class Stat:
     >>> stat.kind, stat.trials, stat.events
     ('probability', 200, 24)
     >>> print(stat.estimate)
-    0.12 [0.07271, 0.1917]
+    0.12 [0.06797, 0.1909]
     """
 
     key: str
@@ -208,7 +208,7 @@ def read_stats(
     ...     _ = collect(problems, path, max_trials=200)
     ...     stats = read_stats(path, level=0.95)
     >>> [str(s.estimate) for s in stats]
-    ['0.12 [0.08198, 0.1723]', '0.495 [0.4265, 0.5637]']
+    ['0.12 [0.07842, 0.1733]', '0.495 [0.4237, 0.5664]']
     """
     level = check_level(level)
     interval = check_interval(interval)

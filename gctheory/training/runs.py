@@ -219,7 +219,7 @@ def estimate_run_metric(
     >>> from gctheory.training import estimate_run_metric
     >>> est = estimate_run_metric("total_time", 3, rng=0, scheme="frc", n=4, s=1, iterations=3)
     >>> print(est)
-    4.153 [2.758, 5.548]
+    4.153 [2.604, 9.525]
     """
     if metric not in _METRICS:
         raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}")

@@ -20,7 +20,7 @@ register_source(
 def _close(c: dict) -> Outcome:
     cmp = "largest relative gap between the routes (must be <= 1e-8)"
     if c["max rel gap"] <= 1e-8:
-        return Outcome("reproduced", c, cmp, key={"max rel gap": (c["max rel gap"], 1.0, 1e-8)})
+        return Outcome("reproduced", c, cmp, key={"max rel gap": (c["max rel gap"], 0.0, 1e-8)})
     return Outcome("differs", c, cmp, cause=f"routes disagree by {c['max rel gap']:.3g}")
 
 

@@ -392,7 +392,7 @@ def _judge_better(c: dict) -> Outcome:
     key = {}
     for n, row in c["per n"].items():
         for pair, v in row["T(proposed)/T(existing), paired"].items():
-            key[f"n={n} {pair}"] = interval_pin(v)
+            key[f"n={n} {pair}"] = drift_pin(v)
             if not v["high"] < 1:
                 fails[f"n={n} {pair}"] = _fmt(v)
     cmp = (
