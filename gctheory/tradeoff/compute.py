@@ -155,6 +155,14 @@ def _check_s_list(values: Iterable[Any], n: int, name: str) -> list[int]:
     return out
 
 
+def _check_scheme_sequence(schemes: Any, valid: list[str]) -> None:
+    """Refuse ``schemes`` given as one string or a non-sequence (each name is checked later)."""
+    if schemes is not None and (isinstance(schemes, str) or not hasattr(schemes, "__iter__")):
+        raise ValueError(
+            f"schemes must be a sequence of scheme names (of {valid}), got {schemes!r}"
+        )
+
+
 def tradeoff(
     n: int,
     *,
@@ -263,6 +271,7 @@ def tradeoff(
     tau = check_real(tau, "tau", low=0.0)
     plugins = plugin_builders()  # installed code plug-ins: a row where they can be built
     valid = list(TRADEOFF_SCHEMES) + list(plugins) + list(TRADEOFF_LEFT_OUT)
+    _check_scheme_sequence(schemes, valid)
     names = list(TRADEOFF_SCHEMES) + list(plugins) if schemes is None else list(schemes)
     if not names:
         raise ValueError(f"schemes must name at least one of {valid}")
