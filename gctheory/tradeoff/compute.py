@@ -155,12 +155,14 @@ def _check_s_list(values: Iterable[Any], n: int, name: str) -> list[int]:
     return out
 
 
-def _check_scheme_sequence(schemes: Any, valid: list[str]) -> None:
-    """Refuse ``schemes`` given as one string or a non-sequence (each name is checked later)."""
+def _scheme_names(schemes: Any, default: list[str], valid: list[str]) -> list[str]:
+    """The schemes asked for (``default`` when None); one string or a non-sequence is
+    refused by name (each name is checked later)."""
     if schemes is not None and (isinstance(schemes, str) or not hasattr(schemes, "__iter__")):
         raise ValueError(
             f"schemes must be a sequence of scheme names (of {valid}), got {schemes!r}"
         )
+    return default if schemes is None else list(schemes)
 
 
 def tradeoff(
@@ -271,8 +273,7 @@ def tradeoff(
     tau = check_real(tau, "tau", low=0.0)
     plugins = plugin_builders()  # installed code plug-ins: a row where they can be built
     valid = list(TRADEOFF_SCHEMES) + list(plugins) + list(TRADEOFF_LEFT_OUT)
-    _check_scheme_sequence(schemes, valid)
-    names = list(TRADEOFF_SCHEMES) + list(plugins) if schemes is None else list(schemes)
+    names = _scheme_names(schemes, list(TRADEOFF_SCHEMES) + list(plugins), valid)
     if not names:
         raise ValueError(f"schemes must name at least one of {valid}")
     for name in names:
