@@ -22,7 +22,8 @@ def _collect(tmp_path, progress):
     return collect(problems, tmp_path / "s.csv", max_trials=600, progress=progress)
 
 
-def test_collect_logs_lines_off_a_terminal(tmp_path, capsys, every_step):
+def test_collect_logs_lines_off_a_terminal(tmp_path, capsys, every_step, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # a line is cut to the width (80 under xdist)
     _collect(tmp_path, None)  # pytest's captured stderr is not a terminal
     err = capsys.readouterr().err
     lines = err.splitlines()
