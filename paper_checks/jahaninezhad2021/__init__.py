@@ -2,6 +2,6 @@
 M. A. Maddah-Ali, 'Optimal communication-computation trade-off in heterogeneous gradient
 coding', IEEE J. Sel. Areas Inf. Theory 2(3), 2021.
 
-Not among the paper texts this project stores; only the abstract could be retrieved, so the printed
+Not among the stored paper texts; only the abstract could be retrieved, so the printed
 statement is ``not checkable``. One module per topic: ``communication_cost``.
 """
