@@ -148,7 +148,7 @@ def test_more_coded_workers_than_dask_threads_is_detected_and_not_compared(monke
     with pytest.raises(ValueError, match="comparison refused: up to 2 of its n=4"):
         compare(r)
     # negative control: the engine's own cluster gives each coded worker a thread (and
-    # binds no fixed port: this passes with 127.0.0.1:8787 held)
+    # binds no fixed port: this passes with the default dashboard port held)
     own = cl.run("gd", 4, engine=cl.DaskEngine(), **spec)
     assert own.config["tasks_per_slot"] == 1 and compare(own).predicted > 0
     # the command line says so in its summary and on stderr, and still reports the run

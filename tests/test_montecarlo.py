@@ -188,7 +188,7 @@ def test_dask_local_cluster_is_bit_identical():
     a_serial = estimate_probability(event, 10**8, rng=3, chunk_size=500, stop=stop)
     i_serial = importance_sampling(above, ShiftedGaussian((4.0,)), 20_000, rng=6, chunk_size=3_000)
     # No fixed port anywhere: the dashboard is off and the scheduler's HTTP server takes any
-    # free port (the dashboard_address=None of LocalCluster alone still binds 8787).
+    # free port (dashboard_address=None alone still binds the default dashboard port).
     with (
         distributed.LocalCluster(
             n_workers=2,
