@@ -377,6 +377,9 @@ from gctheory.order_stats import (
 )
 from gctheory.runtime import (
     ZHANG_SCHEMES as ZHANG_SCHEMES,
+    CarryOver as CarryOver,
+    carryover_slowdown as carryover_slowdown,
+    carryover_time_mc as carryover_time_mc,
     halbawi_alpha_star as halbawi_alpha_star,
     halbawi_approx_time as halbawi_approx_time,
     halbawi_cm_range as halbawi_cm_range,

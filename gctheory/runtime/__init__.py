@@ -38,6 +38,11 @@ References
    distributed learning", 2021.
 """
 
+from gctheory.runtime.carryover import (
+    CarryOver,
+    carryover_slowdown,
+    carryover_time_mc,
+)
 from gctheory.runtime.halbawi import (
     OptimumF,
     halbawi_alpha_star,
@@ -92,6 +97,9 @@ __all__ = [
     "scheme_time_moments",
     "scheme_time_mc",
     "optimal_straggler_tolerance",
+    "CarryOver",
+    "carryover_time_mc",
+    "carryover_slowdown",
     "ZHANG_SCHEMES",
     "ZhangMetrics",
     "zhang_worker_dist",

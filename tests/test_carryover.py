@@ -1,0 +1,96 @@
+"""Stragglers that carry over (no preemption): the queue per worker of
+:mod:`gctheory.runtime.carryover`, checked against exact results where they apply."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from gctheory.runtime import (
+    carryover_slowdown,
+    carryover_time_mc,
+    scheme_expected_time,
+    scheme_layout,
+)
+from gctheory.runtime.carryover import carryover_run_times
+
+X = stats.expon(loc=1.0, scale=0.5)
+
+
+def _by_hand(lay, task: np.ndarray) -> np.ndarray:
+    """The queue of the module docstring for one run, a worker and an event at a time."""
+    iterations, n = task.shape
+    b, free, out = 0.0, np.zeros(n), []
+    for t in range(iterations):
+        start = [max(b, free[i]) for i in range(n)]
+        finish = [start[i] + task[t, i] for i in range(n)]
+        ends = []
+        for g in range(lay.groups):
+            members = sorted(finish[g * lay.group_size : (g + 1) * lay.group_size])
+            ends.append(members[lay.wait - 1])
+        b_next = max(ends)
+        for i in range(n):
+            if start[i] < b_next:
+                free[i] = finish[i]
+        out.append(b_next - b)
+        b = b_next
+    return np.array(out)
+
+
+@pytest.mark.parametrize(("scheme", "n", "s"), [("cyclic-mds", 6, 2), ("frc", 6, 2)])
+def test_the_vectorised_queue_is_the_queue_written_out(scheme, n, s):
+    lay = scheme_layout(scheme, n, s)
+    got = carryover_run_times(lay, X, 12, 1, np.random.default_rng(3))[0]
+    task = stats.expon(loc=lay.load, scale=0.5 * lay.load).rvs(
+        size=(12, n), random_state=np.random.default_rng(3)
+    )
+    np.testing.assert_allclose(got, _by_hand(lay, task), rtol=1e-12)
+
+
+def test_preemption_gives_the_exact_fresh_start_time():
+    fresh = carryover_time_mc("cyclic-mds", X, 8, s=3, iterations=20, trials=1000, preempt=True,
+                              rng=1)  # fmt: skip
+    assert fresh.contains(scheme_expected_time("cyclic-mds", X, 8, s=3))
+
+
+def test_nobody_is_late_when_every_worker_is_awaited():
+    # uncoded waits for all n: no queue forms, so carried == fresh (exact)
+    lay = scheme_layout("uncoded", 5)
+    rng = np.random.default_rng(0)
+    a = carryover_run_times(lay, X, 10, 50, np.random.default_rng(0))
+    b = carryover_run_times(lay, X, 10, 50, rng, preempt=True)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_carried_over_stragglers_slow_the_run_and_the_fresh_model_misses_it():
+    c = carryover_slowdown("cyclic-mds", X, 8, s=3, iterations=40, trials=800, rng=2)
+    assert c.slowdown_low > 1.0  # the queue is slower than the order statistic
+    # negative control: the fresh-start model's own Monte Carlo does not see a slowdown
+    fresh = carryover_time_mc("cyclic-mds", X, 8, s=3, iterations=40, trials=800, preempt=True,
+                              rng=2)  # fmt: skip
+    assert fresh.low <= c.fresh <= fresh.high
+    assert not fresh.contains(c.carried.value)
+
+
+def test_a_seed_gives_one_answer():
+    a = carryover_time_mc("frc", X, 6, s=2, iterations=10, trials=50, rng=7)
+    b = carryover_time_mc("frc", X, 6, s=2, iterations=10, trials=50, rng=7)
+    assert (a.value, a.low, a.high) == (b.value, b.low, b.high)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "word"),
+    [
+        ({"iterations": 0}, "iterations"),
+        ({"iterations": 10**7}, "iterations"),
+        ({"trials": 1}, "trials"),
+        ({"tau": -1.0}, "tau"),
+        ({"s": 9}, "s"),
+    ],
+)
+def test_bad_input_is_named(kwargs, word):
+    args = {"scheme": "cyclic-mds", "dist": X, "n": 8, "s": 2}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=word):
+        carryover_time_mc(**args)
