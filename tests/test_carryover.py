@@ -94,3 +94,19 @@ def test_bad_input_is_named(kwargs, word):
     args.update(kwargs)
     with pytest.raises(ValueError, match=word):
         carryover_time_mc(**args)
+
+
+def test_the_real_run_prediction_queues_as_the_runtime_model_does():
+    # gctheory.cluster.compare predicts a preempt=False run with the same queue, written
+    # over any scheme's rule; for cyclic-MDS it must agree with gctheory.runtime's
+    from gctheory.cluster.compare import _queue_durations
+
+    cfg = {"scheme": "cyclic_mds", "s": 3, "K": None, "m": 1, "code_options": {}, "seed": 0,
+           "delay": "shifted_exp(0.02, 0.04)", "delay_options": {}}  # fmt: skip
+    x = _queue_durations(cfg, 8, None, 30, 300, 5, 0.0, 0.0)
+    runtime = carryover_time_mc("cyclic-mds", stats.expon(loc=0.16, scale=0.32), 8, s=3,
+                                iterations=30, trials=2000, rng=6)  # fmt: skip
+    se = x.std(ddof=1) / np.sqrt(x.size)
+    assert abs(x.mean() - runtime.value) < 3.3 * se + (runtime.high - runtime.value)
+    fresh = scheme_expected_time("cyclic-mds", stats.expon(loc=0.16, scale=0.32), 8, s=3)
+    assert x.mean() - 3.3 * se > fresh  # and it is not the fresh-start time
