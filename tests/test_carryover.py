@@ -110,3 +110,21 @@ def test_the_real_run_prediction_queues_as_the_runtime_model_does():
     assert abs(x.mean() - runtime.value) < 3.3 * se + (runtime.high - runtime.value)
     fresh = scheme_expected_time("cyclic-mds", stats.expon(loc=0.16, scale=0.32), 8, s=3)
     assert x.mean() - 3.3 * se > fresh  # and it is not the fresh-start time
+
+
+def test_the_command_prints_the_slowdown_and_refuses_a_law_with_memory(capsys):
+    import json
+
+    from gctheory.cli import main
+
+    assert main(["carryover", "--n", "6", "--s", "2", "--trials", "100", "--iterations",
+                 "20", "--format", "json"]) == 0  # fmt: skip
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    assert row["slowdown_ci"][0] > 1.0 and row["fresh"] < row["carried"]
+    try:
+        rc = main(["carryover", "--n", "6", "--delay", "markov(p=0.1, r=0.5, fast=exp(1), "
+                   "slow=exp(5))"])  # fmt: skip
+    except SystemExit as exc:
+        rc = exc.code
+    assert rc == 2
+    assert "i.i.d. law" in capsys.readouterr().err

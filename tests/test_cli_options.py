@@ -37,6 +37,7 @@ BASE: dict[str, str | None] = {
     "load": "load --n 100 --s 10",
     "load-grid": "load-grid --n 100 --delta 0.1",
     "run": "run --scheme cyclic-mds --n 4 --s 1 --iterations 2 --model logistic --quiet",
+    "carryover": "carryover --n 6 --s 2 --trials 50 --iterations 10",
     "orderstat": "orderstat --n 10 --k 8",
     "optimum halbawi": "optimum halbawi --n 20",
     "optimum scheme": "optimum scheme --n 12 --scheme cyclic-mds",
