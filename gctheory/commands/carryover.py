@@ -64,8 +64,11 @@ def register(subparsers) -> None:
     p.add_argument("--n", type=int, required=True, help="number of workers")
     p.add_argument("--s", type=int, nargs="+", default=[1], help="straggler tolerances")
     p.add_argument("--m", type=int, default=1, help="communication saving (Ye-Abbe)")
-    p.add_argument("--delay", default="shifted_exp(shift=1, mean=0.5)",
-                   help="time to process the whole dataset (default shifted_exp(1, 0.5))")  # fmt: skip
+    p.add_argument(
+        "--delay",
+        default="shifted_exp(shift=1, mean=0.5)",
+        help="time to process the whole dataset (default shifted_exp(1, 0.5))",
+    )
     p.add_argument("--tau", type=float, default=0.0, help="time to send one full gradient")
     p.add_argument("--iterations", type=int, default=100, help="iterations per run")
     p.add_argument("--trials", type=int, default=2000, help="runs simulated")
