@@ -128,3 +128,46 @@ def test_the_command_prints_the_slowdown_and_refuses_a_law_with_memory(capsys):
         rc = exc.code
     assert rc == 2
     assert "i.i.d. law" in capsys.readouterr().err
+
+
+def _fake_run(preempt: bool):
+    from types import SimpleNamespace
+
+    from gctheory.cluster.base import LATE, NEVER, USED
+
+    status = np.full((4, 3), USED)
+    status[1, 2] = LATE  # worker 2 was late at iteration 1: it starts iteration 2 late
+    status[2, 1] = NEVER
+    overhead = np.arange(12, dtype=float).reshape(4, 3)
+    cfg = {"preempt": preempt}
+    return SimpleNamespace(config=cfg, status=status, overhead=overhead, n=3)
+
+
+def test_a_late_started_worker_s_response_is_not_an_overhead():
+    from gctheory.cluster.compare import _survivor_overheads
+
+    assert sorted(_survivor_overheads(_fake_run(True))) == [0, 1, 2, 3, 4, 6, 8, 9, 10, 11]
+    # without preemption, worker 2 at iteration 2 (index 8) waited for its late task, and
+    # worker 1 at iteration 3 (index 10) for the one it never returned
+    assert sorted(_survivor_overheads(_fake_run(False))) == [0, 1, 2, 3, 4, 6, 9, 11]
+
+
+def test_batch_means_see_the_correlation_the_iid_error_misses():
+    from gctheory.cluster.compare import _batch_se
+
+    rng = np.random.default_rng(0)
+    ar = np.empty(400)
+    ar[0] = 0.0
+    for t in range(1, 400):  # a strongly correlated series: AR(1) with phi = 0.9
+        ar[t] = 0.9 * ar[t - 1] + rng.normal()
+    iid = ar.std(ddof=1) / np.sqrt(ar.size)
+    assert _batch_se(ar) > 2 * iid
+    white = rng.normal(size=400)  # negative control: no correlation, about the same
+    assert 0.4 < _batch_se(white) / (white.std(ddof=1) / 20) < 2.0
+
+
+def test_compare_names_a_bad_preempt():
+    from gctheory.cluster.compare import compare
+
+    with pytest.raises(ValueError, match="preempt must be True, False or None"):
+        compare(_fake_run(True), preempt="no")
