@@ -109,6 +109,11 @@ class Diagnostics:
         Importance sampling: effective sample size of all the weights (Kish).
     messages : tuple of str
         The warnings issued for this estimate.
+    moments : Moments or None
+        Means: the merged sample summary behind the estimate
+        (:class:`gctheory.montecarlo.summaries.Moments`: count, mean, sums of squared,
+        cubed and fourth-power deviations, extremes, largest magnitudes), from which
+        estimates of several runs combine exactly (the sweeps' stats files store it).
 
     Examples
     --------
@@ -130,6 +135,7 @@ class Diagnostics:
     weight_mean_interval: tuple[float, float] | None = None
     weight_ess: float | None = None
     messages: tuple[str, ...] = ()
+    moments: Any = None
 
     def __repr__(self) -> str:
         parts = []

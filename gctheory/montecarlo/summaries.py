@@ -38,7 +38,7 @@ from __future__ import annotations
 import base64
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -158,6 +158,15 @@ class Moments:
         )  # fmt: skip
         top = tuple(sorted(self.top + other.top, reverse=True)[:TOP_K])
         return Moments(n, mean, m2, min(self.lo, other.lo), max(self.hi, other.hi), top, m3, m4)
+
+    def shifted(self, c: float) -> Moments | None:
+        """The summary of ``x + c`` (None where the largest ``|x + c|`` do not follow from
+        those of ``|x|``: exact when every ``x >= 0`` and ``c >= 0``)."""
+        if not (self.lo >= 0 and c >= 0):
+            return None
+        top = tuple(t + c for t in self.top)
+        return Moments(self.n, self.mean + c, self.m2, self.lo + c, self.hi + c, top, self.m3,
+                       self.m4)  # fmt: skip
 
 
 def hill_tail_index(top: tuple[float, ...], k: int = TOP_K - 1) -> float | None:
@@ -303,12 +312,22 @@ def mean_estimate(m: Moments, level: float, *, method: str = "hall", warn: bool 
     finite = alpha is not None and math.isfinite(alpha) and k is not None
     alpha_low = tail_index_lower(alpha, k=k) if finite else None  # type: ignore[arg-type]
     diag = Diagnostics(
-        max_share=share, tail_index=alpha, tail_index_low=alpha_low, messages=tuple(messages)
-    )
+        max_share=share, tail_index=alpha, tail_index_low=alpha_low, messages=tuple(messages),
+        moments=m,
+    )  # fmt: skip
     return Estimate(
         value=m.mean, low=low, high=high, trials=n, level=level, std=sd, method=method,
         diagnostics=diag,
     )  # fmt: skip
+
+
+def shift_estimate(est: Estimate, c: float) -> Estimate:
+    """The estimate of ``E[X] + c`` from that of ``E[X]`` (interval and diagnostics kept,
+    the sample summary shifted: :meth:`Moments.shifted`)."""
+    d = est.diagnostics
+    if d is not None and isinstance(d.moments, Moments):
+        d = replace(d, moments=d.moments.shifted(c))
+    return replace(est, value=est.value + c, low=est.low + c, high=est.high + c, diagnostics=d)
 
 
 # ---------------------------------------------------------------------------
