@@ -87,6 +87,9 @@ def test_two_processes_combine_to_one_run(tmp_path):
         if w.kind == "mean":  # Chan's merge groups the rows differently: equal to rounding
             assert s.sum == pytest.approx(w.sum, rel=1e-13)
             assert s.sum_sq_dev == pytest.approx(w.sum_sq_dev, rel=1e-12)
+            assert s.sum_cube_dev == pytest.approx(w.sum_cube_dev, rel=1e-9)
+            assert s.sum_quart_dev == pytest.approx(w.sum_quart_dev, rel=1e-12)
+            assert s.estimate.method == w.estimate.method == "hall"
         else:
             assert s.estimate == w.estimate
     # reading both files at once gives the same as the combined file
