@@ -93,7 +93,8 @@ class Diagnostics:
         importance sampling, of the sum of squared deviations for a mean.
     tail_index : float
         Hill's estimate of the tail index of ``|x|`` (means: from the largest
-        5% of at least 200 samples, from the 100 largest of at least 2,000):
+        5%, at least 20, of at least 200 samples, from the 100 largest of at
+        least 2,000):
         below 2 the variance is infinite, below 1 the mean itself.
     tail_index_low : float
         Its one-sided 99% lower confidence limit (``k a / alpha`` is Gamma(k)
