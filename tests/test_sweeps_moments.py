@@ -138,3 +138,19 @@ def test_a_row_with_bad_higher_sums_is_refused_by_name(tmp_path, edit, message):
     path.write_text(HEADER + "\n" + buf.getvalue())
     with pytest.raises(ValueError, match=f"row 2: .*{message}"):
         read_stats(path)
+
+
+def test_a_shifted_runtime_estimate_keeps_its_summary_shifted():
+    from scipy import stats
+
+    from gctheory.runtime import scheme_time_mc
+
+    base = scheme_time_mc("frc", stats.expon(), 12, s=2, trials=300, rng=1)
+    shifted = scheme_time_mc("frc", stats.expon(), 12, s=2, trials=300, tau=0.5, rng=1)
+    assert base.diagnostics is not None and shifted.diagnostics is not None
+    m0, m1 = base.diagnostics.moments, shifted.diagnostics.moments
+    c = shifted.value - base.value
+    assert c > 0 and m1.mean == pytest.approx(m0.mean + c)
+    assert (m1.m2, m1.m3, m1.m4) == (m0.m2, m0.m3, m0.m4)
+    assert m1.top == pytest.approx([t + c for t in m0.top])
+    assert (shifted.low - c, shifted.high - c) == pytest.approx((base.low, base.high))
