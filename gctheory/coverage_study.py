@@ -162,19 +162,21 @@ def _measured(seed: int, level: float, *, law: str, trials: int) -> Estimate:
 
 def _sweep(seed: int, level: float, *, law: str, trials: int, batches: int) -> Estimate:
     """As a sweep of ``batches`` batches: each batch a mean through the engine (which
-    warns for its batch), the rows merged and given the sweeps' interval."""
+    warns for its batch) written as a stats-file row, the rows merged and given the
+    sweeps' interval (Hall's, from the merged higher sums)."""
     from gctheory.montecarlo import mean_of_samples
     from gctheory.sweeps.stats import _estimate, merge_rows
-    from gctheory.sweeps.statsfile import Row
+    from gctheory.sweeps.statsfile import Higher, Row
 
     rng = np.random.default_rng(seed)
     rows = []
     for b in range(batches):
         est = mean_of_samples(_draw(law, rng, trials // batches), level=level)
-        assert est.std is not None, "a mean has a standard deviation"
-        n = est.trials
-        rows.append(Row("k", (b,), n, None, est.value * n, est.std**2 * (n - 1), 0.0, seed,
-                        "mean", "{}"))  # fmt: skip
+        assert est.diagnostics is not None, "a mean carries its sample summary"
+        m = est.diagnostics.moments
+        higher = Higher(m.m3, m.m4, m.lo, m.hi, m.top)
+        rows.append(Row("k", (b,), m.n, None, m.mean * m.n, m.m2, 0.0, seed, "mean", "{}",
+                        higher))  # fmt: skip
     merged = _estimate(merge_rows(rows), level, "clopper-pearson")
     assert merged is not None, "a mean row of >= 2 trials has an estimate"
     return merged

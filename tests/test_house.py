@@ -213,7 +213,6 @@ LONG_FUNCTIONS: dict[str, tuple[int, str]] = {
         118,
         "to be split: the run spec refactor (one builder per scheme family)",
     ),
-    "gctheory/sweeps/collect.py:collect": (101, "to be split: sweep collection steps"),
     "gctheory/commands/tradeoff.py:register": (108, "to be split: the CLI's option groups"),
     "gctheory/delays/heterogeneity.py:hetero_scheme_times": (
         97,

@@ -87,6 +87,9 @@ def test_two_processes_combine_to_one_run(tmp_path):
         if w.kind == "mean":  # Chan's merge groups the rows differently: equal to rounding
             assert s.sum == pytest.approx(w.sum, rel=1e-13)
             assert s.sum_sq_dev == pytest.approx(w.sum_sq_dev, rel=1e-12)
+            assert s.sum_cube_dev == pytest.approx(w.sum_cube_dev, rel=1e-9)
+            assert s.sum_quart_dev == pytest.approx(w.sum_quart_dev, rel=1e-12)
+            assert s.estimate.method == w.estimate.method == "hall"
         else:
             assert s.estimate == w.estimate
     # reading both files at once gives the same as the combined file
@@ -162,10 +165,11 @@ def test_a_file_of_another_format_is_refused_naming_the_row(tmp_path):
         collect(grid("dfrc-failure", n=20, s=3, d=3), sinter, max_trials=10)
     path = _good_file(tmp_path)
     lines = path.read_text().splitlines(keepends=True)
-    lines[2] = lines[2].replace("gctheory-stats/1", "gctheory-stats/2", 1)
-    path.write_text("".join(lines))
-    with pytest.raises(ValueError, match=r"row 3: format 'gctheory-stats/2'"):
-        read_stats(path)
+    for other in ("gctheory-stats/3", "gctheory-stats/1"):  # a future one; the old in a new file
+        edited = [*lines[:2], lines[2].replace("gctheory-stats/2", other, 1), *lines[3:]]
+        path.write_text("".join(edited))
+        with pytest.raises(ValueError, match=rf"row 3: format '{other}'; the file's header is"):
+            read_stats(path)
 
 
 @pytest.mark.parametrize(

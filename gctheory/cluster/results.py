@@ -171,17 +171,17 @@ class ClusterRun:
         """(T, n): measured response minus injected delay (transfer, compute, scheduling)."""
         return self.response - self.injected
 
-    def mean_iteration_time(self, level: float = 0.95) -> Any:
-        """Mean iteration time with a CLT interval (a :class:`gctheory.montecarlo.Estimate`)."""
-        from scipy import stats
+    def mean_iteration_time(self, level: float = 0.95, *, warn: bool = True) -> Any:
+        """Mean iteration time with Hall's skewness-corrected interval and the warnings of a
+        sample that cannot support ``level`` (:func:`gctheory.montecarlo.mean_of_samples`: an
+        :class:`gctheory.montecarlo.Estimate`); no interval (nan) from one iteration."""
+        from gctheory.montecarlo import Estimate, mean_of_samples
 
-        from gctheory.montecarlo import Estimate
-
-        x = self.iteration_time
-        sd = float(np.std(x, ddof=1)) if len(x) > 1 else math.nan
-        half = float(stats.norm.ppf(0.5 + level / 2)) * sd / math.sqrt(len(x))
-        v = float(np.mean(x))
-        return Estimate(v, v - half, v + half, len(x), level, None, sd, "clt")
+        x = np.asarray(self.iteration_time, float)
+        if len(x) > 1:
+            return mean_of_samples(x, level=level, warn=warn)
+        v = float(np.mean(x)) if len(x) else math.nan
+        return Estimate(v, math.nan, math.nan, len(x), level, None, math.nan, "hall")
 
     def trace(self) -> Any:
         """The run as a :class:`gctheory.delays.Trace` (see :mod:`gctheory.cluster.trace`)."""
@@ -197,13 +197,15 @@ class ClusterRun:
 
     # -- notebooks: the run summary as HTML, and a pandas frame per iteration
     def _summary(self) -> list[tuple[str, str]]:
-        t = self.mean_iteration_time()
+        t = self.mean_iteration_time(warn=False)
+        shaky = t.diagnostics is not None and bool(t.diagnostics.messages)
         cells = [
             ("scheme", f"{self.scheme} (n = {self.n}, waits for {self.need})"),
             ("engine", self.engine),
             ("delay", self.delay),
             ("iterations", f"{self.iterations} ({self.iterations_per_second:.4g} it/s)"),
-            ("mean iteration time (s)", f"{t.value:.4g} [{t.low:.4g}, {t.high:.4g}] (95%)"),
+            ("mean iteration time (s)", f"{t.value:.4g} [{t.low:.4g}, {t.high:.4g}] (95%"
+             + ("; too few or too heavy-tailed times to support it)" if shaky else ")")),
             ("stragglers ignored per iteration", f"{np.mean(self.stragglers_ignored):.3g}"),
             ("bytes per iteration (down, up)",
              f"{np.mean(self.bytes_down):.4g}, {np.mean(self.bytes_up):.4g}"),

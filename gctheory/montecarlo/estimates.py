@@ -93,7 +93,8 @@ class Diagnostics:
         importance sampling, of the sum of squared deviations for a mean.
     tail_index : float
         Hill's estimate of the tail index of ``|x|`` (means: from the largest
-        5% of at least 200 samples, from the 100 largest of at least 2,000):
+        5%, at least 20, of at least 200 samples, from the 100 largest of at
+        least 2,000):
         below 2 the variance is infinite, below 1 the mean itself.
     tail_index_low : float
         Its one-sided 99% lower confidence limit (``k a / alpha`` is Gamma(k)
@@ -109,6 +110,11 @@ class Diagnostics:
         Importance sampling: effective sample size of all the weights (Kish).
     messages : tuple of str
         The warnings issued for this estimate.
+    moments : Moments or None
+        Means: the merged sample summary behind the estimate
+        (:class:`gctheory.montecarlo.summaries.Moments`: count, mean, sums of squared,
+        cubed and fourth-power deviations, extremes, largest magnitudes), from which
+        estimates of several runs combine exactly (the sweeps' stats files store it).
 
     Examples
     --------
@@ -130,6 +136,7 @@ class Diagnostics:
     weight_mean_interval: tuple[float, float] | None = None
     weight_ess: float | None = None
     messages: tuple[str, ...] = ()
+    moments: Any = None
 
     def __repr__(self) -> str:
         parts = []

@@ -242,8 +242,11 @@ def estimate_mean(
     a heavy tail, from the one-sided 99% lower confidence limit of Hill's tail
     index (from 200 draws over the largest 5%, at or below 1: the mean may be
     infinite; from 2,000 draws over the 100 largest, at or below 2: the
-    variance may be). The estimate's ``diagnostics`` give the index, its
-    lower limit and the largest draw's share of the squared deviations.
+    variance may be), and below 200 draws from an exact test of the largest
+    half's spacings against an exponential tail (at 1%,
+    :func:`~gctheory.montecarlo.summaries.spacings_tail_test`). The estimate's
+    ``diagnostics`` give the index, its lower limit and the largest draw's
+    share of the squared deviations.
     Other parameters as in :func:`estimate_probability` (``stop`` takes
     ``rel_half_width`` only). Requires ``trials >= 2``.
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from gctheory.montecarlo import Estimate, estimate_mean
+from gctheory.montecarlo.summaries import shift_estimate
 from gctheory.order_stats._common import OrderStatMoments
 from gctheory.order_stats.heterogeneous import (
     _Counts,
@@ -114,6 +115,4 @@ def hetero_scheme_time_mc(
 
     est = estimate_mean(sampler, trials, rng=rng, level=level)
     c = tau * layout.comm
-    return Estimate(
-        est.value + c, est.low + c, est.high + c, est.trials, est.level, None, est.std, est.method
-    )
+    return shift_estimate(est, c)

@@ -28,6 +28,7 @@ from scipy import stats
 from gctheory._names import RUNTIME_SCHEMES
 from gctheory._validate import check_choice
 from gctheory.montecarlo import Estimate
+from gctheory.montecarlo.summaries import shift_estimate
 from gctheory.order_stats._common import InfiniteMomentWarning, OrderStatMoments, _check_dist
 from gctheory.order_stats.grouped import grouped_completion_moments
 from gctheory.order_stats.heterogeneous import is_worker_sequence
@@ -379,9 +380,7 @@ def scheme_time_mc(
         _scaled(dist, lay.load), lay.groups, lay.group_size, lay.wait, trials, rng=rng, level=level
     )
     c = tau * lay.comm
-    return Estimate(
-        est.value + c, est.low + c, est.high + c, est.trials, est.level, None, est.std, est.method
-    )
+    return shift_estimate(est, c)
 
 
 def optimal_straggler_tolerance(

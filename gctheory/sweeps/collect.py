@@ -18,15 +18,16 @@ from __future__ import annotations
 import numbers
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from gctheory._progress import Progress
 from gctheory._validate import check_flag, check_path, check_real
 from gctheory.montecarlo.estimates import DEFAULT_INTERVAL, check_interval, check_level
 from gctheory.sweeps.problems import Problem
 from gctheory.sweeps.stats import Stat, merge_rows, to_stat
-from gctheory.sweeps.statsfile import LockedFile, Row
+from gctheory.sweeps.statsfile import Higher, LockedFile, Row
 
 __all__ = ["CollectSummary", "collect"]
 
@@ -84,7 +85,7 @@ def _done(row: Row | None, t: int, e: int | None, r: float | None, level, interv
     if r is not None:
         if row.kind == "probability" and (row.events or 0) < 2:
             return None
-        est = to_stat(row, 1, level, interval).estimate
+        est = to_stat(row, 1, level, interval, warn=False).estimate
         if est is not None and est.value != 0 and est.rel_half_width <= r:
             return "rel_half_width"
     return None
@@ -159,17 +160,40 @@ def collect(
     worker = _check_int("worker", worker, 0)
     if worker >= workers:
         raise ValueError(f"worker must be in [0, workers={workers}), got {worker}")
+    problems, rules = _check_problems(problems, max_trials, max_events, rel_half_width)
+    path = check_path(path, "path", exists=False, folder=True)
+    if max_seconds is not None:
+        max_seconds = check_real(max_seconds, "max_seconds", low=0.0, finite=False)
+    if progress is not None:
+        progress = check_flag(progress, "progress")
+    keys = [p.key for p in problems]  # builds every code now: bad parameters fail before work
+    run = _Run(LockedFile(path), worker, workers, level, interval, max_seconds)
+    bar = Progress(len(problems), "sweeps collect", enabled=progress)
+    try:
+        for i, (p, key, rule) in enumerate(zip(problems, keys, rules, strict=True)):
+            run.problem(p, key, rule, partial(bar.update, i) if bar.enabled else None)
+            bar.update(i + 1)
+        with run.file:
+            run.refresh()
+    finally:
+        run.file.close()
+        bar.close()
+    run.summary.seconds = time.monotonic() - run.start
+    run.summary.stats = [
+        to_stat(merge_rows(run.rows[k]), len(run.rows[k]), level, interval)
+        for k in dict.fromkeys(keys) if k in run.rows
+    ]  # fmt: skip
+    return run.summary
+
+
+def _check_problems(problems, max_trials, max_events, rel_half_width) -> tuple[list, list]:
+    """The problems as a list, each with its stopping rule, validated by name."""
     if isinstance(problems, (str, bytes)) or not isinstance(problems, Iterable):
         raise ValueError(f"problems must be a sequence of Problem objects, got {problems!r:.60}")
     problems = list(problems)
     for p in problems:
         if not isinstance(p, Problem):
             raise ValueError(f"problems must be Problem objects, got {p!r:.60}")
-    path = check_path(path, "path", exists=False, folder=True)
-    if max_seconds is not None:
-        max_seconds = check_real(max_seconds, "max_seconds", low=0.0, finite=False)
-    if progress is not None:
-        progress = check_flag(progress, "progress")
     rules = [_rule(p, max_trials, max_events, rel_half_width) for p in problems]
     for p, (t, e, r) in zip(problems, rules, strict=True):
         _check_int(f"{p.label}: max_trials", t, 1)
@@ -177,71 +201,81 @@ def collect(
             _check_int(f"{p.label}: max_events", e, 1)
         if r is not None and not (isinstance(r, numbers.Real) and float(r) > 0):
             raise ValueError(f"{p.label}: rel_half_width must be positive, got {r!r}")
-    keys = [p.key for p in problems]  # builds every code now: bad parameters fail before work
-    bar = Progress(len(problems), "sweeps collect", enabled=progress)
-    summary = CollectSummary()
-    start = time.monotonic()
-    rows: dict[str, list[Row]] = {}
-    f = LockedFile(path)
-    try:
+    return problems, rules
 
-        def refresh() -> None:
-            for r in f.new_rows():
-                rows.setdefault(r.key, []).append(r)
 
-        for i, (p, key, (t, e, r)) in enumerate(zip(problems, keys, rules, strict=True)):
-            size = p.batch_size
-            assert size is not None
-            nbatches = -(-t // size)
-            while True:
-                if max_seconds is not None and time.monotonic() - start > max_seconds:
-                    break
-                with f:
-                    refresh()
-                have = rows.get(key, [])
-                merged = merge_rows(have, f"{f.path}: ") if have else None
-                if _done(merged, t, e, r, level, interval):
-                    break
-                done = {b for row in have for b in row.batches}
-                todo = (b for b in range(worker, nbatches, workers) if b not in done)
-                b = next(todo, None)
-                if b is None:
-                    break
-                n = min(size, t - b * size)
-                t0 = time.perf_counter()
-                out = p.run_batch(b, n)
-                seconds = time.perf_counter() - t0
-                if p.kind == "probability":
-                    row = Row(key, (b,), n, int(out), None, None, seconds, p.seed, p.estimator,
-                              p.json)  # fmt: skip
-                else:
-                    row = Row(key, (b,), n, None, float(out[0]), float(out[1]), seconds, p.seed,
-                              p.estimator, p.json)  # fmt: skip
-                with f:
-                    refresh()
-                    if any(b in x.batches for x in rows.get(key, [])):
-                        summary.batches_dropped += 1
-                    else:
-                        f.append([row])
-                        rows.setdefault(key, []).append(row)
-                        summary.rows_written += 1
-                if bar.enabled:
-                    m = merge_rows(rows[key])
-                    if m.events is not None:
-                        got = f"{m.events} events"
-                    else:
-                        assert m.sum is not None, "merge_rows sums the rows of a mean"
-                        got = f"mean {m.sum / m.trials:.4g}"
-                    bar.update(i, f"{p.label}: {m.trials}/{t} trials, {got}")
-            bar.update(i + 1)
-        with f:
-            refresh()
-    finally:
-        f.close()
-        bar.close()
-    summary.seconds = time.monotonic() - start
-    summary.stats = [
-        to_stat(merge_rows(rows[k]), len(rows[k]), level, interval) for k in dict.fromkeys(keys)
-        if k in rows
-    ]  # fmt: skip
-    return summary
+def _batch_row(p: Problem, key: str, b: int, n: int) -> Row:
+    """Run batch ``b`` of ``n`` trials of ``p`` into its row."""
+    t0 = time.perf_counter()
+    out = p.run_batch(b, n)
+    seconds = time.perf_counter() - t0
+    if p.kind == "probability":
+        return Row(key, (b,), n, int(out), None, None, seconds, p.seed, p.estimator, p.json)
+    higher = Higher(out.m3, out.m4, out.lo, out.hi, tuple(out.top))
+    return Row(key, (b,), n, None, out.mean * n, out.m2, seconds, p.seed, p.estimator, p.json,
+               higher)  # fmt: skip
+
+
+def _progress_text(p: Problem, rows: list[Row], t: int) -> str:
+    m = merge_rows(rows)
+    if m.events is not None:
+        return f"{p.label}: {m.trials}/{t} trials, {m.events} events"
+    assert m.sum is not None, "merge_rows sums the rows of a mean"
+    return f"{p.label}: {m.trials}/{t} trials, mean {m.sum / m.trials:.4g}"
+
+
+@dataclass
+class _Run:
+    """One :func:`collect` call's state: the locked file, the rows it holds, the summary."""
+
+    file: LockedFile
+    worker: int
+    workers: int
+    level: float
+    interval: str
+    max_seconds: float | None
+    rows: dict[str, list[Row]] = field(default_factory=dict)
+    summary: CollectSummary = field(default_factory=CollectSummary)
+    start: float = field(default_factory=time.monotonic)
+
+    def refresh(self) -> None:
+        for r in self.file.new_rows():
+            self.rows.setdefault(r.key, []).append(r)
+
+    def next_batch(self, key: str, nbatches: int, rule: tuple) -> int | None:
+        """The smallest batch this process owes ``key`` (None: its rule is met, or none left)."""
+        with self.file:
+            self.refresh()
+        have = self.rows.get(key, [])
+        merged = merge_rows(have, f"{self.file.path}: ") if have else None
+        t, e, r = rule
+        if _done(merged, t, e, r, self.level, self.interval):
+            return None
+        done = {b for row in have for b in row.batches}
+        todo = (b for b in range(self.worker, nbatches, self.workers) if b not in done)
+        return next(todo, None)
+
+    def append(self, key: str, b: int, row: Row) -> None:
+        """Append ``row`` unless another process wrote batch ``b`` meanwhile."""
+        with self.file:
+            self.refresh()
+            if any(b in x.batches for x in self.rows.get(key, [])):
+                self.summary.batches_dropped += 1
+            else:
+                self.file.append([row])
+                self.rows.setdefault(key, []).append(row)
+                self.summary.rows_written += 1
+
+    def problem(self, p: Problem, key: str, rule: tuple, show: Callable | None) -> None:
+        """Run ``p``'s batches until its rule is met, none is left, or time is up."""
+        size = p.batch_size
+        assert size is not None
+        t = rule[0]
+        nbatches = -(-t // size)
+        while self.max_seconds is None or time.monotonic() - self.start <= self.max_seconds:
+            b = self.next_batch(key, nbatches, rule)
+            if b is None:
+                break
+            self.append(key, b, _batch_row(p, key, b, min(size, t - b * size)))
+            if show is not None:
+                show(_progress_text(p, self.rows[key], t))

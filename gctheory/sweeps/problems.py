@@ -20,8 +20,9 @@ not part of the key: raising a budget continues the same statistics.
 
 Each adapter runs one batch through the domain's own Monte Carlo function
 (which runs it through :mod:`gctheory.montecarlo`) and returns the batch's
-count of events (probabilities) or its sum and sum of squared deviations
-(means).
+count of events (probabilities) or its sample summary (means: the count, mean,
+sums of squared, cubed and fourth-power deviations, extremes and largest
+magnitudes, :class:`gctheory.montecarlo.summaries.Moments`).
 """
 
 from __future__ import annotations
@@ -154,9 +155,12 @@ def _runtime_fingerprint(layout: Any) -> str:
     return sha256_text(canonical_json({k: repr(v) for k, v in asdict(layout).items()}))
 
 
-def _moments(est: Any) -> tuple[float, float]:
-    n = est.trials
-    return float(est.value) * n, float(est.std) ** 2 * (n - 1)
+def _moments(est: Any) -> Any:
+    """The batch's sample summary (:class:`gctheory.montecarlo.summaries.Moments`)."""
+    m = est.diagnostics.moments if est.diagnostics is not None else None
+    if m is None:
+        raise ValueError("the estimate carries no sample moments (negative times shifted?)")
+    return m
 
 
 def _runtime_run(layout: Any, p: Mapping[str, Any], size: int, ss: np.random.SeedSequence) -> Any:
@@ -498,7 +502,7 @@ class Problem:
         return np.random.SeedSequence([self.seed, int(self.key[:16], 16)], spawn_key=(batch,))
 
     def run_batch(self, batch: int, size: int) -> Any:
-        """One batch: the event count, or ``(sum, sum of squared deviations)`` for a mean."""
+        """One batch: the event count, or its sample summary (``Moments``) for a mean."""
         code = self.code()
         try:
             return ESTIMATORS[self.estimator].run(code, self.params, size, self.batch_seed(batch))

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from gctheory._validate import as_generator, check_array, check_int
 from gctheory.delays.markov.fits import MarkovFit
+from gctheory.montecarlo import mean_of_samples
 
 __all__ = ["BURSTY_BLOCK", "MarkovSampler", "MemoryDelay", "memory_scheme_times"]
 
@@ -70,8 +70,9 @@ def memory_scheme_times(
 ) -> dict[str, np.ndarray]:
     """Expected time of one round for "wait for the fastest ``wait`` of ``n``", for each
     ``wait``, under ``delay``: ``trials`` independent stationary runs of ``rounds``
-    rounds, the per-run average time of a round, and a CLT interval over runs (runs
-    are independent, the rounds inside one are not). Returns ``mean``, ``low``,
+    rounds, the per-run average time of a round, and Hall's skewness-corrected interval
+    over runs (runs are independent, the rounds inside one are not), with the warnings
+    of :func:`gctheory.montecarlo.mean_of_samples`. Returns ``mean``, ``low``,
     ``high``, ``std_total`` (standard deviation of the total time of a run) arrays."""
     n = check_int(n, "n", low=1)
     waits = np.atleast_1d(np.asarray(waits, dtype=int))
@@ -86,10 +87,13 @@ def memory_scheme_times(
         T = np.sort(delay.draw_rounds(rounds, n, g), axis=1)[:, waits - 1]
         per_run[i] = T.mean(axis=0)
         tot[i] = T.sum(axis=0)
-    m = per_run.mean(axis=0)
-    se = per_run.std(axis=0, ddof=1) / math.sqrt(trials)
-    z = float(stats.norm.ppf(0.5 + level / 2))
-    return {"mean": m, "low": m - z * se, "high": m + z * se, "std_total": tot.std(axis=0, ddof=1)}
+    est = [mean_of_samples(per_run[:, j], level=level) for j in range(waits.size)]
+    return {
+        "mean": np.array([e.value for e in est]),
+        "low": np.array([e.low for e in est]),
+        "high": np.array([e.high for e in est]),
+        "std_total": tot.std(axis=0, ddof=1),
+    }
 
 
 class MarkovSampler:
