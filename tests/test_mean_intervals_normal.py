@@ -25,7 +25,6 @@ ALLOWED = {
     "delays/_mle.py": (1, "Wald intervals of fitted parameters (the study measures them)"),
     "delays/markov/fits.py": (2, "Wald intervals of Markov-chain parameters"),
     "cluster/compare.py": (1, "the prediction's interval (its standard error sums parts)"),
-    "training/runs.py": (1, "loss_band: a pointwise band over 3-6 seeds, documented as such"),
 }
 
 

@@ -234,7 +234,10 @@ def estimate_run_metric(
 def loss_band(
     runs: list[TrainingRun], times: np.ndarray, *, level: float = 0.95
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean loss on a time grid over ``runs``, with a pointwise CLT band (mean, low, high).
+    """Mean loss on a time grid over ``runs``, with a pointwise Student-t band (mean, low,
+    high): with the 3-6 seeds a study runs, the normal quantile's band would be too narrow
+    (at 3 seeds and 95% it covers 81% for normal losses, at 6 seeds 89%; Student's t covers 95%
+    exactly for normal losses).
 
     Parameters
     ----------
@@ -259,12 +262,12 @@ def loss_band(
     >>> mean.round(4).tolist(), bool((low <= mean).all() and (mean <= high).all())
     ([2.3026, 2.3026], True)
     """
-    from scipy import special
+    from scipy import stats
 
     L = np.array([r.loss_at(times) for r in runs])
     mean = L.mean(axis=0)
     if len(runs) < 2:
         return mean, mean.copy(), mean.copy()
-    z = float(special.ndtri(0.5 + level / 2))
-    half = z * L.std(axis=0, ddof=1) / math.sqrt(len(runs))
+    t = float(stats.t.ppf(0.5 + level / 2, df=len(runs) - 1))
+    half = t * L.std(axis=0, ddof=1) / math.sqrt(len(runs))
     return mean, mean - half, mean + half
