@@ -176,6 +176,7 @@ def communication_crossover(
     trials: int = 4_000,
     rng: Any = 0,
     level: float = 0.99,
+    method: str = "auto",
 ) -> Crossover:
     """The uplink bandwidth where the m-fold code and cyclic-MDS take the same
     predicted time (:func:`gctheory.runtime.link_iteration_time`): the root of
@@ -202,6 +203,8 @@ def communication_crossover(
         The m-fold code.
     bytes_per_number, trials, rng, level
         As in :func:`gctheory.runtime.link_iteration_time`.
+    method : {"auto", "monte-carlo"}
+        ``monte-carlo`` estimates even where the exact route exists (its check).
 
     Returns
     -------
@@ -224,6 +227,7 @@ def communication_crossover(
     lo, hi = (check_real(b, "bracket", low=0.0, low_open=True) for b in bracket)
     if not lo < hi:
         raise ValueError(f"bracket must be (lo, hi) with lo < hi, got {bracket!r}")
+    check_choice(method, "method", ("auto", "monte-carlo"))
     law, _ = _compute_law(dist)
     args = {
         "dist": dist,
@@ -237,7 +241,7 @@ def communication_crossover(
         "seed": rng,
         "level": level,
     }
-    if law is None or not link.shared:
+    if law is None or (not link.shared and method == "auto"):
         f = lambda b: _exact_diff(args, m, b)  # noqa: E731
         x = _root(f, lo, hi)
         win = ("m-fold" if f(lo) < 0 else "cyclic-mds", "m-fold" if f(hi) < 0 else "cyclic-mds")
@@ -307,7 +311,7 @@ def communication_atlas(
     >>> a = communication_atlas(stats.expon(loc=1, scale=0.5), 12, 2, d=10**5,
     ...                         link=Link(up=1.0), bandwidths=B)
     >>> a.best, round(a.crossovers[2].bandwidth / BYTES_PER_MBIT, 2)  # Mbit/s
-    ((2, 1, 1, 1), 17.07)
+    ((2, 1, 1, 1), 21.31)
     """
     n, s, ms, d = _check(family, n, s, tuple(ms) + (1,), d)
     grid = np.asarray(bandwidths, dtype=float)
