@@ -256,8 +256,8 @@ def communication_crossover(
     x = _root(lambda b: est(b).value, lo, hi)
     a = _root(lambda b: est(b).high, lo, hi)  # the interval's upper end crosses first
     z = _root(lambda b: est(b).low, lo, hi)
-    win = tuple("m-fold" if est(b).value < 0 else "cyclic-mds" for b in (lo, hi))
-    return Crossover(m, x, a, z, "monte-carlo", (lo, hi), *win)
+    below, above = ("m-fold" if est(b).value < 0 else "cyclic-mds" for b in (lo, hi))
+    return Crossover(m, x, a, z, "monte-carlo", (lo, hi), below, above)
 
 
 def communication_atlas(
