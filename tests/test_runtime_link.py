@@ -107,6 +107,8 @@ def test_link_refuses(kw, match):
         (dict(d=0), "d must"),
         (dict(decode_s=-1.0), "decode_s must"),
         (dict(method="quad"), "method"),
+        (dict(trials=1), "trials must"),
+        (dict(level=1.5), "level"),
         (dict(link="fast"), "link must be a gctheory.runtime.Link"),
         (dict(dist=-1.0), "dist"),
         (dict(link=Link(up=1.0, shared=True), method="exact"), "method='exact' needs"),

@@ -38,6 +38,7 @@ import numpy as np
 
 from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import estimate_mean
+from gctheory.montecarlo.estimates import check_level
 from gctheory.order_stats._common import _check_dist
 from gctheory.order_stats.grouped import grouped_completion_moments
 from gctheory.runtime._common import _int
@@ -294,6 +295,7 @@ def link_iteration_time(
     d = check_int(d, "d", low=1)
     width = check_int(bytes_per_number, "bytes_per_number", low=1)
     decode_s = check_real(decode_s, "decode_s", low=0.0)
+    trials, level = check_int(trials, "trials", low=2), check_level(level)
     if method == "exact" and link.shared and law is not None:
         raise ValueError(
             "method='exact' needs a per-worker link or a constant compute time: a shared "
@@ -322,7 +324,7 @@ def link_iteration_time(
             up_s,
             down_s,
         ),
-        check_int(trials, "trials", low=2),
+        trials,
         rng=rng,
         level=level,
         progress=False,
