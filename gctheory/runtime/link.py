@@ -38,9 +38,11 @@ import numpy as np
 
 from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import estimate_mean
+from gctheory.montecarlo.engine import seed_sequence
 from gctheory.montecarlo.estimates import check_level
 from gctheory.order_stats._common import _check_dist
 from gctheory.order_stats.grouped import grouped_completion_moments
+from gctheory.order_stats.sampling import _check_mc_memory
 from gctheory.runtime._common import _int
 from gctheory.runtime.schemes import SchemeLayout, _scaled, scheme_layout
 
@@ -296,6 +298,7 @@ def link_iteration_time(
     width = check_int(bytes_per_number, "bytes_per_number", low=1)
     decode_s = check_real(decode_s, "decode_s", low=0.0)
     trials, level = check_int(trials, "trials", low=2), check_level(level)
+    seed = seed_sequence(rng)
     if method == "exact" and link.shared and law is not None:
         raise ValueError(
             "method='exact' needs a per-worker link or a constant compute time: a shared "
@@ -316,6 +319,7 @@ def link_iteration_time(
         )
         t = mom.mean + 2 * link.latency + down_s + up_s + decode_s
         return LinkTime(t, t, t, "exact", *parts)
+    _check_mc_memory(lay.groups * lay.group_size, "n")
     est = estimate_mean(
         lambda g, size: _sample_times(
             law.rvs(size=(size, lay.groups * lay.group_size), random_state=g),
@@ -325,7 +329,7 @@ def link_iteration_time(
             down_s,
         ),
         trials,
-        rng=rng,
+        rng=seed,
         level=level,
         progress=False,
     )

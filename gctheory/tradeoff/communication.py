@@ -29,6 +29,9 @@ from scipy import optimize
 
 from gctheory._validate import check_choice, check_int, check_real
 from gctheory.montecarlo import estimate_mean
+from gctheory.montecarlo.engine import seed_sequence
+from gctheory.montecarlo.estimates import check_level
+from gctheory.order_stats._common import MAX_WORKERS
 from gctheory.runtime.link import Link, _compute_law, _sample_times, link_iteration_time
 from gctheory.runtime.schemes import scheme_layout
 
@@ -89,11 +92,20 @@ def _code(family: str, n: int, s: int, m: int) -> tuple[str, int, tuple[int, int
     return "commfr-gc", 1, (s + m, m, s + 1)
 
 
-def _check(family: str, n: int, s: int, ms: Any, d: int) -> tuple[int, int, tuple[int, ...], int]:
+def _check(
+    family: str, n: Any, s: Any, ms: Any, d: Any, link: Any, dist: Any
+) -> tuple[int, int, tuple[int, ...], int]:
     check_choice(family, "family", COMM_FAMILIES)
-    n, d = check_int(n, "n", low=2), check_int(d, "d", low=1)
+    if not isinstance(link, Link):
+        raise ValueError(f"link must be a gctheory.runtime.Link, got {link!r}")
+    _compute_law(dist)
+    n, d = check_int(n, "n", low=2, high=MAX_WORKERS), check_int(d, "d", low=1)
     s = check_int(s, "s", low=0, high=n - 1)
-    ms = tuple(sorted({check_int(m, "m", low=1, high=n - s) for m in ms}))
+    try:
+        given = tuple(ms)
+    except TypeError:
+        raise ValueError(f"ms must be a sequence of integers >= 1, got {ms!r}") from None
+    ms = tuple(sorted({check_int(m, "m", low=1, high=n - s) for m in given}))
     if family == "commfr-gc":
         bad = [m for m in ms if m > 1 and n % (s + m)]
         if bad:
@@ -102,6 +114,15 @@ def _check(family: str, n: int, s: int, ms: Any, d: int) -> tuple[int, int, tupl
                 f"got n = {n}, s = {s}; choose m with (s + m) dividing n or family='ye-abbe'"
             )
     return n, s, ms, d
+
+
+def _common(bytes_per_number: Any, trials: Any, rng: Any, level: Any) -> dict[str, Any]:
+    """The checked shared arguments; ``seed`` an int drawn once from ``rng``, so every
+    Monte Carlo evaluation (every bandwidth, both codes) uses the same draws."""
+    width = check_int(bytes_per_number, "bytes_per_number", low=1)
+    trials, level = check_int(trials, "trials", low=2), check_level(level)
+    seed = int(seed_sequence(rng).generate_state(1)[0])
+    return {"width": width, "trials": trials, "seed": seed, "level": level}
 
 
 def _at(link: Link, bandwidth: float) -> Link:
@@ -150,6 +171,18 @@ def _mc_diff(args: dict, m: int, bandwidth: float) -> Any:
     return estimate_mean(
         sampler, args["trials"], rng=args["seed"], level=args["level"], progress=False
     )
+
+
+def _bracket(bracket: Any) -> tuple[float, float]:
+    try:
+        lo, hi = bracket
+    except (TypeError, ValueError):
+        raise ValueError(f"bracket must be a pair (lo, hi) of rates, got {bracket!r}") from None
+    lo = check_real(lo, "bracket", low=0.0, low_open=True)
+    hi = check_real(hi, "bracket", low=0.0, low_open=True)
+    if not lo < hi:
+        raise ValueError(f"bracket must be (lo, hi) with lo < hi, got {bracket!r}")
+    return lo, hi
 
 
 def _root(f: Any, lo: float, hi: float) -> float | None:
@@ -220,27 +253,15 @@ def communication_crossover(
     >>> round(c.bandwidth), c.winner_below  # 8 * 1000 bytes * n / (m * 1 s)
     (48000, 'm-fold')
     """
-    n, s, ms, d = _check(family, n, s, (m,), d)
+    n, s, ms, d = _check(family, n, s, (m,), d, link, dist)
     (m,) = ms
     if m < 2:
         raise ValueError(f"m must be >= 2 (m = 1 is cyclic-MDS itself), got {m}")
-    lo, hi = (check_real(b, "bracket", low=0.0, low_open=True) for b in bracket)
-    if not lo < hi:
-        raise ValueError(f"bracket must be (lo, hi) with lo < hi, got {bracket!r}")
+    lo, hi = _bracket(bracket)
     check_choice(method, "method", ("auto", "monte-carlo"))
     law, _ = _compute_law(dist)
-    args = {
-        "dist": dist,
-        "n": n,
-        "s": s,
-        "d": d,
-        "link": link,
-        "family": family,
-        "width": check_int(bytes_per_number, "bytes_per_number", low=1),
-        "trials": check_int(trials, "trials", low=2),
-        "seed": rng,
-        "level": level,
-    }
+    args = {"dist": dist, "n": n, "s": s, "d": d, "link": link, "family": family}
+    args.update(_common(bytes_per_number, trials, rng, level))
     if law is None or (not link.shared and method == "auto"):
         f = lambda b: _exact_diff(args, m, b)  # noqa: E731
         x = _root(f, lo, hi)
@@ -258,6 +279,19 @@ def communication_crossover(
     z = _root(lambda b: est(b).low, lo, hi)
     below, above = ("m-fold" if est(b).value < 0 else "cyclic-mds" for b in (lo, hi))
     return Crossover(m, x, a, z, "monte-carlo", (lo, hi), below, above)
+
+
+def _grid(bandwidths: Any) -> np.ndarray:
+    try:
+        grid = np.asarray(bandwidths, dtype=float)
+    except (TypeError, ValueError):
+        grid = np.empty(0)
+    ok = grid.ndim == 1 and grid.size >= 2 and bool(np.all(np.isfinite(grid)))
+    if not (ok and np.all(grid > 0) and np.all(np.diff(grid) > 0)):
+        raise ValueError(
+            f"bandwidths must be >= 2 increasing finite positive rates, got {bandwidths!r}"
+        )
+    return grid
 
 
 def communication_atlas(
@@ -313,60 +347,33 @@ def communication_atlas(
     >>> a.best, round(a.crossovers[2].bandwidth / BYTES_PER_MBIT, 2)  # Mbit/s
     ((2, 1, 1, 1), 21.31)
     """
-    n, s, ms, d = _check(family, n, s, tuple(ms) + (1,), d)
-    grid = np.asarray(bandwidths, dtype=float)
-    if grid.ndim != 1 or grid.size < 2 or not np.all(grid > 0) or np.any(np.diff(grid) <= 0):
-        raise ValueError(f"bandwidths must be >= 2 increasing positive rates, got {bandwidths!r}")
+    try:
+        wanted = (*ms, 1)
+    except TypeError:
+        raise ValueError(f"ms must be a sequence of integers >= 1, got {ms!r}") from None
+    n, s, ms, d = _check(family, n, s, wanted, d, link, dist)
+    grid = _grid(bandwidths)
+    common = _common(bytes_per_number, trials, rng, level)
+    kw = {"d": d, "bytes_per_number": common["width"], "trials": common["trials"],
+          "rng": common["seed"], "level": common["level"]}  # fmt: skip
     times: dict[int, list[float]] = {m: [] for m in ms}
     low: dict[int, list[float]] = {m: [] for m in ms}
     high: dict[int, list[float]] = {m: [] for m in ms}
     for b in grid:
         for m in ms:
             sch, mm, code = _code(family, n, s, m)
-            t = link_iteration_time(
-                sch,
-                dist,
-                n,
-                s,
-                mm,
-                code=code,
-                link=_at(link, b),
-                d=d,
-                bytes_per_number=bytes_per_number,
-                trials=trials,
-                rng=rng,
-                level=level,
-            )
+            t = link_iteration_time(sch, dist, n, s, mm, code=code, link=_at(link, b), **kw)
             times[m].append(t.mean)
             low[m].append(t.low)
             high[m].append(t.high)
     best = tuple(min(ms, key=lambda m: times[m][i]) for i in range(grid.size))
+    bracket = (float(grid[0]), float(grid[-1]))
     cross = {
-        m: communication_crossover(
-            dist,
-            n,
-            s,
-            m,
-            link=link,
-            d=d,
-            family=family,
-            bracket=(float(grid[0]), float(grid[-1])),
-            bytes_per_number=bytes_per_number,
-            trials=trials,
-            rng=rng,
-            level=level,
-        )
+        m: communication_crossover(dist, n, s, m, link=link, family=family, bracket=bracket, **kw)
         for m in ms
         if m > 1
     }
-    params = {
-        "n": n,
-        "s": s,
-        "d": d,
-        "family": family,
-        "latency": link.latency,
-        "shared": link.shared,
-        "down": link.down,
-        "bytes_per_number": bytes_per_number,
-    }
+    params = {"n": n, "s": s, "d": d, "family": family, "latency": link.latency,
+              "shared": link.shared, "down": link.down,
+              "bytes_per_number": common["width"]}  # fmt: skip
     return CommunicationAtlas(tuple(grid.tolist()), ms, times, low, high, best, cross, params)
