@@ -120,3 +120,16 @@ def test_iteration_time_refuses(kw, match):
     dist = args.pop("dist")
     with pytest.raises(ValueError, match=match):
         link_iteration_time("cyclic-mds", dist, 6, 1, **args)
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_time_falls_as_bandwidth_grows(shared):
+    # per draw, every finish time is non-increasing in the bandwidth; the same seed makes
+    # the Monte Carlo means inherit it
+    times = [
+        link_iteration_time(
+            "ye-abbe", X, 12, 2, 2, link=Link(up=b, shared=shared), d=10**4, trials=500, rng=2
+        ).mean
+        for b in (1e5, 1e6, 1e7, 1e8)
+    ]
+    assert times == sorted(times, reverse=True)
