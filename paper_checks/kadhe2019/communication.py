@@ -14,6 +14,7 @@ import math
 import numpy as np
 from scipy import stats
 
+from gctheory.codes.commfr import commfr_code
 from gctheory.codes.ye_abbe import YeAbbeCode
 from gctheory.runtime import BYTES_PER_MBIT, Link, link_iteration_time, message_numbers
 from gctheory.tradeoff.communication import communication_crossover
@@ -39,8 +40,9 @@ def _judge_load(c: dict) -> Outcome:
     }
     cmp = (
         f"{c['cases']} cases (n, s) in {list(_CASES)}, m in {list(_MS)}, two compute laws: "
-        "(a) the Ye-Abbe code's encoded message (gctheory.codes.YeAbbeCode.encode) has the "
-        "length the model sends, ceil(d / m); (b) with communication free (infinite "
+        "(a) the encoded message of the Ye-Abbe code (gctheory.codes.YeAbbeCode.encode) and "
+        "of CommFR-GC on an [s + m, m] code where (s + m) | n (commfr_code(...).encode) has "
+        "the length the model sends, ceil(d / m); (b) with communication free (infinite "
         "bandwidth, zero latency) the m-fold code's predicted time, at its load (s + m)/n, "
         "exceeds cyclic-MDS's at (s + 1)/n. Reproduced iff no mismatch in (a) and no case "
         f"against (b); smallest relative slowdown {c['smallest relative slowdown']:.3g}"
@@ -90,6 +92,10 @@ def _saving_costs_load(quick: bool) -> dict:
             code = YeAbbeCode(n, s, m)
             g = np.random.default_rng([n, s, m]).standard_normal((n, d))
             mismatch += code.encode(g).shape[1] != message_numbers("ye-abbe", d, n, s, m)
+            if n % (s + m) == 0:  # CommFR-GC on an [s + m, m] code: groups of s + m workers
+                fr = commfr_code(n, n, s + m, m, rng=[n, s, m])
+                want = message_numbers("commfr-gc", d, n, code=(s + m, m, s + 1))
+                mismatch += fr.encode(g).shape[1] != want
             for law in _LAWS.values():
                 t1 = link_iteration_time("cyclic-mds", law, n, s, link=free, d=d).mean
                 tm = link_iteration_time("ye-abbe", law, n, s, m, link=free, d=d).mean
