@@ -376,6 +376,7 @@ from gctheory.order_stats import (
     xu_log_approx_error as xu_log_approx_error,
 )
 from gctheory.runtime import (
+    BYTES_PER_MBIT as BYTES_PER_MBIT,
     ZHANG_SCHEMES as ZHANG_SCHEMES,
     CarryOver as CarryOver,
     carryover_slowdown as carryover_slowdown,
@@ -386,6 +387,10 @@ from gctheory.runtime import (
     halbawi_expected_time as halbawi_expected_time,
     halbawi_f as halbawi_f,
     halbawi_optimal_f as halbawi_optimal_f,
+    Link as Link,
+    link_iteration_time as link_iteration_time,
+    LinkTime as LinkTime,
+    message_numbers as message_numbers,
     optimal_straggler_tolerance as optimal_straggler_tolerance,
     OptimumF as OptimumF,
     scheme_expected_time as scheme_expected_time,
@@ -438,12 +443,17 @@ from gctheory.tails import (
     TiltedErasures as TiltedErasures,
 )
 from gctheory.tradeoff import (
+    COMM_FAMILIES as COMM_FAMILIES,
     TRADEOFF_AXES as TRADEOFF_AXES,
     TRADEOFF_COLUMNS as TRADEOFF_COLUMNS,
     TRADEOFF_EFFORT as TRADEOFF_EFFORT,
     TRADEOFF_LEFT_OUT as TRADEOFF_LEFT_OUT,
     TRADEOFF_MAX_N as TRADEOFF_MAX_N,
     TRADEOFF_SCHEMES as TRADEOFF_SCHEMES,
+    communication_atlas as communication_atlas,
+    communication_crossover as communication_crossover,
+    CommunicationAtlas as CommunicationAtlas,
+    Crossover as Crossover,
     dominance as dominance,
     empirical_s_kappa_interval as empirical_s_kappa_interval,
     generator_families as generator_families,

@@ -51,6 +51,7 @@ BASE: dict[str, str | None] = {
     "stability table": "stability table --n 6 --s 1 --families gaussian --time-limit 1 "
     "--kappa 1000",
     "tradeoff": "tradeoff --n 12 --quick --schemes cyclic-mds --out OUT",
+    "tradeoff-comm": "tradeoff-comm --n 12 --s 2 --d 1000 --points 3 --out OUT",
     "simulate": "simulate --scheme gd --n 4 --iterations 3 --out OUT",
     "sgc runtime": None,  # reads the shared measurements
     "collect": None,  # tests/test_sweeps.py: its values are lists of parameters

@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from gctheory._validate import check_int
 from gctheory.cluster.base import UNUSED, USED
 from gctheory.montecarlo import mean_of_samples
 
-__all__ = ["Comparison", "compare", "predicted_wait", "law_mean", "sweep"]
+__all__ = ["Comparison", "compare", "predicted_comm", "predicted_wait", "law_mean", "sweep"]
 
 #: :mod:`gctheory.runtime` names of the schemes it models
 _RUNTIME_NAMES = {"gd": "uncoded", "ignore": "ignore-s", "cyclic_mds": "cyclic-mds",
@@ -58,6 +59,12 @@ class Comparison:
         Two-sided z-test of measured = predicted.
     agrees : bool
         ``p_value >= 1 - level``.
+    comm_s : float or None
+        Predicted communication time per iteration over the ``link`` given to
+        :func:`compare` (:func:`predicted_comm`); None without a link.
+    comm_measured_s : float or None
+        The measured transfer time per iteration, from per-message timestamps where the
+        engine records them; None otherwise.
 
     Examples
     --------
@@ -82,6 +89,8 @@ class Comparison:
     agrees: bool
     level: float
     delay: str
+    comm_s: float | None = None
+    comm_measured_s: float | None = None
 
     def row(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -102,6 +111,69 @@ def predicted_wait(
 ) -> tuple[float, float, str]:
     """Expected wait under ``delay`` (default: the run's law): (mean, standard error, method)."""
     return _predicted(run.config, run.n, delay, trials, rng)
+
+
+def predicted_comm(
+    run: Any,
+    link: Any,
+    *,
+    d: int,
+    bytes_per_number: int = 8,
+    delay: Any = None,
+    trials: int = 20_000,
+    rng: Any = 0,
+) -> float:
+    """Predicted communication time per iteration of ``run`` over ``link``: the iteration
+    time of :func:`gctheory.runtime.link_iteration_time` minus the same with a free link
+    (``2 latency + down + up`` on per-worker links; with a shared link, the queue at the
+    master's card under the run's law, by Monte Carlo).
+
+    Parameters
+    ----------
+    run : ClusterRun
+        A run of a scheme :mod:`gctheory.runtime` models (uncoded, ignore-s, cyclic-MDS,
+        FRC, Ye-Abbe).
+    link : gctheory.runtime.Link
+        The network (bytes per second, seconds).
+    d : int
+        The model's parameter count (numbers sent down; the message is the code's share).
+    bytes_per_number : int
+        Bytes per number on the wire.
+    delay : spec, optional
+        The law (default: the one injected).
+    trials, rng
+        Monte Carlo draws and seed (shared link only).
+
+    Returns
+    -------
+    float
+        Seconds per iteration.
+    """
+    from gctheory.cluster.rules import Rule, build_scheme
+    from gctheory.delays import parse_delay
+    from gctheory.runtime import Link, link_iteration_time
+
+    if not isinstance(link, Link):
+        raise ValueError(f"link must be a gctheory.runtime.Link, got {link!r}")
+    cfg = run.config
+    sch = build_scheme(
+        cfg["scheme"], run.n, s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
+        code_options=cfg.get("code_options"), seed=int(cfg["seed"]),
+    )  # fmt: skip
+    name = _RUNTIME_NAMES.get(sch.name)
+    if name is None:
+        raise ValueError(
+            f"run: the link model covers {sorted(_RUNTIME_NAMES)}, not the scheme {sch.name!r}"
+        )
+    dm = parse_delay(cfg["delay"] if delay is None else delay)
+    law = _runtime_law(dm.dist, run.n) if hasattr(dm.dist, "dist") else 1.0
+    s, m = run.n - Rule(sch).need, int(cfg.get("m", 1))
+    kw = dict(d=d, bytes_per_number=bytes_per_number, trials=trials, rng=rng)
+    with_link = link_iteration_time(name, law, run.n, s, m, link=link, **kw)
+    free = link_iteration_time(
+        name, law, run.n, s, m, link=Link(up=math.inf, down=math.inf), **kw
+    )  # the same draws (seed) on both sides when Monte Carlo
+    return with_link.mean - free.mean
 
 
 def law_mean(scheme: str, n: int, delay: Any, *, s: int | None = None, K: int | None = None,
@@ -213,6 +285,8 @@ def compare(
     overhead: str = "fixed",
     trials: int = 20_000,
     preempt: bool | None = None,
+    link: Any = None,
+    d: int | None = None,
 ) -> Comparison:
     """Hold ``run``'s mean iteration time against the prediction for ``delay``.
 
@@ -242,6 +316,12 @@ def compare(
         The model to predict with: True, every iteration afresh; False, stragglers
         carry over (the queue of :mod:`gctheory.runtime.carryover`). Default: as the
         run was made (give the other for a negative control).
+    link : gctheory.runtime.Link, optional
+        The network the run crossed: fills ``comm_s`` (:func:`predicted_comm`). The
+        prediction's own time is unchanged (on loopback the measured overhead holds the
+        transfer).
+    d : int, optional
+        The model's parameter count, needed with ``link``.
 
     Returns
     -------
@@ -262,6 +342,9 @@ def compare(
         raise ValueError(f"overhead must be 'fixed' or 'resampled', got {overhead!r}")
     if preempt is not None and not isinstance(preempt, bool):
         raise ValueError(f"preempt must be True, False or None, got {preempt!r}")
+    if link is not None and d is None:
+        raise ValueError("d (the model's parameter count) is needed with link")
+    d_int = 1 if d is None else check_int(d, "d", low=1)
     per_slot = int(run.config.get("tasks_per_slot", 1))
     if per_slot > 1:
         raise ValueError(
@@ -305,9 +388,13 @@ def compare(
     z = (mean - pred) / se if se > 0 else (0.0 if mean == pred else math.inf)
     p = float(2 * stats.norm.sf(abs(z)))
     label = run.config["delay"] if delay is None else str(delay)
+    comm = None
+    if link is not None:
+        comm = predicted_comm(run, link, d=d_int, delay=delay, rng=rng)
     return Comparison(
         mean, measured.low, measured.high, pred, pred - z_lv * se_pred,
         pred + z_lv * se_pred, law, method, over, float(z), p, p >= 1 - level, level, label,
+        comm_s=comm,
     )  # fmt: skip
 
 

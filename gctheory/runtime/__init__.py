@@ -16,6 +16,10 @@ exactly (through :mod:`gctheory.order_stats`) where the papers used asymptotics:
 * Zhang et al. 2020 [3]_, Section V: time per iteration, communication load
   and computation load of GD, GC, LAG, G-GD, G-LAG and LAGC, and the
   redundancy / number of groups minimising time per iteration.
+* Communication (:mod:`~gctheory.runtime.link`): the iteration time over a
+  :class:`Link` (per-worker or shared bandwidth, latency), the order statistic of
+  compute plus transfer, with Ye-Abbe's ``d/m`` messages at load ``(s+m)/n`` and
+  CommFR-GC's ``d/K`` (Kadhe et al. 2019 [2]_).
 * Xu et al. 2021 [4]_, Section IV-C: ``B(K)`` of eq. (18), the feasible
   interval (23), the optimality condition (25) solved for ``p = K/N``, and the
   exact integer optimum of ``K``.
@@ -51,6 +55,13 @@ from gctheory.runtime.halbawi import (
     halbawi_expected_time,
     halbawi_f,
     halbawi_optimal_f,
+)
+from gctheory.runtime.link import (
+    BYTES_PER_MBIT,
+    Link,
+    LinkTime,
+    link_iteration_time,
+    message_numbers,
 )
 from gctheory.runtime.schemes import (
     SCHEMES,
@@ -106,6 +117,11 @@ __all__ = [
     "zhang_metrics",
     "zhang_best_redundancy",
     "zhang_best_groups",
+    "BYTES_PER_MBIT",
+    "Link",
+    "LinkTime",
+    "link_iteration_time",
+    "message_numbers",
     "xu_expected_time",
     "xu_time_saving",
     "xu_feasible_interval",

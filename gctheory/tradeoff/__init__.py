@@ -26,7 +26,8 @@ DeprecationWarning and stops working in 0.3: a type checker cannot call a module
 Submodules: ``table`` (the rows and their columns), ``dominance`` (the Pareto
 relation), ``schemes`` (one builder per scheme), ``stability`` (Theorem 2 and
 certified empirical ``s_kappa`` intervals per generator family), ``compute``
-(the sweep).
+(the sweep), ``communication`` (the best code against bandwidth: cyclic-MDS against
+m-fold Ye-Abbe / CommFR-GC codes over a link, and the crossover).
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ import types
 import warnings
 from typing import Any
 
+from gctheory.tradeoff.communication import (
+    COMM_FAMILIES,
+    CommunicationAtlas,
+    Crossover,
+    communication_atlas,
+    communication_crossover,
+)
 from gctheory.tradeoff.compute import TRADEOFF_EFFORT, TRADEOFF_MAX_N, resolve_delay, tradeoff
 from gctheory.tradeoff.compute import tradeoff as tradeoff_table
 from gctheory.tradeoff.dominance import TRADEOFF_AXES, dominance, row_label
@@ -50,6 +58,11 @@ from gctheory.tradeoff.stability import (
 from gctheory.tradeoff.table import TRADEOFF_COLUMNS, TradeoffTable
 
 __all__ = [
+    "COMM_FAMILIES",
+    "CommunicationAtlas",
+    "Crossover",
+    "communication_atlas",
+    "communication_crossover",
     "SKappaInterval",
     "TRADEOFF_AXES",
     "TRADEOFF_COLUMNS",

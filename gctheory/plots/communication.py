@@ -1,0 +1,122 @@
+"""The communication axis of the atlas drawn: predicted iteration time against bandwidth
+per code, the crossovers marked (:func:`gctheory.tradeoff.communication.communication_atlas`,
+after Ye and Abbe 2018 and Kadhe et al. 2019)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gctheory.plots._base import Drawing, _axes, _legend, _Recorder, save_figure
+from gctheory.runtime.link import BYTES_PER_MBIT
+
+__all__ = ["communication_atlas_data", "plot_communication_atlas", "save_communication_atlas"]
+
+
+def communication_atlas_data(atlas: Any) -> dict[str, list[Any]]:
+    """The numbers behind the figure: one column per code's mean and interval, by bandwidth
+    (bytes per second and Mbit/s), and the best code.
+
+    Parameters
+    ----------
+    atlas : CommunicationAtlas
+        From :func:`gctheory.tradeoff.communication.communication_atlas`.
+
+    Returns
+    -------
+    dict
+        Column name -> values.
+    """
+    data: dict[str, list[Any]] = {
+        "bandwidth_bytes_per_s": list(atlas.bandwidths),
+        "bandwidth_mbit_per_s": [b / BYTES_PER_MBIT for b in atlas.bandwidths],
+    }
+    for m in atlas.ms:
+        data[f"time_m{m}"] = list(atlas.times[m])
+        data[f"low_m{m}"] = list(atlas.low[m])
+        data[f"high_m{m}"] = list(atlas.high[m])
+    data["best_m"] = list(atlas.best)
+    return data
+
+
+def _label(atlas: Any, m: int) -> str:
+    if m == 1:
+        return "cyclic-MDS (m = 1)"
+    fam = "Ye-Abbe" if atlas.parameters["family"] == "ye-abbe" else "CommFR-GC"
+    return f"{fam} m = {m}, load (s + {m})/n"
+
+
+def plot_communication_atlas(atlas: Any, *, ax: Any = None) -> Drawing:
+    """Predicted mean iteration time against uplink bandwidth (Mbit/s, log scale) for each
+    code, with its interval where Monte Carlo, and each crossover as a dotted vertical line
+    (its interval shaded).
+
+    Parameters
+    ----------
+    atlas : CommunicationAtlas
+        From :func:`gctheory.tradeoff.communication.communication_atlas`.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (a new figure by default).
+
+    Returns
+    -------
+    Drawing
+        The figure, its axes, the artists drawn and the data behind them.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from gctheory.runtime import BYTES_PER_MBIT, Link
+    >>> from gctheory.tradeoff.communication import communication_atlas
+    >>> from gctheory.plots.communication import plot_communication_atlas
+    >>> a = communication_atlas(1.0, 12, 2, d=10**5, link=Link(up=1.0),
+    ...                         bandwidths=[1e6, 1e7, 1e8])
+    >>> len(plot_communication_atlas(a).artists) > 3
+    True
+    >>> plt.close("all")
+    """
+    ax = _axes(ax, (6.4, 4.2))
+    rec = _Recorder(ax.figure)
+    x = [b / BYTES_PER_MBIT for b in atlas.bandwidths]
+    colors = {}
+    for m in atlas.ms:
+        (line,) = ax.plot(x, atlas.times[m], marker="o", ms=3, label=_label(atlas, m))
+        colors[m] = line.get_color()
+        if any(lo < hi for lo, hi in zip(atlas.low[m], atlas.high[m], strict=True)):
+            ax.fill_between(x, atlas.low[m], atlas.high[m], color=colors[m], alpha=0.2)
+    for m, c in atlas.crossovers.items():
+        if c.bandwidth is None:
+            continue
+        b = c.bandwidth / BYTES_PER_MBIT
+        ax.axvline(b, color=colors[m], ls=":", label=f"crossover m = {m}: {b:.3g} Mbit/s")
+        if c.low is not None and c.high is not None and c.low < c.high:
+            ax.axvspan(c.low / BYTES_PER_MBIT, c.high / BYTES_PER_MBIT, color=colors[m], alpha=0.15)
+    p = atlas.parameters
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("uplink bandwidth (Mbit/s)" + (", shared by all" if p["shared"] else ""))
+    ax.set_ylabel("predicted mean iteration time (s, log)")
+    ax.set_title(f"n = {p['n']}, s = {p['s']}, d = {p['d']} numbers", fontsize=10)
+    _legend(ax, fontsize=8)
+    return rec.done({"time": ax}, communication_atlas_data(atlas))
+
+
+def save_communication_atlas(atlas: Any, outdir: Path | str, name: str) -> list[Path]:
+    """Draw ``atlas`` and write ``name.png``, ``name.svg`` and ``name.csv`` in ``outdir``.
+
+    Parameters
+    ----------
+    atlas : CommunicationAtlas
+        From :func:`gctheory.tradeoff.communication.communication_atlas`.
+    outdir : str or pathlib.Path
+        The folder (created if missing).
+    name : str
+        File stem.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The written files.
+    """
+    drawn = plot_communication_atlas(atlas)
+    return save_figure(drawn.figure, outdir, name, drawn.data)
