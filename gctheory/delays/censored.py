@@ -82,6 +82,7 @@ __all__ = [
     "is_run_trace",
     "kaplan_meier",
     "km_distance",
+    "product_limit",
     "run_unit_loads",
 ]
 
@@ -274,10 +275,16 @@ def kaplan_meier(times: Any, censored: Any = None) -> tuple[np.ndarray, np.ndarr
     completed time, ``S`` just after ``t`` (a censored time tied with a completed one counts
     as at risk there, as ``scipy.stats.ecdf`` counts it; tested equal)."""
     s = _as_sample(times, censored)
-    t, inv = np.unique(s.times, return_inverse=True)
-    deaths = np.bincount(inv, weights=~s.censored, minlength=t.size)
+    return product_limit(s.times, s.censored)
+
+
+def product_limit(times: np.ndarray, censored: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The product-limit kernel of :func:`kaplan_meier`, with no check of its input
+    (any number of completed times, none included: then both arrays are empty)."""
+    t, inv = np.unique(times, return_inverse=True)
+    deaths = np.bincount(inv, weights=~censored, minlength=t.size)
     leaving = np.bincount(inv, minlength=t.size)
-    at_risk = s.times.size - np.concatenate([[0], np.cumsum(leaving)[:-1]])
+    at_risk = times.size - np.concatenate([[0], np.cumsum(leaving)[:-1]])
     S = np.cumprod(1.0 - deaths / at_risk)
     done = deaths > 0
     return t[done], S[done]
