@@ -40,7 +40,7 @@ __all__ = ["KM_TAIL", "censored_round_values", "censoring_flags", "km_grouped_me
 
 #: largest probability that a layout's waited-for time lies beyond the last completed
 #: time of the Kaplan-Meier estimate, for its mean to be reported
-KM_TAIL = 1e-3
+KM_TAIL = 0.01
 
 
 def censoring_flags(trace: Any) -> Any:

@@ -21,6 +21,11 @@ message length ``1/m``), in three ways:
     the workers i.i.d. from a law fitted by maximum likelihood at that load
     (:mod:`gctheory.delays.fitting`), as the runtime module assumes.
 
+On a trace of ``gctheory run`` the cancelled stragglers' times are right-censored: there
+``empirical`` draws the workers from the Kaplan-Meier estimate and ``rounds`` keeps only
+the rounds that measured the waited-for time; where the trace cannot tell it, the value
+is NaN and ``notes`` names the ``s`` (:mod:`gctheory.delays.censored_times`).
+
 Confidence intervals (``empirical`` and ``rounds``) come from a bootstrap
 over rounds: each measured load's rounds are resampled with replacement
 (whole rounds, so the dependence inside a round is kept) and everything is
