@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory.delays.censored import OBSERVED, is_run_trace, product_limit
+from gctheory.delays.censored_sample import OBSERVED, is_run_trace, product_limit
 from gctheory.delays.orderstats import _H
 
 __all__ = ["KM_TAIL", "censored_round_values", "censoring_flags", "km_grouped_means"]

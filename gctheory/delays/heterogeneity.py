@@ -230,7 +230,7 @@ def hetero_scheme_times(
         return replace(base, notes=notes)
     shares = as_data_shares(trace)
     model, slope, _ = resolve_load_model(shares, load_model)
-    lp = load_plans(base.load, base.s, shares.loads, model, slope)
+    lp = load_plans(base.load.tolist(), base.s.tolist(), shares.loads, model, slope)
     per: dict[str, dict[float, np.ndarray]] = {
         f"clusters-{law}": {},
         "per-worker": {},
