@@ -462,3 +462,18 @@ def test_quick_delays_figures_leave_the_mixture_to_the_full_ones(tmp_path, monke
     with open(tmp_path / "delays-cdf-fits.csv") as fh:
         curves = {r["curve"] for r in csv.DictReader(fh)}
     assert "mixture" not in curves and "lognormal" in curves
+
+
+def test_round_statistics_without_rounds_are_nan_and_count_nothing():
+    import math
+
+    from gctheory.delays.summary import _round_statistics
+
+    got = _round_statistics(None, 1.0, 0.1, 0.2, 9, 0.95, np.random.default_rng(0))
+    assert got["rounds"] == got["workers"] == got["repeat_stragglers"] == 0
+    assert got["top"] == 0.2 and math.isnan(got["persistence"]) and math.isnan(got["icc_log"])
+    M = np.array([[1.0, 5.0, 1.0], [1.0, 5.0, 1.0], [5.0, 1.0, 1.0]])
+    got = _round_statistics(M, 2.0, 1 / 3, 0.34, 0, 0.95, np.random.default_rng(0))
+    # one straggler per round; worker 1 straggles in rounds 0 and 1 (once again of 2 chances)
+    assert got["rounds_with_stragglers"] == 1.0 and got["dispersion"] == 0.0
+    assert (got["repeat_stragglers"], got["repeat_opportunities"]) == (1, 2)

@@ -193,14 +193,6 @@ LONG_FUNCTIONS: dict[str, tuple[int, str]] = {
         312,
         "to be split: the real-run loop refactor (one loop, callbacks, a run spec)",
     ),
-    "gctheory/tradeoff/compute.py:tradeoff": (
-        172,
-        "to be split by concept: scheme rows, delay model, optima, Monte Carlo twin, assembly",
-    ),
-    "gctheory/delays/decisions.py:scheme_times": (
-        167,
-        "to be split: the per-s time table on measured data (laws, bootstrap, assembly)",
-    ),
     "gctheory/training/simulator.py:_simulate": (
         152,
         "to be split: the real-run loop refactor (the simulator's loop becomes the master's)",
@@ -212,11 +204,6 @@ LONG_FUNCTIONS: dict[str, tuple[int, str]] = {
     "gctheory/training/schemes/registry.py:make_scheme": (
         118,
         "to be split: the run spec refactor (one builder per scheme family)",
-    ),
-    "gctheory/commands/tradeoff.py:register": (108, "to be split: the CLI's option groups"),
-    "gctheory/delays/heterogeneity.py:hetero_scheme_times": (
-        97,
-        "to be split with scheme_times (its heterogeneous twin)",
     ),
     "gctheory/commands/training.py:_cmd_simulate": (
         95,
@@ -230,8 +217,6 @@ LONG_FUNCTIONS: dict[str, tuple[int, str]] = {
         "kept whole: a compiled numba kernel, its loop must not call out per system",
     ),
     "gctheory/montecarlo/run.py:drive": (97, "to be split: the chunk driver's steps"),
-    "gctheory/commands/_hetero.py:_cmd_optimum_hetero": (83, "to be split: CLI steps"),
-    "gctheory/delays/summary.py:summarize": (82, "to be split: per-load summary steps"),
     "gctheory/commands/ldpc.py:_waterfall": (82, "to be split: CLI steps"),
 }
 

@@ -51,9 +51,31 @@ def _cmd_optimum_hetero(args: argparse.Namespace) -> int:
         raise ValueError(
             "gctheory optimum hetero needs --group COUNT:SPEC (repeatable) or --trace PATH"
         )
-    from gctheory.codes.heterogeneous import measured_split
+    _check_group_options(args)
+    groups = [_group(g) for g in args.group]
+    laws = [d for d, _ in groups]
+    counts = [c for _, c in groups]
+    rows, split = _group_rows(args, laws, counts)
+    best = min(rows, key=lambda r: r["hetero"])
+    n = sum(counts)
+    desc = ", ".join(f"{c} x {g.split(':', 1)[1]}" for g, c in zip(args.group, counts))
+    title = (
+        f"gctheory optimum hetero: {args.scheme}, n={n} workers in {len(groups)} groups "
+        f"({desc}); "
+        f"best s = {best['s']} (expected time {best['hetero']:.6g})"
+    )
+    if split:
+        b2 = min((r for r in rows if np.isfinite(r["split"])), key=lambda r: r["split"])
+        title += f"; measure-then-split loads: best s = {b2['s']} ({b2['split']:.6g})"
+    if not args.curve:
+        rows = [best] + ([b2] if split and b2 is not best else [])
+    print(format_table(rows, args.format, title=title))
+    return 0
+
+
+def _check_group_options(args: argparse.Namespace) -> None:
+    """``--group``'s options checked: the trace-only ones refused, the scheme's own."""
     from gctheory.commands._common import unused_options
-    from gctheory.delays.heterogeneity import grouped_order_means
 
     trace_only = ("n", "where", "clusters", "law", "trials", "bootstrap", "seed")
     unused_options(args, {d: "read with --trace, not --group" for d in trace_only})
@@ -72,9 +94,16 @@ def _cmd_optimum_hetero(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--scheme must be one of {_SINGLE_GROUP} with --group, got {args.scheme!r}"
         )
-    groups = [_group(g) for g in args.group]
-    laws = [d for d, _ in groups]
-    counts = [c for _, c in groups]
+
+
+def _group_rows(
+    args: argparse.Namespace, laws: list[Any], counts: list[int]
+) -> tuple[list[dict[str, Any]], bool]:
+    """One row per ``s``: the workers waited for, the load and the expected time with the
+    groups' laws, and (cyclic-MDS, at ``--split-points`` values of ``s``) with the
+    measure-then-split loads. Returns the rows and whether they have a ``split`` column."""
+    from gctheory.delays.heterogeneity import grouped_order_means
+
     n = sum(counts)
     # E[X_(k)] of the per-unit times for every k at once: equal loads scale every worker alike
     ex = grouped_order_means(laws, counts)
@@ -82,9 +111,10 @@ def _cmd_optimum_hetero(args: argparse.Namespace) -> int:
     svals = [s for s in range(n) if args.scheme != "ye-abbe" or s + m <= n]
     if args.scheme == "uncoded":
         svals = [0]
-    rows = []
-    means = np.repeat([float(d.mean()) for d in laws], counts)
     split_s = set(svals[:: max(1, len(svals) // args.split_points)]) if args.split_points else set()
+    split = bool(split_s) and args.scheme == "cyclic-mds"
+    comm = args.tau / m if args.scheme == "ye-abbe" else args.tau
+    rows = []
     for s in svals:
         wait = n if args.scheme == "uncoded" else n - s
         load = {
@@ -93,43 +123,32 @@ def _cmd_optimum_hetero(args: argparse.Namespace) -> int:
             "cyclic-mds": (s + 1) / n,
             "ye-abbe": (s + m) / n,
         }[args.scheme]
-        comm = args.tau / m if args.scheme == "ye-abbe" else args.tau
         r = {"s": s, "wait": wait, "load": load, "hetero": load * float(ex[wait - 1]) + comm}
         if s in split_s and args.scheme == "cyclic-mds":
-            k = args.partitions * n
-            d = measured_split(means, k, s)
-            scaled = [_scaled(d0, di / k) for d0, di in zip(np.repeat(laws, counts), d)]
-            # two groups, same law within a group, same load within a group (the split is by group)
-            pairs: dict[tuple, list] = {}
-            for law, di, dd in zip(np.repeat(np.arange(len(laws)), counts), d, scaled):
-                pairs.setdefault((int(law), int(di)), [dd, 0])[1] += 1
-            ls = [v[0] for v in pairs.values()]
-            cs = [v[1] for v in pairs.values()]
-            r["split"] = float(grouped_order_means(ls, cs)[wait - 1]) + comm
+            r["split"] = _split_time(laws, counts, args.partitions * n, s, wait) + comm
         rows.append(r)
-    if split_s and args.scheme == "cyclic-mds":
+    if split:
         for r in rows:
             r.setdefault("split", math.nan)
-    best = min(rows, key=lambda r: r["hetero"])
-    desc = ", ".join(f"{c} x {g.split(':', 1)[1]}" for g, c in zip(args.group, counts))
-    title = (
-        f"gctheory optimum hetero: {args.scheme}, n={n} workers in {len(groups)} groups "
-        f"({desc}); "
-        f"best s = {best['s']} (expected time {best['hetero']:.6g})"
-    )
-    if split_s and args.scheme == "cyclic-mds":
-        sp = [r for r in rows if np.isfinite(r["split"])]
-        b2 = min(sp, key=lambda r: r["split"])
-        title += f"; measure-then-split loads: best s = {b2['s']} ({b2['split']:.6g})"
-    if not args.curve:
-        picked = [best]
-        if split_s and args.scheme == "cyclic-mds":
-            b2 = min((r for r in rows if np.isfinite(r["split"])), key=lambda r: r["split"])
-            if b2 is not best:
-                picked.append(b2)
-        rows = picked
-    print(format_table(rows, args.format, title=title))
-    return 0
+    return rows, split
+
+
+def _split_time(laws: list[Any], counts: list[int], k: int, s: int, wait: int) -> float:
+    """The expected time of cyclic-MDS at ``s`` with the measure-then-split loads of ``k``
+    partitions (:func:`gctheory.codes.heterogeneous.measured_split`)."""
+    from gctheory.codes.heterogeneous import measured_split
+    from gctheory.delays.heterogeneity import grouped_order_means
+
+    means = np.repeat([float(d.mean()) for d in laws], counts)
+    d = measured_split(means, k, s)
+    scaled = [_scaled(d0, di / k) for d0, di in zip(np.repeat(laws, counts), d)]
+    # two groups, same law within a group, same load within a group (the split is by group)
+    pairs: dict[tuple, list] = {}
+    for law, di, dd in zip(np.repeat(np.arange(len(laws)), counts), d, scaled):
+        pairs.setdefault((int(law), int(di)), [dd, 0])[1] += 1
+    ls = [v[0] for v in pairs.values()]
+    cs = [v[1] for v in pairs.values()]
+    return float(grouped_order_means(ls, cs)[wait - 1])
 
 
 def _optimum_trace(args: argparse.Namespace) -> int:

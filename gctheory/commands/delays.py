@@ -256,8 +256,8 @@ def _scheme_times(
     if fits is not None:
         res.notes["run trace"] = (
             "per-law rows: censored fits (the cancelled stragglers by their survival); the "
-            "empirical and rounds rows read a cancelled straggler's observed time as "
-            "complete (a lower bound), so they are biased towards fast times"
+            "empirical and rounds rows read the censoring too (their notes say how), and "
+            "give no value where the trace cannot tell the waited-for time"
         )
     return res
 

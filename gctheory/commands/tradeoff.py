@@ -237,6 +237,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "table."
         ),
     )
+    _add_problem_options(p)
+    _add_delay_options(p)
+    _add_scheme_options(p, TRADEOFF_SCHEMES, TRADEOFF_AXES)
+    _add_effort_options(p)
+    _add_output_options(p)
+    p.set_defaults(func=_handler)
+
+
+def _add_problem_options(p: argparse.ArgumentParser) -> None:
+    """The cluster and the targets: ``--n``, ``--s``, ``--m``, ``--kappa``, ``--eps``,
+    ``--error``."""
     p.add_argument("--n", type=int, required=True, help="number of workers (n >= 2)")
     p.add_argument(
         "--s", type=int, default=None, help="operating point: stragglers (default round(n/10))"
@@ -267,6 +278,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=0.05,
         help="error level of the approximate codes: fail when err > error * k (default 0.05)",
     )
+
+
+def _add_delay_options(p: argparse.ArgumentParser) -> None:
+    """The time axis: ``--delay`` and ``--tau``."""
     p.add_argument(
         "--delay",
         default=_DEFAULT_DELAY,
@@ -277,13 +292,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--tau", type=float, default=0.0, help="time to send a full gradient (default 0)"
     )
+
+
+def _add_scheme_options(p: argparse.ArgumentParser, schemes: Any, axes: Any) -> None:
+    """What is compared: ``--schemes``, ``--generators``, ``--axes``."""
     p.add_argument(
         "--schemes",
         nargs="+",
         default=None,
         metavar="SCHEME",
-        type=scheme_type(TRADEOFF_SCHEMES, plugins=True),
-        help=f"schemes to compare (default all): {', '.join(TRADEOFF_SCHEMES)}",
+        type=scheme_type(schemes, plugins=True),
+        help=f"schemes to compare (default all): {', '.join(schemes)}",
     )
     p.add_argument(
         "--generators",
@@ -297,9 +316,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="+",
         default=None,
         metavar="AXIS",
-        help=f"axes of the dominance relation: {', '.join(TRADEOFF_AXES)} (default: all "
-        "that were computed)",
+        help=f"axes of the dominance relation: {', '.join(axes)} (default: all that were computed)",
     )
+
+
+def _add_effort_options(p: argparse.ArgumentParser) -> None:
+    """Monte Carlo and search effort: ``--quick``, ``--trials``, ``--time-trials``, ``--seed``."""
     p.add_argument(
         "--quick",
         action="store_true",
@@ -315,6 +337,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--time-trials", type=int, default=None, help="Monte Carlo iterations per time point"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    """Where and how the atlas goes: ``--out``, ``--quiet``, ``--format``."""
     p.add_argument(
         "--out",
         default=None,
@@ -330,4 +356,3 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="text/md: the schemes not dominated, and why each row is shown; csv, json "
         "(an object: title, parameters, notes, rows) or json-rows: the whole table",
     )
-    p.set_defaults(func=_handler)

@@ -21,6 +21,11 @@ message length ``1/m``), in three ways:
     the workers i.i.d. from a law fitted by maximum likelihood at that load
     (:mod:`gctheory.delays.fitting`), as the runtime module assumes.
 
+On a trace of ``gctheory run`` the cancelled stragglers' times are right-censored: there
+``empirical`` draws the workers from the Kaplan-Meier estimate and ``rounds`` keeps only
+the rounds that measured the waited-for time; where the trace cannot tell it, the value
+is NaN and ``notes`` names the ``s`` (:mod:`gctheory.delays.censored_times`).
+
 Confidence intervals (``empirical`` and ``rounds``) come from a bootstrap
 over rounds: each measured load's rounds are resampled with replacement
 (whole rounds, so the dependence inside a round is kept) and everything is
@@ -52,15 +57,19 @@ import numpy as np
 from gctheory._validate import as_generator, check_choice, check_int, check_probability, check_real
 from gctheory.delays._threads import blas_single_thread
 from gctheory.delays.censored import as_data_shares
-from gctheory.delays.fitting import LAWS, LawFit, fit_laws
-from gctheory.delays.loadscale import LoadScaling, ProportionalLoad, fit_load_scaling
-from gctheory.delays.orderstats import empirical_weights, law_grouped_means
+from gctheory.delays.estimators import (
+    bootstrap_intervals,
+    censoring_notes,
+    fit_missing,
+    law_estimates,
+    measured_estimates,
+    read_measured,
+)
+from gctheory.delays.fitting import LAWS, LawFit
+from gctheory.delays.loadplan import LOAD_MODELS, load_plans, resolve_load_model
 from gctheory.delays.trace import Trace
 
 __all__ = ["SchemeTimes", "scheme_times", "decision_table", "scheme_s_values", "LOAD_MODELS"]
-
-#: Values of ``scheme_times(load_model=...)``: how times measured at one load move to another.
-LOAD_MODELS = ("interpolate", "affine", "proportional", None)
 
 
 def _runtime():
@@ -230,51 +239,6 @@ def scheme_s_values(scheme: str, n: int, m: int = 1, code: Any = None) -> list[i
     return list(range(n))
 
 
-def _plan(lam: float, loads: np.ndarray, model: Any, slope: float | None, s: int):
-    """[(measured load, weight, shift, factor), ...] giving the estimate at load ``lam``."""
-    hit = np.flatnonzero(np.abs(loads - lam) <= 1e-12 * max(1.0, lam))
-    if hit.size:
-        return [(float(loads[hit[0]]), 1.0, 0.0, 1.0)]
-    if model is None:
-        raise ValueError(
-            f"s={s}: the scheme's load {lam:.6g} is not a measured load of the trace "
-            f"({', '.join(f'{x:g}' for x in loads)}) and no load model was given "
-            "(load_model='interpolate', 'affine' or 'proportional')"
-        )
-    if isinstance(model, ProportionalLoad):
-        l0 = model.source_load(loads, lam)
-        return [(l0, 1.0, 0.0, lam / l0)]
-    if isinstance(model, LoadScaling):
-        l0 = model.source_load(loads, lam)
-        return [(l0, 1.0, model.slope * (lam - l0), 1.0)]
-    # interpolate
-    if lam < loads[0] or lam > loads[-1]:
-        if slope is None:
-            raise ValueError(
-                f"s={s}: load {lam:.6g} lies outside the measured loads and a slope needs "
-                ">= 2 measured loads"
-            )
-        l0 = float(loads[0] if lam < loads[0] else loads[-1])
-        return [(l0, 1.0, slope * (lam - l0), 1.0)]
-    j = int(np.searchsorted(loads, lam))
-    a, b = float(loads[j - 1]), float(loads[j])
-    th = (lam - a) / (b - a)
-    return [(a, 1 - th, 0.0, 1.0), (b, th, 0.0, 1.0)]
-
-
-def _round_values(M: np.ndarray, lays: Sequence[tuple[int, int, int]]) -> np.ndarray:
-    """Per-round grouped order statistics, shape (rounds, layouts)."""
-    R, n = M.shape
-    out = np.empty((R, len(lays)))
-    sorted_rows = np.sort(M, axis=1)
-    for j, (g, r, w) in enumerate(lays):
-        if g == 1:
-            out[:, j] = sorted_rows[:, w - 1]
-        else:
-            out[:, j] = np.sort(M.reshape(R, g, r), axis=2)[:, :, w - 1].max(axis=1)
-    return out
-
-
 def _shares_trace(trace: Any) -> Trace:
     """``trace`` checked, with a run trace's unit loads taken to the layouts' data shares."""
     if not isinstance(trace, Trace):
@@ -362,80 +326,22 @@ def scheme_times(
     tau = check_real(tau, "tau", low=0.0)
     B = check_int(bootstrap, "bootstrap", low=0, high=10**5)
     level = check_probability(level, "level", open_low=True, open_high=True)
-    if isinstance(laws, (str, bytes, dict)) or not hasattr(laws, "__iter__"):
-        raise ValueError(f"laws must be a sequence of names from {LAWS}, got {laws!r}")
-    laws = [check_choice(law, "laws", LAWS) for law in laws]
+    laws = _laws_asked(laws)
     if fits is not None and not isinstance(fits, dict):
         raise ValueError(f"fits must be a dict (law, load) -> LawFit or None, got {fits!r}")
     rng = as_generator(rng)
     trace = _shares_trace(trace)
-    valid = scheme_s_values(scheme, n, m, code)
-    if s is None:
-        s_list = valid
-    else:
-        if isinstance(s, (str, bytes, dict)) or not hasattr(s, "__iter__"):
-            raise ValueError(f"s must be a sequence of straggler tolerances, got {s!r}")
-        s_list = [check_int(v, "s", low=0) for v in s]
-        bad = sorted(set(s_list) - set(valid))
-        if bad:
-            raise ValueError(f"s={bad[0]} is not valid for {scheme} with n={n}, m={m}")
-    if not s_list:
-        raise ValueError(f"no valid s for {scheme} with n={n}, m={m}")
-    layouts = [rt.scheme_layout(scheme, n, sv, m, code=code) for sv in s_list]
-    if load is not None:
-        load = check_real(load, "load", low=0.0, high=1.0, low_open=True)
-        layouts = [replace(lay, load=load) for lay in layouts]
-    loads = trace.loads
-    if isinstance(load_model, str) or load_model is None:
-        check_choice(load_model, "load_model", LOAD_MODELS)
-    elif not isinstance(load_model, (LoadScaling, ProportionalLoad)):
-        # load_model=5 raised AttributeError ('int' has no attribute 'name')
-        raise ValueError(
-            f"load_model must be one of {list(LOAD_MODELS)}, a LoadScaling or a "
-            f"ProportionalLoad, got {load_model!r:.60}"
-        )
-    model_name = load_model if isinstance(load_model, (str, type(None))) else load_model.name
-    slope = None
-    if load_model in ("interpolate", "affine"):
-        scaling = fit_load_scaling(trace) if len(loads) >= 2 else None
-        slope = scaling.slope if scaling is not None else None
-        model: Any = scaling if load_model == "affine" else "interpolate"
-        if load_model == "affine" and scaling is None:
-            raise ValueError("load_model='affine' needs >= 2 measured loads to fit the slope")
-    elif load_model == "proportional":
-        model = ProportionalLoad()
-    else:
-        model = load_model
-    plans = [_plan(float(lay.load), loads, model, slope, sv) for lay, sv in zip(layouts, s_list)]
-    used = sorted({p[0] for plan in plans for p in plan})
-    lay_tuples = [(lay.groups, lay.group_size, lay.wait) for lay in layouts]
-    # which layouts each measured load serves
-    serve: dict[float, list[int]] = {ld: [] for ld in used}
-    for i, plan in enumerate(plans):
-        for ld, *_ in plan:
-            serve[ld].append(i)
-    notes: dict[str, str] = {}
-    mats: dict[float, np.ndarray] = {}
-    for ld in used:
-        try:
-            mats[ld] = trace.rounds(ld)
-        except ValueError as exc:
-            notes["rounds"] = f"no per-round structure: {exc}"
-    have_mats = len(mats) == len(used)
-    have_rounds = have_mats
-    if have_mats:
-        workers = min(M.shape[1] for M in mats.values())
-        if workers < n:
-            have_rounds = False
-            notes["rounds"] = (
-                f"the trace's rounds have {workers} workers, fewer than n={n}: the measured "
-                "rounds cannot be replayed (the empirical estimate pools every worker)"
-            )
-    if B and not have_mats:
+    s_list = _s_values_asked(scheme, n, m, code, s)
+    layouts = _layouts(scheme, n, m, code, s_list, load)
+    model, slope, model_name = resolve_load_model(trace, load_model)
+    lp = load_plans([lay.load for lay in layouts], s_list, trace.loads, model, slope)
+    data = read_measured(trace, lp, layouts, n)
+    notes = data.notes
+    if B and not data.mats:
         notes["bootstrap"] = "no bootstrap over rounds: " + notes.get("rounds", "")
         B = 0
     fits = dict(fits or {})
-    to_fit = [ld for ld in used if any((law, ld) not in fits for law in laws)]
+    to_fit = [ld for ld in lp.used if any((law, ld) not in fits for law in laws)]
     steps = len(to_fit) + B
 
     def step(done: int, what: str) -> None:
@@ -443,55 +349,16 @@ def scheme_times(
             progress(done, steps, what)
 
     with blas_single_thread():
-        for i, ld in enumerate(to_fit):
-            step(i, f"fitting the laws at load {ld:g}")
-            need = [law for law in laws if (law, ld) not in fits]
-            for f in fit_laws(trace.times(ld), need):
-                fits[(f.law, ld)] = f
-        per_load: dict[str, dict[float, np.ndarray]] = {"empirical": {}}
-        W: dict[float, np.ndarray] = {}
-        rv: dict[float, np.ndarray] = {}
-        for ld in used:
-            lays = [lay_tuples[i] for i in serve[ld]]
-            x = np.sort(trace.times(ld))
-            W[ld] = empirical_weights(x.size, lays)
-            per_load["empirical"][ld] = x @ W[ld]
-            if have_rounds:
-                rv[ld] = _round_values(mats[ld][:, :n], lays)
-                per_load.setdefault("rounds", {})[ld] = rv[ld].mean(axis=0)
-        for law in laws:
-            failed = [ld for ld in used if not fits[(law, ld)].converged]
-            if failed:
-                notes[law] = f"not fitted at load {failed[0]:g}: {fits[(law, failed[0])].message}"
-                continue
-            per_load[law] = {
-                ld: law_grouped_means(fits[(law, ld)].dist, [lay_tuples[i] for i in serve[ld]])
-                for ld in used
-            }
+        fit_missing(trace, to_fit, laws, fits, step)
+        per_load = measured_estimates(data)
+        per_load.update(law_estimates(data, laws, fits, notes))
         comm = np.array([tau * lay.comm for lay in layouts])
-        times = {k: _combine(v, plans, serve) + comm for k, v in per_load.items()}
-        low: dict[str, np.ndarray] = {}
-        high: dict[str, np.ndarray] = {}
-        if B:
-            boot: dict[str, list] = {"empirical": [], "rounds": []}
-            for b in range(B):
-                step(len(to_fit) + b, "bootstrap over rounds")
-                emp_b, rnd_b = {}, {}
-                for ld in used:
-                    M = mats[ld]
-                    idx = rng.integers(0, M.shape[0], M.shape[0])
-                    emp_b[ld] = np.sort(M[idx].ravel()) @ W[ld]
-                    if have_rounds:
-                        rnd_b[ld] = rv[ld][idx].mean(axis=0)
-                boot["empirical"].append(_combine(emp_b, plans, serve) + comm)
-                if have_rounds:
-                    boot["rounds"].append(_combine(rnd_b, plans, serve) + comm)
-            boot = {k: v for k, v in boot.items() if v}
-            a = (1 - level) / 2
-            for k, arr in boot.items():
-                A = np.array(arr)
-                low[k], high[k] = np.quantile(A, a, axis=0), np.quantile(A, 1 - a, axis=0)
+        times = {k: lp.combine(v) + comm for k, v in per_load.items()}
+        ticks = (lambda b: step(len(to_fit) + b, "bootstrap over rounds")) if B else None
+        low, high = bootstrap_intervals(data, B, level, rng, comm, ticks)
     step(steps, "")
+    if data.flags:
+        censoring_notes(times, s_list, notes)
     return SchemeTimes(
         scheme=scheme,
         n=n,
@@ -513,15 +380,41 @@ def scheme_times(
     )
 
 
-def _combine(per_load: dict[float, np.ndarray], plans, serve) -> np.ndarray:
-    """Estimate per layout from the per-load values and each layout's plan."""
-    out = np.zeros(len(plans))
-    pos = {ld: {i: j for j, i in enumerate(idx)} for ld, idx in serve.items()}
-    for i, plan in enumerate(plans):
-        for ld, wt, shift, factor in plan:
-            v = per_load[ld][pos[ld][i]]
-            out[i] += wt * (factor * v + shift)
-    return out
+def _laws_asked(laws: Any) -> list[str]:
+    """The laws to fit, checked by name."""
+    if isinstance(laws, (str, bytes, dict)) or not hasattr(laws, "__iter__"):
+        raise ValueError(f"laws must be a sequence of names from {LAWS}, got {laws!r}")
+    return [check_choice(law, "laws", LAWS) for law in laws]
+
+
+def _s_values_asked(scheme: str, n: int, m: int, code: Any, s: Any) -> list[int]:
+    """The straggler tolerances to evaluate: ``s`` checked against the valid ones (every
+    valid one when None)."""
+    valid = scheme_s_values(scheme, n, m, code)
+    if s is None:
+        s_list = valid
+    else:
+        if isinstance(s, (str, bytes, dict)) or not hasattr(s, "__iter__"):
+            raise ValueError(f"s must be a sequence of straggler tolerances, got {s!r}")
+        s_list = [check_int(v, "s", low=0) for v in s]
+        bad = sorted(set(s_list) - set(valid))
+        if bad:
+            raise ValueError(f"s={bad[0]} is not valid for {scheme} with n={n}, m={m}")
+    if not s_list:
+        raise ValueError(f"no valid s for {scheme} with n={n}, m={m}")
+    return s_list
+
+
+def _layouts(
+    scheme: str, n: int, m: int, code: Any, s_list: Sequence[int], load: float | None
+) -> list[Any]:
+    """The scheme's layout at each ``s``, at the data share ``load`` when given."""
+    rt = _runtime()
+    layouts = [rt.scheme_layout(scheme, n, sv, m, code=code) for sv in s_list]
+    if load is not None:
+        load = check_real(load, "load", low=0.0, high=1.0, low_open=True)
+        layouts = [replace(lay, load=load) for lay in layouts]
+    return layouts
 
 
 def decision_table(

@@ -36,15 +36,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 from scipy import integrate, special, stats
 
 from gctheory._validate import as_generator, check_int, check_real
-from gctheory.delays.decisions import SchemeTimes, _combine, _plan, scheme_times
+from gctheory.delays.censored import as_data_shares
+from gctheory.delays.decisions import SchemeTimes, scheme_times
 from gctheory.delays.fitting import fit_law
-from gctheory.delays.loadscale import ProportionalLoad, fit_load_scaling
+from gctheory.delays.loadplan import load_plans, resolve_load_model
 from gctheory.delays.markov import MemoryDelay, fit_gilbert_elliott, straggler_matrix
 from gctheory.delays.trace import Trace
 
@@ -226,21 +228,9 @@ def hetero_scheme_times(
             "not computed for grouped decoding rules (which workers share a group matters)"
         )
         return replace(base, notes=notes)
-    loads = trace.loads
-    if load_model in ("interpolate", "affine"):
-        scaling = fit_load_scaling(trace) if len(loads) >= 2 else None
-        slope = scaling.slope if scaling is not None else None
-        model: Any = scaling if load_model == "affine" else "interpolate"
-    elif load_model == "proportional":
-        model, slope = ProportionalLoad(), None
-    else:
-        model, slope = load_model, None
-    plans = [_plan(float(lam), loads, model, slope, int(s)) for lam, s in zip(base.load, base.s)]
-    used = sorted({p[0] for plan in plans for p in plan})
-    serve: dict[float, list[int]] = {ld: [] for ld in used}
-    for i, plan in enumerate(plans):
-        for ld, *_ in plan:
-            serve[ld].append(i)
+    shares = as_data_shares(trace)
+    model, slope, _ = resolve_load_model(shares, load_model)
+    lp = load_plans(base.load.tolist(), base.s.tolist(), shares.loads, model, slope)
     per: dict[str, dict[float, np.ndarray]] = {
         f"clusters-{law}": {},
         "per-worker": {},
@@ -248,46 +238,26 @@ def hetero_scheme_times(
     }
     se_max = {"per-worker": 0.0, "markov": 0.0}
     fits_info = []
-    for ld in used:
-        M = _matrix(trace, ld)
+    for ld in lp.used:
+        M = _matrix(shares, ld)
         if M.shape[1] < n:
             raise ValueError(
                 f"n: the trace's rounds have {M.shape[1]} workers at load {ld:g}, fewer than n={n}"
             )
-        Mn = M[:, :n]
-        waits = base.wait[serve[ld]] - 1
-        lab = cluster_workers(Mn, clusters)
-        dists = fit_clusters(Mn, lab, law)
-        counts = [int(np.sum(lab == c)) for c in range(clusters)]
-        per[f"clusters-{law}"][ld] = grouped_order_means(dists, counts)[waits]
-
-        def pw(gen, size, Mn=Mn):
-            idx = gen.integers(0, Mn.shape[0], size=(size, Mn.shape[1]))
-            return Mn[idx, np.arange(Mn.shape[1])]
-
-        m, se = _mc_order_means(pw, n, trials, g)
+        waits = base.wait[lp.serve[ld]] - 1
+        per[f"clusters-{law}"][ld] = _cluster_means(M[:, :n], clusters, law)[waits]
+        m, se = _mc_order_means(partial(_per_worker_rounds, Mn=M[:, :n]), n, trials, g)
         per["per-worker"][ld] = m[waits]
         se_max["per-worker"] = max(se_max["per-worker"], float(se[waits].max()))
-        S, rule = straggler_matrix(M, quantile=quantile)
-        thr = float(np.quantile(M, quantile))
-        fit = fit_gilbert_elliott(S, rule=rule)
-        md = MemoryDelay.from_matrix(M, fit, thr)
-        fits_info.append(
-            f"load {ld:g}: p={fit.params['p']:.4g}, r={fit.params['r']:.4g} (threshold {thr:.4g} s)"
-        )
-
-        def mk(gen, size, md=md, run=_RUN):
-            reps = math.ceil(size / run)
-            X = np.concatenate([md.draw_rounds(run, n, gen) for _ in range(reps)])
-            return X[:size]
-
-        m, se = _mc_order_means(mk, n, trials, g)
+        md, info = _memory_model(M, quantile, ld)
+        fits_info.append(info)
+        m, se = _mc_order_means(partial(_markov_rounds, md=md, n=n), n, trials, g)
         per["markov"][ld] = m[waits]
         se_max["markov"] = max(se_max["markov"], float(se[waits].max()))
     times = dict(base.times)
     comm = np.array([base.tau * (1.0 / base.m if scheme == "ye-abbe" else 1.0)] * len(base.s))
     for k, v in per.items():
-        times[k] = _combine(v, plans, serve) + comm
+        times[k] = lp.combine(v) + comm
     notes["per-worker"] = (
         f"Monte Carlo, {trials} rounds per load; largest standard error "
         f"{se_max['per-worker']:.3g} s"
@@ -299,3 +269,38 @@ def hetero_scheme_times(
     )
     notes[f"clusters-{law}"] = f"{clusters} clusters by median time, {law} fitted per cluster"
     return replace(base, times=times, notes=notes)
+
+
+def _cluster_means(Mn: np.ndarray, clusters: int, law: str) -> np.ndarray:
+    """``E[X_(k)]`` for every ``k`` with each worker from its cluster's fitted ``law``
+    (clusters by median time)."""
+    lab = cluster_workers(Mn, clusters)
+    dists = fit_clusters(Mn, lab, law)
+    counts = [int(np.sum(lab == c)) for c in range(clusters)]
+    return grouped_order_means(dists, counts)
+
+
+def _per_worker_rounds(gen: np.random.Generator, size: int, Mn: np.ndarray) -> np.ndarray:
+    """``size`` simulated rounds: each worker's time resampled from its own column."""
+    idx = gen.integers(0, Mn.shape[0], size=(size, Mn.shape[1]))
+    return Mn[idx, np.arange(Mn.shape[1])]
+
+
+def _memory_model(M: np.ndarray, quantile: float, ld: float) -> tuple[MemoryDelay, str]:
+    """The straggler chain fitted at one load (straggler: above the pooled
+    ``quantile``) as a delay model, and a line naming its parameters."""
+    S, rule = straggler_matrix(M, quantile=quantile)
+    thr = float(np.quantile(M, quantile))
+    fit = fit_gilbert_elliott(S, rule=rule)
+    info = f"load {ld:g}: p={fit.params['p']:.4g}, r={fit.params['r']:.4g} (threshold {thr:.4g} s)"
+    return MemoryDelay.from_matrix(M, fit, thr), info
+
+
+def _markov_rounds(
+    gen: np.random.Generator, size: int, md: MemoryDelay, n: int, run: int = _RUN
+) -> np.ndarray:
+    """``size`` simulated rounds of ``n`` workers of the chain, in stationary runs of
+    ``run`` rounds."""
+    reps = math.ceil(size / run)
+    X = np.concatenate([md.draw_rounds(run, n, gen) for _ in range(reps)])
+    return X[:size]

@@ -274,60 +274,73 @@ def summarize(
         label = ", ".join(f"{k}={v}" for k, v in camp.items())
         for ld in sub.loads:
             x = sub.times(ld)
-            med = float(np.median(x))
-            thr = threshold if threshold is not None else factor * med
-            strag = x > thr
-            rate = float(strag.mean())
+            thr = threshold if threshold is not None else factor * float(np.median(x))
+            rate = float((x > thr).mean())
             try:
                 M = sub.rounds(ld)
             except ValueError:
                 M = None
-            if M is not None:
-                R, W = M.shape
-                counts = np.sum(M > thr, axis=1)
-                with_s = float(np.mean(counts > 0))
-                iid = 1 - (1 - rate) ** W
-                disp = float(counts.var(ddof=1) / counts.mean()) if counts.sum() and R > 1 else 0.0
-                Sg = M > thr
-                rep, opp = int(np.sum(Sg[:-1] & Sg[1:])), int(np.sum(Sg[:-1]))
-                p, pci, h, hci = persistence(M, top, bootstrap=bootstrap, level=level, rng=gen)
-                rho = (
-                    float(np.mean([stats.spearmanr(M[i], M[i + 1])[0] for i in range(R - 1)]))
-                    if R > 1
-                    else math.nan
-                )
-                icc = _icc(np.log(np.maximum(M, 1e-300)))
-            else:
-                R, W = 0, 0
-                with_s = iid = disp = p = h = rho = icc = math.nan
-                pci = hci = (math.nan, math.nan)
-                rep = opp = 0
+            rounds = _round_statistics(M, thr, rate, top, bootstrap, level, gen)
             out.append(
                 LoadSummary(
                     campaign=label,
                     load=float(ld),
                     count=int(x.size),
-                    rounds=R,
-                    workers=W,
                     mean=float(x.mean()),
                     min=float(x.min()),
                     max=float(x.max()),
                     quantiles={p_: float(q) for p_, q in zip(ps, np.quantile(x, ps))},
                     threshold=float(thr),
                     straggler_rate=rate,
-                    stragglers=int(strag.sum()),
-                    rounds_with_stragglers=with_s,
-                    iid_rounds_with_stragglers=float(iid),
-                    dispersion=disp,
-                    repeat_stragglers=rep,
-                    repeat_opportunities=opp,
-                    top=float(max(1, int(round(top * W))) / W) if W else top,
-                    persistence=p,
-                    persistence_ci=pci,
-                    h=h,
-                    h_ci=hci,
-                    rank_corr=rho,
-                    icc_log=icc,
+                    stragglers=int((x > thr).sum()),
+                    **rounds,
                 )
             )
     return out
+
+
+def _round_statistics(
+    M: np.ndarray | None,
+    thr: float,
+    rate: float,
+    top: float,
+    bootstrap: int,
+    level: float,
+    gen: np.random.Generator,
+) -> dict[str, Any]:
+    """The :class:`LoadSummary` fields read from the (rounds, workers) matrix ``M``:
+    stragglers per round against independent workers, persistence, rank correlation of
+    consecutive rounds and the intraclass correlation (NaN without rounds)."""
+    if M is None:
+        nan2 = (math.nan, math.nan)
+        return dict(rounds=0, workers=0, rounds_with_stragglers=math.nan,
+                    iid_rounds_with_stragglers=math.nan, dispersion=math.nan,
+                    repeat_stragglers=0, repeat_opportunities=0, top=top,
+                    persistence=math.nan, persistence_ci=nan2, h=math.nan, h_ci=nan2,
+                    rank_corr=math.nan, icc_log=math.nan)  # fmt: skip
+    R, W = M.shape
+    counts = np.sum(M > thr, axis=1)
+    disp = float(counts.var(ddof=1) / counts.mean()) if counts.sum() and R > 1 else 0.0
+    Sg = M > thr
+    p, pci, h, hci = persistence(M, top, bootstrap=bootstrap, level=level, rng=gen)
+    rho = (
+        float(np.mean([stats.spearmanr(M[i], M[i + 1])[0] for i in range(R - 1)]))
+        if R > 1
+        else math.nan
+    )
+    return dict(
+        rounds=R,
+        workers=W,
+        rounds_with_stragglers=float(np.mean(counts > 0)),
+        iid_rounds_with_stragglers=float(1 - (1 - rate) ** W),
+        dispersion=disp,
+        repeat_stragglers=int(np.sum(Sg[:-1] & Sg[1:])),
+        repeat_opportunities=int(np.sum(Sg[:-1])),
+        top=float(max(1, int(round(top * W))) / W) if W else top,
+        persistence=p,
+        persistence_ci=pci,
+        h=h,
+        h_ci=hci,
+        rank_corr=rho,
+        icc_log=_icc(np.log(np.maximum(M, 1e-300))),
+    )

@@ -15,12 +15,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from gctheory._validate import check_choice, check_int, check_probability, check_real
 from gctheory.montecarlo import seed_sequence
+from gctheory.tradeoff.bounds import bound_rows
 from gctheory.tradeoff.dominance import TRADEOFF_AXES, dominance
 from gctheory.tradeoff.schemes import (
     BUILDERS,
@@ -31,7 +31,14 @@ from gctheory.tradeoff.schemes import (
     plugin_builders,
 )
 from gctheory.tradeoff.stability import generator_families
-from gctheory.tradeoff.table import TradeoffTable, make_row
+from gctheory.tradeoff.sweep import (
+    check_s_list,
+    m_values_at,
+    spread,
+    stability_points,
+    sweep_points,
+)
+from gctheory.tradeoff.table import TradeoffTable
 
 __all__ = ["TRADEOFF_MAX_N", "TRADEOFF_EFFORT", "tradeoff", "resolve_delay"]
 
@@ -139,22 +146,6 @@ def _dist_label(dist: Any) -> str:
     return f"{name}({', '.join(x for x in (args, kw) if x)})"
 
 
-def _spread(values: Sequence[int], count: int) -> list[int]:
-    """``count`` values of a sorted sequence, evenly by position (both ends included)."""
-    values = sorted(set(values))
-    if len(values) <= count:
-        return values
-    idx = np.unique(np.round(np.linspace(0, len(values) - 1, count)).astype(int))
-    return [values[i] for i in idx]
-
-
-def _check_s_list(values: Iterable[Any], n: int, name: str) -> list[int]:
-    out = sorted({check_int(v, name, low=0, high=n - 1) for v in values})
-    if not out:
-        raise ValueError(f"{name} must hold at least one straggler count in [0, {n - 1}]")
-    return out
-
-
 def _scheme_names(schemes: Any, default: list[str], valid: list[str]) -> list[str]:
     """The schemes asked for (``default`` when None); one string or a non-sequence is
     refused by name (each name is checked later)."""
@@ -256,14 +247,7 @@ def tradeoff(
     3 4.0 0.1875
     7 8.0 0.125
     """
-    n = check_int(n, "n", low=2)
-    if n > TRADEOFF_MAX_N:
-        raise ValueError(
-            f"n must be at most {TRADEOFF_MAX_N}, got {n}: the time optima scan every s "
-            "(refused there by runtime.optimal_straggler_tolerance for laws without a closed "
-            "form), the d-FRC's exact tail of err sums O(n) big integers of O(n) digits per "
-            "load tried, and the batch raptor code holds a dense n x n/b worker-batch matrix"
-        )
+    n = _check_n(n)
     s_fixed = round(n / 10) if s is None else check_int(s, "s", low=0, high=n - 1)
     m_sweep = 2 if m is None else check_int(m, "m", low=1)
     if kappa is not None:
@@ -272,30 +256,185 @@ def tradeoff(
     error = check_real(error, "error", low=0.0, high=1.0, high_open=True)
     tau = check_real(tau, "tau", low=0.0)
     plugins = plugin_builders()  # installed code plug-ins: a row where they can be built
+    names = _schemes_asked(schemes, plugins)
+    families, gen_names = _generator_families_asked(generators)
+    effort = _effort(quick, trials, time_trials)
+    model = _delay_model(delay, n)
+    axes_used = _default_axes(kappa, model.timed) if axes is None else list(axes)
+    for a in axes_used:
+        check_choice(a, "axis", TRADEOFF_AXES)
+    if s_values is not None:
+        s_values = check_s_list(s_values, n, "s_values")
+    if m_values is not None:
+        m_values = sorted({check_int(v, "m_values", low=1) for v in m_values})
+    if s_fixed + m_sweep > n and any(x in names for x in _GENERATOR_SCHEMES):
+        raise ValueError(
+            f"m must satisfy s + m <= n (Ye-Abbe's load s + m cannot exceed k = n), got "
+            f"s = {s_fixed}, m = {m_sweep}, n = {n}"
+        )
+    names, notes = _schemes_kept(names, plugins, n)
+    notes += model.notes
+    # the optima: the sweep holds each runtime scheme's exact time optimum
+    sweep = sweep_points(n, s_fixed, m_sweep, names, s_values, effort, model.sweep_law(n), tau)
+    mvals = m_values_at(n, s_fixed, m_sweep, m_values, quick)
+    ctx = Context(
+        n=n,
+        m=m_sweep,
+        eps=eps,
+        error=error,
+        kappa=kappa,
+        tau=tau,
+        dist=model.dist,
+        replay=model.replay,
+        root=seed_sequence(rng),
+        families=families,
+        stability_families=tuple(gen_names),
+        memory=model.memory,
+        **_effort_fields(n, s_fixed, m_sweep, names, sweep, effort, len(gen_names) if kappa else 0),
+    )
+    tasks = _scheme_tasks(names, ctx, s_fixed, mvals)
+    rows = bound_rows(n, sweep, s_fixed, mvals, eps, error)
+    if progress:
+        progress(1, len(tasks) + 1, "load bounds")
+    refused = _build_rows(tasks, ctx, plugins, rows, progress)
+    notes += _refusal_notes(refused, m_sweep, s_fixed)
+    _mark_optima(rows, m_sweep)
+    notes += _infinite_time_notes(rows, model)
+    for r, (dom, by) in zip(rows, dominance(rows, axes_used)):
+        r["dominated"], r["dominated_by"] = dom, by
+    params = _parameters(ctx, s_fixed, model.label, axes_used, names, mvals, quick)
+    return TradeoffTable(tuple(rows), params, tuple(notes))
+
+
+def _parameters(
+    ctx: Context,
+    s_fixed: int,
+    label: str | None,
+    axes: Sequence[str],
+    names: Sequence[str],
+    mvals: Sequence[int],
+    quick: bool,
+) -> dict[str, Any]:
+    """The table's ``parameters``: what was asked and where the rows were computed."""
+    return {
+        "n": ctx.n,
+        "s": s_fixed,
+        "m": ctx.m,
+        "kappa": ctx.kappa,
+        "eps": ctx.eps,
+        "error": ctx.error,
+        "delay": label,
+        "tau": ctx.tau,
+        "axes": ",".join(axes),
+        "schemes": ",".join(names),
+        "generators": ",".join(ctx.stability_families),
+        "s_values": ",".join(map(str, ctx.sweep)),
+        "m_values": ",".join(map(str, mvals)),
+        "mc_points": ",".join(map(str, sorted(ctx.mc_s))),
+        "trials": ctx.trials,
+        "time_trials": ctx.time_trials,
+        "quick": bool(quick),
+    }
+
+
+def _check_n(n: Any) -> int:
+    """``n`` checked: an integer in ``[2, TRADEOFF_MAX_N]``."""
+    n = check_int(n, "n", low=2)
+    if n > TRADEOFF_MAX_N:
+        raise ValueError(
+            f"n must be at most {TRADEOFF_MAX_N}, got {n}: the time optima scan every s "
+            "(refused there by runtime.optimal_straggler_tolerance for laws without a closed "
+            "form), the d-FRC's exact tail of err sums O(n) big integers of O(n) digits per "
+            "load tried, and the batch raptor code holds a dense n x n/b worker-batch matrix"
+        )
+    return n
+
+
+def _schemes_asked(schemes: Any, plugins: dict[str, Any]) -> list[str]:
+    """The scheme rows asked for, checked by name, in order, each once (default: every
+    scheme and every installed plug-in)."""
     valid = list(TRADEOFF_SCHEMES) + list(plugins) + list(TRADEOFF_LEFT_OUT)
     names = _scheme_names(schemes, list(TRADEOFF_SCHEMES) + list(plugins), valid)
     if not names:
         raise ValueError(f"schemes must name at least one of {valid}")
     for name in names:
         check_choice(name, "scheme", valid)
-    names = list(dict.fromkeys(names))
+    return list(dict.fromkeys(names))
+
+
+def _schemes_kept(names: list[str], plugins: dict[str, Any], n: int) -> tuple[list[str], list[str]]:
+    """``(names, notes)``: the schemes that get rows, and a note for each left out (a
+    scheme of :data:`TRADEOFF_LEFT_OUT`, or the Bernoulli code above ``_BGC_MAX_N``)."""
+    notes = [f"{x}: left out: {TRADEOFF_LEFT_OUT[x]}" for x in names if x in TRADEOFF_LEFT_OUT]
+    names = [x for x in names if x in TRADEOFF_SCHEMES or x in plugins]
+    if "bernoulli" in names and n > _BGC_MAX_N:
+        names.remove("bernoulli")
+        notes.append(
+            f"bernoulli: left out above n = {_BGC_MAX_N} (a dense least squares per Monte "
+            "Carlo trial)"
+        )
+    return names, notes
+
+
+def _generator_families_asked(
+    generators: Sequence[str] | None,
+) -> tuple[dict[str, Any], list[str]]:
+    """``(families, names)``: the generator families of the stability panel, checked by
+    name (default: every family of the registry, without the systematic variants)."""
     fams = generator_families(systematic=True)
     gen_names = list(generator_families()) if generators is None else list(generators)
     for g in gen_names:
         check_choice(g, "generator", fams)
+    return {g: fams[g] for g in gen_names}, gen_names
+
+
+def _effort(quick: bool, trials: int | None, time_trials: int | None) -> dict[str, float]:
+    """The Monte Carlo and search effort: :data:`TRADEOFF_EFFORT` with the overrides."""
     effort = dict(TRADEOFF_EFFORT["quick" if quick else "default"])
     if trials is not None:
         effort["trials"] = check_int(trials, "trials", low=1)
     if time_trials is not None:
         effort["time_trials"] = check_int(time_trials, "time_trials", low=2)
-    dist, replay, delay_label = resolve_delay(delay)
+    return effort
+
+
+@dataclass(frozen=True)
+class _DelayModel:
+    """The time axis: a law (or per-worker laws, or stragglers with memory), a measured
+    trace's replay, or neither; its label and the notes it adds."""
+
+    dist: Any
+    replay: Any
+    label: str | None
+    memory: bool
+    notes: tuple[str, ...]
+
+    @property
+    def timed(self) -> bool:
+        return self.dist is not None or self.replay is not None
+
+    def sweep_law(self, n: int) -> Any:
+        """The law of the sweep's time optima: the stationary law of stragglers with
+        memory where it gives exact times (none otherwise), else the law itself."""
+        if not self.memory:
+            return self.dist
+        from gctheory.delays.markov_times import has_exact_time, stationary_law
+
+        return stationary_law(self.dist) if has_exact_time(self.dist) and n <= 200 else None
+
+
+def _delay_model(delay: Any, n: int) -> _DelayModel:
+    """``delay`` resolved (:func:`resolve_delay`) and checked as the runtime functions
+    check it; per-worker laws must be ``n``."""
+    dist, replay, label = resolve_delay(delay)
     from gctheory.delays.markov import MemoryDelay
 
     memory = isinstance(dist, MemoryDelay)  # stragglers with memory: checked when built
+    notes: tuple[str, ...] = ()
     if memory:
-        from gctheory.delays.markov_times import atlas_note, has_exact_time, stationary_law
+        from gctheory.delays.markov_times import atlas_note
 
-        notes_memory = [atlas_note(dist, str(delay_label))]
+        notes = (atlas_note(dist, str(label)),)
     elif dist is not None and isinstance(dist, list):  # per-worker laws
         from gctheory.order_stats.heterogeneous import worker_groups
 
@@ -304,77 +443,66 @@ def tradeoff(
         from gctheory.order_stats import _check_dist  # the runtime functions' own check
 
         _check_dist(dist)
-    timed = dist is not None or replay is not None
-    axes_used = _default_axes(kappa, timed) if axes is None else list(axes)
-    for a in axes_used:
-        check_choice(a, "axis", TRADEOFF_AXES)
-    if s_values is not None:
-        s_values = _check_s_list(s_values, n, "s_values")
-    if m_values is not None:
-        m_values = sorted({check_int(v, "m_values", low=1) for v in m_values})
-    if s_fixed + m_sweep > n and any(x in names for x in _GENERATOR_SCHEMES):
-        raise ValueError(
-            f"m must satisfy s + m <= n (Ye-Abbe's load s + m cannot exceed k = n), got "
-            f"s = {s_fixed}, m = {m_sweep}, n = {n}"
-        )
+    return _DelayModel(dist, replay, label, memory, notes)
 
-    notes: list[str] = [
-        f"{x}: left out: {TRADEOFF_LEFT_OUT[x]}" for x in names if x in TRADEOFF_LEFT_OUT
+
+def _effort_fields(
+    n: int,
+    s_fixed: int,
+    m: int,
+    names: Sequence[str],
+    sweep: Sequence[int],
+    effort: dict[str, float],
+    stability_families: int,
+) -> dict[str, Any]:
+    """The :class:`Context` fields set by the effort: Monte Carlo sizes, the points of the
+    Monte Carlo twin (``mc_s``: the Monte Carlo-only schemes' rows and the simulated time
+    beside each exact one) and of the empirical stability intervals."""
+    mc_s = frozenset(spread([x for x in sweep if x >= 1], int(effort["mc_points"])) + [s_fixed])
+    stab_s = stability_points(n, m, sweep, s_fixed, names, int(effort["stability_points"]))
+    # each family's interval at each stability point (none without kappa)
+    calls = sum(len(v) for v in stab_s.values()) * stability_families
+    return {
+        "trials": int(effort["trials"]),
+        "time_trials": int(effort["time_trials"]),
+        "mc_s": mc_s,
+        "trace_bootstrap": int(effort["trace_bootstrap"]),
+        "stability_budget": effort["stability_budget"],
+        "stability_calls": calls,
+        "stab_s": stab_s,
+        "sweep": tuple(sweep),
+    }
+
+
+def _scheme_tasks(
+    names: Sequence[str], ctx: Context, s_fixed: int, mvals: Sequence[int]
+) -> list[tuple[str, int, int]]:
+    """``(scheme, s, m)`` of every row to build: each scheme over the sweep (the Monte
+    Carlo-only schemes at the Monte Carlo points only), and the generator-based schemes'
+    panel-2 rows at the operating point."""
+    tasks = [
+        (name, x, ctx.m)
+        for name in names
+        for x in ctx.sweep
+        if not (name in _MC_ONLY and x not in ctx.mc_s)
     ]
-    names = [x for x in names if x in TRADEOFF_SCHEMES or x in plugins]
-    if "bernoulli" in names and n > _BGC_MAX_N:
-        names.remove("bernoulli")
-        notes.append(
-            f"bernoulli: left out above n = {_BGC_MAX_N} (a dense least squares per Monte "
-            "Carlo trial)"
-        )
-
-    sweep_law = dist
-    if memory:  # the sweep's time optima under the stationary law, where there is one
-        notes += notes_memory
-        sweep_law = stationary_law(dist) if has_exact_time(dist) and n <= 200 else None
-    sweep = _sweep(n, s_fixed, m_sweep, names, s_values, effort, sweep_law, tau)
-    mvals = _m_values(n, s_fixed, m_sweep, m_values, quick)
-    mc_s = frozenset(_spread([x for x in sweep if x >= 1], int(effort["mc_points"])) + [s_fixed])
-    stab_s = _stability_points(n, m_sweep, sweep, s_fixed, names, int(effort["stability_points"]))
-    calls = sum(len(v) for v in stab_s.values()) * len(gen_names) if kappa else 0
-    ctx = Context(
-        n=n,
-        m=m_sweep,
-        eps=eps,
-        error=error,
-        kappa=kappa,
-        tau=tau,
-        dist=dist,
-        replay=replay,
-        root=seed_sequence(rng),
-        trials=int(effort["trials"]),
-        time_trials=int(effort["time_trials"]),
-        mc_s=mc_s,
-        trace_bootstrap=int(effort["trace_bootstrap"]),
-        stability_budget=effort["stability_budget"],
-        stability_calls=calls,
-        families={g: fams[g] for g in gen_names},
-        stability_families=tuple(gen_names),
-        stab_s=stab_s,
-        sweep=tuple(sweep),
-        memory=memory,
-    )
-
-    tasks: list[tuple[str, int, int]] = []
-    for name in names:
-        for x in sweep:
-            if name in _MC_ONLY and x not in mc_s:
-                continue
-            tasks.append((name, x, m_sweep))
     for name in _GENERATOR_SCHEMES:
         if name in names:
-            tasks += [(name, s_fixed, mm) for mm in mvals if mm != m_sweep]
-    total = len(tasks) + 1
-    rows = _bound_rows(n, sweep, s_fixed, mvals, eps, error)
-    if progress:
-        progress(1, total, "load bounds")
+            tasks += [(name, s_fixed, mm) for mm in mvals if mm != ctx.m]
+    return tasks
+
+
+def _build_rows(
+    tasks: Sequence[tuple[str, int, int]],
+    ctx: Context,
+    plugins: dict[str, Any],
+    rows: list[dict[str, Any]],
+    progress: Callable[[int, int, str], None] | None,
+) -> dict[str, list[tuple[int, int, str]]]:
+    """Each task's rows appended to ``rows`` by its builder; returns the refusals (a
+    scheme that cannot exist there) by scheme, as ``(s, m, reason)``."""
     refused: dict[str, list[tuple[int, int, str]]] = {}
+    total = len(tasks) + 1
     # small matrices solved thousands of times: extra BLAS threads only contend (measured:
     # 3-4x slower on a busy 2-core machine), as in gctheory.delays and the simulator
     from gctheory.delays._threads import blas_single_thread
@@ -387,39 +515,20 @@ def tradeoff(
                 refused.setdefault(name, []).append((x, mm, str(exc)))
             if progress:
                 progress(i, total, f"{name} s={x} m={mm}")
-    notes += _refusal_notes(refused, m_sweep, s_fixed)
-    _mark_optima(rows, m_sweep)
-    if timed and not any(math.isfinite(r["time"]) for r in rows if r["time"] is not None):
-        why = (
-            "the mean of a waited-for order statistic of Pareto delays is finite only when more "
-            "than 1/shape workers are not waited for; spec strings read pareto(scale, shape)"
-            if getattr(getattr(dist, "dist", None), "name", "") == "pareto"
-            else "the delay's tail is too heavy for every scheme here"
-        )
-        notes.append(f"every expected iteration time is infinite under {delay_label}: {why}")
-    marks = dominance(rows, axes_used)
-    for r, (dom, by) in zip(rows, marks):
-        r["dominated"], r["dominated_by"] = dom, by
-    params = {
-        "n": n,
-        "s": s_fixed,
-        "m": m_sweep,
-        "kappa": kappa,
-        "eps": eps,
-        "error": error,
-        "delay": delay_label,
-        "tau": tau,
-        "axes": ",".join(axes_used),
-        "schemes": ",".join(names),
-        "generators": ",".join(gen_names),
-        "s_values": ",".join(map(str, sweep)),
-        "m_values": ",".join(map(str, mvals)),
-        "mc_points": ",".join(map(str, sorted(mc_s))),
-        "trials": ctx.trials,
-        "time_trials": ctx.time_trials,
-        "quick": bool(quick),
-    }
-    return TradeoffTable(tuple(rows), params, tuple(notes))
+    return refused
+
+
+def _infinite_time_notes(rows: Sequence[dict[str, Any]], model: _DelayModel) -> list[str]:
+    """A note when the delay's tail makes every expected iteration time infinite."""
+    if not model.timed or any(math.isfinite(r["time"]) for r in rows if r["time"] is not None):
+        return []
+    why = (
+        "the mean of a waited-for order statistic of Pareto delays is finite only when more "
+        "than 1/shape workers are not waited for; spec strings read pareto(scale, shape)"
+        if getattr(getattr(model.dist, "dist", None), "name", "") == "pareto"
+        else "the delay's tail is too heavy for every scheme here"
+    )
+    return [f"every expected iteration time is infinite under {model.label}: {why}"]
 
 
 def _default_axes(kappa: float | None, timed: bool) -> list[str]:
@@ -429,162 +538,6 @@ def _default_axes(kappa: float | None, timed: bool) -> list[str]:
     if timed:
         axes.append("time")
     return axes
-
-
-def _sweep(
-    n: int,
-    s_fixed: int,
-    m: int,
-    names: Sequence[str],
-    s_values: Sequence[int] | None,
-    effort: dict[str, float],
-    dist: Any,
-    tau: float,
-) -> list[int]:
-    """The straggler counts of the sweep: a grid, the s where the FRC and CommFR-GC exist,
-    the operating point and the exact time optima of the runtime schemes."""
-    if s_values is not None:
-        return sorted(set(s_values) | {s_fixed})
-    count = int(effort["grid"])
-    if n <= count + 7:
-        pts = set(range(n))
-    else:
-        pts = {int(round(x)) for x in np.linspace(0, n - 1, count)}
-    divisors = [d for d in range(1, n + 1) if n % d == 0]
-    keep = int(min(effort["divisor_points"], len(divisors)))
-    if "frc" in names:
-        pts |= set(_spread([d - 1 for d in divisors], keep))
-    if "commfr-gc" in names:
-        pts |= set(_spread([d - m for d in divisors if 0 <= d - m <= n - 1], keep))
-    pts.add(s_fixed)
-    if dist is not None:
-        from gctheory.runtime import optimal_straggler_tolerance
-        from gctheory.runtime.schemes import _optimum_screened
-
-        for name, layout in (("cyclic-mds", "cyclic-mds"), ("frc", "frc"), ("ye-abbe", "ye-abbe")):
-            if name in names or (name == "cyclic-mds" and "reed-solomon" in names):
-                mm = m if name == "ye-abbe" else 1
-                # the same s as the scan, from closed-form running sums where the law and
-                # layout allow (O(1) per s; 2.3 s per layout at n = 10**4 by the scan)
-                best = _optimum_screened(layout, dist, n, mm, tau=tau)
-                if best is None:
-                    best = optimal_straggler_tolerance(layout, dist, n, mm, tau=tau)[0]
-                pts.add(best)
-    return sorted(x for x in pts if 0 <= x <= n - 1)
-
-
-def _m_values(n: int, s: int, m: int, m_values: Sequence[int] | None, quick: bool) -> list[int]:
-    """Communication savings of panel 2 at the operating point (``s + m <= n``): a grid,
-    and (not in quick mode) every ``m <= 16`` at which CommFR-GC exists there."""
-    if m_values is None:
-        base = {1, 2, 4, 8, m} if quick else {1, 2, 3, 4, 6, 8, 12, 16, m}
-        if not quick:
-            base |= {d - s for d in range(1, n + 1) if n % d == 0 and 1 <= d - s <= 16}
-        m_values = sorted(base)
-    return [x for x in m_values if s + x <= n]
-
-
-def _stability_points(
-    n: int, m: int, sweep: Sequence[int], s_fixed: int, names: Sequence[str], count: int
-) -> dict[str, frozenset[int]]:
-    """Where the empirical s_kappa is computed: ``count`` points of the sweep in
-    ``[0, max(s, n/2)]`` at which the scheme exists, and the operating point."""
-    sweep = [x for x in sweep if x <= max(s_fixed, n // 2)]
-    out = {}
-    if "ye-abbe" in names:
-        ok = [x for x in sweep if x + m <= n]
-        out["ye-abbe"] = frozenset(_spread(ok, count) + ([s_fixed] if s_fixed in ok else []))
-    if "commfr-gc" in names:
-        ok = [x for x in sweep if n % (x + m) == 0]
-        out["commfr-gc"] = frozenset(_spread(ok, count) + ([s_fixed] if s_fixed in ok else []))
-    return out
-
-
-def _bound_rows(
-    n: int, sweep: Sequence[int], s_fixed: int, mvals: Sequence[int], eps: float, error: float
-) -> list[dict[str, Any]]:
-    """Lower bounds on the load: worst case (eq. (1)), Theorems 3 and 5 of Wang et al. 2019
-    as stated and in the proof's form, and their exact finite-n versions."""
-    from gctheory.load_bounds import (
-        approximate_recovery_lower_bound,
-        exact_recovery_lower_bound,
-        min_load_lower_bound,
-        worst_case_load,
-    )
-
-    rows = []
-
-    def add(name: str, s: int, m: int, b: Any, guarantee: str) -> None:
-        notes = list(b.notes)
-        if b.asymptotic:
-            notes.insert(0, "asymptotic (n -> infinity): a guide at this n, not a guarantee")
-        rows.append(
-            make_row(
-                f"bound:{name}",
-                "bound",
-                n=n,
-                s=s,
-                m=m,
-                k=n,
-                load=float(b.load),
-                load_value=float(b.value),
-                communication=1.0 / m,
-                guarantee=guarantee,
-                covered=b.in_regime,
-                asymptotic=b.asymptotic,
-                source=b.source,
-                note="; ".join(notes),
-            )
-        )
-
-    proof_ok = 2 * error * n + 4 < n
-    for s in sweep:
-        add("exact", s, 1, worst_case_load(n, s), "every straggler set (load >= s + 1)")
-        add(
-            "thm3",
-            s,
-            1,
-            exact_recovery_lower_bound(n, s, warn=False),
-            "exact recovery w.p. 1 - o(1), random stragglers",
-        )
-        add(
-            "thm3-finite",
-            s,
-            1,
-            min_load_lower_bound(n, s, eps),
-            f"P(err > 0) <= {eps:g} (finite n, exact)",
-        )
-        add(
-            "thm5",
-            s,
-            1,
-            approximate_recovery_lower_bound(n, s, error, warn=False),
-            f"P(err > {error:g} n) = o(1), random stragglers (as stated)",
-        )
-        if proof_ok:
-            add(
-                "thm5-eq52",
-                s,
-                1,
-                approximate_recovery_lower_bound(n, s, error, "proof", warn=False),
-                f"P(err > {error:g} n) = o(1) (proof, eq. (52))",
-            )
-        add(
-            "thm5-finite",
-            s,
-            1,
-            min_load_lower_bound(n, s, eps, error),
-            f"P(err > {error:g} n) <= {eps:g} (finite n, exact)",
-        )
-    for m in mvals:
-        add(
-            "ye-abbe",
-            s_fixed,
-            m,
-            worst_case_load(n, s_fixed, m),
-            f"every straggler set, messages 1/{m} (l/k >= (s + m)/n)",
-        )
-    return rows
 
 
 def _compress(values: Iterable[int]) -> str:
