@@ -149,3 +149,14 @@ def test_the_bootstrap_interval_of_the_empirical_row_covers_the_truth():
     old = estimate_probability(lambda g, k: _covers(g, k, _as_complete), 60, rng=5,
                                interval="clopper-pearson")  # fmt: skip
     assert old.high < 0.9, old
+
+
+def test_the_heterogeneous_estimators_refuse_a_run_trace_and_run_on_complete_times():
+    from gctheory.delays.heterogeneity import hetero_scheme_times
+
+    tr = _run(np.random.default_rng(4), rounds=40)
+    kw = {"s": [2], "laws": (), "bootstrap": 0, "load_model": "proportional", "trials": 200}
+    st = hetero_scheme_times(tr, "cyclic-mds", N, rng=0, **kw)
+    assert "per-worker" not in st.times and "right-censored" in st.notes["heterogeneous"]
+    full = hetero_scheme_times(_as_complete(tr), "cyclic-mds", N, rng=0, **kw)  # control
+    assert "per-worker" in full.times

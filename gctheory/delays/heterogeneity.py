@@ -43,7 +43,7 @@ import numpy as np
 from scipy import integrate, special, stats
 
 from gctheory._validate import as_generator, check_int, check_real
-from gctheory.delays.censored import as_data_shares
+from gctheory.delays.censored import as_data_shares, is_run_trace
 from gctheory.delays.decisions import SchemeTimes, scheme_times
 from gctheory.delays.fitting import fit_law
 from gctheory.delays.loadplan import load_plans, resolve_load_model
@@ -226,6 +226,13 @@ def hetero_scheme_times(
     if np.any(base.groups != 1):
         notes["heterogeneous"] = (
             "not computed for grouped decoding rules (which workers share a group matters)"
+        )
+        return replace(base, notes=notes)
+    if is_run_trace(trace):
+        notes["heterogeneous"] = (
+            "not computed on a run trace: its stragglers were cancelled, so their times are "
+            "right-censored, and the per-cluster, per-worker and Markov estimators need every "
+            "worker's completed time (the law and empirical rows read the censoring)"
         )
         return replace(base, notes=notes)
     shares = as_data_shares(trace)
