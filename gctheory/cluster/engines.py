@@ -139,7 +139,8 @@ class LocalEngine(Engine):
             self.conns.append(parent)
 
     def start(self, states: list[WorkerState]) -> None:
-        if self.max_workers is not None and len(states) > self.max_workers:  # the master refuses earlier; a direct start too
+        # the master refuses earlier (before building the states); a direct start here
+        if self.max_workers is not None and len(states) > self.max_workers:
             raise ValueError(_too_many(len(states), self.max_workers))
         ctx = mp.get_context(self.context)
         if self.context == "forkserver":
