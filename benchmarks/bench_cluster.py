@@ -13,17 +13,29 @@
 2. n = 64 workers, sleep-dominated injected delays: iterations per second
    against the rate :func:`gctheory.cluster.compare.compare` predicts.
 3. Bytes per message against the code's ``ceil(d/m)`` (Ye-Abbe, m = 2).
+4. Scale: uncoded GD with no injected delay at n = 8, 64, 256, 1024 on the local engine
+   (many coded workers per process): the master's CPU per iteration and the peak memory of
+   the whole process tree (summed RSS, sampled every 0.2 s; shared pages count once per
+   process, so it overstates), then the same at n = 8 for a bare mpi4py master after
+   Tandon et al. (``bare_mpi_master.py``, under ``mpiexec``). Ratios: ours at n = 8 over
+   the bare master (goal <= 1), ours at n = 1024 over ours at n = 8 (goal <= 100, linear
+   in n), and the memory per coded worker (the slope of the peak between the sizes).
 
 Usage::
 
     python benchmarks/bench_cluster.py [--iterations 30] [--rounds 5] [--n 16] [--n-large 64]
-        [--engines local,dask,dask-procs]
+        [--engines local,dask,dask-procs] [--sections 1,2,3,4] [--scale-sizes 8,64,256,1024]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import shutil
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -99,6 +111,77 @@ def overhead(engine: str, n: int, iterations: int, rounds: int) -> None:
                better="lower")  # fmt: skip
 
 
+def _tree_peak(stop: threading.Event, out: list[float]) -> None:
+    """Peak summed RSS (bytes) of this process and its descendants, every 0.2 s."""
+    import psutil
+
+    root, peak = psutil.Process(os.getpid()), 0
+    while not stop.wait(0.2):
+        total = 0
+        for p in [root, *root.children(recursive=True)]:
+            try:
+                total += p.memory_info().rss
+            except psutil.Error:
+                pass
+        peak = max(peak, total)
+    out.append(float(peak))
+
+
+def scale_point(n: int, iterations: int) -> tuple[float, float]:
+    """(mean master CPU s per iteration, peak tree RSS bytes) of uncoded GD on n workers."""
+    stop, peak = threading.Event(), []
+    th = threading.Thread(target=_tree_peak, args=(stop, peak))
+    th.start()
+    try:
+        r = cl.run("gd", n, delay="constant(0)", iterations=iterations + 2, rng=0,
+                   eval_every=0, progress=False)  # fmt: skip
+    finally:
+        stop.set()
+        th.join()
+    return float(np.mean(r.master_cpu[2:])), peak[0]
+
+
+def bare_mpi(n: int, iterations: int) -> float | None:
+    """The bare mpi4py master's CPU per iteration (s) at n workers, or None without MPI."""
+    exe = shutil.which("mpiexec")
+    if exe is None:
+        return None
+    script = Path(__file__).resolve().parent / "bare_mpi_master.py"
+    cmd = [exe, "--allow-run-as-root", "--oversubscribe", "-n", str(n + 1), sys.executable,
+           str(script), "--iterations", str(iterations), "--d", "650"]  # fmt: skip
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=600).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"cpu_ms=([0-9.]+)", out)
+    return float(m.group(1)) / 1e3 if m else None
+
+
+def scale(sizes: list[int], iterations: int) -> None:
+    print(f"4. scale: uncoded GD, no injected delay, {iterations} iterations, local engine")
+    cpu, mem = {}, {}
+    for n in sizes:
+        cpu[n], mem[n] = scale_point(n, iterations)
+        print(f"   n = {n:5d}: master CPU {1e3 * cpu[n]:7.3f} ms per iteration, peak memory "
+              f"{mem[n] / 2**30:.3f} GiB (summed RSS of the process tree)")  # fmt: skip
+    lo, hi = min(sizes), max(sizes)
+    if hi > lo:
+        ratio = cpu[hi] / cpu[lo]
+        per = (mem[hi] - mem[lo]) / (hi - lo)
+        print(f"   master CPU n = {hi} / n = {lo}: {ratio:.1f} (goal <= 100); memory per coded "
+              f"worker {per / 2**10:.0f} KiB; peak at n = {hi}: {mem[hi] / 2**30:.2f} GiB "
+              "(goal < 4)")  # fmt: skip
+        record(f"local gd: master CPU per iteration, n = {hi} / n = {lo}", ratio, better="lower")
+    bare = bare_mpi(8, 300)
+    if bare is None:
+        print("   bare mpi4py master: not run (no mpiexec or mpi4py)")
+    elif 8 in cpu:
+        print(f"   bare mpi4py master (Tandon et al.'s design), n = 8: {1e3 * bare:.3f} ms per "
+              f"iteration; ours / bare = {cpu[8] / bare:.2f} (goal <= 1)")  # fmt: skip
+        record("local gd: master CPU per iteration / bare mpi4py master, n = 8", cpu[8] / bare,
+               better="lower")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--iterations", type=int, default=30)
@@ -106,8 +189,15 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=16)
     ap.add_argument("--n-large", type=int, default=64)
     ap.add_argument("--engines", default="local,dask,dask-procs")
+    ap.add_argument("--sections", default="1,2,3,4")
+    ap.add_argument("--scale-sizes", default="8,64,256,1024")
     args = ap.parse_args()
     n, T = args.n, args.iterations
+    sections = {int(x) for x in args.sections.split(",")}
+    if 4 in sections:
+        scale([int(x) for x in args.scale_sizes.split(",")], T)
+    if sections <= {4}:
+        return
 
     print(f"1. master overhead, n = {n}, no injected delay, {args.rounds} alternating rounds of "
           f"{T} iterations (bare map of n tasks vs coded run)")  # fmt: skip

@@ -10,9 +10,11 @@ all of them with a timeout.
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
 import pickle
 import queue
+import select
 import signal
 import time
 from multiprocessing.connection import wait as _wait
@@ -121,6 +123,9 @@ class LocalEngine(Engine):
         self._pending_dead: list[int] = []
         self._out: list[list[tuple[int, int, Any, float, bool]]] = []
         self._down: tuple[int, int, int] = (-1, -1, 0)
+        self._pickled: tuple[int, int, bytes] = (-1, -1, b"")  # (t, id(params), pickle)
+        self._poller: Any = None  # select.poll over every pipe and process sentinel
+        self._fds: dict[int, tuple[bool, int]] = {}  # fd -> (is a sentinel, process)
 
     def _spawn(self, ctx: Any, states: list[WorkerState]) -> None:
         n = len(states)
@@ -130,9 +135,7 @@ class LocalEngine(Engine):
         self._out = [[] for _ in range(P)]
         for g in range(P):
             parent, child = ctx.Pipe(duplex=True)
-            # typeshed types get_context(str) as BaseContext, which lacks Process; every
-            # start method's context (fork, spawn, forkserver) has it
-            p = ctx.Process(target=group_main, args=(child, g), daemon=True)  # type: ignore[attr-defined]
+            p = ctx.Process(target=group_main, args=(child, g), daemon=True)
             p.start()
             child.close()
             self.procs.append(p)
@@ -168,6 +171,12 @@ class LocalEngine(Engine):
                 )
             _, _, gpids[g] = conn.recv()
         self.pids = [gpids[g] for g in self._group_of]
+        if hasattr(select, "poll"):  # registered once: a wait costs O(ready), not O(P)
+            self._poller = select.poll()
+            for g, (conn, p) in enumerate(zip(self.conns, self.procs)):
+                for fd, is_sentinel in ((conn.fileno(), False), (p.sentinel, True)):
+                    self._poller.register(fd, select.POLLIN)
+                    self._fds[fd] = (is_sentinel, g)
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
         """Queue the task for its process (sent, one message per process, at the next
@@ -177,9 +186,18 @@ class LocalEngine(Engine):
         self._out[self._group_of[worker]].append((t, worker, params, float(delay), preempt))
         t_, id_, nb = self._down
         if t_ != t or id_ != id(params):
-            nb = len(pickle.dumps(("task", t, params, float(delay), bool(preempt)), protocol=5))
+            pp = self._params_pickle(t, params)
+            nb = len(pickle.dumps(("tasks", t, pp, [(worker, float(delay))], preempt), protocol=5))
             self._down = (t, id(params), nb)
         return nb
+
+    def _params_pickle(self, t: int, params: Any) -> bytes:
+        """The parameters pickled once per iteration, whatever the number of processes."""
+        t_, id_, pp = self._pickled
+        if t_ != t or id_ != id(params):
+            pp = pickle.dumps(params, protocol=5)
+            self._pickled = (t, id(params), pp)
+        return pp
 
     def _send(self) -> None:
         """Send each process its queued tasks: one message per (iteration, parameters)."""
@@ -194,7 +212,8 @@ class LocalEngine(Engine):
                 batches.setdefault((t, id(params), bool(preempt)), [params]).append((i, delay))
             try:
                 for (t, _, preempt), (params, *items) in batches.items():
-                    data = pickle.dumps(("tasks", t, params, items, preempt), protocol=5)
+                    pp = self._params_pickle(t, params)
+                    data = pickle.dumps(("tasks", t, pp, items, preempt), protocol=5)
                     self.conns[g].send_bytes(data)
             except (BrokenPipeError, OSError):
                 self._lose(g)
@@ -202,6 +221,10 @@ class LocalEngine(Engine):
     def _lose(self, g: int) -> None:
         """Process ``g`` is gone: each of its live coded workers is reported dead."""
         self._gone.add(g)
+        if self._poller is not None:
+            for fd in [fd for fd, (_, h) in self._fds.items() if h == g]:
+                self._poller.unregister(fd)
+                del self._fds[fd]
         for i in self._members[g]:
             if i not in self._dead:
                 self._dead.add(i)
@@ -216,20 +239,17 @@ class LocalEngine(Engine):
         if not live:
             time.sleep(timeout or 0)
             return events
-        objs = {self.conns[g]: g for g in live}
-        sentinels = {self.procs[g].sentinel: g for g in live}
-        ready = _wait(list(objs) + list(sentinels), timeout)
+        ready = self._ready(live, timeout)
         now = time.perf_counter()
         died = []
-        for obj in ready:
-            if obj in objs:
-                g = objs[obj]
-                try:
-                    events.extend(self._events(self.conns[g].recv_bytes(), now))
-                except (EOFError, OSError):
-                    died.append(g)
-            else:
-                died.append(sentinels[obj])
+        for is_sentinel, g in ready:
+            if is_sentinel:
+                died.append(g)
+                continue
+            try:
+                events.extend(self._events(self.conns[g].recv_bytes(), now))
+            except (EOFError, OSError):
+                died.append(g)
         for g in sorted(set(died)):
             if g in self._gone:
                 continue
@@ -242,7 +262,21 @@ class LocalEngine(Engine):
             self._lose(g)
         return events + self._dead_events(now)
 
+    def _ready(self, live: list[int], timeout: float | None) -> list[tuple[bool, int]]:
+        """``(is a sentinel, process)`` of each pipe with data and each ended process."""
+        if self._poller is None:  # no select.poll (not POSIX): multiprocessing's wait
+            objs = {self.conns[g]: (False, g) for g in live}
+            objs.update({self.procs[g].sentinel: (True, g) for g in live})
+            return [objs[o] for o in _wait(list(objs), timeout)]
+        ms = None if timeout is None else max(math.ceil(timeout * 1e3), 0)
+        try:
+            got = self._poller.poll(ms)
+        except InterruptedError:  # pragma: no cover - retried by Python (PEP 475)
+            got = []
+        return [self._fds[fd] for fd, _ in got if fd in self._fds]
+
     def _dead_events(self, now: float) -> list[Event]:
+
         pend, self._pending_dead = self._pending_dead, []
         return [Event("dead", i, -1, now, error=self._why_dead(i)) for i in pend]
 
@@ -290,6 +324,7 @@ class LocalEngine(Engine):
         for conn in self.conns:
             conn.close()
         self.procs, self.conns = [], []
+        self._poller, self._fds = None, {}
 
     def describe(self) -> str:
         P, n = len(self._members), len(self._group_of)

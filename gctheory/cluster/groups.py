@@ -24,7 +24,8 @@ finishes (sends) the current one first and then starts the newest.
 
 Wire format (``pickle`` over the engine's own pipes, never data from
 elsewhere): the master sends ``("tasks", t, params, [(worker, delay), ...],
-preempt)`` or ``("stop",)``; the group sends ``("batch", [blob, ...])``,
+preempt)`` (``params`` pickled once, as bytes) or ``("stop",)``; the group
+sends ``("batch", [blob, ...])``,
 each blob the pickled ``("result", worker, t, message, compute_s, slept_s)``
 or ``("error", worker, t, OracleError)`` (a blob's length is the bytes that
 worker's message would take alone).
@@ -91,7 +92,8 @@ class _Loop:
                 msg = pickle.loads(conn.recv_bytes())
                 if msg[0] != "tasks":
                     return
-                _, t, params, items, preempt = msg
+                _, t, pp, items, preempt = msg
+                params = pickle.loads(pp)  # once per message, shared by its workers
                 for i, delay in items:
                     tasks.pop(i, None)  # keep the order of arrival of the newest
                     tasks[i] = (t, params, delay, preempt)
