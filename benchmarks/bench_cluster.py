@@ -194,17 +194,24 @@ def main() -> None:
     args = ap.parse_args()
     n, T = args.n, args.iterations
     sections = {int(x) for x in args.sections.split(",")}
+    if 1 in sections:
+        section_overhead(args.engines.split(","), n, T, args.rounds)
+    if 2 in sections:
+        section_large(args.n_large, T)
+    if 3 in sections:
+        section_bytes()
     if 4 in sections:
         scale([int(x) for x in args.scale_sizes.split(",")], T)
-    if sections <= {4}:
-        return
 
-    print(f"1. master overhead, n = {n}, no injected delay, {args.rounds} alternating rounds of "
+
+def section_overhead(engines: list[str], n: int, T: int, rounds: int) -> None:
+    print(f"1. master overhead, n = {n}, no injected delay, {rounds} alternating rounds of "
           f"{T} iterations (bare map of n tasks vs coded run)")  # fmt: skip
-    for engine in args.engines.split(","):
-        overhead(engine, n, T, args.rounds)
+    for engine in engines:
+        overhead(engine, n, T, rounds)
 
-    nl = args.n_large
+
+def section_large(nl: int, T: int) -> None:
     s = nl // 16
     delay = "shifted_exp(0.01, 0.01)"
     print(f"2. n = {nl}, cyclic_mds s = {s}, injected {delay} per unit load")
@@ -219,6 +226,8 @@ def main() -> None:
     print(f"   rate against the law alone: {meas * c.law_mean:.3f}; master CPU "
           f"{1e3 * np.mean(r.master_cpu):.2f} ms per iteration")  # fmt: skip
 
+
+def section_bytes() -> None:
     print("3. message length (numbers) against the code's ceil(d/m)")
     for scheme, kw in (("cyclic_mds", {"s": 2}), ("ye_abbe", {"s": 2, "m": 2})):
         r = cl.run(scheme, 6, delay="constant(0)", iterations=2, rng=0, eval_every=0, **kw)
