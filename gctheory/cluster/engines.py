@@ -40,9 +40,9 @@ __all__ = [
 
 #: Most coded workers the local engine accepts by default (``LocalEngine(max_workers=...)``
 #: changes it). The master's own work grows with ``n`` (one arrival to read and book per
-#: worker per iteration) on the cores the worker processes also need: about 27 us of master
+#: worker per iteration) on the cores the worker processes also need: about 25 us of master
 #: CPU per coded worker per iteration on a 2-core machine (``benchmarks/bench_cluster.py``,
-#: measured to n = 1024), so about 55 ms an iteration at 2048, as long as a 50 ms injected
+#: measured to n = 1024), so about 50 ms an iteration at 2048, as long as a 50 ms injected
 #: wait: beyond it the master, not the delays, sets the pace.
 MAX_LOCAL_WORKERS = 2048
 
