@@ -13,17 +13,29 @@
 2. n = 64 workers, sleep-dominated injected delays: iterations per second
    against the rate :func:`gctheory.cluster.compare.compare` predicts.
 3. Bytes per message against the code's ``ceil(d/m)`` (Ye-Abbe, m = 2).
+4. Scale: uncoded GD with no injected delay at n = 8, 64, 256, 1024 on the local engine
+   (many coded workers per process): the master's CPU per iteration and the peak memory of
+   the whole process tree (summed RSS, sampled every 0.2 s; shared pages count once per
+   process, so it overstates), then the same at n = 8 for a bare mpi4py master after
+   Tandon et al. (``bare_mpi_master.py``, under ``mpiexec``). Ratios: ours at n = 8 over
+   the bare master (goal <= 1), ours at n = 1024 over ours at n = 8 (goal <= 100, linear
+   in n), and the memory per coded worker (the slope of the peak between the sizes).
 
 Usage::
 
     python benchmarks/bench_cluster.py [--iterations 30] [--rounds 5] [--n 16] [--n-large 64]
-        [--engines local,dask,dask-procs]
+        [--engines local,dask,dask-procs] [--sections 1,2,3,4] [--scale-sizes 8,64,256,1024]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import shutil
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -99,6 +111,107 @@ def overhead(engine: str, n: int, iterations: int, rounds: int) -> None:
                better="lower")  # fmt: skip
 
 
+def _tree_rss(pid: int) -> int:
+    """Summed resident memory (bytes) of ``pid`` and its descendants, from ``/proc``."""
+    parent: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat", encoding="ascii", errors="replace") as fh:
+                    parent[int(d)] = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    tree, grew = {pid}, True
+    while grew:
+        new = {p for p, pp in parent.items() if pp in tree and p not in tree}
+        tree |= new
+        grew = bool(new)
+    total = 0
+    for p in tree:
+        try:
+            with open(f"/proc/{p}/status", encoding="ascii", errors="replace") as fh:
+                total += next(int(x.split()[1]) for x in fh if x.startswith("VmRSS:")) * 1024
+        except (OSError, StopIteration, ValueError):
+            pass
+    return total
+
+
+def _tree_peak(stop: threading.Event, out: list[float]) -> None:
+    """Peak summed RSS (bytes) of this process and its descendants, every 0.2 s."""
+    peak = 0
+    while not stop.wait(0.2):
+        peak = max(peak, _tree_rss(os.getpid()))
+    out.append(float(peak))
+
+
+def scale_point(n: int, iterations: int) -> tuple[float, float]:
+    """(mean master CPU s per iteration, peak tree RSS bytes) of uncoded GD on n workers."""
+    stop, peak = threading.Event(), []
+    th = threading.Thread(target=_tree_peak, args=(stop, peak))
+    th.start()
+    try:
+        r = cl.run("gd", n, delay="constant(0)", iterations=iterations + 2, rng=0,
+                   eval_every=0, progress=False)  # fmt: skip
+    finally:
+        stop.set()
+        th.join()
+    return float(np.mean(r.master_cpu[2:])), peak[0]
+
+
+def bare_mpi(n: int, iterations: int) -> float | None:
+    """The bare mpi4py master's CPU per iteration (s) at n workers, or None without MPI."""
+    exe = shutil.which("mpiexec")
+    if exe is None:
+        return None
+    script = Path(__file__).resolve().parent / "bare_mpi_master.py"
+    cmd = [exe, "--allow-run-as-root", "--oversubscribe", "-n", str(n + 1), sys.executable,
+           str(script), "--iterations", str(iterations), "--d", "650"]  # fmt: skip
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=600).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"cpu_ms=([0-9.]+)", out)
+    return float(m.group(1)) / 1e3 if m else None
+
+
+def scale(sizes: list[int], iterations: int) -> None:
+    print(f"4. scale: uncoded GD, no injected delay, {iterations} iterations, local engine")
+    cpu, mem = {}, {}
+    for n in sizes:
+        cpu[n], mem[n] = scale_point(n, iterations)
+        print(f"   n = {n:5d}: master CPU {1e3 * cpu[n]:7.3f} ms per iteration, peak memory "
+              f"{mem[n] / 2**30:.3f} GiB (summed RSS of the process tree)")  # fmt: skip
+    lo, hi = min(sizes), max(sizes)
+    if hi > lo:
+        ratio = cpu[hi] / cpu[lo]
+        per = (mem[hi] - mem[lo]) / (hi - lo)
+        print(f"   master CPU n = {hi} / n = {lo}: {ratio:.1f} (goal <= 100); memory per coded "
+              f"worker {per / 2**10:.0f} KiB; peak at n = {hi}: {mem[hi] / 2**30:.2f} GiB "
+              "(goal < 4)")  # fmt: skip
+        record(f"local gd: master CPU per iteration, n = {hi} / n = {lo}", ratio, better="lower")
+    bare_rounds(3)
+
+
+def bare_rounds(rounds: int) -> None:
+    """Ours at n = 8 (200 iterations) and the bare mpi4py master (300), alternating."""
+    ours, bare, ratios = [], [], []
+    for _ in range(rounds):
+        b = bare_mpi(8, 300)
+        if b is None:
+            print("   bare mpi4py master: not run (no mpiexec or mpi4py)")
+            return
+        o = scale_point(8, 200)[0]
+        ours.append(o)
+        bare.append(b)
+        ratios.append(o / b)
+    print(f"   n = 8, {rounds} alternating rounds: ours {1e3 * np.median(ours):.3f} ms, bare "
+          f"mpi4py master (Tandon et al.'s design) {1e3 * np.median(bare):.3f} ms per "
+          f"iteration; ours / bare median {np.median(ratios):.2f} (min {min(ratios):.2f}, max "
+          f"{max(ratios):.2f}; goal <= 1)")  # fmt: skip
+    record("local gd: master CPU per iteration / bare mpi4py master, n = 8",
+           float(np.median(ratios)), better="lower")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--iterations", type=int, default=30)
@@ -106,15 +219,29 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=16)
     ap.add_argument("--n-large", type=int, default=64)
     ap.add_argument("--engines", default="local,dask,dask-procs")
+    ap.add_argument("--sections", default="1,2,3,4")
+    ap.add_argument("--scale-sizes", default="8,64,256,1024")
     args = ap.parse_args()
     n, T = args.n, args.iterations
+    sections = {int(x) for x in args.sections.split(",")}
+    if 1 in sections:
+        section_overhead(args.engines.split(","), n, T, args.rounds)
+    if 2 in sections:
+        section_large(args.n_large, T)
+    if 3 in sections:
+        section_bytes()
+    if 4 in sections:
+        scale([int(x) for x in args.scale_sizes.split(",")], T)
 
-    print(f"1. master overhead, n = {n}, no injected delay, {args.rounds} alternating rounds of "
+
+def section_overhead(engines: list[str], n: int, T: int, rounds: int) -> None:
+    print(f"1. master overhead, n = {n}, no injected delay, {rounds} alternating rounds of "
           f"{T} iterations (bare map of n tasks vs coded run)")  # fmt: skip
-    for engine in args.engines.split(","):
-        overhead(engine, n, T, args.rounds)
+    for engine in engines:
+        overhead(engine, n, T, rounds)
 
-    nl = args.n_large
+
+def section_large(nl: int, T: int) -> None:
     s = nl // 16
     delay = "shifted_exp(0.01, 0.01)"
     print(f"2. n = {nl}, cyclic_mds s = {s}, injected {delay} per unit load")
@@ -129,6 +256,8 @@ def main() -> None:
     print(f"   rate against the law alone: {meas * c.law_mean:.3f}; master CPU "
           f"{1e3 * np.mean(r.master_cpu):.2f} ms per iteration")  # fmt: skip
 
+
+def section_bytes() -> None:
     print("3. message length (numbers) against the code's ceil(d/m)")
     for scheme, kw in (("cyclic_mds", {"s": 2}), ("ye_abbe", {"s": 2, "m": 2})):
         r = cl.run(scheme, 6, delay="constant(0)", iterations=2, rng=0, eval_every=0, **kw)

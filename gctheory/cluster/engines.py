@@ -10,9 +10,11 @@ all of them with a timeout.
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
 import pickle
 import queue
+import select
 import signal
 import time
 from multiprocessing.connection import wait as _wait
@@ -21,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from gctheory.cluster.base import ENGINES, Engine, Event
-from gctheory.cluster.worker import OracleError, WorkerState, worker_main
+from gctheory.cluster.groups import default_processes, group_main
+from gctheory.cluster.worker import OracleError, WorkerState
 
 __all__ = [
     "Event",
@@ -31,11 +34,36 @@ __all__ = [
     "ENGINES",
     "make_engine",
     "can_start_processes",
+    "MAX_LOCAL_WORKERS",
 ]
 
 
+#: Most coded workers the local engine accepts by default (``LocalEngine(max_workers=...)``
+#: changes it). The master's own work grows with ``n`` (one arrival to read and book per
+#: worker per iteration) on the cores the worker processes also need: about 25 us of master
+#: CPU per coded worker per iteration on a 2-core machine (``benchmarks/bench_cluster.py``,
+#: measured to n = 1024), so about 50 ms an iteration at 2048, as long as a 50 ms injected
+#: wait: beyond it the master, not the delays, sets the pace.
+MAX_LOCAL_WORKERS = 2048
+
+
+def _too_many(n: int, limit: int) -> str:
+    return (
+        f"n={n} coded workers but the local engine runs at most max_workers={limit} (the "
+        "master's per-iteration work grows with n on the cores the workers share); use "
+        "n <= {limit} or LocalEngine(max_workers=...)"
+    ).replace("{limit}", str(limit))
+
+
 class LocalEngine(Engine):
-    """Worker processes on this machine, one pipe each.
+    """Worker processes on this machine, each hosting a group of coded workers, one pipe each.
+
+    Coded worker ``i`` runs in process ``i mod P`` (``P`` the processes), in
+    that process's event loop (:mod:`gctheory.cluster.groups`): it computes
+    its message, then its injected delay passes without a thread or CPU; the
+    process keeps only its own workers' partitions. ``processes=n`` gives each
+    coded worker a process of its own. The master sends one message per
+    process per iteration and reads the results due together in one.
 
     Parameters
     ----------
@@ -44,11 +72,17 @@ class LocalEngine(Engine):
         fork from a server that imported gctheory once; safe with threads).
     start_timeout : float
         Seconds to wait for every worker to report ready.
+    processes : int, optional
+        Worker processes (default ``min(n, 4 x cores)``; at most ``n``).
+    max_workers : int, optional
+        Most coded workers this engine accepts (default :data:`MAX_LOCAL_WORKERS`);
+        a larger ``n`` is refused before any process starts.
 
     Attributes
     ----------
     pids : list of int
-        Process ids of the workers (to kill one in a fault test).
+        Process id of each coded worker's process (to kill one in a fault
+        test; the whole group it hosts dies with it).
 
     Examples
     --------
@@ -60,112 +94,198 @@ class LocalEngine(Engine):
     """
 
     name = "local"
+    max_workers: int | None = MAX_LOCAL_WORKERS
 
-    def __init__(self, context: str = "forkserver", start_timeout: float = 120.0) -> None:
+    def __init__(
+        self,
+        context: str = "forkserver",
+        start_timeout: float = 120.0,
+        *,
+        processes: int | None = None,
+        max_workers: int | None = None,
+    ) -> None:
         if context not in mp.get_all_start_methods():
             raise ValueError(
                 f"context must be one of {mp.get_all_start_methods()}, got {context!r}"
             )
+        for key, val in (("processes", processes), ("max_workers", max_workers)):
+            if val is not None and (not isinstance(val, int) or isinstance(val, bool) or val < 1):
+                raise ValueError(f"{key} must be a positive int or None, got {val!r}")
         self.context, self.start_timeout = context, float(start_timeout)
+        self.processes = processes
+        if max_workers is not None:
+            self.max_workers = max_workers
         self.procs: list[Any] = []
         self.conns: list[Any] = []
         self.pids: list[int] = []
-        self._dead: set[int] = set()
+        self._group_of: list[int] = []  # coded worker -> process
+        self._members: list[list[int]] = []  # process -> its coded workers
+        self._dead: set[int] = set()  # coded workers
+        self._gone: set[int] = set()  # processes
         self._pending_dead: list[int] = []
+        self._out: list[list[tuple[int, int, Any, float, bool]]] = []
+        self._down: tuple[int, int, int] = (-1, -1, 0)
+        self._pickled: tuple[int, int, bytes] = (-1, -1, b"")  # (t, id(params), pickle)
+        self._poller: Any = None  # select.poll over every pipe and process sentinel
+        self._fds: dict[int, tuple[bool, int]] = {}  # fd -> (is a sentinel, process)
 
-    def start(self, states: list[WorkerState]) -> None:
-        ctx = mp.get_context(self.context)
-        if self.context == "forkserver":
-            ctx.set_forkserver_preload(["gctheory.cluster.worker", "gctheory.training"])
-        for st in states:
+    def _spawn(self, ctx: Any, states: list[WorkerState]) -> None:
+        n = len(states)
+        P = min(self.processes or default_processes(n), n)
+        self._group_of = [i % P for i in range(n)]
+        self._members = [list(range(g, n, P)) for g in range(P)]
+        self._out = [[] for _ in range(P)]
+        for g in range(P):
             parent, child = ctx.Pipe(duplex=True)
-            # typeshed types get_context(str) as BaseContext, which lacks Process; every
-            # start method's context (fork, spawn, forkserver) has it
-            p = ctx.Process(target=worker_main, args=(child, st.index), daemon=True)  # type: ignore[attr-defined]
+            p = ctx.Process(target=group_main, args=(child, g), daemon=True)
             p.start()
             child.close()
             self.procs.append(p)
             self.conns.append(parent)
-        for i, (conn, st) in enumerate(zip(self.conns, states)):
+
+    def start(self, states: list[WorkerState]) -> None:
+        # the master refuses earlier (before building the states); a direct start here
+        if self.max_workers is not None and len(states) > self.max_workers:
+            raise ValueError(_too_many(len(states), self.max_workers))
+        ctx = mp.get_context(self.context)
+        if self.context == "forkserver":
+            ctx.set_forkserver_preload(["gctheory.cluster.groups", "gctheory.training"])
+        self._spawn(ctx, states)
+        for g, conn in enumerate(self.conns):
             try:
-                conn.send(st)
+                conn.send([states[i] for i in self._members[g]])
             except (BrokenPipeError, OSError):
-                code = self.procs[i].exitcode
+                code = self.procs[g].exitcode
                 self.close()
                 raise RuntimeError(
-                    f"local worker {i} exited while starting (exit code {code}); with the "
-                    f"{self.context!r} start method a script must start the run under "
+                    f"local worker process {g} exited while starting (exit code {code}); with "
+                    f"the {self.context!r} start method a script must start the run under "
                     "`if __name__ == '__main__':` (multiprocessing re-imports the main module)"
                 ) from None
         deadline = time.monotonic() + self.start_timeout
-        self.pids = [0] * len(states)
-        for i, conn in enumerate(self.conns):
+        gpids = [0] * len(self.conns)
+        for g, conn in enumerate(self.conns):
             left = deadline - time.monotonic()
             if left <= 0 or not conn.poll(left):
                 self.close()
                 raise TimeoutError(
-                    f"local worker {i} did not start within {self.start_timeout:g} s"
+                    f"local worker process {g} did not start within {self.start_timeout:g} s"
                 )
-            _, idx, pid = conn.recv()
-            self.pids[i] = pid
+            _, _, gpids[g] = conn.recv()
+        self.pids = [gpids[g] for g in self._group_of]
+        if hasattr(select, "poll"):  # registered once: a wait costs O(ready), not O(P)
+            self._poller = select.poll()
+            for g, (conn, p) in enumerate(zip(self.conns, self.procs)):
+                for fd, is_sentinel in ((conn.fileno(), False), (p.sentinel, True)):
+                    self._poller.register(fd, select.POLLIN)
+                    self._fds[fd] = (is_sentinel, g)
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
+        """Queue the task for its process (sent, one message per process, at the next
+        :meth:`poll`); return the bytes the task would take on its own pipe."""
         if worker in self._dead:
             return 0
-        data = pickle.dumps(("task", t, params, float(delay), bool(preempt)), protocol=5)
-        try:
-            self.conns[worker].send_bytes(data)
-        except (BrokenPipeError, OSError):
-            self._dead.add(worker)
-            self._pending_dead.append(worker)
-            return 0
-        return len(data)
+        self._out[self._group_of[worker]].append((t, worker, params, float(delay), preempt))
+        t_, id_, nb = self._down
+        if t_ != t or id_ != id(params):
+            pp = self._params_pickle(t, params)
+            nb = len(pickle.dumps(("tasks", t, pp, [(worker, float(delay))], preempt), protocol=5))
+            self._down = (t, id(params), nb)
+        return nb
+
+    def _params_pickle(self, t: int, params: Any) -> bytes:
+        """The parameters pickled once per iteration, whatever the number of processes."""
+        t_, id_, pp = self._pickled
+        if t_ != t or id_ != id(params):
+            pp = pickle.dumps(params, protocol=5)
+            self._pickled = (t, id(params), pp)
+        return pp
+
+    def _send(self) -> None:
+        """Send each process its queued tasks: one message per (iteration, parameters)."""
+        for g, out in enumerate(self._out):
+            if not out:
+                continue
+            self._out[g] = []
+            if g in self._gone:
+                continue
+            batches: dict[tuple[int, int, bool], list] = {}
+            for t, i, params, delay, preempt in out:
+                batches.setdefault((t, id(params), bool(preempt)), [params]).append((i, delay))
+            try:
+                for (t, _, preempt), (params, *items) in batches.items():
+                    pp = self._params_pickle(t, params)
+                    data = pickle.dumps(("tasks", t, pp, items, preempt), protocol=5)
+                    self.conns[g].send_bytes(data)
+            except (BrokenPipeError, OSError):
+                self._lose(g)
+
+    def _lose(self, g: int) -> None:
+        """Process ``g`` is gone: each of its live coded workers is reported dead."""
+        self._gone.add(g)
+        if self._poller is not None:
+            for fd in [fd for fd, (_, h) in self._fds.items() if h == g]:
+                self._poller.unregister(fd)
+                del self._fds[fd]
+        for i in self._members[g]:
+            if i not in self._dead:
+                self._dead.add(i)
+                self._pending_dead.append(i)
 
     def poll(self, timeout: float | None) -> list[Event]:
-        events: list[Event] = []
-        pend, self._pending_dead = list(self._pending_dead), []
-        for i in pend:
-            why = f"its pipe broke: {self._why_dead(i)}"
-            events.append(Event("dead", i, -1, time.perf_counter(), error=why))
+        self._send()
+        events = self._dead_events(time.perf_counter())
         if events:
             return events
-        live = [i for i in range(len(self.conns)) if i not in self._dead]
+        live = [g for g in range(len(self.conns)) if g not in self._gone]
         if not live:
             time.sleep(timeout or 0)
             return events
-        objs = {self.conns[i]: i for i in live}
-        sentinels = {self.procs[i].sentinel: i for i in live}
-        ready = _wait(list(objs) + list(sentinels), timeout)
+        ready = self._ready(live, timeout)
         now = time.perf_counter()
         died = []
-        for obj in ready:
-            if obj in objs:
-                i = objs[obj]
-                try:
-                    data = self.conns[i].recv_bytes()  # obj itself: a Connection
-                except (EOFError, OSError):
-                    died.append(i)
-                    continue
-                events.append(self._event(i, data, now))
-            else:
-                died.append(sentinels[obj])
-        for i in sorted(set(died)):
-            if i in self._dead:
+        for is_sentinel, g in ready:
+            if is_sentinel:
+                died.append(g)
                 continue
-            conn = self.conns[i]
+            try:
+                events.extend(self._events(self.conns[g].recv_bytes(), now))
+            except (EOFError, OSError):
+                died.append(g)
+        for g in sorted(set(died)):
+            if g in self._gone:
+                continue
+            conn = self.conns[g]
             try:  # whatever it sent before dying still counts
                 while conn.poll():
-                    events.append(self._event(i, conn.recv_bytes(), now))
+                    events.extend(self._events(conn.recv_bytes(), now))
             except (EOFError, OSError):
                 pass
-            self._dead.add(i)
-            events.append(Event("dead", i, -1, now, error=self._why_dead(i)))
-        return events
+            self._lose(g)
+        return events + self._dead_events(now)
+
+    def _ready(self, live: list[int], timeout: float | None) -> list[tuple[bool, int]]:
+        """``(is a sentinel, process)`` of each pipe with data and each ended process."""
+        if self._poller is None:  # no select.poll (not POSIX): multiprocessing's wait
+            objs = {self.conns[g]: (False, g) for g in live}
+            objs.update({self.procs[g].sentinel: (True, g) for g in live})
+            return [objs[o] for o in _wait(list(objs), timeout)]
+        ms = None if timeout is None else max(math.ceil(timeout * 1e3), 0)
+        try:
+            got = self._poller.poll(ms)
+        except InterruptedError:  # pragma: no cover - retried by Python (PEP 475)
+            got = []
+        return [self._fds[fd] for fd, _ in got if fd in self._fds]
+
+    def _dead_events(self, now: float) -> list[Event]:
+
+        pend, self._pending_dead = self._pending_dead, []
+        return [Event("dead", i, -1, now, error=self._why_dead(i)) for i in pend]
 
     def _why_dead(self, i: int) -> str:
         """How worker ``i``'s process ended. Its pipe can close before the process is
         reaped, when ``exitcode`` is still None: reap it first (a short wait)."""
-        p = self.procs[i]
+        p = self.procs[self._group_of[i]]
         p.join(timeout=2.0)
         code = p.exitcode
         if code is None:
@@ -179,13 +299,18 @@ class LocalEngine(Engine):
         return f"process {self.pids[i]} exited (exit code {code})"
 
     @staticmethod
-    def _event(i: int, data: bytes, now: float) -> Event:
-        msg = pickle.loads(data)
-        if msg[0] == "result":
-            _, t, y, comp, slept = msg
-            return Event("result", i, t, now, y, comp, slept, len(data))
-        _, t, exc = msg
-        return Event("error", i, t, now, error=exc)
+    def _events(data: bytes, now: float) -> list[Event]:
+        """The events in one message of a worker process (see :mod:`~gctheory.cluster.groups`)."""
+        events = []
+        for blob in pickle.loads(data)[1]:
+            msg = pickle.loads(blob)
+            if msg[0] == "result":
+                _, i, t, y, comp, slept = msg
+                events.append(Event("result", i, t, now, y, comp, slept, len(blob)))
+            else:
+                _, i, t, exc = msg
+                events.append(Event("error", i, t, now, error=exc))
+        return events
 
     def close(self) -> None:
         for conn in self.conns:
@@ -201,9 +326,13 @@ class LocalEngine(Engine):
         for conn in self.conns:
             conn.close()
         self.procs, self.conns = [], []
+        self._poller, self._fds = None, {}
 
     def describe(self) -> str:
-        return f"local ({self.context}, {len(self.pids)} processes)"
+        P, n = len(self._members), len(self._group_of)
+        if P == n:
+            return f"local ({self.context}, {P} processes)"
+        return f"local ({self.context}, {P} processes hosting {n} coded workers)"
 
     def where(self, worker: int) -> str:
         return f"process {self.pids[worker]}" if worker < len(self.pids) else f"worker {worker}"

@@ -149,6 +149,7 @@ class Rule:
             self.code.decode_direct_sets = 0
         self.scale = float(getattr(sch, "scale", 1.0))
         self.groups = None
+        self._scan: list | None = None  # _group_prefix's progress through one arrival list
         self.m = 1 if self.code is None else int(self.code.m)
         #: forward-error bound of the last decode (``noise_bound`` of ``decode_detail``:
         #: relative error rounding of the messages can cause; nan when nothing is decoded)
@@ -186,7 +187,20 @@ class Rule:
                 coef = coef.reshape(len(parts), self.m)
             held = workload.restrict(parts) if hasattr(workload, "restrict") else workload
             out.append(WorkerState(i, parts, coef, self.m, held))
+        self.prepare(workload.dim if hasattr(workload, "dim") else 1)
         return out
+
+    def prepare(self, d: int = 1) -> None:
+        """Make the decoder's one-off factorisation now (a decode of ``n`` zero messages),
+        before the timed iterations: for a generic code at ``n = 1024`` it takes tens of
+        seconds, which the first iteration would otherwise be charged for. Called by
+        :meth:`states`."""
+        if self.code is None or self.kind == "peeling":
+            return
+        zeros = np.zeros((self.n, -(-int(d) // self.m)))
+        self.code.decode_detail(
+            tuple(range(self.n)), zeros, int(d), check=False, condition=False, on_noise="ignore"
+        )
 
     # ------------------------------------------------------------------ waiting
     def survivors(self, arrived: Sequence[int], closed: bool = False) -> tuple[int, ...] | None:
@@ -196,24 +210,46 @@ class Rule:
         live worker has answered); approximate rules then decode from what
         arrived, exact ones still need their set.
         """
-        a = list(arrived)
+        # O(1) per call while too few have arrived (the master asks after every event)
+        a = arrived
         if self.kind == "peeling":
-            L = self._first_decodable(a)
+            L = self._first_decodable(list(a))
             if L is not None:
                 return tuple(a[:L])
             return tuple(a) if closed and a else None
         if self.groups is not None and a:  # the earliest prefix every group decodes from
-            size, need = self.groups
-            cnt = np.zeros(self.n // size, dtype=np.int64)
-            for pos, i in enumerate(a[: self.need]):
-                cnt[i // size] += 1
-                if cnt.min() >= need:
-                    return tuple(a[: pos + 1])
+            L = self._group_prefix(a)
+            if L is not None:
+                return tuple(a[:L])
         if len(a) >= self.need:
             return tuple(a[: self.need])
         if closed and a and not self.exact:
             return tuple(a)
         return None
+
+    def _group_prefix(self, a: Sequence[int]) -> int | None:
+        """Length of the shortest prefix of ``a`` with ``need`` arrivals in every group.
+
+        Incremental for a list that only grows between calls (the master's arrivals of
+        one iteration): each arrival is counted once, O(1) each, so an iteration costs
+        O(n) however often the master asks. Any other sequence is scanned afresh.
+        """
+        size, need = self.groups  # type: ignore[misc]
+        st = self._scan
+        if st is None or st[0] is not a or st[1] > len(a) or (st[1] and a[st[1] - 1] != st[5]):
+            st = self._scan = [a, 0, np.zeros(self.n // size, dtype=np.int64), 0, None, None]
+        _, pos, cnt, met, found, _ = st
+        if found is None:
+            groups, stop = len(cnt), min(len(a), self.need)
+            while pos < stop and found is None:
+                g = a[pos] // size
+                cnt[g] += 1
+                met += int(cnt[g] == need)
+                pos += 1
+                if met == groups:
+                    found = pos
+            st[1], st[3], st[4], st[5] = pos, met, found, a[pos - 1] if pos else None
+        return found
 
     def decodable(self, survivors: Sequence[int]) -> bool:
         """Peeling recovers from ``survivors`` every batch all ``n`` workers would (cached)."""
