@@ -39,8 +39,9 @@ FIELDS = ("time", "loss", "accuracy", "grad_error", "wait", "comm", "comp", "loa
 RUNS: dict[str, dict] = {
     "gd": dict(scheme="gd", n=3, iterations=4, rng=1, delay="constant(0.01)"),
     "frc": dict(scheme="frc", n=4, s=1, iterations=4, rng=2, delay="exp(0.01)"),
-    "bgc": dict(scheme="bgc", n=4, s=1, iterations=4, rng=3, delay="exp(0.01)",
-                workload="logistic"),  # fmt: skip
+    "bgc": dict(
+        scheme="bgc", n=4, s=1, iterations=4, rng=3, delay="exp(0.01)", workload="logistic"
+    ),  # fmt: skip
     "sr_sgc": dict(scheme="sr_sgc", n=4, s=1, iterations=5, rng=4, delay="constant(0.01)"),
     "m_sgc": dict(scheme="m_sgc", n=4, s=1, iterations=5, rng=5, delay="constant(0.01)"),
 }
@@ -48,15 +49,40 @@ RUNS: dict[str, dict] = {
 #: ``gctheory simulate`` command lines whose stdout table is kept
 CLI = {
     "frc": ["simulate", "--scheme", "frc", "--n", "6", "--s", "1", "--iterations", "5"],
-    "sr_sgc": ["simulate", "--scheme", "sr-sgc", "--n", "6", "--s", "1", "--iterations", "6",
-               "--trials", "2", "--seed", "3"],  # fmt: skip
+    "sr_sgc": [
+        "simulate",
+        "--scheme",
+        "sr-sgc",
+        "--n",
+        "6",
+        "--s",
+        "1",
+        "--iterations",
+        "6",
+        "--trials",
+        "2",
+        "--seed",
+        "3",
+    ],  # fmt: skip
 }
 
 
 #: ``gctheory run`` command lines (uncoded GD waits for every worker: its numbers are fixed)
 RUN_CLI = {
-    "gd": ["run", "--scheme", "uncoded", "--n", "3", "--iterations", "3", "--delay",
-           "constant(0.01)", "--quiet", "--seed", "2"],  # fmt: skip
+    "gd": [
+        "run",
+        "--scheme",
+        "uncoded",
+        "--n",
+        "3",
+        "--iterations",
+        "3",
+        "--delay",
+        "constant(0.01)",
+        "--quiet",
+        "--seed",
+        "2",
+    ],  # fmt: skip
 }
 #: rows of the ``run`` table that measure no time (kept); the others are measured
 RUN_ROWS = ("quantity", "scheme", "engine", "n", "need", "delay", "iterations",
