@@ -263,6 +263,7 @@ def _build(spec: RunSpec) -> _Parts | None:
         "delay_options": {"persist": dm.persist, "n_slow": dm.n_slow,
                           "slowdown": float(dm.slowdown), "comm_time": float(dm.comm_time)},
         "preempt": bool(spec.faults.preempt),
+        "spec": spec.to_json(),  # the whole description (the trace's sidecar keeps it)
     }  # fmt: skip
     return _Parts(sch, rule, dm, wl, eng, alpha, config)
 
