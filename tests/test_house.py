@@ -198,22 +198,13 @@ LONG_FUNCTIONS: dict[str, tuple[int, str]] = {
         167,
         "to be split: the per-s time table on measured data (laws, bootstrap, assembly)",
     ),
-    "gctheory/training/schemes/registry.py:make_scheme": (
-        118,
-        "to be split: the run spec refactor (one builder per scheme family)",
-    ),
     "gctheory/sweeps/collect.py:collect": (101, "to be split: sweep collection steps"),
     "gctheory/commands/tradeoff.py:register": (108, "to be split: the CLI's option groups"),
     "gctheory/delays/heterogeneity.py:hetero_scheme_times": (
         97,
         "to be split with scheme_times (its heterogeneous twin)",
     ),
-    "gctheory/commands/training.py:_cmd_simulate": (
-        95,
-        "to be split: the CLI builds a run spec from its options",
-    ),
     "gctheory/montecarlo/engine.py:run_chunks": (90, "to be split: the chunk engine's steps"),
-    "gctheory/commands/training.py:register": (89, "to be split: the CLI's option groups"),
     "gctheory/commands/sgc.py:register": (114, "to be split: the CLI's option groups"),
     "gctheory/codes/_stacked_kernel.py:gather_solve_kernel": (
         85,
