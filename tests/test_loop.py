@@ -186,3 +186,14 @@ def test_run_takes_a_spec_whole_and_refuses_both():
     assert r.iterations == 3 and r.config["spec"] == spec.to_json()
     with pytest.raises(ValueError, match="either spec=RunSpec or scheme and n"):
         run("frc", 4, spec=spec)
+
+
+def test_simulate_takes_a_run_spec_as_its_keywords_would():
+    from gctheory.training import simulate
+
+    spec = RunSpec.build("frc", 4, 1, delay="exp(1)", iterations=5, rng=0, workload="logistic")
+    a = simulate(spec=spec)
+    b = simulate("frc", n=4, s=1, delay="exp(1)", iterations=5, rng=0, model="logistic")
+    assert np.array_equal(a.loss, b.loss) and np.array_equal(a.time, b.time)
+    with pytest.raises(ValueError, match="either spec=RunSpec or scheme and n"):
+        simulate("frc", n=4, spec=spec)

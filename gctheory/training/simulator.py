@@ -121,9 +121,9 @@ class TrainingRun:
 
 
 def simulate(
-    scheme: str,
+    scheme: str | None = None,
     *,
-    n: int,
+    n: int | None = None,
     delay: Any = "exp(1)",
     iterations: int = 100,
     model: Any = "softmax",
@@ -141,6 +141,7 @@ def simulate(
     rng: Any = None,
     batch_size: int | None = None,
     record_stats: bool = False,
+    spec: Any = None,
     **scheme_options: Any,
 ) -> TrainingRun:
     """Simulate one training run of ``scheme`` with ``n`` workers.
@@ -198,6 +199,12 @@ def simulate(
         Record the gradient norm, heterogeneity and per-sample variance at
         every iterate (``TrainingRun.stats``; costs about one more gradient
         per iteration).
+    spec : gctheory.cluster.spec.RunSpec, optional
+        A real run's description, simulated: it gives ``scheme``, ``n``, ``s``/``K``,
+        ``m``, ``code_options``, the delay and its options, ``iterations``,
+        ``step_size``, ``rng`` (its seed) and ``model`` (a workload named
+        ``"softmax"``/``"logistic"``); its engine and fault policy have no
+        simulated counterpart. The other keywords still apply.
     **scheme_options
         ``K``, ``s``, ``r``, ``groups``, ``m``, ``xi``, ``D``, ``blocks``, ``partial_work``,
         ``linear_scaling``, ``warmup``, ``code_options``: passed to :func:`make_scheme`.
@@ -225,12 +232,35 @@ def simulate(
     >>> round(float(run.time[-1]), 3), round(float(run.loss[0]), 4), round(float(run.loss[-1]), 4)
     (5.309, 2.3026, 2.1374)
     """
+    if spec is not None:
+        if scheme is not None or n is not None:
+            raise ValueError("give either spec=RunSpec or scheme and n, not both")
+        return simulate(**_spec_keywords(spec, model), data=data, partition=partition, l2=l2,
+                        decode_time_per_op=decode_time_per_op, target_loss=target_loss,
+                        record_draws=record_draws, batch_size=batch_size,
+                        record_stats=record_stats, **scheme_options)  # fmt: skip
+    if scheme is None or n is None:
+        raise ValueError("simulate needs scheme and n= (or spec=RunSpec)")
     _check_options(scheme_options)
     # overflow of a diverging run is reported once, as a DivergenceWarning, not per product
     with blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
         return _simulate(scheme, n, delay, iterations, model, data, partition, step_size, l2,
                          persist, n_slow, slowdown, comm_time, decode_time_per_op, target_loss,
                          record_draws, rng, scheme_options, batch_size, record_stats)  # fmt: skip
+
+
+def _spec_keywords(spec: Any, model: Any) -> dict[str, Any]:
+    """simulate's keywords from a :class:`gctheory.cluster.spec.RunSpec`."""
+    sc, dl = spec.scheme, spec.delay
+    kw: dict[str, Any] = dict(scheme=sc.name, n=sc.n, delay=dl.law, persist=dl.persist,
+                              n_slow=dl.n_slow, slowdown=dl.slowdown, comm_time=dl.comm_time,
+                              iterations=spec.iterations, step_size=spec.step_size,
+                              rng=spec.seed, m=sc.m)  # fmt: skip
+    kw.update({k: v for k, v in (("s", sc.s), ("K", sc.K)) if v is not None})
+    if sc.code_options:
+        kw["code_options"] = dict(sc.code_options)
+    kw["model"] = spec.workload if spec.workload in ("softmax", "logistic") else model
+    return kw
 
 
 def _check_options(scheme_options: dict[str, Any]) -> None:
