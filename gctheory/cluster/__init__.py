@@ -19,7 +19,8 @@ the master waits for, how it decodes), :mod:`~gctheory.cluster.spec` (the run's
 description), :mod:`~gctheory.cluster.master` (builds a run from its spec and drives
 :func:`gctheory.loop.run_loop`), :mod:`~gctheory.cluster.rounds` (the engine's rounds),
 :mod:`~gctheory.cluster.callbacks`, :mod:`~gctheory.cluster.faults`,
-:mod:`~gctheory.cluster.record` (the per-iteration records), :mod:`~gctheory.cluster.trace`, :mod:`~gctheory.cluster.replay`,
+:mod:`~gctheory.cluster.record` (the per-iteration records),
+:mod:`~gctheory.cluster.trace`, :mod:`~gctheory.cluster.replay`,
 :mod:`~gctheory.cluster.compare` (measured versus predicted),
 :mod:`~gctheory.cluster.checkpoint` (resume after the master is killed),
 :mod:`~gctheory.cluster.torch_oracle` (the optional PyTorch adapter);
