@@ -63,6 +63,25 @@ def run_loop(
 ) -> tuple[np.ndarray, int]:
     """Iterations ``start .. stop - 1`` of gradient descent; ``(params, iterations done)``.
 
+    Parameters
+    ----------
+    rounds : object
+        The source of the workers' answers: ``begin``, ``play``, ``end``, ``close`` (see
+        the module docstring; :class:`Rounds`).
+    params : numpy.ndarray
+        The parameters at iteration ``start``.
+    start, stop : int
+        The iterations run (fewer when ``rounds.begin`` says stop).
+    step_size : float
+        The gradient step: ``params - step_size * gradient``.
+    callbacks : sequence of objects with ``on_iteration(event)``
+        Called in order after every iteration with an :class:`IterationEvent`.
+
+    Returns
+    -------
+    tuple
+        The parameters reached and the number of iterations done (counting from 0).
+
     Examples
     --------
     >>> import numpy as np
