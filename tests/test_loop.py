@@ -197,3 +197,40 @@ def test_simulate_takes_a_run_spec_as_its_keywords_would():
     assert np.array_equal(a.loss, b.loss) and np.array_equal(a.time, b.time)
     with pytest.raises(ValueError, match="either spec=RunSpec or scheme and n"):
         simulate("frc", n=4, spec=spec)
+
+
+class DyingEngine(FakeEngine):
+    """Worker 3 dies at iteration 2 (a ``dead`` event instead of its result)."""
+
+    def poll(self, timeout):
+        out = super().poll(timeout)
+        for k, ev in enumerate(out):
+            if ev.worker == 3 and ev.t == 2:
+                out[k] = Event("dead", worker=3, t=2, at=ev.at, error="killed")
+        return out
+
+
+def test_the_fault_policy_makes_a_dead_worker_a_straggler_and_warns_at_the_caller():
+    from gctheory.cluster import WorkerLostWarning
+
+    with pytest.warns(WorkerLostWarning, match="worker 3 is dead at iteration 2") as got:
+        r = run("frc", 4, 1, engine=DyingEngine(), delay="exp(1)", iterations=5, rng=1,
+                progress=False)  # fmt: skip
+    assert r.dead == {3: 2} and all(3 not in S for S in r.survivors[2:])
+    assert got[0].filename == __file__  # the warning points at the run(...) call
+    assert np.array_equal(replay(r).params_history, r.params_history)
+
+
+def test_the_fault_policy_stops_on_an_oracle_error_with_the_run_so_far():
+    from gctheory.cluster import ClusterError
+
+    class Failing(FakeEngine):
+        def poll(self, timeout):
+            out = super().poll(timeout)
+            if out and out[0].t == 1:
+                out[0] = Event("error", worker=0, t=1, at=out[0].at, error=RuntimeError("bad"))
+            return out
+
+    with pytest.raises(ClusterError, match="bad") as info:
+        run("gd", 3, engine=Failing(), iterations=4, rng=0, progress=False)
+    assert info.value.run.iterations == 1

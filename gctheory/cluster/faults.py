@@ -39,7 +39,7 @@ class FaultPolicy:
                     f"worker {i} is dead at iteration {t} ({ev.error}); it is a "
                     f"permanent straggler from now on",
                     WorkerLostWarning,
-                    stacklevel=4,
+                    stacklevel=8,  # the caller of cluster.run
                 )
             return
         if self.on_error == "stop":
@@ -48,4 +48,4 @@ class FaultPolicy:
             erred.add(i)
         if 0 <= et <= t:
             rec.status[et, i] = ERROR
-        warnings.warn(f"{ev.error}; treated as a straggler", WorkerLostWarning, stacklevel=4)
+        warnings.warn(f"{ev.error}; treated as a straggler", WorkerLostWarning, stacklevel=8)
