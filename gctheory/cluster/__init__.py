@@ -43,6 +43,7 @@ from gctheory.cluster.replay import Replay, replay
 from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import SUPPORTED_SCHEMES, Rule, build_scheme
 from gctheory.cluster.sequential import SEQUENTIAL_SCHEMES, SequentialRule
+from gctheory.cluster.spec import RunSpec
 from gctheory.cluster.torch_oracle import TorchOracle, digits_mlp
 from gctheory.cluster.trace import load_run, run_trace, save_run
 from gctheory.cluster.worker import OracleError, WorkerState
@@ -72,6 +73,7 @@ __all__ = [
     "OracleError",
     "Replay",
     "Rule",
+    "RunSpec",
     "SequentialRule",
     "TorchOracle",
     "WorkerLostWarning",
