@@ -195,7 +195,7 @@ def test_run_code_option_flags_are_bools(monkeypatch):
     seen = {}
 
     def fake_run(*a, **kw):
-        seen.update(kw["code_options"])
+        seen.update(kw["spec"].scheme.code_options)  # the CLI builds a run spec
         raise ValueError("stop here")
 
     monkeypatch.setattr(cl, "run", fake_run)

@@ -15,8 +15,12 @@ Modules (one concept each): :mod:`~gctheory.cluster.workloads` (the
 gradient-oracle protocol, the digits workloads), :mod:`~gctheory.cluster.worker`
 (what a worker holds and sends), :mod:`~gctheory.cluster.engines` (local,
 Dask), :mod:`~gctheory.cluster.mpi` (MPI), :mod:`~gctheory.cluster.rules` (whom
-the master waits for, how it decodes), :mod:`~gctheory.cluster.master` (the
-run loop), :mod:`~gctheory.cluster.trace`, :mod:`~gctheory.cluster.replay`,
+the master waits for, how it decodes), :mod:`~gctheory.cluster.spec` (the run's
+description), :mod:`~gctheory.cluster.master` (builds a run from its spec and drives
+:func:`gctheory.loop.run_loop`), :mod:`~gctheory.cluster.rounds` (the engine's rounds),
+:mod:`~gctheory.cluster.callbacks`, :mod:`~gctheory.cluster.faults`,
+:mod:`~gctheory.cluster.record` (the per-iteration records),
+:mod:`~gctheory.cluster.trace`, :mod:`~gctheory.cluster.replay`,
 :mod:`~gctheory.cluster.compare` (measured versus predicted),
 :mod:`~gctheory.cluster.checkpoint` (resume after the master is killed),
 :mod:`~gctheory.cluster.torch_oracle` (the optional PyTorch adapter);
@@ -39,6 +43,7 @@ from gctheory.cluster.replay import Replay, replay
 from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import SUPPORTED_SCHEMES, Rule, build_scheme
 from gctheory.cluster.sequential import SEQUENTIAL_SCHEMES, SequentialRule
+from gctheory.cluster.spec import RunSpec
 from gctheory.cluster.torch_oracle import TorchOracle, digits_mlp
 from gctheory.cluster.trace import load_run, run_trace, save_run
 from gctheory.cluster.worker import OracleError, WorkerState
@@ -68,6 +73,7 @@ __all__ = [
     "OracleError",
     "Replay",
     "Rule",
+    "RunSpec",
     "SequentialRule",
     "TorchOracle",
     "WorkerLostWarning",

@@ -222,10 +222,16 @@ def _read(p: Path) -> dict[str, Any]:
         ) from None
 
 
-def load_checkpoint(path: Any, config: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def load_checkpoint(
+    path: Any, config: dict[str, Any] | None = None, *, spec: Any = None
+) -> dict[str, Any] | None:
     """The state saved at ``path``, or None when there is no file there.
 
-    No code from the file runs: see the module's docstring for the format.
+    No code from the file runs: see the module's docstring for the format. With ``spec``
+    (the resuming run's :class:`~gctheory.cluster.spec.RunSpec`), a checkpoint holding a
+    spec is refused when the two differ in a field a resumed run may not change (naming
+    the fields); a checkpoint written before checkpoints held a spec is compared by its
+    ``config``.
 
     Raises
     ------
@@ -241,7 +247,9 @@ def load_checkpoint(path: Any, config: dict[str, Any] | None = None) -> dict[str
     state = _read(p)
     if not isinstance(state.get("config"), dict):
         raise ValueError(f"checkpoint {str(p)!r} has no 'config' object")
-    if config is not None:
+    if spec is not None and "spec" in state:
+        _check_spec(p, spec, state["spec"])
+    elif config is not None:
         old = state["config"]
         for key in _MUST_MATCH:
             if old.get(key) != config.get(key):
@@ -251,3 +259,23 @@ def load_checkpoint(path: Any, config: dict[str, Any] | None = None) -> dict[str
                     f"configuration (keys that must match: {', '.join(_MUST_MATCH)})"
                 )
     return state
+
+
+def _check_spec(p: Path, spec: Any, saved: Any) -> None:
+    """Refuse a checkpoint whose run spec differs from ``spec``, naming the fields."""
+    diff = spec.differences(saved)
+    if diff:
+        mine = spec.to_json()
+
+        def at(tree: Any, name: str) -> Any:
+            for part in name.split("."):
+                tree = tree.get(part) if isinstance(tree, dict) else None
+            return tree
+
+        there = ", ".join(f"{k}={at(saved, k)!r}" for k in diff)
+        here = ", ".join(f"{k}={at(mine, k)!r}" for k in diff)
+        raise ValueError(
+            f"checkpoint {str(p)!r} was written by a run with {there}, but this run has "
+            f"{here}; resume with the same run spec (differing: {', '.join(diff)}; only "
+            "iterations, engine, eval_every, checkpoint_every and the fault policy may change)"
+        )

@@ -19,56 +19,33 @@ References
 
 from __future__ import annotations
 
-import time
-import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from gctheory._progress import Progress
-from gctheory.cluster.base import DEAD, ERROR, LATE, NEVER, STATUSES, UNUSED, USED, Engine
-from gctheory.cluster.checkpoint import check_checkpoint_path, load_checkpoint, save_checkpoint
+from gctheory.cluster.base import DEAD, ERROR, LATE, NEVER, STATUSES, UNUSED, USED
+from gctheory.cluster.callbacks import Checkpointer, MetricNotes, ProgressCallback, UserCallback
+from gctheory.cluster.checkpoint import check_checkpoint_path, load_checkpoint
 from gctheory.cluster.engines import make_engine
+from gctheory.cluster.faults import FaultPolicy
+from gctheory.cluster.record import Record
 from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
+from gctheory.cluster.rounds import EngineRounds
 from gctheory.cluster.rules import Rule, build_scheme
-from gctheory.cluster.sequential import SequentialRule, is_sequential, run_sequential
+from gctheory.cluster.sequential import SequentialRounds, SequentialRule, is_sequential
+from gctheory.cluster.spec import RunSpec
 from gctheory.cluster.workloads import make_workload
+from gctheory.loop import run_loop
 
 __all__ = ["ClusterRun", "ClusterError", "WorkerLostWarning", "run", "STATUSES"]
 
 _NEVER, _USED, _UNUSED, _LATE, _ERROR, _DEAD = NEVER, USED, UNUSED, LATE, ERROR, DEAD
 
 
-class _Bar:
-    """The run's progress (:class:`~gctheory._progress.Progress`): a bar on a terminal, a
-    line every 10 s off one, nothing with ``progress=False``."""
-
-    def __init__(self, total: int, enabled: bool | None, label: str) -> None:
-        self.progress = Progress(total, label, enabled=enabled)
-
-    def update(self, done: int) -> None:
-        self.progress.update(done)
-
-    def close(self) -> None:
-        self.progress.close()
-
-
-def _seed(rng: Any) -> int:
-    if rng is None:
-        return 0
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0:
-        return int(rng)
-    if isinstance(rng, np.random.Generator):
-        return int(rng.integers(2**63))
-    raise ValueError(
-        f"rng must be a nonnegative int seed or a numpy Generator (a run records its seed "
-        f"for replay), got {rng!r}"
-    )
-
-
 def run(
-    scheme: str,
-    n: int,
+    scheme: str | None = None,
+    n: int | None = None,
     s: int | None = None,
     *,
     K: int | None = None,
@@ -95,6 +72,7 @@ def run(
     checkpoint: Any = None,
     checkpoint_every: int = 1,
     resume: bool = False,
+    spec: RunSpec | None = None,
 ) -> ClusterRun:
     """Run distributed gradient descent with ``scheme`` on ``n`` real workers.
 
@@ -169,6 +147,10 @@ def run(
         Options of the code family, as in :func:`gctheory.training.make_scheme`.
     checkpoint_every : int
         Iterations between checkpoints (with ``checkpoint``).
+    spec : RunSpec, optional
+        The run's description whole (:class:`gctheory.cluster.spec.RunSpec`), instead of
+        ``scheme``, ``n`` and the keywords that describe the run; ``trace``,
+        ``progress``, ``on_iteration``, ``checkpoint`` and ``resume`` still apply.
 
     Returns
     -------
@@ -189,343 +171,189 @@ def run(
     ...     result = run("frc", 4, 1, iterations=50, delay="exp(0.01)", rng=0)
     ...     print(result.iterations, result.dead)
     """
-    from gctheory.delays import parse_delay
-
-    # ---------------------------------------------------------------- checks
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"n must be a positive int, got {n!r}")
-    n = int(n)
-    if not isinstance(iterations, (int, np.integer)) or iterations < 1:
-        raise ValueError(f"iterations must be a positive int, got {iterations!r}")
-    if on_error not in ("stop", "straggler"):
-        raise ValueError(f"on_error must be 'stop' or 'straggler', got {on_error!r}")
-    if deadline is not None and not deadline > 0:
-        raise ValueError(f"deadline must be > 0 seconds or None, got {deadline!r}")
-    if not timeout > 0:
-        raise ValueError(f"timeout must be > 0 seconds, got {timeout!r}")
+    if spec is None:
+        if scheme is None or n is None:
+            raise ValueError("run needs scheme and n (or spec=RunSpec)")
+        spec = RunSpec.build(
+            scheme, n, s, K=K, m=m, code_options=code_options, workload=workload,
+            engine=engine, delay=delay, persist=persist, n_slow=n_slow, slowdown=slowdown,
+            comm_time=comm_time, iterations=iterations, step_size=step_size, rng=rng,
+            preempt=preempt, deadline=deadline, on_error=on_error, timeout=timeout,
+            eval_every=eval_every, checkpoint_every=checkpoint_every,
+        )  # fmt: skip
+    elif scheme is not None or n is not None:
+        raise ValueError("give either spec=RunSpec or scheme and n, not both")
     if resume and checkpoint is None:
         raise ValueError("resume=True needs checkpoint=PATH (the file to resume from)")
     if checkpoint is not None:
         check_checkpoint_path(checkpoint)
-    if not isinstance(checkpoint_every, (int, np.integer)) or checkpoint_every < 1:
-        raise ValueError(f"checkpoint_every must be a positive int, got {checkpoint_every!r}")
-    seed = _seed(rng)
-    sch = build_scheme(scheme, n, s=s, K=K, m=m, code_options=code_options, seed=seed)
+    parts = _build(spec)
+    if parts is None:  # an MPI rank > 0 served the master
+        return None  # type: ignore[return-value]
+    opts = _Options(trace, progress, on_iteration, checkpoint, resume)
+    return _Master(spec, parts, opts).go()
+
+
+@dataclass
+class _Parts:
+    """What a spec builds: the scheme, its rule, the delay model, workload, engine, step."""
+
+    sch: Any
+    rule: Any
+    dm: Any
+    wl: Any
+    eng: Any
+    alpha: float
+    config: dict[str, Any]
+
+
+@dataclass
+class _Options:
+    """How this run is watched and kept (not part of the run's description)."""
+
+    trace: Any
+    progress: bool | None
+    on_iteration: Any
+    checkpoint: Any
+    resume: bool
+
+
+def _build(spec: RunSpec) -> _Parts | None:
+    """The run's parts from its spec, every check before any work (None: an MPI worker rank,
+    which served the master)."""
+    from gctheory.delays import parse_delay
+
+    sc, dl = spec.scheme, spec.delay
+    n = sc.n
+    sch = build_scheme(sc.name, n, s=sc.s, K=sc.K, m=sc.m, code_options=sc.code_options,
+                       seed=spec.seed)  # fmt: skip
     seq = is_sequential(sch)
     rule: Any = SequentialRule(sch) if seq else Rule(sch)
-    dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
+    dm = parse_delay(dl.law, persist=dl.persist, n_slow=dl.n_slow, slowdown=dl.slowdown,
+                     comm_time=dl.comm_time)  # fmt: skip
     if dm.n_slow > n:
         raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
     if dm.replay is not None:
         dm.replay.check(n, sch.loads)
-    wl = make_workload(workload, sch.k, seed)
-    eng: Engine = make_engine(engine)
+    wl = make_workload(spec.workload, sch.k, spec.seed)
+    eng = make_engine(spec.engine)
     if getattr(eng, "is_worker", False):  # an MPI rank > 0: serve the master, return nothing
         from gctheory.cluster.mpi import serve_worker
 
         serve_worker()
-        return None  # type: ignore[return-value]
+        return None
     if eng.max_workers is not None and n > eng.max_workers:
         raise ValueError(
             f"n={n} workers but the {eng.name} engine provides {eng.max_workers}; use n <= "
             f"{eng.max_workers} (under mpiexec: -n {n + 1}, one rank for the master)"
         )
-    alpha = float(step_size) if step_size is not None else (
+    alpha = float(spec.step_size) if spec.step_size is not None else (
         float(wl.step_size()) if hasattr(wl, "step_size") else 0.1
     )  # fmt: skip
     if not alpha > 0:
-        raise ValueError(f"step_size must be > 0, got {step_size!r}")
-    delay_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(2)[0])
+        raise ValueError(f"step_size must be > 0, got {spec.step_size!r}")
     config = {
-        "scheme": str(scheme).replace("-", "_") if seq else sch.name,
-        "n": n,
-        "s": s,
-        "K": K,
-        "m": m,
-        "code_options": dict(code_options or {}),
+        "scheme": str(sc.name).replace("-", "_") if seq else sch.name,
+        "n": n, "s": sc.s, "K": sc.K, "m": sc.m,
+        "code_options": dict(sc.code_options),
         "workload": wl.spec() if hasattr(wl, "spec") else None,
-        "seed": seed,
+        "seed": spec.seed,
         "step_size": alpha,
-        "delay": getattr(dm, "label", str(delay)),
-        "delay_options": {
-            "persist": dm.persist,
-            "n_slow": dm.n_slow,
-            "slowdown": float(dm.slowdown),
-            "comm_time": float(dm.comm_time),
-        },
-        "preempt": bool(preempt),
-    }
+        "delay": getattr(dm, "label", str(dl.law)),
+        "delay_options": {"persist": dm.persist, "n_slow": dm.n_slow,
+                          "slowdown": float(dm.slowdown), "comm_time": float(dm.comm_time)},
+        "preempt": bool(spec.faults.preempt),
+        "spec": spec.to_json(),  # the whole description (the trace's sidecar keeps it)
+    }  # fmt: skip
+    return _Parts(sch, rule, dm, wl, eng, alpha, config)
 
-    # ---------------------------------------------------------------- start
-    T, dim = int(iterations), None
-    w = np.asarray(wl.initial_params(), float).copy()
-    dim = w.size
-    states = rule.states(wl)
-    injected = np.full((T, n), np.nan)
-    start_at = np.zeros(T)
-    finish = np.full((T, n), np.nan)
-    status = np.zeros((T, n), dtype=np.int8)
-    bytes_down, bytes_up = np.zeros(T), np.zeros(T)
-    it_time, wait_t, dec_t, cpu_t = np.zeros(T), np.zeros(T), np.zeros(T), np.zeros(T)
-    noise_b = np.full(T, np.nan)  # the decoder's forward-error bound per iteration
-    survivors: list[tuple[int, ...]] = []
-    history = [w.copy()]
-    metrics: dict[str, list[float]] = {}
-    metric_its: list[int] = []
-    dead: dict[int, int] = {}
-    measured_len = 0
-    bar = _Bar(T, progress, f"gctheory run {sch.name} n={n}")
-    has_metrics = hasattr(wl, "metrics")
 
-    def record_metrics(t: int) -> None:
-        # only noted here; evaluated from params_history when the run is handed back
-        # (fill_metrics), so no engine's iterations share the machine with an evaluation
-        # (under MPI its BLAS threads, still spinning, slowed the next timed iteration)
-        if has_metrics:
-            metric_its.append(t)
+class _Master:
+    """One real run: its records, its rounds on the engine, the loop and its callbacks."""
 
-    def fill_metrics() -> None:
-        evaluated = len(next(iter(metrics.values()), []))
-        for t in metric_its[evaluated:]:
-            for key, v in wl.metrics(history[t]).items():
-                metrics.setdefault(key, []).append(float(v))
+    def __init__(self, spec: RunSpec, parts: _Parts, opts: _Options) -> None:
+        self.spec, self.p, self.opts = spec, parts, opts
+        sch, T = parts.sch, spec.iterations
+        self.rec = Record(T, sch.n, np.asarray(parts.wl.initial_params(), float).copy())
+        self.bar = ProgressCallback(T, opts.progress, f"gctheory run {sch.name} n={sch.n}")
+        self.delay_rng = np.random.default_rng(np.random.SeedSequence(spec.seed).spawn(2)[0])
+        self.notes = MetricNotes(self.rec, spec.eval_every, T, hasattr(parts.wl, "metrics"))
+        self.faults = FaultPolicy(spec.faults.on_error, self.rec, self.fail)
 
-    def partial(done: int) -> ClusterRun:
-        fill_metrics()
-        return _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors,
-                       injected, finish, start_at, status, bytes_down, bytes_up, measured_len,
-                       metrics, metric_its, dead, config, done, t_run, noise_b)  # fmt: skip
+    def partial(self, done: int) -> ClusterRun:
+        """The run of its first ``done`` iterations (metrics evaluated now)."""
+        p, rec = self.p, self.rec
+        if self.notes.enabled:
+            rec.fill_metrics(p.wl)
+        return rec.result(p.sch, p.rule, p.eng, rec.history[-1], p.config, done)
 
-    def save(done: int, sequential: dict | None = None) -> None:
-        save_checkpoint(checkpoint, {
-            "sequential": sequential,
-            "config": config, "done": done, "params": w, "history": np.array(history),
-            "injected": injected[:done], "start_at": start_at[:done], "finish": finish[:done],
-            "status": status[:done], "bytes_down": bytes_down[:done],
-            "bytes_up": bytes_up[:done], "it_time": it_time[:done], "wait_t": wait_t[:done],
-            "dec_t": dec_t[:done], "cpu_t": cpu_t[:done], "noise_b": noise_b[:done],
-            "survivors": survivors,
-            "metrics": metrics,
-            "metric_its": metric_its, "dead": dead, "measured_len": measured_len,
-            "rng_state": delay_rng.bit_generator.state, "X": X,
-            "elapsed": time.perf_counter() - t_run,
-        })  # fmt: skip
+    def fail(self, t: int) -> ClusterRun:
+        self.bar.progress.close()
+        return self.partial(t)
 
-    t0, X, elapsed = 0, None, 0.0
-    st = load_checkpoint(checkpoint, config) if resume else None
-    if st is not None:
+    def state(self, done: int) -> dict[str, Any]:
+        """What a checkpoint keeps after ``done`` iterations."""
+        rounds = self.rounds
+        seq = rounds.state() if isinstance(rounds, SequentialRounds) else None
+        return {"sequential": seq, "config": self.p.config, "spec": self.spec.to_json(),
+                "done": done, "params": self.rec.history[-1], **self.rec.state(done),
+                "rng_state": self.delay_rng.bit_generator.state, "X": rounds.X}  # fmt: skip
+
+    def resume(self) -> tuple[int, dict | None]:
+        """The iteration a checkpoint reached (0 without one) and its sequential state."""
+        path, T = self.opts.checkpoint, self.spec.iterations
+        st = load_checkpoint(path, self.p.config, spec=self.spec) if self.opts.resume else None
+        if st is None:
+            self.notes.note(0)
+            return 0, None
         t0 = int(st["done"])
         if t0 > T:
             raise ValueError(
-                f"the checkpoint {str(checkpoint)!r} is at iteration {t0}, past "
+                f"the checkpoint {str(path)!r} is at iteration {t0}, past "
                 f"iterations={T}; ask for iterations >= {t0}"
             )
-        arrays = {"injected": injected, "start_at": start_at, "finish": finish, "status": status,
-                  "bytes_down": bytes_down, "bytes_up": bytes_up, "it_time": it_time,
-                  "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t, "noise_b": noise_b}  # fmt: skip
-        for key, arr in arrays.items():
-            if key in st:  # (a checkpoint written before noise_b was kept has nan there)
-                arr[:t0] = st[key]
-        w = np.array(st["params"], copy=True)
-        history = [np.array(h) for h in st["history"]]
-        survivors = list(st["survivors"])
-        metrics = {key: list(v) for key, v in st["metrics"].items()}
-        metric_its = list(st["metric_its"])
-        measured_len, X, elapsed = st["measured_len"], st["X"], float(st["elapsed"])
-        delay_rng.bit_generator.state = st["rng_state"]
-    else:
-        record_metrics(0)
-    eng.start(states)
-    # coded workers sharing one engine slot (Dask thread): their tasks queue (compare refuses)
-    config["tasks_per_slot"] = int(eng.tasks_per_slot())
-    t_run = time.perf_counter() - elapsed  # a resumed run's clock goes on where it stopped
-    done = t0
-    try:
-        if seq:  # SR-SGC / M-SGC: rounds with jobs in flight (gctheory.cluster.sequential)
-            ctx = {"sch": sch, "eng": eng, "dm": dm, "rule": rule, "T": T, "alpha": alpha,
-                   "timeout": timeout, "on_error": on_error, "preempt": preempt,
-                   "injected": injected, "start_at": start_at, "finish": finish,
-                   "status": status, "bytes_down": bytes_down, "bytes_up": bytes_up,
-                   "it_time": it_time, "wait_t": wait_t, "dec_t": dec_t, "cpu_t": cpu_t,
-                   "noise_b": noise_b,
-                   "survivors": survivors, "history": history, "dead": dead, "t_run": t_run,
-                   "delay_rng": delay_rng, "w": w, "measured_len": measured_len,
-                   "deadline": deadline,
-                   "resume": st.get("sequential") if st is not None else None}  # fmt: skip
+        self.rec.restore(st)
+        self.delay_rng.bit_generator.state = st["rng_state"]
+        self.X0 = st["X"]
+        return t0, st.get("sequential")
 
-            def after(k: int) -> None:
-                nonlocal w, done, measured_len
-                w, done, measured_len = ctx["w"], k, ctx["measured_len"]
-                if eval_every and k % eval_every == 0 or k == T:
-                    record_metrics(k)
-                if checkpoint is not None and (k % checkpoint_every == 0 or k == T):
-                    save(k, ctx["state"])
-                if on_iteration is not None:
-                    on_iteration(k - 1, eng)
-                bar.update(k)
+    def callbacks(self) -> list[Any]:
+        opts, T = self.opts, self.spec.iterations
+        out: list[Any] = [self.notes]
+        if opts.checkpoint is not None:
+            out.append(Checkpointer(opts.checkpoint, self.spec.checkpoint_every, T, self.state))
+        if opts.on_iteration is not None:
+            out.append(UserCallback(opts.on_iteration, self.p.eng))
+        return [*out, self.bar]
 
-            def seq_partial(k: int) -> ClusterRun:
-                nonlocal w
-                w = ctx["w"]
-                bar.close()
-                return partial(k)
-
-            ctx["after"], ctx["partial"] = after, seq_partial
-            run_sequential(ctx)
-            config["waited_all"], config["straggled"] = ctx["waited_all"], ctx["straggled"]
-            config["deadline_rounds"] = ctx["deadline_rounds"]
-        for t in range(t0 if not seq else T, T):
-            if dm.replay is not None:
-                X = dm.replay.per_unit_times(t, sch.loads, delay_rng)
-            elif t % dm.persist == 0 or X is None:
-                X = dm.draw(delay_rng, n)
-            inj = np.asarray(sch.finish_times(X), float)
-            injected[t] = inj
-            start, cpu0 = time.perf_counter(), time.process_time()
-            start_at[t] = start - t_run
-            for i in range(n):
-                if i in dead:
-                    status[t, i] = _DEAD
-                    continue
-                bytes_down[t] += eng.submit(i, t, w, float(inj[i]), preempt)
-            arrived: list[int] = []
-            msgs: dict[int, np.ndarray] = {}
-            erred: set[int] = set()
-            S = None
-            last_event = time.perf_counter()
-            while S is None:
-                now = time.perf_counter()
-                closed = deadline is not None and now - start >= deadline
-                live = n - len(dead) - len(arrived) - len(erred)
-                S = rule.survivors(arrived, closed or live <= 0)
-                if S is not None:
-                    break
-                if not rule.feasible(arrived, live):
-                    lost = sorted(set(dead) | erred)
-                    bar.close()
-                    raise ClusterError(
-                        f"iteration {t}: {sch.name} needs {rule.need} of n={n} workers but "
-                        f"worker(s) {lost} are lost (dead: {sorted(dead)}, failed: "
-                        f"{sorted(erred)}); only {len(arrived) + live} can answer. The "
-                        f"parameters after {t} iterations are in .run.params",
-                        partial(t),
-                    )
-                wait_for = timeout - (now - last_event)
-                if deadline is not None:
-                    wait_for = min(wait_for, max(deadline - (now - start), 0.0))
-                if wait_for <= 0:
-                    pending = [i for i in range(n) if i not in dead and i not in msgs]
-                    bar.close()
-                    raise ClusterError(
-                        f"iteration {t}: no answer within timeout={timeout:g} s from workers "
-                        f"{pending} ({', '.join(eng.where(i) for i in pending)}; engine "
-                        f"{eng.describe()})",
-                        partial(t),
-                    )
-                for ev in eng.poll(wait_for):
-                    last_event = time.perf_counter()
-                    i, et = ev.worker, ev.t
-                    if ev.kind == "dead":
-                        if i not in dead:
-                            dead[i] = t
-                            status[t, i] = _DEAD
-                            warnings.warn(
-                                f"worker {i} is dead at iteration {t} ({ev.error}); it is a "
-                                f"permanent straggler from now on",
-                                WorkerLostWarning,
-                                stacklevel=2,
-                            )
-                    elif ev.kind == "error":
-                        if on_error == "stop":
-                            bar.close()
-                            raise ClusterError(str(ev.error), partial(t)) from ev.error
-                        if et == t:
-                            erred.add(i)
-                        if 0 <= et <= t:
-                            status[et, i] = _ERROR
-                        warnings.warn(
-                            f"{ev.error}; treated as a straggler", WorkerLostWarning, stacklevel=2
-                        )
-                    elif et == t:
-                        message = ev.message
-                        assert message is not None, "a result event (neither dead nor error)"
-                        finish[t, i] = ev.at - t_run
-                        arrived.append(i)
-                        msgs[i] = message
-                        status[t, i] = _UNUSED
-                        bytes_up[t] += ev.nbytes
-                        measured_len = message.size
-                    elif 0 <= et < t:  # a late result: recorded, dropped
-                        finish[et, i] = ev.at - t_run
-                        status[et, i] = _LATE
-            decided = time.perf_counter()
-            Ss = tuple(sorted(S))
-            grad = rule.decode(Ss, np.stack([msgs[i] for i in Ss]), dim)
-            noise_b[t] = rule.noise_bound
-            w = w - alpha * grad
-            end = time.perf_counter()
-            for i in Ss:
-                status[t, i] = _USED
-            survivors.append(Ss)
-            it_time[t], wait_t[t], dec_t[t] = end - start, decided - start, end - decided
-            cpu_t[t] = time.process_time() - cpu0
-            history.append(w.copy())
-            done = t + 1
-            if eval_every and done % eval_every == 0 or done == T:
-                record_metrics(done)
-            if checkpoint is not None and (done % checkpoint_every == 0 or done == T):
-                save(done)
-            if on_iteration is not None:
-                on_iteration(t, eng)
-            bar.update(done)
-        # results of the last iteration still arriving: a short look, not a wait
-        for ev in eng.poll(0.0):
-            if ev.kind == "result" and 0 <= ev.t < T and np.isnan(finish[ev.t, ev.worker]):
-                finish[ev.t, ev.worker] = ev.at - t_run
-                status[ev.t, ev.worker] = _LATE
-    except KeyboardInterrupt:
-        bar.close()
-        raise ClusterError(f"interrupted after {done} iterations", partial(done)) from None
-    finally:
-        eng.close()
-    bar.close()
-    res = partial(T)
-    if trace is not None:
-        res.save(trace)
-    return res
-
-
-def _result(sch, rule, eng, dm, wl, w, history, it_time, wait_t, dec_t, cpu_t, survivors, injected,
-            finish, start_at, status, bytes_down, bytes_up, measured_len, metrics, metric_its,
-            dead, config, done, t_run, noise_b) -> ClusterRun:  # fmt: skip
-    T = done
-    resp = finish[:T] - start_at[:T, None]
-    return ClusterRun(
-        scheme=str(config["scheme"]),
-        engine=eng.describe(),
-        delay=str(config["delay"]),
-        n=sch.n,
-        k=sch.k,
-        need=rule.need,
-        params=w.copy(),
-        params_history=np.array(history[: T + 1]),
-        iteration_time=it_time[:T].copy(),
-        wait_time=wait_t[:T].copy(),
-        decode_time=dec_t[:T].copy(),
-        decode_noise_bound=noise_b[:T].copy(),
-        master_cpu=cpu_t[:T].copy(),
-        survivors=list(survivors[:T]),
-        injected=injected[:T].copy(),
-        response=resp,
-        status=status[:T].copy(),
-        bytes_down=bytes_down[:T].copy(),
-        bytes_up=bytes_up[:T].copy(),
-        message_numbers=rule.message_length(w.size),
-        message_numbers_measured=int(measured_len),
-        metrics={key: np.array(v) for key, v in metrics.items()},
-        metric_iterations=np.array(metric_its, dtype=np.int64),
-        dead=dict(dead),
-        config=dict(config, iterations=T, _starts=start_at[:T].tolist()),
-        wall_time=time.perf_counter() - t_run if t_run is not None else 0.0,
-        loads=np.asarray(sch.loads, float).copy(),  # l_i: the injected sleep is l_i X
-    )
+    def go(self) -> ClusterRun:
+        p, rec, T = self.p, self.rec, self.spec.iterations
+        self.X0 = None
+        t0, seq_state = self.resume()
+        args = (p.sch, p.rule, p.eng, p.dm, self.delay_rng, rec, self.faults, self.spec,
+                self.fail)  # fmt: skip
+        if isinstance(p.rule, SequentialRule):
+            self.rounds: Any = SequentialRounds(*args, T=T, resume=seq_state)
+        else:
+            self.rounds = EngineRounds(*args)
+            self.rounds.X = self.X0
+        p.eng.start(p.rule.states(p.wl))
+        # coded workers sharing one engine slot (Dask thread): their tasks queue (compare refuses)
+        p.config["tasks_per_slot"] = int(p.eng.tasks_per_slot())
+        rec.start_clock()
+        try:
+            run_loop(self.rounds, rec.history[-1], start=t0, stop=T, step_size=p.alpha,
+                     callbacks=self.callbacks())  # fmt: skip
+        except KeyboardInterrupt:
+            self.bar.close()
+            done = rec.done
+            raise ClusterError(f"interrupted after {done} iterations", self.partial(done)) from None
+        finally:
+            p.eng.close()
+        if isinstance(self.rounds, SequentialRounds):
+            p.config.update(self.rounds.counts)
+        self.bar.close()
+        res = self.partial(T)
+        if self.opts.trace is not None:
+            res.save(self.opts.trace)
+        return res

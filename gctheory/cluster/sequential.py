@@ -42,17 +42,23 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from gctheory.cluster.base import DEAD, ERROR, LATE, USED
-from gctheory.cluster.results import ClusterError, WorkerLostWarning
+from gctheory.cluster.base import USED
+from gctheory.cluster.results import ClusterError
+from gctheory.cluster.rounds import Arrivals, EngineRounds
 from gctheory.cluster.worker import OracleError
 
-__all__ = ["SEQUENTIAL_SCHEMES", "SequentialRule", "SequentialWorkerState", "is_sequential"]
+__all__ = [
+    "SEQUENTIAL_SCHEMES",
+    "SequentialRounds",
+    "SequentialRule",
+    "SequentialWorkerState",
+    "is_sequential",
+]
 
 #: The sequential (stateful) schemes the real-run master runs with :class:`SequentialRule`.
 SEQUENTIAL_SCHEMES = ("sr_sgc", "m_sgc")
@@ -194,152 +200,99 @@ class SequentialRule:
         return np.real(master.decode_job(job, received.pop(job, [])))
 
 
-def run_sequential(ctx: dict) -> dict:
-    """The round loop (called by :func:`gctheory.cluster.run`; ``ctx`` holds its state)."""
-    sch, eng, dm, rule = ctx["sch"], ctx["eng"], ctx["dm"], ctx["rule"]
-    n, T, alpha = sch.n, ctx["T"], ctx["alpha"]
-    timeout, on_error, preempt = ctx["timeout"], ctx["on_error"], ctx["preempt"]
-    injected, start_at, finish, status = (
-        ctx[k] for k in ("injected", "start_at", "finish", "status")
-    )
-    bytes_down, bytes_up = ctx["bytes_down"], ctx["bytes_up"]
-    it_time, wait_t, dec_t, cpu_t = (ctx[k] for k in ("it_time", "wait_t", "dec_t", "cpu_t"))
-    noise_b = ctx["noise_b"]
-    survivors, history, dead, t_run = ctx["survivors"], ctx["history"], ctx["dead"], ctx["t_run"]
-    delay_rng, model = ctx["delay_rng"], sch.code.model
-    deadline = ctx.get("deadline")
-    master = sch.code.master(T)
-    received: dict[int, list] = {}
-    window: list[np.ndarray] = []
-    X = None
-    ctx["waited_all"] = ctx["straggled"] = ctx["deadline_rounds"] = 0
-    t0 = 0
-    resume = ctx.get("resume")
-    if resume is not None:  # the master's state is a function of the rounds' stragglers
-        for st in resume["stragglers"]:
-            master.push(st)
-        t0 = len(resume["stragglers"])
-        window = [np.asarray(st, bool) for st in resume["stragglers"]][-(sch.code.W - 1) :]
-        received = {int(j): list(v) for j, v in resume["received"].items()}
-        X = resume["X"]
-        for key in ("waited_all", "straggled", "deadline_rounds"):
-            ctx[key] = int(resume[key])
-    w = ctx["w"]
-    for t in range(t0, T):
-        ctx["done"] = t
-        if dm.replay is not None:
-            X = dm.replay.per_unit_times(t, sch.loads, delay_rng)
-        elif t % dm.persist == 0 or X is None:
-            X = dm.draw(delay_rng, n)
-        injected[t] = np.asarray(sch.finish_times(X), float)
-        labels = master.assignment()
-        pay = rule.payloads(labels, history)
+class SequentialRounds(EngineRounds):
+    """The rounds of a sequential code on real workers (the loop's source of answers).
+
+    The code's master (its state: the rounds' straggler patterns) assigns each round's
+    tasks; the round ends by the paper's ``(1 + mu)`` cut or the deadline when the
+    missing workers keep the pattern inside the model, else when every worker answered;
+    job ``t - T`` is decoded (no step before). ``resume`` is a checkpoint's ``state()``.
+    """
+
+    def __init__(self, *args: Any, T: int, resume: dict | None = None) -> None:
+        super().__init__(*args)
+        sch = self.sch
+        self.master = sch.code.master(T)
+        self.received: dict[int, list] = {}
+        self.window: list[np.ndarray] = []
+        self.counts = {"waited_all": 0, "straggled": 0, "deadline_rounds": 0}
+        if resume is not None:  # the master's state is a function of the rounds' stragglers
+            for st in resume["stragglers"]:
+                self.master.push(st)
+            self.window = [np.asarray(st, bool) for st in resume["stragglers"]][-(sch.code.W - 1) :]
+            self.received = {int(j): list(v) for j, v in resume["received"].items()}
+            self.X = resume["X"]
+            self.counts = {key: int(resume[key]) for key in self.counts}
+
+    def state(self) -> dict[str, Any]:
+        """What a checkpoint keeps of the code's state."""
+        return {"stragglers": [np.array(x) for x in self.master.stragglers],
+                "received": self.received, "X": self.X, **self.counts}  # fmt: skip
+
+    def play(self, t: int, params: np.ndarray) -> np.ndarray | None:
+        rule, rec, n = self.rule, self.rec, self.sch.n
+        self.draw(t)
+        labels = self.master.assignment()
+        pay = rule.payloads(labels, rec.history)
         assigned = np.array([p is not None for p in pay])
-        start, cpu0 = time.perf_counter(), time.process_time()
-        start_at[t] = start - t_run
-        for i in range(n):
-            if i in dead:
-                status[t, i] = DEAD
-            elif pay[i] is not None:
-                bytes_down[t] += eng.submit(i, t, pay[i], float(injected[t, i]), preempt)
-        msgs: dict[int, np.ndarray] = {}
-        erred: set[int] = set()
-        cut, fell_back, last_event = None, False, time.perf_counter()
-        dl = math.inf if deadline is None else start + deadline
-        dl_checked, by_deadline = deadline is None, False
-        hist = np.array(window, bool).reshape(-1, n)
+        self.send(t, pay)
+        msgs = self.wait_round(t, assigned)
+        self.decided = time.perf_counter()
+        st = assigned & ~np.isin(np.arange(n), list(msgs))
+        self.counts["straggled"] += bool(st.any())
+        self.window = [*self.window, st][-(self.sch.code.W - 1) :]  # shared with the next
+        self.master.push(st)
+        rule.receive(self.received, labels, msgs)
+        S = tuple(sorted(int(i) for i in msgs))
+        for i in S:
+            rec.status[t, i] = USED
+        rec.survivors.append(S)
+        j = t - rule.T
+        if j < 0:
+            return None
+        try:
+            grad = rule.decode(self.master, j, self.received, t)
+        except ValueError as exc:
+            raise ClusterError(str(exc), self.fail(t)) from None
+        rec.noise_b[t] = rule.noise_bound
+        return grad
+
+    def wait_round(self, t: int, assigned: np.ndarray) -> dict[int, np.ndarray]:
+        """Poll until the round's cut (see the class docstring); the transmissions."""
+        n, rec, model, arr = self.sch.n, self.rec, self.sch.code.model, Arrivals()
+        cut, fell_back = None, False
+        dl = math.inf if self.deadline is None else self.start + self.deadline
+        dl_checked, by_deadline = self.deadline is None, False
+        hist = np.array(self.window, bool).reshape(-1, n)
         while True:
-            pending = [i for i in np.flatnonzero(assigned) if i not in msgs and i not in dead
-                       and i not in erred]  # fmt: skip
+            pending = [i for i in np.flatnonzero(assigned) if i not in arr.msgs
+                       and i not in rec.dead and i not in arr.erred]  # fmt: skip
             if not pending:
                 break
             now = time.perf_counter()
             at_cut = cut is not None and not fell_back and now >= cut
             at_dl = not dl_checked and now >= dl
             if at_cut or at_dl:
-                st = assigned & ~np.isin(np.arange(n), list(msgs))
+                st = assigned & ~np.isin(np.arange(n), list(arr.msgs))
                 if model.round_violation(hist, st) is None:
                     by_deadline = at_dl and not at_cut
                     break
                 fell_back = fell_back or at_cut  # outside the model: wait for every worker
                 dl_checked = dl_checked or at_dl  # (the decoder needs them: wait on)
-            wait_for = timeout - (now - last_event)
+            wait_for = self.timeout - (now - arr.last_event)
             if wait_for <= 0:
-                raise ClusterError(
-                    f"iteration {t}: no answer within timeout={timeout:g} s from workers "
-                    f"{pending} ({', '.join(eng.where(i) for i in pending)})",
-                    ctx["partial"](t),
-                )
+                raise self.timed_out(t, pending, engine_too=False)
             nxt = dl if not dl_checked else math.inf
             if cut is not None and not fell_back:
                 nxt = min(nxt, cut)
             if nxt < math.inf:
                 wait_for = min(wait_for, max(nxt - now, 0.0))
-            for ev in eng.poll(wait_for):
-                last_event = time.perf_counter()
-                i, et = ev.worker, ev.t
-                if ev.kind == "dead":
-                    if i not in dead:
-                        dead[i] = t
-                        status[t, i] = DEAD
-                        warnings.warn(f"worker {i} is dead at iteration {t} ({ev.error}); a "
-                                      "permanent straggler from now on", WorkerLostWarning,
-                                      stacklevel=3)  # fmt: skip
-                elif ev.kind == "error":
-                    if on_error == "stop":
-                        raise ClusterError(str(ev.error), ctx["partial"](t)) from ev.error
-                    if et == t:
-                        erred.add(i)
-                    if 0 <= et <= t:
-                        status[et, i] = ERROR
-                    warnings.warn(f"{ev.error}; treated as a straggler", WorkerLostWarning,
-                                  stacklevel=3)  # fmt: skip
-                elif et == t:
-                    finish[t, i] = ev.at - t_run
-                    msgs[i] = ev.message
-                    bytes_up[t] += ev.nbytes
-                    ctx["measured_len"] = int(ev.message.size)
-                    if cut is None:  # the paper's rule: (1 + mu) x the fastest
-                        cut = start + (1 + rule.mu) * (ev.at - start)
-                elif 0 <= et < t:
-                    finish[et, i] = ev.at - t_run
-                    status[et, i] = LATE
-        decided = time.perf_counter()
-        st = assigned & ~np.isin(np.arange(n), list(msgs))
-        ctx["waited_all"] += fell_back and not by_deadline
-        ctx["straggled"] += bool(st.any())
-        ctx["deadline_rounds"] += by_deadline
-        window = [*window, st][-(sch.code.W - 1) :]  # the rounds a window shares with the next
-        master.push(st)
-        rule.receive(received, labels, msgs)
-        S = tuple(sorted(int(i) for i in msgs))
-        for i in S:
-            status[t, i] = USED
-        j = t - rule.T
-        if j >= 0:
-            try:
-                grad = rule.decode(master, j, received, t)
-            except ValueError as exc:
-                raise ClusterError(str(exc), ctx["partial"](t)) from None
-            noise_b[t] = rule.noise_bound
-            w = w - alpha * grad
-        end = time.perf_counter()
-        survivors.append(S)
-        it_time[t], wait_t[t], dec_t[t] = end - start, decided - start, end - decided
-        cpu_t[t] = time.process_time() - cpu0
-        history.append(w.copy())
-        ctx["w"] = w
-        ctx["state"] = {"stragglers": [np.array(x) for x in master.stragglers],
-                        "received": received, "X": X, "waited_all": ctx["waited_all"],
-                        "straggled": ctx["straggled"],
-                        "deadline_rounds": ctx["deadline_rounds"]}  # fmt: skip
-        ctx["after"](t + 1)
-    for ev in eng.poll(0.0):
-        if ev.kind == "result" and 0 <= ev.t < T and np.isnan(finish[ev.t, ev.worker]):
-            finish[ev.t, ev.worker] = ev.at - t_run
-            status[ev.t, ev.worker] = LATE
-    ctx["done"] = T
-    return ctx
+            self.receive(t, arr, wait_for)
+            if cut is None and arr.first_at is not None:  # the paper's rule: (1 + mu) x fastest
+                cut = self.start + (1 + self.rule.mu) * (arr.first_at - self.start)
+        self.counts["waited_all"] += fell_back and not by_deadline
+        self.counts["deadline_rounds"] += by_deadline
+        return arr.msgs
 
 
 def replay_sequential(sch: Any, wl: Any, alpha: float, survivors: list) -> tuple:

@@ -150,25 +150,10 @@ def _run_and_report(args: argparse.Namespace) -> int:
     bar = Progress(
         args.iterations, f"gctheory run {args.scheme}", enabled=False if args.quiet else None
     )
+    spec = _spec(args, code_options)
     with bar:
         r = cl.run(
-            training_key(args.scheme),
-            args.n,
-            args.s,
-            K=args.K,
-            m=args.m,
-            code_options=code_options,
-            workload=args.model,
-            engine=args.engine,
-            delay=args.delay,
-            iterations=args.iterations,
-            step_size=args.step_size,
-            rng=args.seed,
-            preempt=not args.no_preempt,
-            deadline=args.deadline,
-            on_error=args.on_error,
-            timeout=args.timeout,
-            eval_every=args.eval_every,
+            spec=spec,
             trace=args.trace,
             progress=False,
             on_iteration=lambda t, engine: bar.update(t + 1),
@@ -176,6 +161,19 @@ def _run_and_report(args: argparse.Namespace) -> int:
             resume=args.resume,
         )
     return _report(r, args)
+
+
+def _spec(args: argparse.Namespace, code_options: dict[str, Any]) -> Any:
+    """The run's description from the command's options."""
+    from gctheory.cluster.spec import RunSpec
+
+    return RunSpec.build(
+        training_key(args.scheme), args.n, args.s, K=args.K, m=args.m,
+        code_options=code_options, workload=args.model, engine=args.engine, delay=args.delay,
+        iterations=args.iterations, step_size=args.step_size, rng=args.seed,
+        preempt=not args.no_preempt, deadline=args.deadline, on_error=args.on_error,
+        timeout=args.timeout, eval_every=args.eval_every,
+    )  # fmt: skip
 
 
 def _report(r: Any, args: argparse.Namespace) -> int:

@@ -96,50 +96,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from gctheory import training as tr
 
     if args.list:
-        from gctheory._names import SCHEME_NAMES
-        from gctheory.codes.plugins import plugin_families
-
-        schemes = [{"scheme": k, "description": v} for k, v in SCHEME_NAMES.items()]
-        schemes += [{"scheme": k, "description": f"{f.description} (plug-in {f.source})"}
-                    for k, f in plugin_families().items()]  # fmt: skip
-        print(format_table(schemes, args.format))
-        return 0
+        return _list_schemes(args)
     if args.scheme is None:
         raise ValueError("--scheme is required; gctheory simulate --list names the schemes")
-    opts = {
-        k: getattr(args, k)
-        for k in ("K", "s", "r", "groups", "xi", "D", "blocks", "warmup")
-        if getattr(args, k) is not None
-    }
-    _check_unused(args, tr._canon(args.scheme))
-    code_options = _code_options(args, tr._canon(args.scheme))
-    if code_options:
-        if "groups" in code_options:  # --groups of IS-GC's hybrid placement, not of lagc
-            del opts["groups"]
-        opts["code_options"] = code_options
-    if args.m is not None:
-        opts["m"] = args.m
-    if args.partial_work:
-        opts["partial_work"] = True
-    if args.no_linear_scaling:
-        opts["linear_scaling"] = False
-    kwargs = dict(
-        scheme=args.scheme,
-        n=args.n,
-        delay=args.delay,
-        iterations=args.iterations,
-        model=args.model,
-        partition=args.partition,
-        step_size=args.step_size,
-        persist=args.persist,
-        n_slow=args.n_slow,
-        slowdown=args.slowdown,
-        comm_time=args.comm_time,
-        decode_time_per_op=args.decode_time_per_op,
-        target_loss=args.target_loss,
-        **opts,
-    )
-    runs = tr.repeat_runs(args.trials, rng=args.seed, **kwargs)
+    runs = tr.repeat_runs(args.trials, rng=args.seed, **_simulate_kwargs(args))
     if args.out is None:
         # nothing unasked in the current folder: a fresh temporary folder, named below
         out = Path(tempfile.mkdtemp(prefix="gctheory-simulate-")) / "simulate"
@@ -147,34 +107,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     csv_path = out.with_suffix(".csv")
-    cols = ("trial", "iteration", "time", "loss", "accuracy", "grad_error", "wait", "comm", "comp")
-    with csv_path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(cols)
-        for j, r in enumerate(runs):
-            for t in range(r.iterations + 1):
-                step = [r.grad_error, r.wait, r.comm, r.comp]
-                vals = [f"{a[t]:.10g}" if t < r.iterations else "" for a in step]
-                w.writerow(
-                    [j, t, f"{r.time[t]:.10g}", f"{r.loss[t]:.10g}", f"{r.accuracy[t]:.6g}", *vals]
-                )
-    from gctheory.commands._common import use_file_backend
-    from gctheory.plots import plt
-
-    use_file_backend()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    grid = np.linspace(0, min(r.time[-1] for r in runs), 200)
-    mean, low, high = tr.loss_band(runs, grid)
-    ax.plot(grid, mean, label=f"{runs[0].scheme} (mean of {len(runs)})")
-    if len(runs) > 1:
-        ax.fill_between(grid, low, high, alpha=0.3, lw=0, label="95% band")
-    ax.set_xlabel("simulated wall-clock time")
-    ax.set_ylabel("training loss")
-    ax.set_title(f"{args.scheme}, n={args.n}, delay {args.delay}")
-    ax.legend()
-    png = out.with_suffix(".png")
-    fig.savefig(png, dpi=120, bbox_inches="tight")
-    plt.close(fig)
+    _write_csv(csv_path, runs)
+    png = _plot(out.with_suffix(".png"), runs, args)
     rows: list[dict[str, Any]] = [
         {
             "trial": j,
@@ -194,6 +128,93 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _list_schemes(args: argparse.Namespace) -> int:
+    from gctheory._names import SCHEME_NAMES
+    from gctheory.codes.plugins import plugin_families
+
+    schemes = [{"scheme": k, "description": v} for k, v in SCHEME_NAMES.items()]
+    schemes += [{"scheme": k, "description": f"{f.description} (plug-in {f.source})"}
+                for k, f in plugin_families().items()]  # fmt: skip
+    print(format_table(schemes, args.format))
+    return 0
+
+
+def _simulate_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`gctheory.training.simulate` the options ask for."""
+    from gctheory import training as tr
+
+    opts = {
+        k: getattr(args, k)
+        for k in ("K", "s", "r", "groups", "xi", "D", "blocks", "warmup")
+        if getattr(args, k) is not None
+    }
+    _check_unused(args, tr._canon(args.scheme))
+    code_options = _code_options(args, tr._canon(args.scheme))
+    if code_options:
+        if "groups" in code_options:  # --groups of IS-GC's hybrid placement, not of lagc
+            del opts["groups"]
+        opts["code_options"] = code_options
+    if args.m is not None:
+        opts["m"] = args.m
+    if args.partial_work:
+        opts["partial_work"] = True
+    if args.no_linear_scaling:
+        opts["linear_scaling"] = False
+    return dict(
+        scheme=args.scheme,
+        n=args.n,
+        delay=args.delay,
+        iterations=args.iterations,
+        model=args.model,
+        partition=args.partition,
+        step_size=args.step_size,
+        persist=args.persist,
+        n_slow=args.n_slow,
+        slowdown=args.slowdown,
+        comm_time=args.comm_time,
+        decode_time_per_op=args.decode_time_per_op,
+        target_loss=args.target_loss,
+        **opts,
+    )
+
+
+def _write_csv(csv_path: Path, runs: list[Any]) -> None:
+    """Every trial's per-iteration record."""
+    cols = ("trial", "iteration", "time", "loss", "accuracy", "grad_error", "wait", "comm", "comp")
+    with csv_path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(cols)
+        for j, r in enumerate(runs):
+            for t in range(r.iterations + 1):
+                step = [r.grad_error, r.wait, r.comm, r.comp]
+                vals = [f"{a[t]:.10g}" if t < r.iterations else "" for a in step]
+                w.writerow(
+                    [j, t, f"{r.time[t]:.10g}", f"{r.loss[t]:.10g}", f"{r.accuracy[t]:.6g}", *vals]
+                )
+
+
+def _plot(png: Path, runs: list[Any], args: argparse.Namespace) -> Path:
+    """The loss against simulated time (mean of the trials, a 95% band over them)."""
+    from gctheory import training as tr
+    from gctheory.commands._common import use_file_backend
+    from gctheory.plots import plt
+
+    use_file_backend()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    grid = np.linspace(0, min(r.time[-1] for r in runs), 200)
+    mean, low, high = tr.loss_band(runs, grid)
+    ax.plot(grid, mean, label=f"{runs[0].scheme} (mean of {len(runs)})")
+    if len(runs) > 1:
+        ax.fill_between(grid, low, high, alpha=0.3, lw=0, label="95% band")
+    ax.set_xlabel("simulated wall-clock time")
+    ax.set_ylabel("training loss")
+    ax.set_title(f"{args.scheme}, n={args.n}, delay {args.delay}")
+    ax.legend()
+    fig.savefig(png, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return png
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "simulate",
@@ -207,6 +228,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--scheme", type=scheme_type(plugins=True), help="scheme name (see --list), e.g. cyclic-mds"
     )
+    _add_scheme_options(p)
+    _add_code_options(p)
+    _add_run_options(p)
+    add_format_argument(p)
+    p.set_defaults(func=_cmd_simulate)
+
+
+def _add_scheme_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n", type=int, default=10, help="number of workers (default 10)")
     p.add_argument("--K", type=int, help="workers waited for (ignore, lgc, codes)")
     p.add_argument("--s", type=int, help="stragglers tolerated (codes), s = n - K")
@@ -219,6 +248,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--warmup", type=int, help="LGC: Full-SGD iterations first")
     p.add_argument("--partial-work", action="store_true", help="LGC: stragglers send partial work")
     p.add_argument("--no-linear-scaling", action="store_true", help="LGC: no eq. (6) scaling")
+
+
+def _add_code_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
         "gradient-code options",
         "options of the coded schemes (code_options of make_scheme); a flag the scheme does "
@@ -250,6 +282,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="sgc: straggling probability the estimator is scaled for (default s/n); "
         "bgc: Bernoulli placement probability",
     )
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--delay",
         default="exp(1)",
@@ -281,5 +316,3 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="output path prefix of the .csv and .png (default: a new temporary folder; the "
         "paths are printed on stderr)",
     )
-    add_format_argument(p)
-    p.set_defaults(func=_cmd_simulate)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,10 +18,20 @@ import numpy as np
 from gctheory._validate import as_generator, check_int, check_memory, check_real
 from gctheory.delays._threads import blas_single_thread
 from gctheory.delays.models import parse_delay
+from gctheory.loop import run_loop
+from gctheory.training.clock import (
+    DIVERGENCE_FACTOR,
+    DivergenceWarning,
+    Partitioned,
+    SimulatedClock,
+    _full_gradient,
+    _partition_stats,
+)
 from gctheory.training.models import _model_and_data, partition_indices, smoothness
-from gctheory.training.schemes import Iteration, make_scheme
+from gctheory.training.schemes import make_scheme
 
 __all__ = ["TrainingRun", "DivergenceWarning", "DIVERGENCE_FACTOR", "simulate"]
+__all__ += ["_full_gradient", "_partition_stats"]  # (kept importable from here)
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,27 +120,10 @@ class TrainingRun:
         )
 
 
-class DivergenceWarning(UserWarning):
-    """The training loss became non-finite or grew past ``DIVERGENCE_FACTOR`` times its
-    starting value (the step size is too large); the run stopped.
-
-    Examples
-    --------
-    >>> from gctheory.training import DivergenceWarning
-    >>> issubclass(DivergenceWarning, UserWarning)
-    True
-    """
-
-
-DIVERGENCE_FACTOR = 1e3
-"""A loss this many times its value at the start means the run diverges (a converging
-gradient method never raises the loss by three orders of magnitude)."""
-
-
 def simulate(
-    scheme: str,
+    scheme: str | None = None,
     *,
-    n: int,
+    n: int | None = None,
     delay: Any = "exp(1)",
     iterations: int = 100,
     model: Any = "softmax",
@@ -149,6 +141,7 @@ def simulate(
     rng: Any = None,
     batch_size: int | None = None,
     record_stats: bool = False,
+    spec: Any = None,
     **scheme_options: Any,
 ) -> TrainingRun:
     """Simulate one training run of ``scheme`` with ``n`` workers.
@@ -206,6 +199,12 @@ def simulate(
         Record the gradient norm, heterogeneity and per-sample variance at
         every iterate (``TrainingRun.stats``; costs about one more gradient
         per iteration).
+    spec : gctheory.cluster.spec.RunSpec, optional
+        A real run's description, simulated: it gives ``scheme``, ``n``, ``s``/``K``,
+        ``m``, ``code_options``, the delay and its options, ``iterations``,
+        ``step_size``, ``rng`` (its seed) and ``model`` (a workload named
+        ``"softmax"``/``"logistic"``); its engine and fault policy have no
+        simulated counterpart. The other keywords still apply.
     **scheme_options
         ``K``, ``s``, ``r``, ``groups``, ``m``, ``xi``, ``D``, ``blocks``, ``partial_work``,
         ``linear_scaling``, ``warmup``, ``code_options``: passed to :func:`make_scheme`.
@@ -233,12 +232,35 @@ def simulate(
     >>> round(float(run.time[-1]), 3), round(float(run.loss[0]), 4), round(float(run.loss[-1]), 4)
     (5.309, 2.3026, 2.1374)
     """
+    if spec is not None:
+        if scheme is not None or n is not None:
+            raise ValueError("give either spec=RunSpec or scheme and n, not both")
+        return simulate(**_spec_keywords(spec, model), data=data, partition=partition, l2=l2,
+                        decode_time_per_op=decode_time_per_op, target_loss=target_loss,
+                        record_draws=record_draws, batch_size=batch_size,
+                        record_stats=record_stats, **scheme_options)  # fmt: skip
+    if scheme is None or n is None:
+        raise ValueError("simulate needs scheme and n= (or spec=RunSpec)")
     _check_options(scheme_options)
     # overflow of a diverging run is reported once, as a DivergenceWarning, not per product
     with blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
         return _simulate(scheme, n, delay, iterations, model, data, partition, step_size, l2,
                          persist, n_slow, slowdown, comm_time, decode_time_per_op, target_loss,
                          record_draws, rng, scheme_options, batch_size, record_stats)  # fmt: skip
+
+
+def _spec_keywords(spec: Any, model: Any) -> dict[str, Any]:
+    """simulate's keywords from a :class:`gctheory.cluster.spec.RunSpec`."""
+    sc, dl = spec.scheme, spec.delay
+    kw: dict[str, Any] = dict(scheme=sc.name, n=sc.n, delay=dl.law, persist=dl.persist,
+                              n_slow=dl.n_slow, slowdown=dl.slowdown, comm_time=dl.comm_time,
+                              iterations=spec.iterations, step_size=spec.step_size,
+                              rng=spec.seed, m=sc.m)  # fmt: skip
+    kw.update({k: v for k, v in (("s", sc.s), ("K", sc.K)) if v is not None})
+    if sc.code_options:
+        kw["code_options"] = dict(sc.code_options)
+    kw["model"] = spec.workload if spec.workload in ("softmax", "logistic") else model
+    return kw
 
 
 def _check_options(scheme_options: dict[str, Any]) -> None:
@@ -280,23 +302,50 @@ def _simulate(
     if step_size is not None:
         step_size = check_real(step_size, "step_size", low=0.0, low_open=True)
     decode_time_per_op = check_real(decode_time_per_op, "decode_time_per_op", low=0.0)
-    if partition in ("iid", None):
-        c = None
-    elif isinstance(partition, (int, np.integer)) and not isinstance(partition, bool):
-        c = int(partition)
-    else:
-        raise ValueError(f"partition must be 'iid' or an int c (non-IID(c)), got {partition!r}")
+    c = _classes_per_part(partition)
     model, ds = _model_and_data(model, data, l2)
+    dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
+    sch = _scheme(scheme, n, ds, dm, iterations, rng, scheme_options)
+    d = _partitioned(model, ds, sch.k, c, rng)
+    if batch_size is not None and batch_size > d.sizes.min():
+        raise ValueError(
+            f"batch_size must be at most the smallest data partition ({d.sizes.min()} samples "
+            f"of {d.k} partitions), got {batch_size}"
+        )
+    k, b, N = d.k, d.bounds, d.N
+    smooth = np.array([smoothness(model, d.X[b[j] : b[j + 1]], N, 1 / k) for j in range(k)])
+    L = smoothness(model, d.X, N, 1.0)
+    alpha = 1.0 / L if step_size is None else float(step_size)
+    sch.prepare(smooth, alpha, dm.comm_time)
+    clock = SimulatedClock(d, sch, dm, rng, batch_rng=batch_rng, batch_size=batch_size,
+                           decode_time_per_op=decode_time_per_op, target_loss=target_loss,
+                           alpha=alpha, record_draws=record_draws,
+                           record_stats=record_stats)  # fmt: skip
+    w, _ = run_loop(clock, np.zeros(model.dim(ds)), start=0, stop=iterations, step_size=alpha)
+    return _training_run(clock, w)
+
+
+def _classes_per_part(partition: Any) -> int | None:
+    """None for IID partitions, else the c of non-IID(c)."""
+    if partition in ("iid", None):
+        return None
+    if isinstance(partition, (int, np.integer)) and not isinstance(partition, bool):
+        return int(partition)
+    raise ValueError(f"partition must be 'iid' or an int c (non-IID(c)), got {partition!r}")
+
+
+def _scheme(scheme: str, n: int, ds: Any, dm: Any, iterations: int, rng: Any,
+            options: dict[str, Any]) -> Any:  # fmt: skip
+    """The scheme for ``n`` workers on the dataset ``ds`` (checked against it and the delays)."""
     n_samples = len(ds.y)
     if n > n_samples:
         raise ValueError(
             f"n={n} workers is more than the {n_samples} samples of the dataset {ds.name!r}: "
             f"every worker's data partition needs at least one sample; use n <= {n_samples}"
         )
-    dm = parse_delay(delay, persist=persist, n_slow=n_slow, slowdown=slowdown, comm_time=comm_time)
     if dm.n_slow > n:
         raise ValueError(f"n_slow must be at most n={n}, got {dm.n_slow}")
-    sch = make_scheme(scheme, n, rng=rng, **scheme_options)
+    sch = make_scheme(scheme, n, rng=rng, **options)
     if hasattr(sch, "set_horizon"):  # sequential codes size their master by the rounds
         sch.set_horizon(iterations)
     if sch.k > n_samples:
@@ -306,148 +355,34 @@ def _simulate(
         )
     if dm.replay is not None:
         dm.replay.check(n, sch.loads)
-    k = sch.k
+    return sch
+
+
+def _partitioned(model: Any, ds: Any, k: int, c: int | None, rng: Any) -> Partitioned:
+    """The dataset cut into ``k`` partitions (seeded: the order of their rows too)."""
     parts = [
         rng.permutation(p) for p in partition_indices(ds.classes, k, classes_per_part=c, rng=rng)
     ]
     order = np.concatenate(parts)
-    Xo, yo = ds.X[order], ds.y[order]
     bounds = np.concatenate([[0], np.cumsum([len(p) for p in parts])])
-    sizes = np.diff(bounds)
-    N = len(yo)
-    if batch_size is not None and batch_size > sizes.min():
-        raise ValueError(
-            f"batch_size must be at most the smallest data partition ({sizes.min()} samples "
-            f"of {k} partitions), got {batch_size}"
-        )
-    batch: list[np.ndarray] = []
-    smooth = np.array(
-        [smoothness(model, Xo[bounds[j] : bounds[j + 1]], N, 1 / k) for j in range(k)]
-    )
-    L = smoothness(model, Xo, N, 1.0)
-    alpha = 1.0 / L if step_size is None else float(step_size)
-    sch.prepare(smooth, alpha, dm.comm_time)
-    dim = model.dim(ds)
-    w = np.zeros(dim)
-    l2k = model.l2 / k
+    return Partitioned(model, ds.X[order], ds.y[order], bounds)
 
-    def block_grad(j: int, r: int, s: int) -> np.ndarray:
-        a, b = bounds[j], bounds[j + 1]
-        if batch:  # the first r of s blocks of partition j's mini-batch, scaled like G[j]
-            idx = batch[j][: sum(len(c) for c in np.array_split(batch[j], s)[:r])]
-            return (
-                model.back(Xo[idx], resid[idx]) * (sizes[j] / len(batch[j])) / N + (r / s) * l2k * w
-            )
-        cut = a + sum(len(c) for c in np.array_split(np.arange(b - a), s)[:r])
-        return model.back(Xo[a:cut], resid[a:cut]) / N + (r / s) * l2k * w
 
-    times, losses, accs = [0.0], [], []
-    gerr, waits, comms, comps, draws = [], [], [], [], []
-    stats: dict[str, list[float]] = {"grad_norm2": [], "beta2": [], "sigma2": []}
-    clock = 0.0
-    X = None
-    for t in range(iterations + 1):
-        loss_sum, resid, correct = model.forward(w, Xo, yo)
-        losses.append(loss_sum / N + 0.5 * model.l2 * float(w @ w))
-        accs.append(correct / N)
-        if t == iterations or (target_loss is not None and losses[-1] <= target_loss):
-            break
-        if not losses[-1] <= DIVERGENCE_FACTOR * max(losses[0], 1e-300):  # NaN included
-            grew = (
-                f"the loss is {losses[-1]}"
-                if not math.isfinite(losses[-1])
-                else f"the loss grew from {losses[0]:.4g} to {losses[-1]:.4g} (more than "
-                f"{DIVERGENCE_FACTOR:g} times its start: the run diverges)"
-            )
-            warnings.warn(
-                f"{sch.name}: {grew} at iteration {t} (step size {alpha:.3g}); the run stops here",
-                DivergenceWarning,
-                stacklevel=3,
-            )
-            break
-        if batch_rng is None or record_stats:  # the partitions' full gradients
-            G = np.stack(
-                [
-                    model.back(Xo[bounds[j] : bounds[j + 1]], resid[bounds[j] : bounds[j + 1]])
-                    for j in range(k)
-                ]
-            )
-            G /= N
-            G += l2k * w
-        if record_stats:
-            _partition_stats(stats, G, Xo, resid, bounds, N, k)
-        if batch_rng is not None:
-            batch = [bounds[j] + batch_rng.choice(sizes[j], batch_size, replace=False)
-                     for j in range(k)]  # fmt: skip
-            G = np.stack([model.back(Xo[i], resid[i]) * (sizes[j] / batch_size)
-                          for j, i in enumerate(batch)]) / N + l2k * w  # fmt: skip
-        if dm.replay is not None:
-            X = dm.replay.per_unit_times(t, sch.loads, rng)
-        elif t % dm.persist == 0 or X is None:
-            X = dm.draw(rng, n)
-        step = sch.step(Iteration(G, X, w, t, block_grad))
-        full = G.sum(axis=0) if not batch else _full_gradient(model, Xo, resid, N, w)
-        nf = float(np.linalg.norm(full))
-        gerr.append(float(np.linalg.norm(step.grad - full)) / nf if nf > 0 else 0.0)
-        w = w - alpha * step.grad
-        clock += step.wait + decode_time_per_op * step.decode_ops
-        times.append(clock)
-        waits.append(step.wait)
-        comms.append(step.comm)
-        comps.append(step.comp)
-        if record_draws:
-            draws.append(X.copy())
+def _training_run(clock: SimulatedClock, w: np.ndarray) -> TrainingRun:
+    """The record of the simulated run."""
+    sch, c = clock.sch, clock
     return TrainingRun(
         scheme=sch.name,
-        time=np.array(times),
-        loss=np.array(losses),
-        accuracy=np.array(accs),
-        grad_error=np.array(gerr),
-        wait=np.array(waits),
-        comm=np.array(comms, float),
-        comp=np.array(comps, float),
+        time=np.array(c.times),
+        loss=np.array(c.losses),
+        accuracy=np.array(c.accs),
+        grad_error=np.array(c.gerr),
+        wait=np.array(c.waits),
+        comm=np.array(c.comms, float),
+        comp=np.array(c.comps, float),
         loads=sch.loads.copy(),
         w=w,
-        draws=np.array(draws) if record_draws else None,
-        stats={key: np.array(v) for key, v in stats.items()} if record_stats else None,
+        draws=np.array(c.draws) if c.record_draws else None,
+        stats={key: np.array(v) for key, v in c.stats.items()} if c.record_stats else None,
         selected=getattr(sch, "selected_count", None),
     )
-
-
-def _full_gradient(
-    model: Any, X: np.ndarray, resid: np.ndarray, N: int, w: np.ndarray
-) -> np.ndarray:
-    return model.back(X, resid) / N + model.l2 * w
-
-
-def _partition_stats(
-    stats: dict[str, list[float]],
-    G: np.ndarray,
-    X: np.ndarray,
-    resid: np.ndarray,
-    bounds: np.ndarray,
-    N: int,
-    k: int,
-) -> None:
-    """Append |grad F|^2, beta^2 and sigma^2 of Xu et al. 2021, Assumption 1, at this iterate.
-
-    ``G`` holds the full partition gradients. Worker j's objective is
-    ``F_j = (k N_j/N) mean_{s in D_j} l_s + (l2/2)|w|^2`` (its gradient is
-    ``k G[j]``); a sample's gradient of the loss models here is ``x_s (x) r_s``
-    (the residual), with squared norm ``|x_s|^2 |r_s|^2``, so the variance is
-    ``mean |g_s|^2 - |mean g_s|^2`` without forming the per-sample gradients.
-    """
-    full = G.sum(axis=0)
-    stats["grad_norm2"].append(float(full @ full))
-    dev = k * G - full
-    stats["beta2"].append(float(np.max(np.einsum("ij,ij->i", dev, dev))))
-    r2 = np.sum(resid**2, axis=1) if resid.ndim == 2 else resid**2
-    sq = np.einsum("ij,ij->i", X, X) * r2
-    worst = 0.0
-    for j in range(k):
-        a, b = bounds[j], bounds[j + 1]
-        nj = b - a
-        mean_g = (X[a:b].T @ resid[a:b]).ravel() / nj
-        var = max(float(sq[a:b].mean() - mean_g @ mean_g), 0.0)
-        worst = max(worst, (k * nj / N) ** 2 * var)
-    stats["sigma2"].append(worst)

@@ -161,18 +161,7 @@ def make_scheme(
     """
     name = _canon(scheme)
     n = check_int(n, "n", low=1)
-    if s is not None:
-        s = check_int(s, "s", low=0, high=n - 1)
-    if K is not None and s is not None and K != n - s:
-        raise ValueError(f"give K or s, not both inconsistent ones (K={K}, s={s}, n={n})")
-    if K is None and s is not None:
-        K = n - s
-    if K is not None:
-        if isinstance(K, (int, np.integer)) and K > n:
-            raise ValueError(
-                f"K must be at most n={n} (cannot wait for more workers than exist), got K={K}"
-            )
-        K = check_int(K, "K", low=1, high=n)
+    K = _workers_waited_for(n, K, s)
     if code_options is not None and not isinstance(code_options, Mapping):
         raise ValueError(
             f"code_options must be a dict of keyword arguments or None, got {code_options!r}"
@@ -192,66 +181,102 @@ def make_scheme(
     linear_scaling = check_flag(linear_scaling, "linear_scaling")
     if rng is not None and not isinstance(rng, np.random.Generator):
         as_generator(rng)  # refuses booleans, negative and non-integer seeds by name
+    if name in ("gd", "asysg", "ignore", "lgc"):
+        return _uncoded(name, n, K, blocks, partial_work, linear_scaling, warmup)
+    if name in ("lag", "ggd", "glag", "lagc"):
+        return _grouped(name, n, r, groups, xi, D, rng)
+    if name in ("sr_sgc", "m_sgc"):
+        return _sequential(name, n, s, opts)
+    return _coded(name, n, K, m, opts, rng)
+
+
+def _workers_waited_for(n: int, K: Any, s: Any) -> int | None:
+    """``K`` from ``K`` or ``s = n - K`` (checked; None when neither is given)."""
+    if s is not None:
+        s = check_int(s, "s", low=0, high=n - 1)
+    if K is not None and s is not None and K != n - s:
+        raise ValueError(f"give K or s, not both inconsistent ones (K={K}, s={s}, n={n})")
+    if K is None and s is not None:
+        K = n - s
+    if K is not None:
+        if isinstance(K, (int, np.integer)) and K > n:
+            raise ValueError(
+                f"K must be at most n={n} (cannot wait for more workers than exist), got K={K}"
+            )
+        K = check_int(K, "K", low=1, high=n)
+    return K
+
+
+def _uncoded(name: str, n: int, K: int | None, blocks: int, partial_work: bool,
+             linear_scaling: bool, warmup: int) -> Scheme:  # fmt: skip
+    """GD, asynchronous SGD, ignore-stragglers, LGC."""
     if name == "gd":
         return WaitAll(n)
+    if K is None:
+        what = "K (results per update)" if name == "asysg" else "K (workers waited for)"
+        raise ValueError(f"scheme {name!r} needs {what} or s")
     if name == "asysg":
-        if K is None:
-            raise ValueError("scheme 'asysg' needs K (results per update) or s")
         return AsynchronousSGD(n, K)
-    if name in ("ignore", "lgc"):
-        if K is None:
-            raise ValueError(f"scheme {name!r} needs K (workers waited for) or s")
-        if name == "ignore":
-            return IgnoreStragglers(n, K)
-        return LGC(
-            n,
-            K,
-            check_int(blocks, "blocks", low=1),
-            bool(partial_work),
-            bool(linear_scaling),
-            check_int(warmup, "warmup", low=0),
-        )
-    if name in ("lag", "ggd", "glag", "lagc"):
-        if name == "lag":
-            sch = Grouped(n, n, 1, True, "lag", xi, D)
-            return sch
-        if r is None:
-            raise ValueError(f"scheme {name!r} needs the storage redundancy r")
-        r = check_int(r, "r", low=1, high=n)
-        if name in ("ggd", "glag"):
-            if n % r:
-                raise ValueError(
-                    f"r must divide n for {name!r} (groups of r workers), got n={n}, r={r}"
-                )
-            return Grouped(n, n // r, r, name == "glag", name, xi, D)
-        if groups is None:
-            raise ValueError("scheme 'lagc' needs the number of groups")
-        groups = check_int(groups, "groups", low=1, high=n)
-        if n % groups:
-            raise ValueError(f"groups must divide n, got n={n}, groups={groups}")
-        if r >= n // groups:
+    if name == "ignore":
+        return IgnoreStragglers(n, K)
+    return LGC(
+        n,
+        K,
+        check_int(blocks, "blocks", low=1),
+        bool(partial_work),
+        bool(linear_scaling),
+        check_int(warmup, "warmup", low=0),
+    )
+
+
+def _grouped(name: str, n: int, r: int | None, groups: int | None, xi: float, D: int,
+             rng: Any) -> Scheme:  # fmt: skip
+    """The lazily aggregated schemes of Zhang & Simeone 2020 (LAG, GGD, G-LAG, LAGC)."""
+    if name == "lag":
+        return Grouped(n, n, 1, True, "lag", xi, D)
+    if r is None:
+        raise ValueError(f"scheme {name!r} needs the storage redundancy r")
+    r = check_int(r, "r", low=1, high=n)
+    if name in ("ggd", "glag"):
+        if n % r:
             raise ValueError(
-                f"lagc needs r < n/groups = {n // groups} (use glag for r = n/groups), got r={r}"
+                f"r must divide n for {name!r} (groups of r workers), got n={n}, r={r}"
             )
-        return Grouped(
-            n,
-            groups,
-            r,
-            True,
-            "lagc",
-            xi,
-            D,
-            code_factory=lambda ng, ss: _code("cyclic_mds", ng, ss, rng=rng),
+        return Grouped(n, n // r, r, name == "glag", name, xi, D)
+    if groups is None:
+        raise ValueError("scheme 'lagc' needs the number of groups")
+    groups = check_int(groups, "groups", low=1, high=n)
+    if n % groups:
+        raise ValueError(f"groups must divide n, got n={n}, groups={groups}")
+    if r >= n // groups:
+        raise ValueError(
+            f"lagc needs r < n/groups = {n // groups} (use glag for r = n/groups), got r={r}"
         )
-    if name in ("sr_sgc", "m_sgc"):
-        bad = sorted(set(opts) - {"B", "W", "lam", "mu"})
-        if bad:
-            raise ValueError(f"{name} takes code_options B, W, lam, mu; got unknown {bad}")
-        lam = opts.get("lam", s if s else 1)
-        return Sequential(n, name, check_int(opts.get("B", 1), "B", low=1),
-                          check_int(opts.get("W", 2), "W", low=2), check_int(lam, "lam", low=1),
-                          opts.get("mu", 1.0))  # fmt: skip
-    # gradient codes
+    return Grouped(
+        n,
+        groups,
+        r,
+        True,
+        "lagc",
+        xi,
+        D,
+        code_factory=lambda ng, ss: _code("cyclic_mds", ng, ss, rng=rng),
+    )
+
+
+def _sequential(name: str, n: int, s: int | None, opts: dict[str, Any]) -> Scheme:
+    """SR-SGC and M-SGC (Krishnan et al. 2023), with code_options B, W, lam, mu."""
+    bad = sorted(set(opts) - {"B", "W", "lam", "mu"})
+    if bad:
+        raise ValueError(f"{name} takes code_options B, W, lam, mu; got unknown {bad}")
+    lam = opts.get("lam", s if s else 1)
+    return Sequential(n, name, check_int(opts.get("B", 1), "B", low=1),
+                      check_int(opts.get("W", 2), "W", low=2), check_int(lam, "lam", low=1),
+                      opts.get("mu", 1.0))  # fmt: skip
+
+
+def _coded(name: str, n: int, K: int | None, m: int, opts: dict[str, Any], rng: Any) -> Scheme:
+    """A gradient code: waits for ``K`` (or ``wait_for`` of an approximate code) workers."""
     wait_for = opts.pop("wait_for", None)
     if K is None and wait_for is None:
         raise ValueError(f"scheme {name!r} needs K (workers waited for) or s")
