@@ -171,3 +171,30 @@ def test_compare_names_a_bad_preempt():
 
     with pytest.raises(ValueError, match="preempt must be True, False or None"):
         compare(_fake_run(True), preempt="no")
+
+
+def test_the_simulator_without_preemption_runs_the_queue_the_prediction_models():
+    from gctheory.montecarlo import mean_of_samples
+    from gctheory.training import simulate
+
+    T, law = 30, stats.expon(loc=0.08, scale=0.16)  # 8 x shifted_exp(0.01, 0.02) per unit
+    runtime = carryover_time_mc("cyclic-mds", law, 8, s=3, iterations=T, trials=4000, rng=0)
+
+    def mean_time(preempt: bool):
+        x = [simulate("cyclic_mds", n=8, s=3, delay="shifted_exp(0.01, 0.02)", iterations=T,
+                      rng=seed, preempt=preempt, model="logistic").time[-1] / T
+             for seed in range(60)]  # fmt: skip
+        return mean_of_samples(np.array(x), level=0.999)
+
+    late = mean_time(False)
+    assert late.low <= runtime.high and runtime.low <= late.high
+    fresh = mean_time(True)  # negative control: the default drops the stragglers' work
+    assert fresh.high < runtime.low
+    assert fresh.contains(scheme_expected_time("cyclic-mds", law, 8, s=3))
+
+
+def test_the_simulator_names_a_bad_preempt():
+    from gctheory.training import simulate
+
+    with pytest.raises(ValueError, match="preempt must be True or False"):
+        simulate("gd", n=2, iterations=1, preempt="yes")

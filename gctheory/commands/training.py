@@ -174,6 +174,7 @@ def _simulate_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         comm_time=args.comm_time,
         decode_time_per_op=args.decode_time_per_op,
         target_loss=args.target_loss,
+        preempt=not args.no_preempt,
         **opts,
     )
 
@@ -298,6 +299,11 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--slowdown", type=float, default=1.0, help="their slowdown factor")
     p.add_argument("--comm-time", type=float, default=0.0, help="upload time of a full gradient")
     p.add_argument("--decode-time-per-op", type=float, default=0.0, help="time per decoder op")
+    p.add_argument(
+        "--no-preempt",
+        action="store_true",
+        help="stragglers finish their task before the next (their lateness carries over)",
+    )
     p.add_argument(
         "--model",
         choices=("softmax", "logistic"),

@@ -45,8 +45,10 @@ class SimulatedClock:
 
     def __init__(self, data: Partitioned, sch: Any, dm: Any, rng: Any, *, batch_rng: Any,
                  batch_size: int | None, decode_time_per_op: float, target_loss: float | None,
-                 alpha: float, record_draws: bool, record_stats: bool) -> None:  # fmt: skip
+                 alpha: float, record_draws: bool, record_stats: bool,
+                 preempt: bool = True) -> None:  # fmt: skip
         self.d, self.sch, self.dm, self.rng = data, sch, dm, rng
+        self.carry = None if preempt else _Backlog(sch)
         self.batch_rng, self.batch_size = batch_rng, batch_size
         self.per_op, self.target, self.alpha = decode_time_per_op, target_loss, alpha
         self.record_draws, self.record_stats = record_draws, record_stats
@@ -109,7 +111,8 @@ class SimulatedClock:
             self.X = dm.replay.per_unit_times(t, sch.loads, self.rng)
         elif t % dm.persist == 0 or self.X is None:
             self.X = dm.draw(self.rng, sch.n)
-        self.step = step = sch.step(Iteration(G, self.X, w, t, self.block_grad))
+        X = self.X if self.carry is None else self.carry.delayed(self.X, self.clock)
+        self.step = step = sch.step(Iteration(G, X, w, t, self.block_grad))
         full = G.sum(axis=0) if not self.batch else _full_gradient(d.model, d.X, self.resid, d.N, w)
         nf = float(np.linalg.norm(full))
         self.gerr.append(float(np.linalg.norm(step.grad - full)) / nf if nf > 0 else 0.0)
@@ -131,6 +134,8 @@ class SimulatedClock:
 
     def end(self, t: int, w: np.ndarray) -> None:
         step = self.step
+        if self.carry is not None:
+            self.carry.advance(self.X, self.clock, step.wait)
         self.clock += step.wait + self.per_op * step.decode_ops
         self.times.append(self.clock)
         self.waits.append(step.wait)
@@ -142,6 +147,37 @@ class SimulatedClock:
     def close(self, w: np.ndarray, done: int) -> None:
         if not self.stopped:  # the loss at the last iterate
             self.observe(w)
+
+
+class _Backlog:
+    """Stragglers that carry over (``simulate(preempt=False)``): a worker late at the end
+    of an iteration finishes its task before it starts the next, as with the masters of
+    the papers' mpi4py scripts (the queue of :mod:`gctheory.runtime.carryover`).
+
+    ``free[i]`` is when worker ``i`` is done with its last task. An iteration starting at
+    ``clock`` finds it ``max(free - clock, 0)`` late; the scheme sees that backlog as part
+    of the worker's per-unit time (``X + backlog / load``, so its finish time is the fresh
+    one plus the backlog). A worker that had not started when the iteration ended skips
+    the task (the newer one supersedes it) and keeps its ``free``.
+    """
+
+    def __init__(self, sch: Any) -> None:
+        if not np.all(sch.loads > 0):
+            raise ValueError(
+                f"preempt=False needs every worker to hold data ({sch.name} gives "
+                f"{int(np.sum(sch.loads <= 0))} worker(s) no load); use preempt=True"
+            )
+        self.sch, self.free = sch, np.zeros(sch.n)
+        self.backlog = np.zeros(sch.n)
+
+    def delayed(self, X: np.ndarray, clock: float) -> np.ndarray:
+        self.backlog = np.maximum(self.free - clock, 0.0)
+        return X + self.backlog / self.sch.loads
+
+    def advance(self, X: np.ndarray, clock: float, wait: float) -> None:
+        start = clock + self.backlog
+        finish = start + self.sch.finish_times(X)
+        self.free = np.where(start < clock + wait, finish, self.free)
 
 
 class DivergenceWarning(UserWarning):

@@ -142,6 +142,7 @@ def simulate(
     batch_size: int | None = None,
     record_stats: bool = False,
     spec: Any = None,
+    preempt: bool = True,
     **scheme_options: Any,
 ) -> TrainingRun:
     """Simulate one training run of ``scheme`` with ``n`` workers.
@@ -203,8 +204,14 @@ def simulate(
         A real run's description, simulated: it gives ``scheme``, ``n``, ``s``/``K``,
         ``m``, ``code_options``, the delay and its options, ``iterations``,
         ``step_size``, ``rng`` (its seed) and ``model`` (a workload named
-        ``"softmax"``/``"logistic"``); its engine and fault policy have no
-        simulated counterpart. The other keywords still apply.
+        ``"softmax"``/``"logistic"``) and ``preempt``; its engine and the rest of its fault
+        policy have no simulated counterpart. The other keywords still apply.
+    preempt : bool
+        True (default): every iteration starts afresh, the stragglers drop their task
+        (the model of :mod:`gctheory.runtime`). False: a worker late at the end of an
+        iteration finishes its task before it starts the next, as in the papers' mpi4py
+        masters; its lateness carries over (:mod:`gctheory.runtime.carryover` predicts
+        the mean iteration time).
     **scheme_options
         ``K``, ``s``, ``r``, ``groups``, ``m``, ``xi``, ``D``, ``blocks``, ``partial_work``,
         ``linear_scaling``, ``warmup``, ``code_options``: passed to :func:`make_scheme`.
@@ -242,11 +249,14 @@ def simulate(
     if scheme is None or n is None:
         raise ValueError("simulate needs scheme and n= (or spec=RunSpec)")
     _check_options(scheme_options)
+    if not isinstance(preempt, (bool, np.bool_)):
+        raise ValueError(f"preempt must be True or False, got {preempt!r}")
     # overflow of a diverging run is reported once, as a DivergenceWarning, not per product
     with blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
         return _simulate(scheme, n, delay, iterations, model, data, partition, step_size, l2,
                          persist, n_slow, slowdown, comm_time, decode_time_per_op, target_loss,
-                         record_draws, rng, scheme_options, batch_size, record_stats)  # fmt: skip
+                         record_draws, rng, scheme_options, batch_size, record_stats,
+                         bool(preempt))  # fmt: skip
 
 
 def _spec_keywords(spec: Any, model: Any) -> dict[str, Any]:
@@ -255,7 +265,8 @@ def _spec_keywords(spec: Any, model: Any) -> dict[str, Any]:
     kw: dict[str, Any] = dict(scheme=sc.name, n=sc.n, delay=dl.law, persist=dl.persist,
                               n_slow=dl.n_slow, slowdown=dl.slowdown, comm_time=dl.comm_time,
                               iterations=spec.iterations, step_size=spec.step_size,
-                              rng=spec.seed, m=sc.m)  # fmt: skip
+                              rng=spec.seed, m=sc.m,
+                              preempt=spec.faults.preempt)  # fmt: skip
     kw.update({k: v for k, v in (("s", sc.s), ("K", sc.K)) if v is not None})
     if sc.code_options:
         kw["code_options"] = dict(sc.code_options)
@@ -280,7 +291,7 @@ def _check_options(scheme_options: dict[str, Any]) -> None:
 def _simulate(
     scheme, n, delay, iterations, model, data, partition, step_size, l2, persist, n_slow,
     slowdown, comm_time, decode_time_per_op, target_loss, record_draws, rng, scheme_options,
-    batch_size=None, record_stats=False,
+    batch_size=None, record_stats=False, preempt=True,
 ) -> TrainingRun:  # fmt: skip
     rng = as_generator(rng)
     batch_rng = None
@@ -320,7 +331,7 @@ def _simulate(
     clock = SimulatedClock(d, sch, dm, rng, batch_rng=batch_rng, batch_size=batch_size,
                            decode_time_per_op=decode_time_per_op, target_loss=target_loss,
                            alpha=alpha, record_draws=record_draws,
-                           record_stats=record_stats)  # fmt: skip
+                           record_stats=record_stats, preempt=preempt)  # fmt: skip
     w, _ = run_loop(clock, np.zeros(model.dim(ds)), start=0, stop=iterations, step_size=alpha)
     return _training_run(clock, w)
 
