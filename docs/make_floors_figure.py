@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: the data's path: (room, what it does there), in order
 PATH = (
     ("cluster", "RunSpec: the run's description"),
-    ("cluster", "workers (an engine) or the simulated clock"),
+    ("cluster", "workers: an engine, or the simulated clock of training"),
     ("loop", "run_loop: broadcast, wait, decode, step"),
     ("cluster", "callbacks: metrics, checkpoint, progress"),
     ("cluster", "trace CSV + JSON sidecar (the spec)"),
@@ -55,12 +55,24 @@ def draw(out: Path) -> Path:
                     fontsize=8 if width >= 1.2 else 7)  # fmt: skip
             where[room] = (x + (width - 0.1) / 2, level + 0.35)
         ax.text(0.05, level + 0.35, f"floor {level}", ha="right", va="center", fontsize=8)
-    for k, (room, what) in enumerate(PATH):
+    steps: dict[str, list[int]] = {}
+    for k, (room, _) in enumerate(PATH):
+        steps.setdefault(room, []).append(k + 1)
+    for room, ks in steps.items():  # numbered badges in the rooms a step runs in
         x, y = where[room]
-        ax.annotate(f"{k + 1}. {what}", xy=(x, y), xytext=(7.6, 0.2 + k * 0.95),
-                    fontsize=8, va="center",
-                    arrowprops={"arrowstyle": "->", "color": "#b03a2e", "lw": 0.8})  # fmt: skip
-    ax.set_xlim(-0.8, 11.2)
+        for j, k in enumerate(ks):
+            bx = x - 0.26 * (len(ks) - 1) / 2 + 0.26 * j
+            ax.add_patch(plt.Circle((bx, y + 0.5), 0.12, fc="#b03a2e", ec="none"))
+            ax.text(bx, y + 0.5, str(k), color="white", ha="center", va="center",
+                    fontsize=7.5, fontweight="bold")  # fmt: skip
+    ax.text(7.6, len(rows) - 0.35, "a run's data, step by step", fontsize=9, fontweight="bold")
+    for k, (room, what) in enumerate(PATH):  # the legend, top to bottom in path order
+        y = len(rows) - 1.0 - k * 0.9
+        ax.add_patch(plt.Circle((7.75, y), 0.12, fc="#b03a2e", ec="none"))
+        ax.text(7.75, y, str(k + 1), color="white", ha="center", va="center", fontsize=7,
+                fontweight="bold")  # fmt: skip
+        ax.text(8.0, y, f"{what}  [{room}]", fontsize=8, va="center")
+    ax.set_xlim(-0.8, 12.4)
     ax.set_ylim(-0.3, len(rows) + 0.2)
     ax.axis("off")
     ax.set_title("gctheory's floors (imports point down) and a run's data on its path")
