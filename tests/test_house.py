@@ -223,17 +223,9 @@ LONG_FUNCTIONS: dict[str, tuple[int, str]] = {
         95,
         "to be split: the CLI builds a run spec from its options",
     ),
-    "gctheory/montecarlo/engine.py:run_chunks": (90, "to be split: the chunk engine's steps"),
     "gctheory/commands/training.py:register": (89, "to be split: the CLI's option groups"),
-    "gctheory/commands/sgc.py:register": (114, "to be split: the CLI's option groups"),
-    "gctheory/codes/_stacked_kernel.py:gather_solve_kernel": (
-        85,
-        "kept whole: a compiled numba kernel, its loop must not call out per system",
-    ),
-    "gctheory/montecarlo/run.py:drive": (97, "to be split: the chunk driver's steps"),
     "gctheory/commands/_hetero.py:_cmd_optimum_hetero": (83, "to be split: CLI steps"),
     "gctheory/delays/summary.py:summarize": (82, "to be split: per-load summary steps"),
-    "gctheory/commands/ldpc.py:_waterfall": (82, "to be split: CLI steps"),
 }
 
 
