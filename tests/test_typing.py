@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 USER = ROOT / "tests" / "typing_user.py"
 
 EXPECTED = {
-    "code": "gctheory.codes.commfr.CommFRCode",
+    "code": "gctheory.codes.commfr.code.CommFRCode",
     "code.s": "builtins.int",
     "result": "gctheory.codes.base.results.DecodeResult",
     "est": "gctheory.montecarlo.estimates.Estimate",
@@ -109,7 +109,7 @@ def test_public_names_have_their_real_types_not_any(mypy_output):
 #: the gallery's results (``gallery_calls`` in the user file), each a real class, no ``Any``
 GALLERY = {
     "points": "list[gctheory.ldpc.simulation.waterfall.WaterfallPoint]",
-    "law": "gctheory.ldpc.scaling.ScalingParameters",
+    "law": "gctheory.ldpc.scaling.law.ScalingParameters",
     "drawing": "gctheory.plots._base.Drawing",
     "atlas": "gctheory.tradeoff.table.TradeoffTable",
     "atlas_fig": "matplotlib.figure.Figure",

@@ -1,36 +1,7 @@
-"""CommFR-GC: communication-efficient fractional-repetition gradient coding on any linear code.
-
-Kadhe, Koyluoglu, Ramchandran 2019, Section III. Given an [N, K, delta] code
-with K x N generator G over the reals (or complexes), ``N | n`` and
-``n | k N``:
-
-- placement (Section III-A.1): p = n / N groups of N consecutive workers;
-  group g holds the l = k N / n consecutive partitions g l, ..., g l + l - 1;
-- encoding (eqs. (2)-(4)): every worker of group g sums its partitions,
-  ``g^(g) = sum_{u in D^(g)} g_u``, cuts it into K chunks (the columns of
-  ``g_mat`` in eq. (4)), and worker c of the group sends ``g_mat G_c``;
-- decoding (eq. (5)): per group, solve ``[y_{i_1} ... y_{i_t}] = g_mat G^(g)``
-  from its t survivors and add the groups' sums.
-
-Theorem 1: the scheme achieves ``(l, m, s) = (k N / n, K, delta - 1)``; with an
-MDS code (delta = N - K + 1) it meets eq. (1) with equality (Corollary 1);
-with the [N, 1, N] repetition code it is Tandon et al.'s fractional repetition
-code (Remark 1). With a systematic MDS code each group only solves a system of
-size e <= min(K, s) (the erased systematic coordinates), which gives the
-decoding complexity of Proposition 1; an LDPC code decoded by peeling
-(:class:`CommFRLDPCCode`) decodes in time linear in n (Proposition 2).
-
-References
-----------
-.. [1] Kadhe, Koyluoglu, Ramchandran, "Communication-efficient gradient coding
-   for straggler mitigation in distributed learning", 2019 (Section III,
-   Theorem 1, Corollary 1, Remark 1, Propositions 1-2).
-.. [2] Tandon, Lei, Dimakis, Karampatziakis, "Gradient coding", ICML 2017.
-"""
+"""The CommFR gradient code and its builder by family."""
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -38,8 +9,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg
 
-from gctheory._names import COMMFR_FAMILIES as _COMMFR_FAMILIES
-from gctheory._validate import check_array, check_choice, check_int, check_memory
+from gctheory._validate import check_array, check_choice
 from gctheory.codes.base import (
     DecodingCost,
     GradientCode,
@@ -48,136 +18,21 @@ from gctheory.codes.base import (
     split_chunks,
     validate_survivors,
 )
+from gctheory.codes.commfr.construction import (
+    _EPS,
+    COMMFR_FAMILIES,
+    _check_commfr_memory,
+    _check_nk_NK,
+    commfr_triple,
+    minimum_distance,
+)
 from gctheory.generators import (
     gaussian_generator,
     systematic_generator,
     vandermonde_generator,
 )
 
-__all__ = [
-    "COMMFR_FAMILIES",
-    "CommFRCode",
-    "CommFRLDPCCode",
-    "commfr_code",
-    "commfr_triple",
-    "minimum_distance",
-]
-
-COMMFR_FAMILIES = _COMMFR_FAMILIES  # gaussian, systematic, vandermonde(-complex), ...
-
-_EPS = float(np.finfo(float).eps)
-
-
-def _check_nk_NK(n: Any, k: Any, N: Any, K: Any) -> tuple[int, int, int, int]:
-    n = check_positive_int("n", n)
-    k = check_positive_int("k", k)
-    N = check_positive_int("N", N)
-    K = check_positive_int("K", K)
-    if K > N:
-        raise ValueError(f"K must be <= N for an [N, K] code, got K={K}, N={N}")
-    if n % N:
-        raise ValueError(f"N must divide n (groups of N workers), got N={N}, n={n}")
-    if (k * N) % n:
-        raise ValueError(f"n must divide k N (load l = k N / n), got n={n}, k={k}, N={N}")
-    return n, k, N, K
-
-
-def _check_commfr_memory(n: int, k: int) -> None:
-    check_memory(1 * n * k, "n", f"the {n} x {k} placement")
-
-
-def commfr_triple(n: int, k: int, N: int, K: int, delta: int) -> tuple[int, int, int]:
-    """Theorem 1 of Kadhe et al. 2019: ``(l, m, s) = (k N / n, K, delta - 1)``.
-
-    Requires ``N | n``, ``n | k N`` and ``1 <= delta <= N - K + 1`` (Singleton).
-
-    Parameters
-    ----------
-    n : int
-        Workers.
-    k : int
-        Partitions.
-    N, K : int
-        Length and dimension of the underlying code.
-    delta : int
-        Its minimum distance.
-
-    Returns
-    -------
-    tuple of int
-        ``(l, m, s)``: load, communication reduction, stragglers.
-
-    Examples
-    --------
-    >>> from gctheory.codes import commfr_triple
-    >>> commfr_triple(n=12, k=12, N=6, K=3, delta=4)
-    (6, 3, 3)
-    """
-    n, k, N, K = _check_nk_NK(n, k, N, K)
-    delta = check_positive_int("delta", delta)
-    if delta > N - K + 1:
-        raise ValueError(
-            f"delta must satisfy the Singleton bound delta <= N - K + 1 = {N - K + 1}, got {delta}"
-        )
-    return k * N // n, K, delta - 1
-
-
-def _full_rank(M: np.ndarray, K: int) -> bool:
-    sv = np.linalg.svd(M, compute_uv=False)
-    return sv.size >= K and sv[0] > 0 and sv[K - 1] > max(M.shape) * _EPS * sv[0] * 1e3
-
-
-def minimum_distance(G: Any, *, max_subsets: int = 200_000) -> int:
-    """Minimum distance delta of the code spanned by G (K x N), by enumeration (Theorem 1's delta).
-
-    ``delta - 1`` is the largest e such that every N - e columns of G have rank
-    K (the erasure-correction view used in the proof of Theorem 1 of Kadhe et
-    al. 2019). Numerical rank with tolerance ``1e3 max(K, N) eps sigma_max``;
-    raises ValueError if more than ``max_subsets`` column subsets would be
-    needed (pass ``delta`` to the code instead).
-
-    Parameters
-    ----------
-    G : array_like, shape (K, N)
-        Generator matrix.
-    max_subsets : int
-        Refuse when more column subsets would be needed.
-
-    Returns
-    -------
-    int
-        The minimum distance ``delta``.
-
-    Examples
-    --------
-    >>> from gctheory.codes import minimum_distance
-    >>> import numpy as np
-    >>> minimum_distance(np.random.default_rng(0).standard_normal((3, 6)))  # MDS: N - K + 1
-    4
-    >>> minimum_distance(np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]]))
-    2
-    """
-    max_subsets = check_int(max_subsets, "max_subsets", low=0)
-    G = check_array(G, "G", ndim=2, complex_ok=True, min_size=0)
-    if G.shape[0] > G.shape[1] or G.shape[0] < 1:
-        raise ValueError(f"G must be a K x N matrix with 1 <= K <= N, got shape {G.shape}")
-    K, N = G.shape
-    if not _full_rank(G, K):
-        raise ValueError("G must have rank K (its rows must be a basis of the code)")
-    checked = 0
-    e = 0
-    while N - (e + 1) >= K:
-        size = N - (e + 1)
-        checked += math.comb(N, size)
-        if checked > max_subsets:
-            raise ValueError(
-                f"minimum_distance needs more than max_subsets={max_subsets} rank checks for "
-                f"N={N}, K={K}; pass delta explicitly"
-            )
-        if not all(_full_rank(G[:, list(S)], K) for S in itertools.combinations(range(N), size)):
-            break
-        e += 1
-    return e + 1
+__all__ = ["CommFRCode", "commfr_code"]
 
 
 class CommFRCode(GradientCode):
@@ -471,148 +326,3 @@ def commfr_code(
         raise ValueError(f"family must be one of {COMMFR_FAMILIES}, got {family!r}")
     label = f"CommFR-GC {family} [{N}, {K}]"
     return CommFRCode(n, k, G, delta=N - K + 1, name=label)
-
-
-class CommFRLDPCCode(CommFRCode):
-    """CommFR-GC on the real LDPC code ``{c : H c = 0}``, decoded by peeling (Prop. 2).
-
-    Parameters
-    ----------
-    n, k : int
-        Workers and partitions, ``N | n``, ``n | k N``.
-    H : array or scipy.sparse (checks x N)
-        0/1 parity-check matrix (e.g. :func:`gctheory.ldpc.regular_ensemble`).
-        Over the reals the code has dimension ``K = N - rank(H)`` and a
-        systematic generator on the information set found by pivoted QR of H.
-    s : int, optional
-        Guaranteed tolerance of the peeling decoder. By default the largest e
-        such that every erasure set of size e in one group is peeled (the
-        stopping distance minus one), found by enumeration within
-        ``max_subsets``; beyond the budget, the largest e verified so far
-        (a valid, possibly pessimistic guarantee).
-
-    Notes
-    -----
-    Decoding of group g: its survivors' transmissions are known coordinates
-    of ``r`` codewords; a check with exactly one unknown coordinate fixes it
-    (``y_e = -sum_{c != e} H[ch, c] y_c / H[ch, e]``), repeated until no check
-    applies (peeling, Kadhe et al. 2019, Section IV-A). The erasure pattern
-    left is cross-checked with :func:`gctheory.ldpc.peel`. The peeling is run
-    on decoding coefficients (exact: sums of +-1 multiples), so the cost is
-    linear in the number of edges of H per survivor column.
-
-    Examples
-    --------
-    >>> from gctheory.codes import CommFRLDPCCode
-    >>> import numpy as np
-    >>> H = np.array([[1, 1, 1, 0, 0, 0], [0, 0, 1, 1, 1, 0], [1, 0, 0, 0, 1, 1]])
-    >>> code = CommFRLDPCCode(6, 6, H)
-    >>> code.N, code.K, code.s
-    (6, 3, 2)
-    >>> g = np.ones((6, 3))
-    >>> y = code.encode(g)
-    >>> code.decode([1, 2, 3, 4, 5], y[1:]).round(6).tolist()
-    [6.0, 6.0, 6.0]
-    """
-
-    def __init__(
-        self,
-        n: int,
-        k: int,
-        H: Any,
-        *,
-        s: int | None = None,
-        max_subsets: int = 20_000,
-    ) -> None:
-        from gctheory import ldpc  # lazy: only the LDPC path needs it
-
-        n = check_positive_int("n", n)
-        k = check_positive_int("k", k)
-        max_subsets = check_int(max_subsets, "max_subsets", low=0)
-        if s is not None:
-            s = check_int(s, "s", low=0)
-        Hd = check_array(H.toarray() if hasattr(H, "toarray") else H, "H", ndim=2)
-        if not np.all((Hd == 0) | (Hd == 1)):
-            raise ValueError("H must be a 0/1 parity-check matrix (checks x N)")
-        N = Hd.shape[1]
-        _, R, piv = scipy.linalg.qr(Hd, pivoting=True, mode="economic")
-        diag = np.abs(np.diag(R))
-        rank = int(np.sum(diag > max(Hd.shape) * _EPS * (diag[0] if diag.size else 0) * 1e3))
-        K = N - rank
-        if K < 1:
-            raise ValueError(f"H has full column rank {rank} = N: the code is {{0}} (K = 0)")
-        P, I_ = np.sort(piv[:rank]), np.sort(piv[rank:])
-        G = np.zeros((K, N))
-        G[:, I_] = np.eye(K)
-        # H_P y_P + H_I y_I = 0 with H_P of full column rank
-        G[:, P] = -np.linalg.lstsq(Hd[:, P], Hd[:, I_], rcond=None)[0].T
-        self.H = Hd
-        self._ldpc = ldpc
-        self._info = I_
-        self._check_vars = [np.flatnonzero(row) for row in Hd]
-        super().__init__(n, k, G, delta=1, name=f"CommFR-GC LDPC [{N}, {K}]")
-        self.s = self._stopping_tolerance(max_subsets) if s is None else int(s)
-        if not 0 <= self.s < N:
-            raise ValueError(f"s must be in [0, N) for an LDPC group of N={N}, got {s}")
-        self.delta = None  # minimum distance not computed; s is the peeling guarantee
-
-    @property
-    def min_survivors(self) -> int:
-        """``p K``: peeling may decode beyond s (Prop. 2), each group needs K survivors.
-
-        Sets of more than s stragglers are accepted and decoded when peeling
-        succeeds; ``decode`` raises ValueError when it stalls.
-        """
-        return self.groups * self.K
-
-    def _stopping_tolerance(self, max_subsets: int) -> int:
-        N = self.N
-        e, checked = 0, 0
-        while e + 1 < N:
-            checked += math.comb(N, e + 1)
-            if checked > max_subsets:
-                break
-            ok = True
-            for S in itertools.combinations(range(N), e + 1):
-                er = np.zeros(N, dtype=bool)
-                er[list(S)] = True
-                if self._ldpc.peel(self.H, er).any():
-                    ok = False
-                    break
-            if not ok:
-                break
-            e += 1
-        return e
-
-    def _group_coefficients(self, cols: np.ndarray) -> np.ndarray:
-        N, t = self.N, cols.size
-        coef = np.zeros((N, t))
-        known = np.zeros(N, dtype=bool)
-        coef[cols, np.arange(t)] = 1.0
-        known[cols] = True
-        progress = True
-        while progress and not known.all():
-            progress = False
-            for row, vars_ in zip(self.H, self._check_vars):
-                unk = vars_[~known[vars_]]
-                if unk.size == 1:
-                    e = unk[0]
-                    others = vars_[vars_ != e]
-                    coef[e] = -(row[others] @ coef[others]) / row[e]
-                    known[e] = True
-                    progress = True
-        left = self._ldpc.peel(self.H, ~np.isin(np.arange(N), cols))
-        if not np.array_equal(left, ~known):
-            raise RuntimeError("peeling value recovery disagrees with gctheory.ldpc.peel")
-        coef[~known] = 0.0  # unresolved: the residual reports the failure
-        return coef[self._info].T
-
-    def decoding_cost(self, survivors: Sequence[int] | None = None, d: int = 1) -> DecodingCost:
-        """Peeling: one pass over the edges of H per group and chunk (linear in n, Prop. 2)."""
-        r = -(-check_positive_int("d", d) // self.K)
-        edges = int(self.H.sum())
-        return DecodingCost(
-            setup=self.groups * edges,
-            apply=self.groups * (edges + self.K) * r,
-            method="peeling",
-        )
