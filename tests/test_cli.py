@@ -298,7 +298,7 @@ def test_names_are_the_owners_objects():
 def test_reproduce_for_one_paper_makes_only_its_figures(tmp_path, monkeypatch):
     # issue 29: `reproduce --paper X` remade every figure
     import gctheory.cli as cli
-    import gctheory.cli.core as core
+    import gctheory.cli._core as core
 
     asked: list = []
     monkeypatch.setattr(

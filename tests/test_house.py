@@ -29,6 +29,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "_tables",
         "_group_failure",
         "_safe_json",
+        "_home",
     ),
     ("montecarlo", "generators"),
     ("conditioning", "order_stats"),

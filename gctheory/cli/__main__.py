@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from gctheory.cli.entry import main
+from gctheory.cli._entry import main
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

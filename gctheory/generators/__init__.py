@@ -49,20 +49,22 @@ Every family has its systematic form (``systematic=True``): ``G[:, :K]^{-1} G =
 
 from __future__ import annotations
 
-from gctheory.generators.embeddings import (
+from gctheory._home import keep_home_of
+from gctheory.generators import _embeddings, _families, _polynomial
+from gctheory.generators._embeddings import (
     circulant_embedding_generator,
     rkrp_generator,
     rotation_embedding_generator,
 )
-from gctheory.generators.families import (
+from gctheory.generators._families import (
     GENERATOR_FAMILIES,
     GeneratorFamily,
     generator,
     generator_block,
     generator_family,
 )
-from gctheory.generators.families import _one as _one
-from gctheory.generators.polynomial import (
+from gctheory.generators._families import _one as _one
+from gctheory.generators._polynomial import (
     VANDERMONDE_NODES,
     chebyshev_vandermonde_generator,
     check_generator,
@@ -91,3 +93,6 @@ __all__ = [
     "generator_block",
     "check_generator",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _embeddings, _families, _polynomial)

@@ -75,6 +75,7 @@ References
 
 from __future__ import annotations
 
+from gctheory._home import keep_home_of
 from gctheory.codes._linalg import effective_condition_number as effective_condition_number
 from gctheory.codes._linalg import join_chunks as join_chunks
 from gctheory.codes._linalg import split_chunks as split_chunks
@@ -82,10 +83,11 @@ from gctheory.codes._linalg import target_matrix as target_matrix
 from gctheory.codes._precision import DecodingPrecisionWarning as DecodingPrecisionWarning
 from gctheory.codes._survivors import check_positive_int as check_positive_int
 from gctheory.codes._survivors import validate_survivors as validate_survivors
-from gctheory.codes.base.bounds import ye_abbe_lower_bound
-from gctheory.codes.base.interface import GradientCode
-from gctheory.codes.base.results import DecodeResult, DecodingCost
-from gctheory.codes.base.verification import ToleranceCheck, verify_straggler_sets
+from gctheory.codes.base import _bounds, _interface, _results, _verification
+from gctheory.codes.base._bounds import ye_abbe_lower_bound
+from gctheory.codes.base._interface import GradientCode
+from gctheory.codes.base._results import DecodeResult, DecodingCost
+from gctheory.codes.base._verification import ToleranceCheck, verify_straggler_sets
 
 __all__ = [
     "DecodeResult",
@@ -102,3 +104,6 @@ __all__ = [
     "ToleranceCheck",
     "verify_straggler_sets",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _bounds, _interface, _results, _verification)

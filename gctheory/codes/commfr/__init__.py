@@ -30,10 +30,12 @@ References
 
 from __future__ import annotations
 
-from gctheory.codes.commfr.code import CommFRCode, commfr_code
-from gctheory.codes.commfr.construction import _EPS as _EPS
-from gctheory.codes.commfr.construction import COMMFR_FAMILIES, commfr_triple, minimum_distance
-from gctheory.codes.commfr.ldpc_code import CommFRLDPCCode
+from gctheory._home import keep_home_of
+from gctheory.codes.commfr import _code, _construction, _ldpc_code
+from gctheory.codes.commfr._code import CommFRCode, commfr_code
+from gctheory.codes.commfr._construction import _EPS as _EPS
+from gctheory.codes.commfr._construction import COMMFR_FAMILIES, commfr_triple, minimum_distance
+from gctheory.codes.commfr._ldpc_code import CommFRLDPCCode
 
 __all__ = [
     "COMMFR_FAMILIES",
@@ -43,3 +45,6 @@ __all__ = [
     "commfr_triple",
     "minimum_distance",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _code, _construction, _ldpc_code)

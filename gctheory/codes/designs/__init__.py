@@ -64,8 +64,10 @@ References
 
 from __future__ import annotations
 
-from gctheory.codes.designs.bibd_code import BIBDGradientCode, bibd_error
-from gctheory.codes.designs.constructions import (
+from gctheory._home import keep_home_of
+from gctheory.codes.designs import _bibd_code, _constructions, _existence, _stochastic
+from gctheory.codes.designs._bibd_code import BIBDGradientCode, bibd_error
+from gctheory.codes.designs._constructions import (
     BlockDesign,
     affine_plane,
     paley_design,
@@ -73,8 +75,8 @@ from gctheory.codes.designs.constructions import (
     singer_design,
     steiner_triple_system,
 )
-from gctheory.codes.designs.existence import bibd, bruck_ryser_chowla, complete_design
-from gctheory.codes.designs.stochastic import StochasticGradientCode, sgc_variance
+from gctheory.codes.designs._existence import bibd, bruck_ryser_chowla, complete_design
+from gctheory.codes.designs._stochastic import StochasticGradientCode, sgc_variance
 
 __all__ = [
     "BlockDesign",
@@ -91,3 +93,6 @@ __all__ = [
     "StochasticGradientCode",
     "sgc_variance",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _bibd_code, _constructions, _existence, _stochastic)

@@ -47,23 +47,25 @@ References
 
 from __future__ import annotations
 
-from gctheory.codes.expander.expander_code import (
+from gctheory._home import keep_home_of
+from gctheory.codes.expander import _expander_code, _graph_assignment, _graphs
+from gctheory.codes.expander._expander_code import (
     ExpanderCode,
     expander_error_bound,
     expander_worst_case_lower_bound,
 )
-from gctheory.codes.expander.graph_assignment import (
+from gctheory.codes.expander._graph_assignment import (
     GraphAssignmentCode,
     glasgow_wootters_random_bound,
     graph_adversarial_bound,
     graph_optimal_alpha,
 )
-from gctheory.codes.expander.graph_assignment import _edges as _edges
-from gctheory.codes.expander.graphs import _CIRCULANT_DIRECT_MAX as _CIRCULANT_DIRECT_MAX
-from gctheory.codes.expander.graphs import _circulant_spectrum as _circulant_spectrum
-from gctheory.codes.expander.graphs import _configuration_repaired as _configuration_repaired
-from gctheory.codes.expander.graphs import _random_regular_edges as _random_regular_edges
-from gctheory.codes.expander.graphs import (
+from gctheory.codes.expander._graph_assignment import _edges as _edges
+from gctheory.codes.expander._graphs import _CIRCULANT_DIRECT_MAX as _CIRCULANT_DIRECT_MAX
+from gctheory.codes.expander._graphs import _circulant_spectrum as _circulant_spectrum
+from gctheory.codes.expander._graphs import _configuration_repaired as _configuration_repaired
+from gctheory.codes.expander._graphs import _random_regular_edges as _random_regular_edges
+from gctheory.codes.expander._graphs import (
     circulant_graph,
     circulant_spectrum,
     graph_spectrum,
@@ -85,3 +87,6 @@ __all__ = [
     "graph_adversarial_bound",
     "glasgow_wootters_random_bound",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _expander_code, _graph_assignment, _graphs)

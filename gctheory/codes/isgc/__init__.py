@@ -66,9 +66,11 @@ References
 
 from __future__ import annotations
 
+from gctheory._home import keep_home_of
 from gctheory.codes._empty import PartialDecodeResult as PartialDecodeResult
-from gctheory.codes.isgc.code import ISGCCode, ISGCDecoder, ISGCResult
-from gctheory.codes.isgc.disjoint import (
+from gctheory.codes.isgc import _code, _disjoint
+from gctheory.codes.isgc._code import ISGCCode, ISGCDecoder, ISGCResult
+from gctheory.codes.isgc._disjoint import (
     cyclic_max_disjoint,
     frc_expected_recovered,
     hybrid_max_disjoint,
@@ -87,3 +89,6 @@ __all__ = [
     "hybrid_max_disjoint",
     "max_disjoint_exhaustive",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _code, _disjoint)

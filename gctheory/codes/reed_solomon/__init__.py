@@ -36,15 +36,17 @@ References
 
 from __future__ import annotations
 
-from gctheory.codes.reed_solomon.code import ReedSolomonCode
-from gctheory.codes.reed_solomon.decoding import (
+from gctheory._home import keep_home_of
+from gctheory.codes.reed_solomon import _code, _decoding, _encoding, _masks
+from gctheory.codes.reed_solomon._code import ReedSolomonCode
+from gctheory.codes.reed_solomon._decoding import (
     RSDecodeResult,
     rs_decoding_vector,
     rs_decoding_vector_solve,
     rs_inverse_table,
 )
-from gctheory.codes.reed_solomon.encoding import rs_encoding_matrix, rs_polynomials
-from gctheory.codes.reed_solomon.masks import mask_matrix, row_balanced_mask_matrix, rs_tolerance
+from gctheory.codes.reed_solomon._encoding import rs_encoding_matrix, rs_polynomials
+from gctheory.codes.reed_solomon._masks import mask_matrix, row_balanced_mask_matrix, rs_tolerance
 
 __all__ = [
     "row_balanced_mask_matrix",
@@ -58,3 +60,6 @@ __all__ = [
     "RSDecodeResult",
     "ReedSolomonCode",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _code, _decoding, _encoding, _masks)

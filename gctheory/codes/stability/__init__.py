@@ -29,22 +29,24 @@ References
 
 from __future__ import annotations
 
-from gctheory.codes.stability.comparison import (
+from gctheory._home import keep_home_of
+from gctheory.codes.stability import _comparison, _decoding, _growth
+from gctheory.codes.stability._comparison import (
     COMPARE_SCHEMES,
     GeneratorComparison,
     compare_generators,
     recommend,
 )
-from gctheory.codes.stability.comparison import _rank as _rank
-from gctheory.codes.stability.decoding import ERROR_FLOOR as ERROR_FLOOR
-from gctheory.codes.stability.decoding import (
+from gctheory.codes.stability._comparison import _rank as _rank
+from gctheory.codes.stability._decoding import ERROR_FLOOR as ERROR_FLOOR
+from gctheory.codes.stability._decoding import (
     STABILITY_FAMILIES,
     StabilityPoint,
     decoding_error,
     decoding_stability,
     stability_code,
 )
-from gctheory.codes.stability.growth import GrowthFit, growth_exponent
+from gctheory.codes.stability._growth import GrowthFit, growth_exponent
 
 __all__ = [
     "COMPARE_SCHEMES",
@@ -59,3 +61,6 @@ __all__ = [
     "decoding_error",
     "decoding_stability",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _comparison, _decoding, _growth)

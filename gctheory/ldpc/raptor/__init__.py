@@ -8,7 +8,9 @@ References
 
 from __future__ import annotations
 
-from gctheory.ldpc.raptor.asymptotic import (
+from gctheory._home import keep_home_of
+from gctheory.ldpc.raptor import _asymptotic, _finite_length
+from gctheory.ldpc.raptor._asymptotic import (
     RaptorParameters,
     check_condition_54,
     lt_residual_fraction,
@@ -18,7 +20,11 @@ from gctheory.ldpc.raptor.asymptotic import (
     raptor_parameters,
     raptor_residual_rate,
 )
-from gctheory.ldpc.raptor.finite_length import LTProfile, lt_peeling_profile, raptor_failure_profile
+from gctheory.ldpc.raptor._finite_length import (
+    LTProfile,
+    lt_peeling_profile,
+    raptor_failure_profile,
+)
 
 __all__ = [
     "LTProfile",
@@ -33,3 +39,6 @@ __all__ = [
     "raptor_parameters",
     "raptor_residual_rate",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _asymptotic, _finite_length)

@@ -65,17 +65,19 @@ References
 
 from __future__ import annotations
 
-from gctheory.ldpc.scaling.covariance import CriticalPoint
-from gctheory.ldpc.scaling.covariance import _Chain as _Chain
-from gctheory.ldpc.scaling.covariance import _initial_state as _initial_state
-from gctheory.ldpc.scaling.law import (
+from gctheory._home import keep_home_of
+from gctheory.ldpc.scaling import _covariance, _law, _shift
+from gctheory.ldpc.scaling._covariance import CriticalPoint
+from gctheory.ldpc.scaling._covariance import _Chain as _Chain
+from gctheory.ldpc.scaling._covariance import _initial_state as _initial_state
+from gctheory.ldpc.scaling._law import (
     ScalingParameters,
     regular_scaling_parameters,
     scaling_law_block_erasure,
     scaling_parameters,
 )
-from gctheory.ldpc.scaling.omega import _omega_pde as _omega_pde
-from gctheory.ldpc.scaling.omega import omega_constant
+from gctheory.ldpc.scaling._shift import _omega_pde as _omega_pde
+from gctheory.ldpc.scaling._shift import omega_constant
 
 __all__ = [
     "CriticalPoint",
@@ -85,3 +87,6 @@ __all__ = [
     "scaling_law_block_erasure",
     "scaling_parameters",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _covariance, _law, _shift)

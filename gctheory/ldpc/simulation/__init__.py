@@ -21,16 +21,18 @@ References
 
 from __future__ import annotations
 
-from gctheory.ldpc.simulation.ensemble import ensemble_failure_rate, ensemble_residual_rate
-from gctheory.ldpc.simulation.fixed_code import _code as _code
-from gctheory.ldpc.simulation.fixed_code import _critical_counts as _critical_counts
-from gctheory.ldpc.simulation.fixed_code import (
+from gctheory._home import keep_home_of
+from gctheory.ldpc.simulation import _ensemble, _fixed_code, _waterfall
+from gctheory.ldpc.simulation._ensemble import ensemble_failure_rate, ensemble_residual_rate
+from gctheory.ldpc.simulation._fixed_code import _code as _code
+from gctheory.ldpc.simulation._fixed_code import _critical_counts as _critical_counts
+from gctheory.ldpc.simulation._fixed_code import (
     block_failure_rate,
     count_failure_rate,
     critical_erasure_count,
     residual_erasure_rate,
 )
-from gctheory.ldpc.simulation.waterfall import WaterfallPoint, waterfall
+from gctheory.ldpc.simulation._waterfall import WaterfallPoint, waterfall
 
 __all__ = [
     "WaterfallPoint",
@@ -42,3 +44,6 @@ __all__ = [
     "residual_erasure_rate",
     "waterfall",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _ensemble, _fixed_code, _waterfall)

@@ -42,11 +42,17 @@ of :func:`gctheory.order_stats.order_statistic_moments` (same code path).
 
 from __future__ import annotations
 
-from gctheory.order_stats.heterogeneous.cdf import _Counts as _Counts
-from gctheory.order_stats.heterogeneous.cdf import _hetero_cdf_sf as _hetero_cdf_sf
-from gctheory.order_stats.heterogeneous.cdf import order_statistic_cdf
-from gctheory.order_stats.heterogeneous.groups import WorkerGroup, is_worker_sequence, worker_groups
-from gctheory.order_stats.heterogeneous.moments import hetero_order_statistic_moments
+from gctheory._home import keep_home_of
+from gctheory.order_stats.heterogeneous import _cdf, _groups, _moments
+from gctheory.order_stats.heterogeneous._cdf import _Counts as _Counts
+from gctheory.order_stats.heterogeneous._cdf import _hetero_cdf_sf as _hetero_cdf_sf
+from gctheory.order_stats.heterogeneous._cdf import order_statistic_cdf
+from gctheory.order_stats.heterogeneous._groups import (
+    WorkerGroup,
+    is_worker_sequence,
+    worker_groups,
+)
+from gctheory.order_stats.heterogeneous._moments import hetero_order_statistic_moments
 
 __all__ = [
     "WorkerGroup",
@@ -55,3 +61,6 @@ __all__ = [
     "hetero_order_statistic_moments",
     "order_statistic_cdf",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _cdf, _groups, _moments)

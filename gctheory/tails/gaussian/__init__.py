@@ -37,17 +37,23 @@ References
 
 from __future__ import annotations
 
-from gctheory.tails.gaussian.bartlett import _bartlett as _bartlett
-from gctheory.tails.gaussian.bartlett import _roots_2 as _roots_2
-from gctheory.tails.gaussian.bartlett import _roots_general as _roots_general
-from gctheory.tails.gaussian.bartlett import condition_tail_2xn, conditional_tail_probability
-from gctheory.tails.gaussian.single import (
+from gctheory._home import keep_home_of
+from gctheory.tails.gaussian import _conditional, _single, _subsets
+from gctheory.tails.gaussian._conditional import _bartlett as _bartlett
+from gctheory.tails.gaussian._conditional import _roots_2 as _roots_2
+from gctheory.tails.gaussian._conditional import _roots_general as _roots_general
+from gctheory.tails.gaussian._conditional import condition_tail_2xn, conditional_tail_probability
+from gctheory.tails.gaussian._single import (
     MAX_ENTRIES,
     ConditionExceeds,
     GaussianConditionTail,
     condition_tail_is,
 )
-from gctheory.tails.gaussian.subsets import SubsetConditionTail, SubsetMaxExceeds, subset_failure_is
+from gctheory.tails.gaussian._subsets import (
+    SubsetConditionTail,
+    SubsetMaxExceeds,
+    subset_failure_is,
+)
 
 __all__ = [
     "MAX_ENTRIES",
@@ -60,3 +66,6 @@ __all__ = [
     "condition_tail_is",
     "subset_failure_is",
 ]
+
+# every definition keeps this package as its home (pickles, fingerprints, reprs)
+keep_home_of(__name__, _conditional, _single, _subsets)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory.codes.reed_solomon.masks import _check_nkw, _check_rs_memory, mask_matrix
+from gctheory.codes.reed_solomon._masks import _check_nkw, _check_rs_memory, mask_matrix
 
 __all__ = ["rs_polynomials", "rs_encoding_matrix"]
 

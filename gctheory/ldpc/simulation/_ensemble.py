@@ -19,7 +19,7 @@ from gctheory.ldpc.peeling import (
     _peel_prepared,
     _resolve_backend,
 )
-from gctheory.ldpc.simulation.fixed_code import _erasures, _mc_kwargs
+from gctheory.ldpc.simulation._fixed_code import _erasures, _mc_kwargs
 from gctheory.montecarlo import (
     Estimate,
     estimate_mean,

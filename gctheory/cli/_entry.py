@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from gctheory._output import set_parameters
-from gctheory.cli.parser import Parser, build_parser
+from gctheory.cli._parser import Parser, build_parser
 
 __all__ = ["main"]
 

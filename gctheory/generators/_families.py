@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 
 from gctheory._validate import as_generator, check_choice, check_int
-from gctheory.generators.embeddings import (
+from gctheory.generators._embeddings import (
     _next_prime,
     circulant_embedding_generator,
     rkrp_generator,
     rotation_embedding_generator,
 )
-from gctheory.generators.polynomial import (
+from gctheory.generators._polynomial import (
     _check_nk,
     chebyshev_vandermonde_generator,
     gaussian_generator,

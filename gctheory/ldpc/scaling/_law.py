@@ -18,13 +18,13 @@ from gctheory.ldpc.ensembles import (
     _check_distribution,
     edge_to_node,
 )
-from gctheory.ldpc.scaling.covariance import (
+from gctheory.ldpc.scaling._covariance import (
     CriticalPoint,
     _covariance_evolution,
     _critical_points,
     _mp_poly,
 )
-from gctheory.ldpc.scaling.omega import omega_constant
+from gctheory.ldpc.scaling._shift import omega_constant
 
 __all__ = [
     "ScalingParameters",

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from gctheory._validate import as_generator, check_int, check_memory
-from gctheory.generators.polynomial import _check_nk
+from gctheory.generators._polynomial import _check_nk
 
 __all__ = ["rotation_embedding_generator", "circulant_embedding_generator", "rkrp_generator"]
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from gctheory._validate import check_int
 from gctheory.codes import _design_families as _fam
-from gctheory.codes.designs.constructions import (
+from gctheory.codes.designs._constructions import (
     BlockDesign,
     _check_size,
     affine_plane,

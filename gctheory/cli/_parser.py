@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from gctheory import __version__
 from gctheory._output import add_format_argument
-from gctheory.cli.core import _check_all_time, _cmd_check, _cmd_figures, _cmd_reproduce
+from gctheory.cli._core import _check_all_time, _cmd_check, _cmd_figures, _cmd_reproduce
 from gctheory.commands._common import add_quiet_argument
 
 __all__ = ["build_parser"]

@@ -15,8 +15,8 @@ from gctheory.codes.base import (
     DecodingCost,
     check_positive_int,
 )
-from gctheory.codes.commfr.code import CommFRCode
-from gctheory.codes.commfr.construction import _EPS
+from gctheory.codes.commfr._code import CommFRCode
+from gctheory.codes.commfr._construction import _EPS
 
 __all__ = ["CommFRLDPCCode"]
 

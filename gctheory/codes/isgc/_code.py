@@ -16,7 +16,7 @@ from gctheory.codes._empty import EmptyDecodeMixin
 from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
-from gctheory.codes.isgc.disjoint import (
+from gctheory.codes.isgc._disjoint import (
     _check_hybrid,
     frc_expected_recovered,
     hybrid_max_disjoint,

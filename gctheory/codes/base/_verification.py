@@ -14,7 +14,7 @@ from gctheory._validate import as_generator, check_real
 from gctheory.codes._survivors import (
     check_positive_int,
 )
-from gctheory.codes.base.interface import GradientCode
+from gctheory.codes.base._interface import GradientCode
 
 __all__ = ["ToleranceCheck", "verify_straggler_sets"]
 

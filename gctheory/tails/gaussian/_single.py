@@ -13,7 +13,7 @@ from gctheory._threads import blas_single_thread
 from gctheory._validate import check_choice, check_int, check_real
 from gctheory.conditioning import condition_numbers
 from gctheory.montecarlo import Estimate, importance_sampling
-from gctheory.tails.gaussian.bartlett import (
+from gctheory.tails.gaussian._conditional import (
     MAX_CONDITION_X,
     _haar_stiefel,
     _inverse_probability_sum,

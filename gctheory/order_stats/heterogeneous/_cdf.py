@@ -14,7 +14,7 @@ from gctheory.order_stats._common import (
     MAX_WORKERS,
     _check_dist,
 )
-from gctheory.order_stats.heterogeneous.groups import is_worker_sequence, worker_groups
+from gctheory.order_stats.heterogeneous._groups import is_worker_sequence, worker_groups
 
 __all__ = ["order_statistic_cdf"]
 

@@ -16,13 +16,13 @@ from gctheory.codes.base import (
     check_positive_int,
     validate_survivors,
 )
-from gctheory.codes.reed_solomon.decoding import (
+from gctheory.codes.reed_solomon._decoding import (
     RSDecodeResult,
     rs_decoding_vector,
     rs_inverse_table,
 )
-from gctheory.codes.reed_solomon.encoding import _encode_from_mask, _roots, rs_polynomials
-from gctheory.codes.reed_solomon.masks import _check_nkw, _check_rs_memory, mask_matrix
+from gctheory.codes.reed_solomon._encoding import _encode_from_mask, _roots, rs_polynomials
+from gctheory.codes.reed_solomon._masks import _check_nkw, _check_rs_memory, mask_matrix
 
 __all__ = ["ReedSolomonCode"]
 

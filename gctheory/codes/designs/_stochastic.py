@@ -13,7 +13,7 @@ from gctheory.codes._empty import EmptyDecodeMixin
 from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
-from gctheory.codes.designs.constructions import BlockDesign
+from gctheory.codes.designs._constructions import BlockDesign
 
 __all__ = ["StochasticGradientCode", "sgc_variance"]
 

@@ -17,7 +17,7 @@ from gctheory.ldpc.peeling import (
     _as_parity_check,
     _resolve_backend,
 )
-from gctheory.ldpc.simulation.fixed_code import _failure_event, _mc_kwargs, _residual_frames
+from gctheory.ldpc.simulation._fixed_code import _failure_event, _mc_kwargs, _residual_frames
 from gctheory.montecarlo import (
     Estimate,
     estimate_mean,

@@ -32,7 +32,7 @@ from gctheory.codes._survivors import (
     check_positive_int,
     validate_survivors,
 )
-from gctheory.codes.base.results import DecodeResult, DecodingCost, _show_list
+from gctheory.codes.base._results import DecodeResult, DecodingCost, _show_list
 from gctheory.codes.io import CodeIO  # save / save_tandon_B
 
 __all__ = ["GradientCode"]

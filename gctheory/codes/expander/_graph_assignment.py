@@ -22,7 +22,7 @@ from gctheory._validate import (
 from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import validate_survivors
-from gctheory.codes.expander.graphs import _check_adjacency, graph_spectrum
+from gctheory.codes.expander._graphs import _check_adjacency, graph_spectrum
 
 __all__ = [
     "GraphAssignmentCode",

@@ -18,7 +18,7 @@ from gctheory.codes.base import (
     split_chunks,
     validate_survivors,
 )
-from gctheory.codes.commfr.construction import (
+from gctheory.codes.commfr._construction import (
     _EPS,
     COMMFR_FAMILIES,
     _check_commfr_memory,

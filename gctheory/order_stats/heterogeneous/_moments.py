@@ -16,8 +16,8 @@ from gctheory.order_stats._common import (
     _family,
 )
 from gctheory.order_stats.closed_forms import _exponential_moments, _pareto_moments
-from gctheory.order_stats.heterogeneous.cdf import _Counts, _FastLaw, _hetero_cdf_sf
-from gctheory.order_stats.heterogeneous.groups import (
+from gctheory.order_stats.heterogeneous._cdf import _Counts, _FastLaw, _hetero_cdf_sf
+from gctheory.order_stats.heterogeneous._groups import (
     MAX_DISCRETE_POINTS,
     MAX_GROUPS,
     WorkerGroup,

@@ -16,7 +16,7 @@ from gctheory._validate import (
 from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import _ApproximateCode, recovery_error
 from gctheory.codes.base import DecodingCost, check_positive_int, validate_survivors
-from gctheory.codes.expander.graphs import _check_adjacency, graph_spectrum
+from gctheory.codes.expander._graphs import _check_adjacency, graph_spectrum
 
 __all__ = ["ExpanderCode", "expander_error_bound", "expander_worst_case_lower_bound"]
 

@@ -11,7 +11,7 @@ from gctheory._validate import check_choice, check_int
 from gctheory.codes._survivors import Survivors
 from gctheory.codes.approximate import _ApproximateCode
 from gctheory.codes.base import validate_survivors
-from gctheory.codes.designs.constructions import BlockDesign
+from gctheory.codes.designs._constructions import BlockDesign
 
 __all__ = ["bibd_error", "BIBDGradientCode"]
 

@@ -15,7 +15,7 @@ from gctheory._validate import check_int, check_real
 from gctheory.conditioning import condition_numbers
 from gctheory.conditioning._common import _most_subsets
 from gctheory.montecarlo import Estimate, importance_sampling
-from gctheory.tails.gaussian.bartlett import _inverse_probability_sum, _redraw_row
+from gctheory.tails.gaussian._conditional import _inverse_probability_sum, _redraw_row
 
 __all__ = ["SubsetConditionTail", "SubsetMaxExceeds", "subset_failure_is"]
 

@@ -16,7 +16,7 @@ from gctheory._validate import (
     check_real,
 )
 from gctheory.ldpc.ensembles import Distribution, _check_distribution
-from gctheory.ldpc.raptor.asymptotic import _theorem6_setup
+from gctheory.ldpc.raptor._asymptotic import _theorem6_setup
 
 __all__ = ["LTProfile", "lt_peeling_profile", "raptor_failure_profile"]
 

@@ -14,8 +14,8 @@ from gctheory.codes.base import (
     DecodeResult,
     validate_survivors,
 )
-from gctheory.codes.reed_solomon.encoding import _roots
-from gctheory.codes.reed_solomon.masks import _check_int
+from gctheory.codes.reed_solomon._encoding import _roots
+from gctheory.codes.reed_solomon._masks import _check_int
 
 __all__ = ["rs_inverse_table", "rs_decoding_vector", "rs_decoding_vector_solve", "RSDecodeResult"]
 

@@ -13,7 +13,7 @@ import numpy as np
 from gctheory import _names
 from gctheory._validate import check_choice
 from gctheory.codes.base import GradientCode
-from gctheory.codes.stability.decoding import _D, decoding_error
+from gctheory.codes.stability._decoding import _D, decoding_error
 from gctheory.codes.ye_abbe import YeAbbeCode
 from gctheory.conditioning import Float64Warning
 
