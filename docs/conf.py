@@ -276,7 +276,7 @@ def _fix_autosummary_summaries() -> None:
 def _analyze_split_packages() -> None:
     """A module split into a package of private files (``gctheory.codes.partial``,
     ``gctheory.codes.sequential``) keeps the package as its definitions' ``__module__``
-    (``gctheory.codes._home.keep_home``: pickles and fingerprints stay as they were), so
+    (``gctheory._home.keep_home``: pickles and fingerprints stay as they were), so
     Sphinx's source analyzer, which reads the ``__module__``'s file for attribute comments
     and annotation-only attributes, finds them in none of the package's ``__init__``.
     Here the package's analysis also holds its private files' attribute comments and

@@ -298,10 +298,11 @@ def test_names_are_the_owners_objects():
 def test_reproduce_for_one_paper_makes_only_its_figures(tmp_path, monkeypatch):
     # issue 29: `reproduce --paper X` remade every figure
     import gctheory.cli as cli
+    import gctheory.cli._core as core
 
     asked: list = []
     monkeypatch.setattr(
-        cli, "_run_figures", lambda outdir, quick, names=None: asked.append(names) or 0
+        core, "_run_figures", lambda outdir, quick, names=None: asked.append(names) or 0
     )
     rc = cli.main(["reproduce", "--quick", "--paper", "halbawi2017", "--outdir", str(tmp_path)])
     assert rc == 0

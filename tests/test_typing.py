@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 USER = ROOT / "tests" / "typing_user.py"
 
 EXPECTED = {
-    "code": "gctheory.codes.commfr.CommFRCode",
+    "code": "gctheory.codes.commfr._code.CommFRCode",
     "code.s": "builtins.int",
-    "result": "gctheory.codes.base.DecodeResult",
+    "result": "gctheory.codes.base._results.DecodeResult",
     "est": "gctheory.montecarlo.estimates.Estimate",
     "est.value": "builtins.float",
     "est.low": "builtins.float",
@@ -89,7 +89,7 @@ def test_readme_calls_have_no_bare_any(mypy_output):
             bare.append(f"{m.group(1)}: {src.strip()}")
     assert not bare, "\n".join(bare)
     revealed = _revealed(mypy_output[0])
-    assert revealed["loaded"] == "gctheory.codes.base.GradientCode"
+    assert revealed["loaded"] == "gctheory.codes.base._interface.GradientCode"
     assert revealed["profile"] == revealed["scaling"] == "float"
     assert revealed["gctheory.tradeoff_table"].endswith("TradeoffTable")
 
@@ -108,8 +108,8 @@ def test_public_names_have_their_real_types_not_any(mypy_output):
 
 #: the gallery's results (``gallery_calls`` in the user file), each a real class, no ``Any``
 GALLERY = {
-    "points": "list[gctheory.ldpc.simulation.WaterfallPoint]",
-    "law": "gctheory.ldpc.scaling.ScalingParameters",
+    "points": "list[gctheory.ldpc.simulation._waterfall.WaterfallPoint]",
+    "law": "gctheory.ldpc.scaling._law.ScalingParameters",
     "drawing": "gctheory.plots._base.Drawing",
     "atlas": "gctheory.tradeoff.table.TradeoffTable",
     "atlas_fig": "matplotlib.figure.Figure",
@@ -186,4 +186,4 @@ def test_editable_install_is_visible_to_mypy_and_not_shadowed(tmp_path):
          "--follow-imports=silent", str(user)]
     )  # fmt: skip
     assert status == 0 and "Success" in stdout, stdout + stderr
-    assert '-> gctheory.codes.base.GradientCode"' in stdout, stdout
+    assert '-> gctheory.codes.base._interface.GradientCode"' in stdout, stdout

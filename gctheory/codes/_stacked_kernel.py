@@ -41,8 +41,109 @@ def _pivot(M, b, k, e, m, c, best, prow):
                 b[p, j, t] = tmp
 
 
+# the kernel's steps: each inlined into the kernel by numba (inline="always"), so the
+# compiled loop over a block of systems makes no call per step
+_step = numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy", inline="always")
+
+
+@_step
+def _gather(W, SS, e, m, c0, c, rows, M, b, M0, b0):
+    # systems c0 .. c0 + c - 1, interleaved (system t in the last axis), and their copies
+    for i in range(e):
+        for t in range(c):
+            rows[t] = SS[c0 + t, i]
+        for j in range(e):
+            for t in range(c):
+                M[i, j, t] = W[rows[t], j]
+                M0[i, j, t] = M[i, j, t]
+        for j in range(m):
+            for t in range(c):
+                b[i, j, t] = W[rows[t], e + j]
+                b0[i, j, t] = b[i, j, t]
+
+
+@_step
+def _scale_column(M, k, e, c, piv):
+    # the multipliers of column k: below the pivot, divided by it
+    for t in range(c):
+        piv[t] = 1.0 / M[k, k, t]  # inf for a zero pivot: that system only
+    for i in range(k + 1, e):
+        for t in range(c):
+            M[i, k, t] *= piv[t]
+
+
+@_step
+def _eliminate_pair(M, b, k, e, m, c, best, prow, piv):
+    # two elimination steps per pass over the trailing block (half the memory
+    # traffic): column k + 1 first, then pivot k + 1, then one rank-2 update
+    for i in range(k + 1, e):
+        for t in range(c):
+            M[i, k + 1, t] -= M[i, k, t] * M[k, k + 1, t]
+    _pivot(M, b, k + 1, e, m, c, best, prow)  # swaps carry the pending step k
+    for j in range(k + 2, e):
+        for t in range(c):
+            M[k + 1, j, t] -= M[k + 1, k, t] * M[k, j, t]
+    for j in range(m):
+        for t in range(c):
+            b[k + 1, j, t] -= M[k + 1, k, t] * b[k, j, t]
+    for t in range(c):
+        piv[t] = 1.0 / M[k + 1, k + 1, t]
+    for i in range(k + 2, e):
+        for t in range(c):
+            M[i, k + 1, t] *= piv[t]
+        for j in range(k + 2, e):
+            for t in range(c):
+                M[i, j, t] -= M[i, k, t] * M[k, j, t] + M[i, k + 1, t] * M[k + 1, j, t]
+        for j in range(m):
+            for t in range(c):
+                b[i, j, t] -= M[i, k, t] * b[k, j, t] + M[i, k + 1, t] * b[k + 1, j, t]
+
+
+@_step
+def _back_substitute(M, b, e, m, c):
+    # U y = b, in place in b
+    for k in range(e - 1, -1, -1):
+        for i in range(k + 1, e):
+            for j in range(m):
+                for t in range(c):
+                    b[k, j, t] -= M[k, i, t] * b[i, j, t]
+        for j in range(m):
+            for t in range(c):
+                b[k, j, t] /= M[k, k, t]
+
+
+@_step
+def _store(b, M0, b0, Y, R, norms, acc, c0, c, e, m):
+    # the solutions and their squared norms, then the residual from the original rows
+    # (kept in M0, b0) and its squared norm
+    for t in range(c):
+        sq = 0.0
+        for i in range(e):
+            for j in range(m):
+                v = b[i, j, t]
+                Y[c0 + t, i, j] = v
+                sq += v.real * v.real + v.imag * v.imag
+        norms[c0 + t, 1] = sq
+        norms[c0 + t, 0] = 0.0
+    for i in range(e):
+        for j in range(m):
+            for t in range(c):
+                acc[t] = b0[i, j, t]
+            for u in range(e):
+                for t in range(c):
+                    acc[t] -= M0[i, u, t] * b[u, j, t]
+            for t in range(c):
+                v = acc[t]
+                R[c0 + t, i, j] = v
+                norms[c0 + t, 0] += v.real * v.real + v.imag * v.imag
+
+
 @numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")
-def gather_solve_kernel(W, SS, e, Y, R, norms, block):  # noqa: PLR0912
+def gather_solve_kernel(W, SS, e, Y, R, norms, block):
+    """Solve the systems ``W[SS[i], :e] y = W[SS[i], e:]``, ``block`` at a time interleaved
+    (system in the last axis), by LU with partial pivoting, two columns per pass; writes
+    the solutions to ``Y``, the residuals to ``R`` and their squared norms to ``norms``
+    (residual, solution)."""
     N = SS.shape[0]
     m = W.shape[1] - e
     M = np.empty((e, e, block), dtype=W.dtype)
@@ -56,79 +157,17 @@ def gather_solve_kernel(W, SS, e, Y, R, norms, block):  # noqa: PLR0912
     rows = np.empty(block, dtype=np.int64)
     for c0 in range(0, N, block):
         c = min(block, N - c0)
-        for i in range(e):
-            for t in range(c):
-                rows[t] = SS[c0 + t, i]
-            for j in range(e):
-                for t in range(c):
-                    M[i, j, t] = W[rows[t], j]
-                    M0[i, j, t] = M[i, j, t]
-            for j in range(m):
-                for t in range(c):
-                    b[i, j, t] = W[rows[t], e + j]
-                    b0[i, j, t] = b[i, j, t]
+        _gather(W, SS, e, m, c0, c, rows, M, b, M0, b0)
         k = 0
         while k < e:
             _pivot(M, b, k, e, m, c, best, prow)
-            for t in range(c):
-                piv[t] = 1.0 / M[k, k, t]  # inf for a zero pivot: that system only
-            for i in range(k + 1, e):
-                for t in range(c):
-                    M[i, k, t] *= piv[t]
+            _scale_column(M, k, e, c, piv)
             if k + 1 == e:
                 break
-            # two elimination steps per pass over the trailing block (half the memory
-            # traffic): column k + 1 first, then pivot k + 1, then one rank-2 update
-            for i in range(k + 1, e):
-                for t in range(c):
-                    M[i, k + 1, t] -= M[i, k, t] * M[k, k + 1, t]
-            _pivot(M, b, k + 1, e, m, c, best, prow)  # swaps carry the pending step k
-            for j in range(k + 2, e):
-                for t in range(c):
-                    M[k + 1, j, t] -= M[k + 1, k, t] * M[k, j, t]
-            for j in range(m):
-                for t in range(c):
-                    b[k + 1, j, t] -= M[k + 1, k, t] * b[k, j, t]
-            for t in range(c):
-                piv[t] = 1.0 / M[k + 1, k + 1, t]
-            for i in range(k + 2, e):
-                for t in range(c):
-                    M[i, k + 1, t] *= piv[t]
-                for j in range(k + 2, e):
-                    for t in range(c):
-                        M[i, j, t] -= M[i, k, t] * M[k, j, t] + M[i, k + 1, t] * M[k + 1, j, t]
-                for j in range(m):
-                    for t in range(c):
-                        b[i, j, t] -= M[i, k, t] * b[k, j, t] + M[i, k + 1, t] * b[k + 1, j, t]
+            _eliminate_pair(M, b, k, e, m, c, best, prow, piv)
             k += 2
-        for k in range(e - 1, -1, -1):
-            for i in range(k + 1, e):
-                for j in range(m):
-                    for t in range(c):
-                        b[k, j, t] -= M[k, i, t] * b[i, j, t]
-            for j in range(m):
-                for t in range(c):
-                    b[k, j, t] /= M[k, k, t]
-        for t in range(c):
-            sq = 0.0
-            for i in range(e):
-                for j in range(m):
-                    v = b[i, j, t]
-                    Y[c0 + t, i, j] = v
-                    sq += v.real * v.real + v.imag * v.imag
-            norms[c0 + t, 1] = sq
-            norms[c0 + t, 0] = 0.0
-        for i in range(e):  # residual from the original rows (kept in M0, b0)
-            for j in range(m):
-                for t in range(c):
-                    acc[t] = b0[i, j, t]
-                for u in range(e):
-                    for t in range(c):
-                        acc[t] -= M0[i, u, t] * b[u, j, t]
-                for t in range(c):
-                    v = acc[t]
-                    R[c0 + t, i, j] = v
-                    norms[c0 + t, 0] += v.real * v.real + v.imag * v.imag
+        _back_substitute(M, b, e, m, c)
+        _store(b, M0, b0, Y, R, norms, acc, c0, c, e, m)
 
 
 @numba.njit(cache=True, nogil=True, boundscheck=False, error_model="numpy")

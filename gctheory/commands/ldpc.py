@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from gctheory._output import Interval, add_format_argument, format_table
 from gctheory._safe_json import bounded_loads
@@ -119,24 +120,9 @@ def _threshold(args: argparse.Namespace) -> int:
 def _waterfall(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from gctheory.ldpc import (
-        de_fixed_point,
-        erasure_profile,
-        error_floor,
-        finite_length_cost,
-        regular_scaling_parameters,
-        regular_threshold,
-        waterfall,
-    )
+    from gctheory.ldpc import regular_threshold, waterfall
 
-    _positive("points", args.points)
-    _positive("codes", args.codes)
-    if args.trials < 2:
-        raise ValueError(f"--trials must be at least 2, got {args.trials}")
-    if not 0 < args.level < 1:
-        raise ValueError(f"--level must lie in (0, 1), got {args.level}")
-    for n in args.n:
-        _positive("n", n)
+    _check_waterfall_args(args)
     eps = (
         np.linspace(args.eps_min, args.eps_max, args.points)
         if args.eps is None
@@ -154,41 +140,76 @@ def _waterfall(args: argparse.Namespace) -> int:
         level=args.level,
     )
     th = regular_threshold(args.dv, args.dc)
+    law, exact = _waterfall_predictors(args) if args.predict else (None, {})
+    rows = [_waterfall_row(args, p, law, exact) for p in pts]
+    optional = ("DE residual (n=inf)", "exact (config. model)", "residual CLT CI")
+    print(format_table(rows, args.format, title=_waterfall_title(args, th.eps), optional=optional))
+    return 0
+
+
+def _check_waterfall_args(args: argparse.Namespace) -> None:
+    """Refuse ``waterfall``'s bad options by name, before any work."""
+    _positive("points", args.points)
+    _positive("codes", args.codes)
+    if args.trials < 2:
+        raise ValueError(f"--trials must be at least 2, got {args.trials}")
+    if not 0 < args.level < 1:
+        raise ValueError(f"--level must lie in (0, 1), got {args.level}")
+    for n in args.n:
+        _positive("n", n)
+
+
+def _waterfall_predictors(args: argparse.Namespace) -> tuple[Any, dict[int, Any]]:
+    """``--predict``'s scaling law (None where stability-limited) and the exact erasure
+    profiles of the small lengths (for ``--ensemble keep`` only)."""
+    from gctheory.ldpc import erasure_profile, finite_length_cost, regular_scaling_parameters
+
     law, exact = None, {}
+    try:
+        law = regular_scaling_parameters(args.dv, args.dc)
+    except ValueError:
+        law = None  # stability-limited: no scaling law; the column says so
+    if args.ensemble == "keep":
+        for n in set(args.n):
+            if finite_length_cost(n, args.dv, args.dc) < 30:
+                exact[n] = erasure_profile(n, args.dv, args.dc)
+    return law, exact
+
+
+def _waterfall_row(
+    args: argparse.Namespace, p: Any, law: Any, exact: dict[int, Any]
+) -> dict[str, Any]:
+    """One waterfall point's row: the Monte Carlo rates, DE's residual, the predictions."""
+    from gctheory.ldpc import de_fixed_point, error_floor
+
+    row = {
+        "n": p.n,
+        "eps": round(p.eps, 6),
+        "P(fail)": p.failure.value,
+        "P(fail) CI": Interval(p.failure.low, p.failure.high),
+        "residual": p.residual.value,
+        "residual CLT CI": Interval(p.residual.low, p.residual.high),
+        "DE residual (n=inf)": de_fixed_point({args.dv: 1}, {args.dc: 1}, p.eps)[1],
+    }
     if args.predict:
-        try:
-            law = regular_scaling_parameters(args.dv, args.dc)
-        except ValueError:
-            law = None  # stability-limited: no scaling law; the column says so
-        if args.ensemble == "keep":
-            for n in set(args.n):
-                if finite_length_cost(n, args.dv, args.dc) < 30:
-                    exact[n] = erasure_profile(n, args.dv, args.dc)
-    rows = []
-    for p in pts:
-        row = {
-            "n": p.n,
-            "eps": round(p.eps, 6),
-            "P(fail)": p.failure.value,
-            "P(fail) CI": Interval(p.failure.low, p.failure.high),
-            "residual": p.residual.value,
-            "residual CLT CI": Interval(p.residual.low, p.residual.high),
-            "DE residual (n=inf)": de_fixed_point({args.dv: 1}, {args.dc: 1}, p.eps)[1],
-        }
-        if args.predict:
-            floor_me = "keep" if args.ensemble == "keep" else "resample"
-            wf = law.block_erasure(p.n, p.eps) if law is not None else None
-            fl = error_floor(p.n, args.dv, args.dc, p.eps, multi_edges=floor_me)
-            row["scaling law"] = wf if wf is not None else "n/a (stability-limited)"
-            row["floor (small stopping sets)"] = fl
-            row["prediction"] = 1 - (1 - wf) * (1 - min(fl, 1.0)) if wf is not None else None
-            row["exact (config. model)"] = exact[p.n].block_erasure(p.eps) if p.n in exact else None
-        rows.append(row)
+        floor_me = "keep" if args.ensemble == "keep" else "resample"
+        wf = law.block_erasure(p.n, p.eps) if law is not None else None
+        fl = error_floor(p.n, args.dv, args.dc, p.eps, multi_edges=floor_me)
+        row["scaling law"] = wf if wf is not None else "n/a (stability-limited)"
+        row["floor (small stopping sets)"] = fl
+        row["prediction"] = 1 - (1 - wf) * (1 - min(fl, 1.0)) if wf is not None else None
+        row["exact (config. model)"] = exact[p.n].block_erasure(p.eps) if p.n in exact else None
+    return row
+
+
+def _waterfall_title(args: argparse.Namespace, threshold: float) -> str:
+    """The waterfall table's title: the ensemble, the run and, with ``--predict``, the
+    predictions' sources."""
     title = (
         f"Peeling on BEC(eps), ({args.dv},{args.dc}) ensemble (multi_edges={args.ensemble!r}), "
         f"{args.codes} code(s) per n, {args.trials} frames per point, {args.level:g} intervals; "
-        f"DE threshold eps* = {th.eps:.6f}. The residual CI is the CLT interval, unclipped: its "
-        "lower limit may be < 0 when residuals are rare"
+        f"DE threshold eps* = {threshold:.6f}. The residual CI is the CLT interval, unclipped: "
+        "its lower limit may be < 0 when residuals are rare"
     )
     if args.predict:
         title += (
@@ -197,9 +218,7 @@ def _waterfall(args: argparse.Namespace) -> int:
             "prediction = 1 - (1 - law)(1 - floor); exact = Di et al. recursion (configuration "
             "model, shown for --ensemble keep and small n)"
         )
-    optional = ("DE residual (n=inf)", "exact (config. model)", "residual CLT CI")
-    print(format_table(rows, args.format, title=title, optional=optional))
-    return 0
+    return title
 
 
 def _finite_length(args: argparse.Namespace) -> int:

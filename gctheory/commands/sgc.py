@@ -158,7 +158,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "rounds, and an exhaustive check of the constructions.",
     )
     sub = p.add_subparsers(dest="action", metavar="{runtime,verify,memory}", required=True)
+    _register_runtime(sub)
+    _register_verify(sub)
+    _register_memory(sub)
 
+
+def _register_runtime(sub: argparse._SubParsersAction) -> None:
+    """``gctheory sgc runtime``: the best total runtime per scheme on a measured trace."""
     q = sub.add_parser(
         "runtime",
         description=(
@@ -205,6 +211,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_argument(q)
     q.set_defaults(func=_cmd_runtime)
 
+
+def _register_verify(sub: argparse._SubParsersAction) -> None:
+    """``gctheory sgc verify``: decode every admissible straggler pattern at small n."""
     q = sub.add_parser(
         "verify",
         description=(
@@ -230,6 +239,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format_argument(q)
     q.set_defaults(func=_cmd_verify)  # fmt: skip
 
+
+def _register_memory(sub: argparse._SubParsersAction) -> None:
+    """``gctheory sgc memory``: time per job under stragglers with memory."""
     q = sub.add_parser(
         "memory",
         description=(

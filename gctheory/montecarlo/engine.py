@@ -361,83 +361,149 @@ def run_chunks(
     """
     progress.update(sum(plan.size(i) for i in done))
     if executor is None:
-        for i in range(plan.n_chunks):
-            s = done.get(i)
-            if s is None:
-                s = task(plan.seed(i), plan.size(i))
-                record(i, s)
-                progress.update(plan.size(i))
-            if accept(i, s):
-                return i + 1
-        return plan.n_chunks
-
-    own = isinstance(executor, int)
-    pool = local_pool(executor) if own else executor
-    workers = _workers(executor)
-    in_flight = max(2, 2 * workers)
-    ahead = 4 * in_flight  # results kept waiting for an earlier chunk, at most
-    futures: dict[cf.Future, int] = {}
-    ready: dict[int, Any] = {}
-    nxt = 0  # next chunk to accept
-    sub = 0  # next chunk to consider for submission
-    restarts = 0
+        return _run_serially(task, plan, done, record, accept, progress)
+    run = _PoolRun(task, plan, executor, done, record, progress)
     try:
-        while True:
-            while nxt in ready or (nxt < plan.n_chunks and nxt in done):
-                s = ready.pop(nxt) if nxt in ready else done[nxt]
-                if accept(nxt, s):
-                    return nxt + 1
-                nxt += 1
-            if nxt >= plan.n_chunks:
-                return plan.n_chunks
-            broken = False
-            while len(futures) < in_flight and sub < min(plan.n_chunks, nxt + ahead):
-                if sub not in done and sub >= nxt:
-                    try:
-                        futures[pool.submit(task, plan.seed(sub), plan.size(sub))] = sub
-                    except BrokenProcessPool:
-                        broken = True
-                        break
-                sub += 1
-            if not broken:
-                finished, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
-                for fut in finished:
-                    try:
-                        s = fut.result()
-                    except BrokenProcessPool:
-                        broken = True  # the chunk stays in futures: it is rerun below
-                        continue
-                    i = futures.pop(fut)
-                    record(i, s)
-                    progress.update(plan.size(i))
-                    ready[i] = s
-            if broken:
-                restarts += 1
-                lost = sorted(futures.values())
-                futures.clear()
-                if own:
-                    pool.shutdown(wait=True, cancel_futures=True)
-                if restarts > MAX_POOL_RESTARTS:
-                    own = False
-                    raise WorkerLostError(
-                        f"the process pool broke {restarts} times in this run (a worker "
-                        "killed each time: out of memory, a signal, or the function crashes "
-                        "its process); rerun with a checkpoint to keep the finished chunks, "
-                        "or serially (executor=None) to see the error"
-                    )
-                warnings.warn(
-                    f"a worker of the process pool died (killed, or out of memory); "
-                    f"{len(lost)} unfinished chunk(s) rerun on a fresh pool "
-                    f"(restart {restarts} of at most {MAX_POOL_RESTARTS}; the per-chunk seeds "
-                    "make the result the serial one)",
-                    WorkerLostWarning,
-                    stacklevel=4,
-                )
-                pool, own = local_pool(workers), True
-                for i in lost:
-                    futures[pool.submit(task, plan.seed(i), plan.size(i))] = i
+        return run.loop(accept)
     finally:
-        for fut in futures:
+        run.close()
+
+
+def _run_serially(
+    task: Callable[[np.random.SeedSequence, int], Any],
+    plan: Plan,
+    done: dict[int, Any],
+    record: Callable[[int, Any], None],
+    accept: Callable[[int, Any], bool],
+    progress: Progress,
+) -> int:
+    """:func:`run_chunks` without an executor: one chunk after another, in this process."""
+    for i in range(plan.n_chunks):
+        s = done.get(i)
+        if s is None:
+            s = task(plan.seed(i), plan.size(i))
+            record(i, s)
+            progress.update(plan.size(i))
+        if accept(i, s):
+            return i + 1
+    return plan.n_chunks
+
+
+class _PoolRun:
+    """:func:`run_chunks` on an executor: a bounded window of chunks in flight, their
+    summaries held until every earlier chunk is accepted, a broken pool replaced."""
+
+    def __init__(
+        self,
+        task: Callable[[np.random.SeedSequence, int], Any],
+        plan: Plan,
+        executor: Any,
+        done: dict[int, Any],
+        record: Callable[[int, Any], None],
+        progress: Progress,
+    ):
+        self.task, self.plan, self.done = task, plan, done
+        self.record, self.progress = record, progress
+        self.own = isinstance(executor, int)  # a pool started here, shut down here
+        self.pool = local_pool(executor) if self.own else executor
+        self.workers = _workers(executor)
+        self.in_flight = max(2, 2 * self.workers)
+        self.ahead = 4 * self.in_flight  # results kept waiting for an earlier chunk, at most
+        self.futures: dict[cf.Future, int] = {}
+        self.ready: dict[int, Any] = {}
+        self.nxt = 0  # next chunk to accept
+        self.sub = 0  # next chunk to consider for submission
+        self.restarts = 0
+
+    def loop(self, accept: Callable[[int, Any], bool]) -> int:
+        """Accept, submit, wait, until ``accept`` says stop or every chunk is accepted."""
+        while True:
+            stopped = self.accept_in_order(accept)
+            if stopped is not None:
+                return stopped
+            if self.nxt >= self.plan.n_chunks:
+                return self.plan.n_chunks
+            broken = self.submit_more()
+            if not broken:
+                broken = self.collect_finished()
+            if broken:
+                self.restart()
+
+    def accept_in_order(self, accept: Callable[[int, Any], bool]) -> int | None:
+        """Feed ``accept`` every summary ready in chunk order; the chunks accepted if it
+        says stop, else None."""
+        plan, ready, done = self.plan, self.ready, self.done
+        while self.nxt in ready or (self.nxt < plan.n_chunks and self.nxt in done):
+            s = ready.pop(self.nxt) if self.nxt in ready else done[self.nxt]
+            if accept(self.nxt, s):
+                return self.nxt + 1
+            self.nxt += 1
+        return None
+
+    def submit_more(self) -> bool:
+        """Fill the window of chunks in flight; True if the pool broke on a submission."""
+        plan = self.plan
+        while len(self.futures) < self.in_flight and self.sub < min(
+            plan.n_chunks, self.nxt + self.ahead
+        ):
+            if self.sub not in self.done and self.sub >= self.nxt:
+                try:
+                    fut = self.pool.submit(self.task, plan.seed(self.sub), plan.size(self.sub))
+                except BrokenProcessPool:
+                    return True
+                self.futures[fut] = self.sub
+            self.sub += 1
+        return False
+
+    def collect_finished(self) -> bool:
+        """Wait for at least one chunk and record the finished ones; True if the pool broke
+        (a chunk it lost stays in ``futures``, to be rerun)."""
+        broken = False
+        finished, _ = cf.wait(list(self.futures), return_when=cf.FIRST_COMPLETED)
+        for fut in finished:
+            try:
+                s = fut.result()
+            except BrokenProcessPool:
+                broken = True  # the chunk stays in futures: it is rerun by restart
+                continue
+            i = self.futures.pop(fut)
+            self.record(i, s)
+            self.progress.update(self.plan.size(i))
+            self.ready[i] = s
+        return broken
+
+    def restart(self) -> None:
+        """Rerun the unfinished chunks on a fresh local pool, or raise after
+        :data:`MAX_POOL_RESTARTS` restarts."""
+        self.restarts += 1
+        restarts = self.restarts
+        lost = sorted(self.futures.values())
+        self.futures.clear()
+        if self.own:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        if restarts > MAX_POOL_RESTARTS:
+            self.own = False
+            raise WorkerLostError(
+                f"the process pool broke {restarts} times in this run (a worker "
+                "killed each time: out of memory, a signal, or the function crashes "
+                "its process); rerun with a checkpoint to keep the finished chunks, "
+                "or serially (executor=None) to see the error"
+            )
+        warnings.warn(
+            f"a worker of the process pool died (killed, or out of memory); "
+            f"{len(lost)} unfinished chunk(s) rerun on a fresh pool "
+            f"(restart {restarts} of at most {MAX_POOL_RESTARTS}; the per-chunk seeds "
+            "make the result the serial one)",
+            WorkerLostWarning,
+            stacklevel=6,  # restart, loop, run_chunks, drive, the estimator, its caller
+        )
+        self.pool, self.own = local_pool(self.workers), True
+        for i in lost:
+            self.futures[self.pool.submit(self.task, self.plan.seed(i), self.plan.size(i))] = i
+
+    def close(self) -> None:
+        """Cancel what is still in flight; shut down a pool started here."""
+        for fut in self.futures:
             fut.cancel()
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if self.own:
+            self.pool.shutdown(wait=True, cancel_futures=True)

@@ -72,7 +72,7 @@ this module as their ``__module__``, so pickles and checkpoint fingerprints are 
 
 from __future__ import annotations
 
-from gctheory.codes._home import keep_home
+from gctheory._home import keep_home
 from gctheory.codes.partial._monte_carlo import (
     _exact_chunk,
     _fraction_chunk,

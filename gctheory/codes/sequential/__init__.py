@@ -49,7 +49,7 @@ before.
 
 from __future__ import annotations
 
-from gctheory.codes._home import keep_home
+from gctheory._home import keep_home
 from gctheory.codes.sequential._base import SequentialCode, SequentialMaster, _check_code
 from gctheory.codes.sequential._m_sgc import MSGC, _MMaster
 from gctheory.codes.sequential._model import BurstyStragglerModel
