@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 from gctheory.montecarlo import binomial_estimate
-from gctheory.montecarlo.summaries import (
+from gctheory.montecarlo.summaries import Moments, mean_estimate
+from gctheory.montecarlo.tail_checks import (
     TAIL_CONFIDENCE,
-    Moments,
     hill_tail_index,
-    mean_estimate,
     spacings_tail_test,
     tail_messages,
 )

@@ -244,7 +244,7 @@ def estimate_mean(
     infinite; from 2,000 draws over the 100 largest, at or below 2: the
     variance may be), and below 200 draws from an exact test of the largest
     half's spacings against an exponential tail (at 1%,
-    :func:`~gctheory.montecarlo.summaries.spacings_tail_test`). The estimate's
+    :func:`~gctheory.montecarlo.tail_checks.spacings_tail_test`). The estimate's
     ``diagnostics`` give the index, its lower limit and the largest draw's
     share of the squared deviations.
     Other parameters as in :func:`estimate_probability` (``stop`` takes
