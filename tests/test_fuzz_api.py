@@ -147,6 +147,8 @@ def valid_for(name: str) -> st.SearchStrategy:
     """A valid-looking value for a parameter, by its name."""
     if name == "trials":
         return small_int(1, 300)
+    if name == "nsm":  # generator_table's grid; its default (None) is a study of minutes
+        return st.just([(4, 1, 1)])
     if name in INT_NAMES:
         return small_int(0, 40)
     if name in UNIT_NAMES:
@@ -785,7 +787,9 @@ def valid_only(func: Callable, **overrides: st.SearchStrategy) -> st.SearchStrat
         good = overrides.get(p.name, valid_for(p.name))
         if p.name == "max_seconds":
             good = st.floats(0.05, 1.0)
-        required = p.default is inspect.Parameter.empty or p.name == "max_seconds"
+        # a time budget, and generator_table's grid (left out: the default, minutes of
+        # CPU by design), are always given
+        required = p.default is inspect.Parameter.empty or p.name in ("max_seconds", "nsm")
         (kw if p.kind == p.KEYWORD_ONLY or not required else pos).append((p.name, good, required))
 
     @st.composite

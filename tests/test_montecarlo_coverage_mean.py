@@ -75,6 +75,18 @@ def test_too_few_draws_warn():
         estimate_mean(_normal, 10, rng=1, progress=False)
 
 
+def test_a_large_kurtosis_warns_below_the_tail_check():
+    # 50 draws (under the Hill check's 200): one spike in 50 has an excess kurtosis of
+    # about 46, past sqrt(50); the same count of normal draws does not warn (control)
+    spike = np.zeros(50)
+    spike[7] = 1.0
+    with pytest.warns(UnreliableEstimateWarning, match="sample's tail: its excess kurtosis"):
+        mean_of_samples(spike, level=0.95)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mean_of_samples(np.random.default_rng(5).standard_normal(50), level=0.95)
+
+
 def test_an_infinite_mean_warns_below_2000_draws():
     pareto = functools.partial(_pareto, a=0.5)
     with pytest.warns(UnreliableEstimateWarning, match="mean may be infinite"):
