@@ -76,7 +76,7 @@ class NetworkUnavailable(RuntimeError):
 
 
 def _parse_number(text: str, units: dict[str, float], what: str) -> float:
-    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]*)\s*", text)
+    m = re.fullmatch(r"\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]*)\s*", text)
     if m is None:
         raise ValueError(
             f"{what}={text!r} is not a number with a unit; valid units: {', '.join(units)}"
@@ -162,6 +162,8 @@ class NetworkSpec:
                 f"bandwidth={seen['bandwidth']!r} must be a positive rate (e.g. 10mbit)"
             )
         lat = _parse_number(seen.get("latency", "0s"), TIME_UNITS, "latency")
+        if not 0 <= lat < 60:
+            raise ValueError(f"latency={seen['latency']!r} must be in [0, 60) s (e.g. 5ms)")
         hosts = None
         if "hosts" in seen:
             if not seen["hosts"].isdigit() or not 1 <= int(seen["hosts"]) <= _MAX_HOSTS:

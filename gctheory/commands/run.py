@@ -125,6 +125,8 @@ def _code_options(args: argparse.Namespace) -> dict[str, Any]:
 def _run_and_report(args: argparse.Namespace) -> int:
     from gctheory import cluster as cl
 
+    if args.cleanup:
+        return _cleanup()
     if args.list:
         rows = [{"scheme": k, "description": v} for k, v in SCHEME_NAMES.items()
                 if k not in SIMULATED_ONLY]  # fmt: skip
@@ -137,6 +139,11 @@ def _run_and_report(args: argparse.Namespace) -> int:
         if v is not None and v < low:
             raise ValueError(f"--{dest.replace('_', '-')} must be an integer >= {low}, got {v}")
     code_options = _code_options(args)
+    engine: Any = args.engine
+    if args.network is not None:
+        if args.engine not in ("local", "dask"):  # local: the default, not a choice
+            raise ValueError(f"--network runs on the dask engine, not --engine {args.engine}")
+        engine = cl.make_engine("dask", network=args.network)
     if args.engine == "mpi":
         from gctheory.cluster.mpi import is_worker_rank, serve_worker
 
@@ -159,7 +166,7 @@ def _run_and_report(args: argparse.Namespace) -> int:
             m=args.m,
             code_options=code_options,
             workload=args.model,
-            engine=args.engine,
+            engine=engine,
             delay=args.delay,
             iterations=args.iterations,
             step_size=args.step_size,
@@ -175,10 +182,31 @@ def _run_and_report(args: argparse.Namespace) -> int:
             checkpoint=args.checkpoint,
             resume=args.resume,
         )
-    return _report(r, args)
+    net = engine.network_report() if hasattr(engine, "network_report") else {}
+    return _report(r, args, net)
 
 
-def _report(r: Any, args: argparse.Namespace) -> int:
+def _cleanup() -> int:
+    """``--cleanup``: remove what killed networked runs left, and say what."""
+    from gctheory.cluster.network import cleanup
+
+    removed = cleanup()
+    for what in removed:
+        print(f"removed {what}")
+    print(f"gctheory run --cleanup: removed {len(removed)} leftover(s) of killed runs")
+    return 0
+
+
+def _network_type(text: str) -> Any:
+    from gctheory.cluster.network import NetworkSpec
+
+    try:
+        return NetworkSpec.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _report(r: Any, args: argparse.Namespace, net: dict[str, Any] | None = None) -> int:
     """Save the parameters, compare with the prediction where it applies, print the
     summary (stdout) and where the trace went (stderr)."""
     from gctheory import cluster as cl
@@ -192,6 +220,7 @@ def _report(r: Any, args: argparse.Namespace) -> int:
     cmp = compare(r, overhead=args.overhead) if ok else None
     row = _summary(r, cmp)
     row["coded_workers_per_engine_thread"] = per_slot
+    row.update(net or {})  # a rate-limited network: its bytes and transfer times
     if per_slot > 1:
         print(f"gctheory run: no comparison with the prediction: up to {per_slot} coded "
               "workers share one engine thread, so their tasks queued (give the Dask "
@@ -260,6 +289,18 @@ def register(sub: Any) -> None:
         default="local",
         help="local (default) | dask (a LocalCluster) | dask=tcp://HOST:PORT | mpi (under "
         "mpiexec -n N+1)",
+    )
+    p.add_argument(
+        "--network",
+        type=_network_type,
+        metavar="SPEC",
+        help='run the Dask engine over rate-limited links between network namespaces (Linux, '
+        'root): "bandwidth=10mbit,latency=5ms[,shared][,hosts=N]"',
+    )
+    p.add_argument(
+        "--cleanup",
+        action="store_true",
+        help="remove the namespaces and links that killed --network runs left, and exit",
     )
     p.add_argument(
         "--delay",
