@@ -89,6 +89,11 @@ def _parse_number(text: str, units: dict[str, float], what: str) -> float:
     return float(m.group(1)) * units[unit]
 
 
+def _exact(x: float) -> str:
+    """``x`` short where that reads back exactly, else in full."""
+    return f"{x:g}" if float(f"{x:g}") == x else repr(x)
+
+
 @dataclass(frozen=True)
 class NetworkSpec:
     """The links of a rate-limited network.
@@ -173,9 +178,9 @@ class NetworkSpec:
 
     def label(self) -> str:
         """The spec as text (``parse(label())`` gives it back)."""
-        parts = [f"bandwidth={self.bandwidth_bps:g}bit"]
+        parts = [f"bandwidth={_exact(self.bandwidth_bps)}bit"]
         if self.latency_s:
-            parts.append(f"latency={self.latency_s * 1e3:g}ms")
+            parts.append(f"latency={_exact(self.latency_s)}s")
         if self.shared:
             parts.append("shared")
         if self.hosts is not None:

@@ -1,0 +1,393 @@
+"""gctheory.cluster.network: the spec parser (anywhere) and real namespaces (as root).
+
+The namespace tests skip, with the reason, where namespaces cannot be made (not
+Linux, not root, no iproute2). Each bounds its traffic (at most ~1 MB a link) and
+its time (subprocess timeouts), binds to port 0 inside the namespaces, and checks
+that no namespace or link of its own is left, on success, on an exception, on
+SIGINT/SIGTERM and after a SIGKILL (then through ``cleanup``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from gctheory.cluster import network as netmod
+from gctheory.cluster.network import (
+    Network,
+    NetworkSpec,
+    NetworkUnavailable,
+    cleanup,
+    network_available,
+)
+
+ROOT = str(Path(__file__).resolve().parents[1])
+OK, WHY = network_available()
+needs_netns = pytest.mark.skipif(not OK, reason=WHY or "namespaces available")
+
+
+# ---------------------------------------------------------------------------
+# the spec: no root needed
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("bandwidth=10mbit", NetworkSpec(10e6)),
+        ("bandwidth=10mbit,latency=5ms", NetworkSpec(10e6, 0.005)),
+        ("bandwidth=1.5gbit,shared", NetworkSpec(1.5e9, 0.0, True)),
+        ("bandwidth=125kbps,latency=200us,hosts=3", NetworkSpec(1e6, 200e-6, False, 3)),
+        (" Bandwidth = 2 Mbit , SHARED ", NetworkSpec(2e6, 0.0, True)),
+    ],
+)
+def test_spec_parses(text, expected):
+    spec = NetworkSpec.parse(text)
+    assert spec.hosts == expected.hosts
+    assert spec.bandwidth_bps == pytest.approx(expected.bandwidth_bps, rel=1e-12)
+    assert spec.latency_s == pytest.approx(expected.latency_s, rel=1e-12)
+    assert spec.shared is expected.shared
+    assert NetworkSpec.parse(spec.label()) == spec  # the label reads back
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "empty"),
+        ("bandwidth", "cannot read"),
+        ("bandwidth=", "cannot read"),
+        ("bandwidth=10", "unknown unit"),
+        ("bandwidth=10furlongs", "valid units: bit, kbit, mbit"),
+        ("bandwidth=ten mbit", "not a number"),
+        ("bandwidth=0mbit", "positive rate"),
+        ("bandwidth=-5mbit", "positive rate"),
+        ("latency=5ms", "no bandwidth"),
+        ("bandwidth=1mbit,jitter=2ms", "options: bandwidth=RATE, latency=TIME, shared"),
+        ("bandwidth=1mbit,latency=-1ms", "latency"),
+        ("bandwidth=1mbit,latency=5parsecs", "valid units: us, ms, s"),
+        ("bandwidth=1mbit,hosts=0", "hosts"),
+        ("bandwidth=1mbit,hosts=many", "hosts"),
+        ("bandwidth=1mbit,bandwidth=2mbit", "given twice"),
+        ("bandwidth=1mbit,shared=no", "cannot read"),
+    ],
+)
+def test_bad_spec_is_a_named_value_error_before_any_namespace(text, words, monkeypatch):
+    def no_system_call(*args, **kwargs):
+        raise AssertionError(f"ran {args} for a bad spec")
+
+    monkeypatch.setattr(netmod, "_run", no_system_call)
+    with pytest.raises(ValueError, match=words):
+        NetworkSpec.parse(text)
+    with pytest.raises(ValueError, match=words):
+        Network(text, hosts=2)
+    pytest.importorskip("distributed")
+    from gctheory.cluster.engines import DaskEngine
+
+    with pytest.raises(ValueError, match=words):
+        DaskEngine(network=text)
+
+
+def test_spec_fields_are_checked():
+    with pytest.raises(ValueError, match="bandwidth must be a positive rate"):
+        NetworkSpec(0.0)
+    with pytest.raises(ValueError, match="hosts must be an int"):
+        NetworkSpec(1e6, hosts=65)
+
+
+def test_network_needs_the_dask_engine():
+    pytest.importorskip("distributed")
+    from gctheory.cluster.engines import DaskEngine, make_engine
+
+    with pytest.raises(ValueError, match="the 'dask' engine"):
+        make_engine("local", network="bandwidth=1mbit")
+    with pytest.raises(ValueError, match="neither address nor client"):
+        DaskEngine("tcp://127.0.0.1:1", network="bandwidth=1mbit")
+
+
+def test_missing_privilege_is_refused_by_name(monkeypatch):
+    monkeypatch.setattr(netmod, "_has_net_admin", lambda: False)
+    monkeypatch.setattr(netmod.sys, "platform", "linux")
+    monkeypatch.setattr(netmod, "_tool", lambda name: f"/usr/sbin/{name}")
+    ok, why = network_available()
+    assert not ok and "root or CAP_NET_ADMIN" in why
+    with pytest.raises(NetworkUnavailable, match="root or CAP_NET_ADMIN"):
+        Network("bandwidth=1mbit").up()
+    with pytest.raises(NetworkUnavailable, match="root or CAP_NET_ADMIN"):
+        cleanup()
+
+
+def test_missing_tools_and_platform_are_named(monkeypatch):
+    monkeypatch.setattr(netmod.sys, "platform", "linux")
+    monkeypatch.setattr(netmod, "_tool", lambda name: None if name == "tc" else "/x/ip")
+    assert network_available() == (False, "the tc command(s) (iproute2) are not installed")
+    monkeypatch.setattr(netmod.sys, "platform", "darwin")
+    assert "need Linux" in network_available()[1]
+
+
+# ---------------------------------------------------------------------------
+# real namespaces (root)
+
+
+def _ours() -> set[str]:
+    """This machine's gctheory namespaces and root links (any run's)."""
+    names = {f"ns {n}" for n in netmod._namespaces() if n.startswith("gct-")}
+    links = json.loads(subprocess.run(["ip", "-j", "link", "show"], capture_output=True,
+                                      text=True, check=True).stdout)  # fmt: skip
+    return names | {f"link {x['ifname']}" for x in links if netmod._UPLINK_RE.match(x["ifname"])}
+
+
+def _mine(before: set[str], prefix: str, token: str) -> set[str]:
+    return {x for x in _ours() - before if prefix in x or token in x}
+
+
+_SERVER = r"""
+import socket, sys
+mode, host, nbytes = sys.argv[1], sys.argv[2], int(sys.argv[3])
+s = socket.socket(); s.bind((host, 0)); s.listen(1)
+print(s.getsockname()[1], flush=True)
+c, _ = s.accept(); c.settimeout(60)
+if mode == "send":
+    buf = b"x" * 65536
+    while nbytes > 0:
+        nbytes -= c.send(buf[: min(nbytes, len(buf))])
+    c.shutdown(socket.SHUT_WR); c.recv(1)
+else:
+    got = 0
+    while got < nbytes:
+        got += len(c.recv(1 << 20))
+    c.sendall(b"k")
+c.close()
+"""
+
+
+def _transfer(net: Network, host: int, nbytes: int, up: bool) -> float:
+    """Seconds to move ``nbytes`` between the master and ``host`` (``up``: host -> master)."""
+    p = net.popen(host, [sys.executable, "-c", _SERVER, "send" if up else "recv",
+                         net.host_addresses[host], str(nbytes)],
+                  stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert p.stdout is not None
+    port = int(p.stdout.readline())
+    with socket.create_connection((net.host_addresses[host], port), timeout=60) as s:
+        s.settimeout(60)
+        t0 = time.perf_counter()
+        if up:
+            got = 0
+            while True:
+                b = s.recv(1 << 20)
+                if not b:
+                    break
+                got += len(b)
+            s.sendall(b"k")
+            assert got == nbytes
+        else:
+            s.sendall(b"y" * nbytes)
+            assert s.recv(1) == b"k"
+        dt = time.perf_counter() - t0
+    p.wait(timeout=60)
+    p.stdout.close()
+    return dt
+
+
+def _reap(p: subprocess.Popen) -> None:
+    """Wait for a child and close its pipes."""
+    p.wait(timeout=60)
+    for f in (p.stdout, p.stderr):
+        if f is not None:
+            f.close()
+
+
+@needs_netns
+@pytest.mark.parametrize("up", [True, False], ids=["to-master", "from-master"])
+def test_link_rate_is_the_tbf_rate(up):
+    """A transfer's rate sits in a band under the token bucket's rate (TCP/IP headers
+    take ~3%; the bucket's one-millisecond burst lets it exceed the rate by a hair).
+    The upper edge fails without the limit (a bare veth moves Gbit/s)."""
+    before = _ours()
+    rate, nbytes = 8e6, 600_000
+    with Network(f"bandwidth={rate:g}bit", hosts=2) as net:
+        c0 = net.counters()
+        dt = _transfer(net, 1, nbytes, up)
+        c1 = net.counters()
+    measured = nbytes * 8 / dt
+    assert 0.5 * rate < measured < 1.02 * rate, (measured, rate)
+    wire = c1["rx" if up else "tx"] - c0["rx" if up else "tx"]
+    assert nbytes <= wire <= 1.1 * nbytes  # payload plus headers, on the uplink
+    assert _ours() == before
+
+
+@needs_netns
+def test_shared_link_is_one_bottleneck():
+    """With ``shared`` two hosts sending at once split one rate: together they take at
+    least the time of all their bytes at that rate (unshared, each would have its own)."""
+    before = _ours()
+    rate, nbytes = 8e6, 300_000
+    times: list[float] = []
+    with Network(f"bandwidth={rate:g}bit,shared", hosts=2) as net:
+        t0 = time.perf_counter()
+        threads = [threading.Thread(target=lambda h=h: times.append(_transfer(net, h, nbytes,
+                                                                               True)))
+                   for h in range(2)]  # fmt: skip
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(timeout=120)
+        total = time.perf_counter() - t0
+    assert len(times) == 2
+    assert 2 * nbytes * 8 / total < 1.05 * rate
+    assert _ours() == before
+
+
+@needs_netns
+def test_teardown_on_an_exception():
+    before = _ours()
+    with pytest.raises(RuntimeError, match="boom"):
+        with Network("bandwidth=5mbit", hosts=3) as net:
+            prefix, token = net.prefix, net.token
+            assert len(_mine(before, prefix, token)) == 5  # master, 3 hosts, the uplink
+            raise RuntimeError("boom")
+    assert _ours() == before
+
+
+_CHILD = """
+import sys, time
+from gctheory.cluster.network import Network
+net = Network("bandwidth=5mbit", hosts=2)
+if sys.argv[1] == "with":
+    with net:
+        print(net.prefix, net.token, flush=True)
+        time.sleep(120)
+else:
+    net.up()
+    print(net.prefix, net.token, flush=True)
+    time.sleep(120)
+"""
+
+
+def _child(mode: str) -> tuple[subprocess.Popen, str, str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [ROOT,
+                                                                     os.environ.get("PYTHONPATH")])))  # fmt: skip
+    p = subprocess.Popen([sys.executable, "-c", _CHILD, mode], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    assert p.stdout is not None
+    line = p.stdout.readline().split()
+    assert len(line) == 2, p.stderr.read() if p.stderr else line
+    return p, line[0], line[1]
+
+
+@needs_netns
+@pytest.mark.parametrize(
+    "mode, sig", [("with", signal.SIGINT), ("plain", signal.SIGINT), ("plain", signal.SIGTERM)]
+)
+def test_teardown_on_a_signal(mode, sig):
+    """SIGINT unwinds the ``with`` (or runs the atexit hook); SIGTERM's handler tears down."""
+    before = _ours()
+    p, prefix, token = _child(mode)
+    try:
+        assert len(_mine(before, prefix, token)) == 4
+        p.send_signal(sig)
+        _reap(p)
+    finally:
+        if p.poll() is None:  # pragma: no cover - only if the signal did not end it
+            p.kill()
+            _reap(p)
+            cleanup()
+    assert _mine(before, prefix, token) == set()
+
+
+@needs_netns
+def test_cleanup_removes_a_killed_runs_leftovers_only():
+    before = _ours()
+    p, prefix, token = _child("with")
+    p.kill()  # SIGKILL: nothing of the child's runs
+    _reap(p)
+    left = _mine(before, prefix, token)
+    assert len(left) == 4  # the master, two hosts, the uplink
+    with Network("bandwidth=5mbit", hosts=1) as live:  # a live run is not touched
+        removed = cleanup()
+        assert {r.split()[-1] for r in removed} >= {x.split()[-1] for x in left if "ns " in x}
+        assert all(live.prefix not in r for r in removed)
+        assert live.master_ns in netmod._namespaces()
+    assert _mine(before, prefix, token) == set()
+    assert _ours() == before
+
+
+@needs_netns
+def test_cli_cleanup_says_what_it_removed():
+    before = _ours()
+    p, prefix, token = _child("plain")
+    p.kill()
+    _reap(p)
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-m", "gctheory", "run", "--cleanup"], env=env,
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert f"removed namespace {prefix}-m" in out.stdout
+    assert "leftover(s) of killed runs" in out.stdout
+    assert _ours() == before
+
+
+# ---------------------------------------------------------------------------
+# the Dask engine over the network (slow: a dask worker process per host)
+
+
+def _net_run(n: int, s: int, iterations: int, on_iteration, timeout: float = 60.0):
+    pytest.importorskip("distributed")
+    from gctheory.cluster import run
+    from gctheory.cluster.engines import DaskEngine
+
+    eng = DaskEngine(network=f"bandwidth=20mbit,latency=2ms,hosts={n}")
+    hook = (lambda t, e: on_iteration(t, eng)) if on_iteration else None
+    return eng, lambda: run("cyclic_mds", n, s, engine=eng, iterations=iterations,
+                            progress=False, timeout=timeout, on_iteration=hook, rng=1)  # fmt: skip
+
+
+@needs_netns
+@pytest.mark.slow
+def test_dask_over_the_network_with_a_link_down_for_a_while():
+    """Cyclic MDS with s = 1: one host's link down for two seconds is a straggler (the
+    run goes on without it); the transfer times and the uplink's bytes are measured."""
+    from gctheory.cluster.base import LATE, NEVER, USED
+
+    before = _ours()
+    downed: list[int] = []
+
+    def fault(t, eng):
+        if t == 2:
+            eng.net.link_down_for(eng.net.host_of(eng.where(0).split()[-1]), 2.0)
+            downed.append(t)
+
+    eng, go = _net_run(4, 1, 8, fault)
+    r = go()
+    rep = eng.network_report()
+    assert downed == [2]
+    assert all(0 not in S for S in r.survivors[3:5])  # a straggler while its link was down
+    assert set(r.status[3:5, 0]) <= {NEVER, LATE} and USED in set(r.status[:2, 0])
+    assert rep["transfers"] >= 3 * 6 and rep["comm_s_mean"] > 0.002  # the injected latency
+    assert rep["bytes_to_master"] >= r.bytes_up.sum()
+    assert _ours() == before
+
+
+@needs_netns
+@pytest.mark.slow
+def test_dask_links_down_beyond_s_is_a_named_error():
+    from gctheory.cluster.results import ClusterError
+
+    before = _ours()
+
+    def fault(t, eng):
+        if t == 1:
+            for w in (0, 1):
+                eng.net.link_down_for(eng.net.host_of(eng.where(w).split()[-1]), 60.0)
+
+    eng, go = _net_run(4, 1, 6, fault, timeout=3.0)
+    with pytest.raises(ClusterError, match=r"no answer within timeout=3 s from workers \[0, 1"):
+        go()
+    assert _ours() == before
