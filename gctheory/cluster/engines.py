@@ -223,8 +223,9 @@ def _dask_task(
     data: the master learns of a late task's failure without gathering it).
     ``latency`` (a network's one-way latency, injected here: see
     :mod:`gctheory.cluster.network`) is slept before the work and before the
-    answer. The last entry is when the message left (``time.perf_counter``: the
-    machine's monotonic clock, the same in every process and namespace).
+    answer. The last entry is when the message left, before that trip
+    (``time.perf_counter``: the machine's monotonic clock, the same in every
+    process and namespace).
     """
     if latency > 0:
         time.sleep(latency)
@@ -234,10 +235,10 @@ def _dask_task(
     t1 = time.perf_counter()
     if delay > 0:
         time.sleep(delay)
-    slept = time.perf_counter() - t1
-    if latency > 0:
+    sent = time.perf_counter()
+    if latency > 0:  # the trip up
         time.sleep(latency)
-    return ("result", t, y, comp, slept, time.perf_counter())
+    return ("result", t, y, comp, sent - t1, sent)
 
 
 class DaskEngine(Engine):
@@ -489,7 +490,6 @@ class DaskEngine(Engine):
     def where(self, worker: int) -> str:
         return f"Dask worker {self._where[worker]}" if self._where else f"worker {worker}"
 
-
     def _connect_network(self, n: int) -> Any:
         """A scheduler on the master's address; a ``dask worker`` in each host namespace."""
         import os
@@ -519,7 +519,8 @@ class DaskEngine(Engine):
                               "--nthreads", str(per), "--no-nanny", "--no-dashboard",
                               "--host", addr, "--name", f"h{j}",
                               "--death-timeout", "60"],
-                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+                          env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL)  # fmt: skip
             client = Client(self._cluster)
             client.wait_for_workers(net.n_hosts, timeout=max(self.timeout, 120.0))
         except BaseException:

@@ -42,7 +42,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,12 +56,12 @@ __all__ = [
 ]
 
 #: rate units as ``tc`` reads them (SI prefixes; ``bps`` is bytes per second)
-RATE_UNITS = {
+RATE_UNITS: dict[str, float] = {
     "bit": 1, "kbit": 10**3, "mbit": 10**6, "gbit": 10**9,
     "bps": 8, "kbps": 8 * 10**3, "mbps": 8 * 10**6, "gbps": 8 * 10**9,
 }  # fmt: skip
 #: time units of ``latency``
-TIME_UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
+TIME_UNITS: dict[str, float] = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
 _OPTIONS = ("bandwidth=RATE", "latency=TIME", "shared", "hosts=N")
 _MAX_HOSTS = 64
 _NS_RE = re.compile(r"^gct-(\d+)-([0-9a-f]{6})-(m|h\d+)$")
@@ -228,9 +227,7 @@ def network_available() -> tuple[bool, str]:
 def _run(*args: str, check: bool = True) -> str:
     """Run ``ip``/``tc``; a failure is a RuntimeError carrying its message."""
     exe = _tool(args[0]) or args[0]
-    proc = subprocess.run(
-        [exe, *args[1:]], capture_output=True, text=True, timeout=30, check=False
-    )
+    proc = subprocess.run([exe, *args[1:]], capture_output=True, text=True, timeout=30, check=False)
     if check and proc.returncode != 0:
         raise RuntimeError(f"`{' '.join(args)}` failed: {proc.stderr.strip()}")
     return proc.stdout
@@ -271,7 +268,7 @@ def _free_subnet(rng: random.Random) -> ipaddress.IPv4Network:
         for a in entry.get("addr_info", []):
             used.append(ipaddress.ip_network(f"{a['local']}/{a['prefixlen']}", strict=False))
     for _ in range(200):
-        net = ipaddress.ip_network(f"10.{rng.randrange(64, 255)}.{rng.randrange(0, 256)}.0/24")
+        net = ipaddress.IPv4Network(f"10.{rng.randrange(64, 255)}.{rng.randrange(0, 256)}.0/24")
         if not any(net.overlaps(u) for u in used):
             return net
     raise RuntimeError("no free 10.x.y.0/24 found among 200 tries: the routes cover them")
@@ -447,10 +444,14 @@ class Network:
     def link_down_for(self, host: int, seconds: float) -> None:
         """Set host ``host``'s link down now and up again after ``seconds`` (a timer)."""
         self.set_link(host, False)
-        timer = threading.Timer(seconds, lambda: self._up and self.set_link(host, True))
+        timer = threading.Timer(seconds, self._restore, args=(host,))
         timer.daemon = True
         self._timers.append(timer)
         timer.start()
+
+    def _restore(self, host: int) -> None:
+        if self._up:
+            self.set_link(host, True)
 
     def counters(self) -> dict[str, int]:
         """Bytes through the uplink so far (``rx``: into the master; ``tx``: out of it)."""
@@ -526,10 +527,3 @@ def cleanup() -> list[str]:
             removed.append(f"link {name}")
     return removed
 
-
-def _wait_until(cond: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{what} within {timeout:g} s")
-        time.sleep(0.05)

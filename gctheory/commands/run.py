@@ -294,7 +294,7 @@ def register(sub: Any) -> None:
         "--network",
         type=_network_type,
         metavar="SPEC",
-        help='run the Dask engine over rate-limited links between network namespaces (Linux, '
+        help="run the Dask engine over rate-limited links between network namespaces (Linux, "
         'root): "bandwidth=10mbit,latency=5ms[,shared][,hosts=N]"',
     )
     p.add_argument(
