@@ -88,9 +88,19 @@ def _parse_number(text: str, units: dict[str, float], what: str) -> float:
     return float(m.group(1)) * units[unit]
 
 
-def _exact(x: float) -> str:
-    """``x`` short where that reads back exactly, else in full."""
-    return f"{x:g}" if float(f"{x:g}") == x else repr(x)
+def _exact(x: float, units: dict[str, float]) -> str:
+    """``x`` in the largest of ``units`` where it reads back exactly (``10mbit``, ``5ms``)."""
+    ranked = sorted(
+        (kv for kv in units.items() if not kv[0].endswith("bps")), key=lambda kv: -kv[1]
+    )
+    # the largest unit giving a number >= 1 that reads back exactly, else the smallest exact
+    for at_least, order in ((1.0, ranked), (0.0, ranked[::-1])):
+        for unit, factor in order:
+            text = f"{x / factor:g}"
+            if float(text) * factor == x and float(text) >= at_least:
+                return f"{text}{unit}"
+    small = min(units, key=lambda u: units[u])
+    return f"{x / units[small]!r}{small}"
 
 
 @dataclass(frozen=True)
@@ -177,9 +187,9 @@ class NetworkSpec:
 
     def label(self) -> str:
         """The spec as text (``parse(label())`` gives it back)."""
-        parts = [f"bandwidth={_exact(self.bandwidth_bps)}bit"]
+        parts = [f"bandwidth={_exact(self.bandwidth_bps, RATE_UNITS)}"]
         if self.latency_s:
-            parts.append(f"latency={_exact(self.latency_s)}s")
+            parts.append(f"latency={_exact(self.latency_s, TIME_UNITS)}")
         if self.shared:
             parts.append("shared")
         if self.hosts is not None:
@@ -526,4 +536,3 @@ def cleanup() -> list[str]:
             _run("ip", "link", "del", name, check=False)
             removed.append(f"link {name}")
     return removed
-

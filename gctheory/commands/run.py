@@ -201,7 +201,7 @@ def _network_type(text: str) -> Any:
     from gctheory.cluster.network import NetworkSpec
 
     try:
-        return NetworkSpec.parse(text)
+        return NetworkSpec.parse(text).label()  # checked here, parsed again by the engine
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
