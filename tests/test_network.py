@@ -136,16 +136,28 @@ def test_missing_tools_and_platform_are_named(monkeypatch):
 # real namespaces (root)
 
 
-def _ours() -> set[str]:
-    """This machine's gctheory namespaces and root links (any run's)."""
-    names = {f"ns {n}" for n in netmod._namespaces() if n.startswith("gct-")}
+def _listing() -> tuple[list[str], list[dict]]:
+    """``ip netns`` and the root namespace's ``ip link``."""
     links = json.loads(subprocess.run(["ip", "-j", "link", "show"], capture_output=True,
                                       text=True, check=True).stdout)  # fmt: skip
-    return names | {f"link {x['ifname']}" for x in links if netmod._UPLINK_RE.match(x["ifname"])}
+    return netmod._namespaces(), links
 
 
-def _mine(before: set[str], prefix: str, token: str) -> set[str]:
-    return {x for x in _ours() - before if prefix in x or token in x}
+def _made_by(pid: int) -> set[str]:
+    """The namespaces and root links that process ``pid``'s networks own. Other runs' (a
+    parallel test worker's) are not looked at, so the check holds under ``pytest -n``."""
+    names, links = _listing()
+    out = {f"ns {n}" for n in names if n.startswith(f"gct-{pid}-")}
+    return out | {f"link {x['ifname']}" for x in links
+                  if netmod._UPLINK_RE.match(x["ifname"])
+                  and x.get("ifalias") == f"gctheory pid={pid}"}  # fmt: skip
+
+
+def _mine(prefix: str, token: str) -> set[str]:
+    """What the network with this prefix and token left."""
+    names, links = _listing()
+    out = {f"ns {n}" for n in names if n.startswith(prefix + "-")}
+    return out | {f"link {x['ifname']}" for x in links if x["ifname"] == f"gct{token}u"}
 
 
 _SERVER = r"""
@@ -210,7 +222,6 @@ def test_link_rate_is_the_tbf_rate(up):
     """A transfer's rate sits in a band under the token bucket's rate (TCP/IP headers
     take ~3%; the bucket's one-millisecond burst lets it exceed the rate by a hair).
     The upper edge fails without the limit (a bare veth moves Gbit/s)."""
-    before = _ours()
     rate, nbytes = 8e6, 600_000
     with Network(f"bandwidth={rate:g}bit", hosts=2) as net:
         c0 = net.counters()
@@ -220,14 +231,13 @@ def test_link_rate_is_the_tbf_rate(up):
     assert 0.5 * rate < measured < 1.02 * rate, (measured, rate)
     wire = c1["rx" if up else "tx"] - c0["rx" if up else "tx"]
     assert nbytes <= wire <= 1.1 * nbytes  # payload plus headers, on the uplink
-    assert _ours() == before
+    assert _made_by(os.getpid()) == set()
 
 
 @needs_netns
 def test_shared_link_is_one_bottleneck():
     """With ``shared`` two hosts sending at once split one rate: together they take at
     least the time of all their bytes at that rate (unshared, each would have its own)."""
-    before = _ours()
     rate, nbytes = 8e6, 300_000
     times: list[float] = []
     with Network(f"bandwidth={rate:g}bit,shared", hosts=2) as net:
@@ -242,18 +252,17 @@ def test_shared_link_is_one_bottleneck():
         total = time.perf_counter() - t0
     assert len(times) == 2
     assert 2 * nbytes * 8 / total < 1.05 * rate
-    assert _ours() == before
+    assert _made_by(os.getpid()) == set()
 
 
 @needs_netns
 def test_teardown_on_an_exception():
-    before = _ours()
     with pytest.raises(RuntimeError, match="boom"):
         with Network("bandwidth=5mbit", hosts=3) as net:
             prefix, token = net.prefix, net.token
-            assert len(_mine(before, prefix, token)) == 5  # master, 3 hosts, the uplink
+            assert len(_mine(prefix, token)) == 5  # master, 3 hosts, the uplink
             raise RuntimeError("boom")
-    assert _ours() == before
+    assert _made_by(os.getpid()) == set()
 
 
 _CHILD = """
@@ -288,10 +297,9 @@ def _child(mode: str) -> tuple[subprocess.Popen, str, str]:
 )
 def test_teardown_on_a_signal(mode, sig):
     """SIGINT unwinds the ``with`` (or runs the atexit hook); SIGTERM's handler tears down."""
-    before = _ours()
     p, prefix, token = _child(mode)
     try:
-        assert len(_mine(before, prefix, token)) == 4
+        assert len(_mine(prefix, token)) == 4
         p.send_signal(sig)
         _reap(p)
     finally:
@@ -299,29 +307,27 @@ def test_teardown_on_a_signal(mode, sig):
             p.kill()
             _reap(p)
             cleanup()
-    assert _mine(before, prefix, token) == set()
+    assert _mine(prefix, token) == set()
 
 
 @needs_netns
 def test_cleanup_removes_a_killed_runs_leftovers_only():
-    before = _ours()
     p, prefix, token = _child("with")
     p.kill()  # SIGKILL: nothing of the child's runs
     _reap(p)
-    left = _mine(before, prefix, token)
+    left = _mine(prefix, token)
     assert len(left) == 4  # the master, two hosts, the uplink
     with Network("bandwidth=5mbit", hosts=1) as live:  # a live run is not touched
         removed = cleanup()
         assert {r.split()[-1] for r in removed} >= {x.split()[-1] for x in left if "ns " in x}
         assert all(live.prefix not in r for r in removed)
         assert live.master_ns in netmod._namespaces()
-    assert _mine(before, prefix, token) == set()
-    assert _ours() == before
+    assert _mine(prefix, token) == set()
+    assert _made_by(os.getpid()) == set()
 
 
 @needs_netns
 def test_cli_cleanup_says_what_it_removed():
-    before = _ours()
     p, prefix, token = _child("plain")
     p.kill()
     _reap(p)
@@ -331,7 +337,7 @@ def test_cli_cleanup_says_what_it_removed():
     assert out.returncode == 0, out.stderr
     assert f"removed namespace {prefix}-m" in out.stdout
     assert "leftover(s) of killed runs" in out.stdout
-    assert _ours() == before
+    assert _made_by(os.getpid()) == set()
 
 
 # ---------------------------------------------------------------------------
@@ -356,7 +362,6 @@ def test_dask_over_the_network_with_a_link_down_for_a_while():
     a straggler (the run goes on without it); the transfer times and bytes are measured."""
     from gctheory.cluster.base import DEAD, LATE, NEVER
 
-    before = _ours()
     host: list[int] = []
 
     def fault(t, eng):
@@ -375,15 +380,13 @@ def test_dask_over_the_network_with_a_link_down_for_a_while():
     assert not set(r.status[:2, 0]) & {NEVER, DEAD}  # it answered before
     assert rep["transfers"] >= 3 * 8 and rep["comm_s_mean"] > 0.002  # the injected latency
     assert rep["bytes_to_master"] >= r.bytes_up.sum()
-    assert _ours() == before
+    assert _made_by(os.getpid()) == set()
 
 
 @needs_netns
 @pytest.mark.slow
 def test_dask_links_down_beyond_s_is_a_named_error():
     from gctheory.cluster.results import ClusterError
-
-    before = _ours()
 
     def fault(t, eng):
         if t == 1:
@@ -393,4 +396,38 @@ def test_dask_links_down_beyond_s_is_a_named_error():
     eng, go = _net_run(4, 1, 6, fault, timeout=3.0)
     with pytest.raises(ClusterError, match=r"no answer within timeout=3 s from workers \[0, 1"):
         go()
-    assert _ours() == before
+    assert _made_by(os.getpid()) == set()
+
+
+@needs_netns
+def test_link_down_for_a_while_comes_back():
+    """``link_down_for`` sets the bridge end down and a timer sets it up again."""
+
+    def state(net: Network) -> str:
+        argv = ["ip", "-j", "-n", net.master_ns, "link", "show", "p0"]
+        out = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=30).stdout
+        return "UP" if "UP" in json.loads(out)[0]["flags"] else "DOWN"
+
+    with Network("bandwidth=5mbit", hosts=1) as net:
+        assert state(net) == "UP"
+        net.link_down_for(0, 0.2)
+        assert state(net) == "DOWN"
+        net._timers[-1].join(timeout=30)  # the timer has run
+        assert state(net) == "UP"
+        with pytest.raises(ValueError, match="none of this network's hosts"):
+            net.host_of("tcp://192.0.2.77:1234")
+        assert net.host_of(f"tcp://{net.host_addresses[0]}:4567") == 0
+    assert _made_by(os.getpid()) == set()
+
+
+def test_cli_refuses_a_bad_network_spec():
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-m", "gctheory", "run", "--scheme", "cyclic-mds",
+                          "--network", "bandwidth=0mbit"], env=env, capture_output=True,
+                         text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 2
+    assert "--network: bandwidth='0mbit' must be a positive rate" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "gctheory", "run", "--scheme", "cyclic-mds",
+                          "--engine", "mpi", "--network", "bandwidth=1mbit"], env=env,
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert out.returncode != 0 and "--network runs on the dask engine" in out.stderr
