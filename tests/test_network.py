@@ -431,3 +431,23 @@ def test_cli_refuses_a_bad_network_spec():
                           "--engine", "mpi", "--network", "bandwidth=1mbit"], env=env,
                          capture_output=True, text=True, timeout=120)  # fmt: skip
     assert out.returncode != 0 and "--network runs on the dask engine" in out.stderr
+
+
+@needs_netns
+def test_a_dask_worker_that_cannot_start_is_named_and_everything_comes_down(monkeypatch):
+    pytest.importorskip("distributed")
+    from gctheory.cluster.engines import DaskEngine
+
+    real = Network.popen
+
+    def failing(self, host, argv, **kwargs):
+        argv = [sys.executable, "-c", "import sys; sys.stderr.write('no such worker'); exit(3)"]
+        return real(self, host, argv, **kwargs)
+
+    monkeypatch.setattr(Network, "popen", failing)
+    eng = DaskEngine(network="bandwidth=5mbit,hosts=2")
+    with pytest.raises(RuntimeError, match=r"dask worker in gct-\d+-[0-9a-f]+-h\d exited "
+                                           r"\(code 3\):\nno such worker"):  # fmt: skip
+        eng.start([])
+    assert eng.net is None
+    assert _made_by(os.getpid()) == set()

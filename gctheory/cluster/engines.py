@@ -494,6 +494,7 @@ class DaskEngine(Engine):
         """A scheduler on the master's address; a ``dask worker`` in each host namespace."""
         import os
         import sys
+        import tempfile
         from pathlib import Path
 
         from distributed import Client, LocalCluster
@@ -502,6 +503,7 @@ class DaskEngine(Engine):
 
         net = Network(self.network, hosts=min(n, 8))
         self.net = net.up()
+        client = None
         try:
             self._cluster = LocalCluster(
                 n_workers=0, processes=False, host=net.master_address, protocol="tcp://",
@@ -514,17 +516,22 @@ class DaskEngine(Engine):
                        PYTHONPATH=os.pathsep.join(
                            [root, *filter(None, [os.environ.get("PYTHONPATH")])]))  # fmt: skip
             per = -(-n // net.n_hosts)
+            logs = [tempfile.TemporaryFile() for _ in net.host_addresses]
             for j, addr in enumerate(net.host_addresses):
                 net.popen(j, [sys.executable, "-m", "distributed.cli.dask_worker", sched,
                               "--nthreads", str(per), "--no-nanny", "--no-dashboard",
-                              "--host", addr, "--name", f"h{j}",
-                              "--death-timeout", "60"],
-                          env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL)  # fmt: skip
+                              "--host", addr, "--name", f"h{j}", "--death-timeout", "60"],
+                          env=env, stdout=subprocess.DEVNULL, stderr=logs[j])  # fmt: skip
             client = Client(self._cluster)
-            client.wait_for_workers(net.n_hosts, timeout=max(self.timeout, 120.0))
+            _wait_for_hosts(client, net, logs, max(self.timeout, 120.0))
         except BaseException:
-            self.close()
+            if client is not None:
+                client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+            self._cluster = None
+            self.net, net_ = None, self.net
+            net_.down()
             raise
         return client
 
@@ -544,6 +551,31 @@ class DaskEngine(Engine):
             "comm_s_mean": float(np.mean(comm)) if comm else None,
             "comm_s_median": float(np.median(comm)) if comm else None,
         }
+
+
+def _wait_for_hosts(client: Any, net: Any, logs: list[Any], timeout: float) -> None:
+    """Wait until every host's ``dask worker`` has joined; one that exits is an error
+    carrying the end of its log. Closes the logs."""
+    deadline = time.monotonic() + timeout
+    try:
+        while len(client.scheduler_info()["workers"]) < net.n_hosts:
+            for j, p in enumerate(net.procs):
+                if p.poll() is not None:
+                    logs[j].seek(0)
+                    tail = logs[j].read().decode(errors="replace")[-1500:]
+                    raise RuntimeError(
+                        f"the dask worker in {net.host_ns[j]} exited (code {p.returncode}):\n"
+                        + tail
+                    )
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"{len(client.scheduler_info()['workers'])} of {net.n_hosts} dask workers "
+                    f"joined within {timeout:g} s ({net.describe()})"
+                )
+            time.sleep(0.1)
+    finally:
+        for f in logs:
+            f.close()
 
 
 def _network_spec(network: Any, address: Any, client: Any) -> Any:
