@@ -451,3 +451,33 @@ def test_a_dask_worker_that_cannot_start_is_named_and_everything_comes_down(monk
         eng.start([])
     assert eng.net is None
     assert _made_by(os.getpid()) == set()
+
+
+@needs_netns
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_gctheory_run_network_interrupted_leaves_nothing(sig):
+    """``gctheory run --network`` stopped by a signal mid-run: the dask workers, the
+    namespaces and the uplink are gone (the run's pid owned them)."""
+    pytest.importorskip("distributed")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    argv = [sys.executable, "-m", "gctheory", "run", "--scheme", "cyclic-mds", "--n", "2",
+            "--s", "1", "--iterations", "100000", "--delay", "constant(0.01)", "--quiet",
+            "--network", "bandwidth=10mbit"]  # fmt: skip
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 240
+        while not any(x.startswith("ns") for x in _made_by(p.pid)):  # the network is up
+            assert p.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        time.sleep(8)  # workers joining, iterations running
+        assert p.poll() is None
+        p.send_signal(sig)
+        p.wait(timeout=120)
+    finally:
+        if p.poll() is None:  # pragma: no cover - only if the signal did not end it
+            p.kill()
+            p.wait(timeout=30)
+            cleanup()
+        _reap(p)
+    assert _made_by(p.pid) == set()

@@ -456,7 +456,7 @@ class DaskEngine(Engine):
                 if self.net is not None:  # the message reached the master when gathered
                     at = got
                     self.transfers.append((i, tt, got - sent))
-                events.append(Event("result", i, tt, at, y, comp, slept, y.nbytes))
+                events.append(Event("result", i, tt, at, y, comp, slept, y.nbytes, sent_at=sent))
         return events
 
     def close(self) -> None:
