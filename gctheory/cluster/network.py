@@ -42,6 +42,7 @@ import signal
 import subprocess
 import sys
 import threading
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,7 @@ __all__ = [
     "NetworkSpec",
     "Network",
     "NetworkUnavailable",
+    "LeftoversRemovedWarning",
     "network_available",
     "cleanup",
     "RATE_UNITS",
@@ -72,6 +74,10 @@ _TBF_LATENCY = "400ms"
 
 class NetworkUnavailable(RuntimeError):
     """Namespaces cannot be made here (not Linux, not root, no ``ip``/``tc``...)."""
+
+
+class LeftoversRemovedWarning(UserWarning):
+    """A new network removed the namespaces and links that killed runs left."""
 
 
 def _parse_number(text: str, units: dict[str, float], what: str) -> float:
@@ -303,6 +309,9 @@ class Network:
         The links.
     hosts : int
         Worker namespaces to make (``spec.hosts`` overrides it when set).
+    clean_leftovers : bool
+        Before building, remove what killed runs left (:func:`cleanup`) and say so
+        with a :class:`LeftoversRemovedWarning` naming it.
 
     Attributes
     ----------
@@ -320,7 +329,9 @@ class Network:
     ...     print(net.namespaces)
     """
 
-    def __init__(self, spec: NetworkSpec | str, hosts: int = 1) -> None:
+    def __init__(
+        self, spec: NetworkSpec | str, hosts: int = 1, *, clean_leftovers: bool = True
+    ) -> None:
         self.spec = NetworkSpec.parse(spec) if isinstance(spec, str) else spec
         if not isinstance(self.spec, NetworkSpec):
             raise ValueError(f"spec must be a NetworkSpec or a spec string, got {spec!r}")
@@ -328,6 +339,9 @@ class Network:
         if not 1 <= h <= _MAX_HOSTS:
             raise ValueError(f"hosts must be in 1..{_MAX_HOSTS}, got {h}")
         self.n_hosts = h
+        self.clean_leftovers = bool(clean_leftovers)
+        #: what :meth:`up` removed of killed runs
+        self.removed: list[str] = []
         self.token = secrets.token_hex(3)
         self.prefix = f"gct-{os.getpid()}-{self.token}"
         self.master_ns = f"{self.prefix}-m"
@@ -358,6 +372,14 @@ class Network:
         ok, why = network_available()
         if not ok:
             raise NetworkUnavailable(f"cannot make the network: {why}")
+        if self.clean_leftovers:
+            self.removed = cleanup()
+            if self.removed:
+                warnings.warn(
+                    f"removed what killed runs left: {', '.join(self.removed)}",
+                    LeftoversRemovedWarning,
+                    stacklevel=2,
+                )
         atexit.register(self.down)
         if threading.current_thread() is threading.main_thread():
             self._old_term = signal.signal(signal.SIGTERM, self._on_term)
