@@ -133,6 +133,28 @@ def test_missing_tools_and_platform_are_named(monkeypatch):
     assert "need Linux" in network_available()[1]
 
 
+def test_the_subnet_avoids_every_route_and_address(monkeypatch):
+    import ipaddress
+    import random
+
+    routes = ["10.0.0.0/9 dev eth0 proto kernel", "blackhole 10.128.0.0/10",
+              "local 10.192.0.1 dev lo table local proto kernel scope host",
+              "default via 192.0.2.1 dev eth0"]  # fmt: skip
+    addrs = [{"addr_info": [{"local": "10.224.3.4", "prefixlen": 11}]}]
+
+    def fake(*args, check=True):
+        return "\n".join(routes) if "route" in args else json.dumps(addrs)
+
+    monkeypatch.setattr(netmod, "_run", fake)
+    free = ipaddress.ip_network("10.192.0.0/11")
+    for seed in range(20):
+        net = netmod._free_subnet(random.Random(seed))
+        assert net.subnet_of(free) and ipaddress.ip_address("10.192.0.1") not in net
+    routes.append("10.192.0.0/11 dev eth1")  # now every 10.x.y.0/24 it draws is taken
+    with pytest.raises(RuntimeError, match="no free 10.x.y.0/24"):
+        netmod._free_subnet(random.Random(0))
+
+
 # ---------------------------------------------------------------------------
 # real namespaces (root)
 

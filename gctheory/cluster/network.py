@@ -271,15 +271,14 @@ def _free_subnet(rng: random.Random) -> ipaddress.IPv4Network:
     """A ``10.x.y.0/24`` that no address or route of the root namespace overlaps."""
     used = []
     for line in _run("ip", "-4", "-o", "route", "show", "table", "all").splitlines():
-        word = line.split()[0] if line.split() else ""
-        if word in ("local", "broadcast", "unicast") and len(line.split()) > 1:
-            word = line.split()[1]
-        if word == "default":
-            continue
-        try:
-            used.append(ipaddress.ip_network(word, strict=False))
-        except ValueError:
-            continue
+        # "10.0.0.0/8 dev ...", "local 10.1.2.3 dev ...", "blackhole 10.9.0.0/16": the
+        # destination is the first or second word ("default" covers nothing to avoid)
+        for word in line.split()[:2]:
+            try:
+                used.append(ipaddress.ip_network(word, strict=False))
+                break
+            except ValueError:
+                continue
     for entry in json.loads(_run("ip", "-j", "-4", "addr", "show") or "[]"):
         for a in entry.get("addr_info", []):
             used.append(ipaddress.ip_network(f"{a['local']}/{a['prefixlen']}", strict=False))
