@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -140,9 +141,14 @@ def _run_and_report(args: argparse.Namespace) -> int:
             raise ValueError(f"--{dest.replace('_', '-')} must be an integer >= {low}, got {v}")
     code_options = _code_options(args)
     engine: Any = args.engine
-    if args.network is not None:
+    if args.network is not None and args.engine == "mpi":
+        if "OMPI_COMM_WORLD_SIZE" not in os.environ:  # the launcher: build, run mpiexec
+            return _mpi_over_network(args)
+    elif args.network is not None:
         if args.engine not in ("local", "dask"):  # local: the default, not a choice
-            raise ValueError(f"--network runs on the dask engine, not --engine {args.engine}")
+            raise ValueError(
+                f"--network runs on the dask or mpi engine, not --engine {args.engine}"
+            )
         engine = cl.make_engine("dask", network=args.network)
     if args.engine == "mpi":
         from gctheory.cluster.mpi import is_worker_rank, serve_worker
@@ -184,6 +190,25 @@ def _run_and_report(args: argparse.Namespace) -> int:
         )
     net = engine.network_report() if hasattr(engine, "network_report") else {}
     return _report(r, args, net)
+
+
+def _mpi_over_network(args: argparse.Namespace) -> int:
+    """``--engine mpi --network``: build the network, run this same command under
+    ``mpiexec`` with rank 0 here and ranks 1..n in the host namespaces, take it down."""
+    import subprocess
+
+    from gctheory.cluster.network import Network
+
+    argv = [sys.executable, "-m", "gctheory", *sys.argv[1:]]
+    with Network(args.network, hosts=min(args.n, 8)) as net:
+        cmd, env = net.mpiexec(args.n + 1, argv)
+        c0 = net.counters()
+        code = subprocess.run(cmd, env=env, check=False).returncode
+        c1 = net.counters()
+        print(f"network {args.network} ({net.n_hosts} host namespaces): "
+              f"{c1['rx'] - c0['rx']} bytes to the master, {c1['tx'] - c0['tx']} from it "
+              "(the uplink's counters, the whole mpiexec job)", file=sys.stderr)  # fmt: skip
+    return code
 
 
 def _cleanup() -> int:
