@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from gctheory.cluster import network as netmod
 from gctheory.cluster.network import (
     LeftoversRemovedWarning,
     Network,
@@ -31,6 +30,7 @@ from gctheory.cluster.network import (
     cleanup,
     network_available,
 )
+from gctheory.cluster.network import system as netmod
 
 ROOT = str(Path(__file__).resolve().parents[1])
 OK, WHY = network_available()
