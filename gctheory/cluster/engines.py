@@ -14,7 +14,6 @@ import multiprocessing as mp
 import pickle
 import queue
 import signal
-import subprocess
 import time
 from multiprocessing.connection import wait as _wait
 from typing import Any
@@ -492,47 +491,9 @@ class DaskEngine(Engine):
 
     def _connect_network(self, n: int) -> Any:
         """A scheduler on the master's address; a ``dask worker`` in each host namespace."""
-        import os
-        import sys
-        import tempfile
-        from pathlib import Path
+        from gctheory.cluster.network.dask import start_dask
 
-        from distributed import Client, LocalCluster
-
-        from gctheory.cluster.network import Network
-
-        net = Network(self.network, hosts=min(n, 8))
-        self.net = net.up()
-        client = None
-        try:
-            self._cluster = LocalCluster(
-                n_workers=0, processes=False, host=net.master_address, protocol="tcp://",
-                dashboard_address=None,
-                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-            )  # fmt: skip
-            sched = self._cluster.scheduler_address
-            root = str(Path(__file__).resolve().parents[2])
-            env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-                       PYTHONPATH=os.pathsep.join(
-                           [root, *filter(None, [os.environ.get("PYTHONPATH")])]))  # fmt: skip
-            per = -(-n // net.n_hosts)
-            logs = [tempfile.TemporaryFile() for _ in net.host_addresses]
-            for j, addr in enumerate(net.host_addresses):
-                net.popen(j, [sys.executable, "-m", "distributed.cli.dask_worker", sched,
-                              "--nthreads", str(per), "--no-nanny", "--no-dashboard",
-                              "--host", addr, "--name", f"h{j}", "--death-timeout", "60"],
-                          env=env, stdout=subprocess.DEVNULL, stderr=logs[j])  # fmt: skip
-            client = Client(self._cluster)
-            _wait_for_hosts(client, net, logs, max(self.timeout, 120.0))
-        except BaseException:
-            if client is not None:
-                client.close()
-            if self._cluster is not None:
-                self._cluster.close()
-            self._cluster = None
-            self.net, net_ = None, self.net
-            net_.down()
-            raise
+        self.net, self._cluster, client = start_dask(self.network, n, max(self.timeout, 120.0))
         return client
 
     def network_report(self) -> dict[str, Any]:
@@ -553,46 +514,13 @@ class DaskEngine(Engine):
         }
 
 
-def _wait_for_hosts(client: Any, net: Any, logs: list[Any], timeout: float) -> None:
-    """Wait until every host's ``dask worker`` has joined; one that exits is an error
-    carrying the end of its log. Closes the logs."""
-    deadline = time.monotonic() + timeout
-    try:
-        while len(client.scheduler_info()["workers"]) < net.n_hosts:
-            for j, p in enumerate(net.procs):
-                if p.poll() is not None:
-                    logs[j].seek(0)
-                    tail = logs[j].read().decode(errors="replace")[-1500:]
-                    raise RuntimeError(
-                        f"the dask worker in {net.host_ns[j]} exited (code {p.returncode}):\n"
-                        + tail
-                    )
-            if time.monotonic() > deadline:
-                raise TimeoutError(
-                    f"{len(client.scheduler_info()['workers'])} of {net.n_hosts} dask workers "
-                    f"joined within {timeout:g} s ({net.describe()})"
-                )
-            time.sleep(0.1)
-    finally:
-        for f in logs:
-            f.close()
-
-
 def _network_spec(network: Any, address: Any, client: Any) -> Any:
     """``network`` as a :class:`~gctheory.cluster.network.NetworkSpec` (None stays None)."""
     if network is None:
         return None
-    from gctheory.cluster.network import NetworkSpec
+    from gctheory.cluster.network.dask import as_spec
 
-    if address is not None or client is not None:
-        raise ValueError(
-            "network= makes its own scheduler and workers: give neither address nor client"
-        )
-    if isinstance(network, str):
-        return NetworkSpec.parse(network)
-    if not isinstance(network, NetworkSpec):
-        raise ValueError(f"network must be a NetworkSpec or a spec string, got {network!r}")
-    return network
+    return as_spec(network, address, client)
 
 
 def _idle(conn: Any) -> None:  # pragma: no cover - runs in the child
