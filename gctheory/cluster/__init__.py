@@ -23,7 +23,8 @@ description), :mod:`~gctheory.cluster.master` (builds a run from its spec and dr
 :mod:`~gctheory.cluster.trace`, :mod:`~gctheory.cluster.replay`,
 :mod:`~gctheory.cluster.compare` (measured versus predicted),
 :mod:`~gctheory.cluster.checkpoint` (resume after the master is killed),
-:mod:`~gctheory.cluster.torch_oracle` (the optional PyTorch adapter);
+:mod:`~gctheory.cluster.torch_oracle` (the optional PyTorch adapter),
+:mod:`~gctheory.cluster.network` (rate-limited links between network namespaces);
 :mod:`~gctheory.cluster.base` holds what they share (the engine interface,
 the trace statuses), :mod:`~gctheory.cluster.results` the run's record.
 
@@ -39,6 +40,7 @@ from gctheory.cluster.base import ENGINES, STATUSES, Engine, Event
 from gctheory.cluster.compare import Comparison, compare
 from gctheory.cluster.engines import DaskEngine, LocalEngine, make_engine
 from gctheory.cluster.master import run
+from gctheory.cluster.network import Network, NetworkSpec
 from gctheory.cluster.replay import Replay, replay
 from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rules import SUPPORTED_SCHEMES, Rule, build_scheme
@@ -70,6 +72,8 @@ __all__ = [
     "Event",
     "GradientOracle",
     "LocalEngine",
+    "Network",
+    "NetworkSpec",
     "OracleError",
     "Replay",
     "Rule",

@@ -58,6 +58,10 @@ class Event:
         Bytes on the wire.
     error : object
         The error, for ``"error"`` and ``"dead"``.
+    sent_at : float
+        The worker's ``time.perf_counter()`` when its message left (nan where the
+        engine does not say): ``at - sent_at`` is the measured transfer time, the
+        monotonic clock being one for every process of the machine.
 
     Examples
     --------
@@ -76,6 +80,7 @@ class Event:
     slept_s: float = float("nan")
     nbytes: int = 0
     error: Any = None
+    sent_at: float = float("nan")
 
 
 class Engine:

@@ -342,19 +342,31 @@ class LocalEngine(Engine):
 # Dask
 
 
-def _dask_task(state: WorkerState, t: int, params: np.ndarray, delay: float) -> tuple:
+def _dask_task(
+    state: WorkerState, t: int, params: np.ndarray, delay: float, latency: float = 0.0
+) -> tuple:
     """One worker's iteration on a Dask worker: the message, then the injected wait.
 
     An oracle error is raised (the future's status says so without moving
     data: the master learns of a late task's failure without gathering it).
+    ``latency`` (a network's one-way latency, injected here: see
+    :mod:`gctheory.cluster.network`) is slept before the work and before the
+    answer. The last entry is when the message left, before that trip
+    (``time.perf_counter``: the machine's monotonic clock, the same in every
+    process and namespace).
     """
+    if latency > 0:
+        time.sleep(latency)
     t0 = time.perf_counter()
     y = state.message(params, t)  # OracleError propagates: the future errs
     comp = time.perf_counter() - t0
     t1 = time.perf_counter()
     if delay > 0:
         time.sleep(delay)
-    return ("result", t, y, comp, time.perf_counter() - t1)
+    sent = time.perf_counter()
+    if latency > 0:  # the trip up
+        time.sleep(latency)
+    return ("result", t, y, comp, sent - t1, sent)
 
 
 class DaskEngine(Engine):
@@ -377,6 +389,12 @@ class DaskEngine(Engine):
         For the LocalCluster: Dask workers to start (default one, with a
         thread per gradient-coding worker; ``n_workers=n`` gives each
         gradient-coding worker its own Dask worker, so closing one loses one).
+    network : NetworkSpec or str, optional
+        Run over a rate-limited network on this machine (Linux, root; see
+        :mod:`gctheory.cluster.network`): the scheduler and the master in the
+        root namespace, one ``dask worker`` process per host namespace
+        (``hosts``: the spec's, else ``min(n, 8)``), each host's link limited to
+        the spec's bandwidth. ``address`` and ``client`` must then be None.
 
     Notes
     -----
@@ -408,6 +426,7 @@ class DaskEngine(Engine):
         timeout: float = 10.0,
         processes: bool = False,
         n_workers: int | None = None,
+        network: Any = None,
     ) -> None:
         try:
             import distributed  # noqa: F401
@@ -419,6 +438,12 @@ class DaskEngine(Engine):
         if n_workers is not None and (not isinstance(n_workers, int) or n_workers < 1):
             raise ValueError(f"n_workers must be a positive int or None, got {n_workers!r}")
         self.n_workers = n_workers
+        self.network = _network_spec(network, address, client)
+        self.net: Any = None  # the Network, while it is up
+        #: (worker, iteration, seconds from the message leaving to the master holding it)
+        self.transfers: list[tuple[int, int, float]] = []
+        self._counters0: dict[str, int] = {}
+        self._report: dict[str, Any] = {}
         self._where: list[str] = []
         self._dead: set[int] = set()
         self._client, self._own = client, client is None
@@ -435,7 +460,9 @@ class DaskEngine(Engine):
 
         if self._client is not None:
             return self._client
-        if self.address is None:
+        if self.network is not None:
+            self._client = self._connect_network(n)
+        elif self.address is None:
             nw = self.n_workers or (1 if not self.processes else min(n, 2))
             self._cluster = LocalCluster(
                 n_workers=nw,
@@ -471,6 +498,8 @@ class DaskEngine(Engine):
         self._states = [
             client.scatter(st, workers=[a], hash=False) for st, a in zip(states, self._where)
         ]
+        if self.net is not None:
+            self._counters0 = self.net.counters()
 
     def tasks_per_slot(self) -> int:
         return self._per_slot
@@ -478,8 +507,9 @@ class DaskEngine(Engine):
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
         if worker in self._dead:
             return 0
+        lat = self.network.latency_s if self.network is not None else 0.0
         fut = self._client.submit(
-            _dask_task, self._states[worker], t, params, float(delay), pure=False,
+            _dask_task, self._states[worker], t, params, float(delay), lat, pure=False,
             workers=[self._where[worker]], allow_other_workers=False,
         )  # fmt: skip
         self._futures[(worker, t)] = fut
@@ -542,6 +572,7 @@ class DaskEngine(Engine):
                         msgs.append(fut.result())
                     except Exception as exc:
                         msgs.append(exc)
+            got = time.perf_counter()
             for (i, t, _, at), msg in zip(fetch, msgs):
                 if isinstance(msg, BaseException):
                     if i not in self._dead:
@@ -549,27 +580,76 @@ class DaskEngine(Engine):
                         why = f"Dask worker {self._where[i]} lost: {type(msg).__name__}: {msg}"
                         events.append(Event("dead", i, t, at, error=why))
                     continue
-                _, tt, y, comp, slept = msg
-                events.append(Event("result", i, tt, at, y, comp, slept, y.nbytes))
+                _, tt, y, comp, slept, sent = msg
+                if self.net is not None:  # the message reached the master when gathered
+                    at = got
+                    self.transfers.append((i, tt, got - sent))
+                events.append(Event("result", i, tt, at, y, comp, slept, y.nbytes, sent_at=sent))
         return events
 
     def close(self) -> None:
         if self._client is None:
+            if self.net is not None:  # failed while starting
+                self.net.down()
+                self.net = None
             return
         for f in list(self._futures.values()):
             f.cancel()
         self._futures.clear()
-        if self._own:
-            self._client.close()
-            if self._cluster is not None:
-                self._cluster.close()
-        self._client = self._cluster = None
+        try:
+            if self._own:
+                self._client.close()
+                if self._cluster is not None:
+                    self._cluster.close()
+        finally:
+            self._client = self._cluster = None
+            if self.net is not None:
+                try:
+                    self._report = self.network_report()
+                finally:
+                    self.net.down()
+                    self.net = None
 
     def describe(self) -> str:
+        if self.network is not None:
+            return f"dask (network {self.network.label()})"
         return f"dask ({self.address or 'LocalCluster'})"
 
     def where(self, worker: int) -> str:
         return f"Dask worker {self._where[worker]}" if self._where else f"worker {worker}"
+
+    def _connect_network(self, n: int) -> Any:
+        """A scheduler on the master's address; a ``dask worker`` in each host namespace."""
+        from gctheory.cluster.network.dask import start_dask
+
+        self.net, self._cluster, client = start_dask(self.network, n, max(self.timeout, 120.0))
+        return client
+
+    def network_report(self) -> dict[str, Any]:
+        """What the network carried since the states were scattered: uplink bytes (``rx``:
+        into the master, ``tx``: out of it) and the measured transfer times (seconds)."""
+        if self.net is None:
+            return dict(self._report)  # kept when the network came down
+        now = self.net.counters()
+        comm = [c for _, _, c in self.transfers]
+        return {
+            "network": self.network.label(),
+            "hosts": self.net.n_hosts,
+            "bytes_to_master": now["rx"] - self._counters0.get("rx", now["rx"]),
+            "bytes_from_master": now["tx"] - self._counters0.get("tx", now["tx"]),
+            "transfers": len(comm),
+            "comm_s_mean": float(np.mean(comm)) if comm else None,
+            "comm_s_median": float(np.median(comm)) if comm else None,
+        }
+
+
+def _network_spec(network: Any, address: Any, client: Any) -> Any:
+    """``network`` as a :class:`~gctheory.cluster.network.NetworkSpec` (None stays None)."""
+    if network is None:
+        return None
+    from gctheory.cluster.network.dask import as_spec
+
+    return as_spec(network, address, client)
 
 
 def _idle(conn: Any) -> None:  # pragma: no cover - runs in the child
@@ -601,13 +681,16 @@ def can_start_processes(timeout: float = 60.0) -> tuple[bool, str]:
     return True, ""
 
 
-def make_engine(engine: Any) -> Engine:
+def make_engine(engine: Any, network: Any = None) -> Engine:
     """An :class:`Engine` from ``"local"``, ``"dask"``, ``"dask=ADDRESS"``, ``"mpi"``, or as is.
 
     Parameters
     ----------
     engine : str or Engine
         ``"local"``, ``"dask"``, ``"dask=ADDRESS"``, ``"mpi"``, or an engine.
+    network : NetworkSpec or str, optional
+        A rate-limited network (:mod:`gctheory.cluster.network`): the ``"dask"``
+        engine only (its workers run in the network's namespaces).
 
     Returns
     -------
@@ -625,6 +708,12 @@ def make_engine(engine: Any) -> Engine:
     >>> type(make_engine("local")).__name__, type(make_engine("dask")).__name__
     ('LocalEngine', 'DaskEngine')
     """
+    if network is not None:
+        if engine != "dask":
+            raise ValueError(
+                f"network= runs on the 'dask' engine (workers in namespaces), got {engine!r}"
+            )
+        return DaskEngine(network=network)
     if isinstance(engine, Engine):
         return engine
     if isinstance(engine, str):

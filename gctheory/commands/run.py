@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -125,6 +126,8 @@ def _code_options(args: argparse.Namespace) -> dict[str, Any]:
 def _run_and_report(args: argparse.Namespace) -> int:
     from gctheory import cluster as cl
 
+    if args.cleanup:
+        return _cleanup()
     if args.list:
         rows = [{"scheme": k, "description": v} for k, v in SCHEME_NAMES.items()
                 if k not in SIMULATED_ONLY]  # fmt: skip
@@ -137,6 +140,16 @@ def _run_and_report(args: argparse.Namespace) -> int:
         if v is not None and v < low:
             raise ValueError(f"--{dest.replace('_', '-')} must be an integer >= {low}, got {v}")
     code_options = _code_options(args)
+    engine: Any = args.engine
+    if args.network is not None and args.engine == "mpi":
+        if "OMPI_COMM_WORLD_SIZE" not in os.environ:  # the launcher: build, run mpiexec
+            return _mpi_over_network(args)
+    elif args.network is not None:
+        if args.engine not in ("local", "dask"):  # local: the default, not a choice
+            raise ValueError(
+                f"--network runs on the dask or mpi engine, not --engine {args.engine}"
+            )
+        engine = cl.make_engine("dask", network=args.network)
     if args.engine == "mpi":
         from gctheory.cluster.mpi import is_worker_rank, serve_worker
 
@@ -150,7 +163,7 @@ def _run_and_report(args: argparse.Namespace) -> int:
     bar = Progress(
         args.iterations, f"gctheory run {args.scheme}", enabled=False if args.quiet else None
     )
-    spec = _spec(args, code_options)
+    spec = _spec(args, code_options, engine)
     with bar:
         r = cl.run(
             spec=spec,
@@ -160,23 +173,64 @@ def _run_and_report(args: argparse.Namespace) -> int:
             checkpoint=args.checkpoint,
             resume=args.resume,
         )
-    return _report(r, args)
+    net = engine.network_report() if hasattr(engine, "network_report") else {}
+    return _report(r, args, net)
 
 
-def _spec(args: argparse.Namespace, code_options: dict[str, Any]) -> Any:
-    """The run's description from the command's options."""
+def _spec(args: argparse.Namespace, code_options: dict[str, Any], engine: Any) -> Any:
+    """The run's description from the command's options (``engine``: the name, or the
+    engine built for ``--network``)."""
     from gctheory.cluster.spec import RunSpec
 
     return RunSpec.build(
         training_key(args.scheme), args.n, args.s, K=args.K, m=args.m,
-        code_options=code_options, workload=args.model, engine=args.engine, delay=args.delay,
+        code_options=code_options, workload=args.model, engine=engine, delay=args.delay,
         iterations=args.iterations, step_size=args.step_size, rng=args.seed,
         preempt=not args.no_preempt, deadline=args.deadline, on_error=args.on_error,
         timeout=args.timeout, eval_every=args.eval_every,
     )  # fmt: skip
 
 
-def _report(r: Any, args: argparse.Namespace) -> int:
+def _mpi_over_network(args: argparse.Namespace) -> int:
+    """``--engine mpi --network``: build the network, run this same command under
+    ``mpiexec`` with rank 0 here and ranks 1..n in the host namespaces, take it down."""
+    import subprocess
+
+    from gctheory.cluster.network import Network
+
+    argv = [sys.executable, "-m", "gctheory", *sys.argv[1:]]
+    with Network(args.network, hosts=min(args.n, 8)) as net:
+        cmd, env = net.mpiexec(args.n + 1, argv)
+        c0 = net.counters()
+        code = subprocess.run(cmd, env=env, check=False).returncode
+        c1 = net.counters()
+        print(f"network {args.network} ({net.n_hosts} host namespaces): "
+              f"{c1['rx'] - c0['rx']} bytes to the master, {c1['tx'] - c0['tx']} from it "
+              "(the uplink's counters, the whole mpiexec job)", file=sys.stderr)  # fmt: skip
+    return code
+
+
+def _cleanup() -> int:
+    """``--cleanup``: remove what killed networked runs left, and say what."""
+    from gctheory.cluster.network import cleanup
+
+    removed = cleanup()
+    for what in removed:
+        print(f"removed {what}")
+    print(f"gctheory run --cleanup: removed {len(removed)} leftover(s) of killed runs")
+    return 0
+
+
+def _network_type(text: str) -> Any:
+    from gctheory.cluster.network import NetworkSpec
+
+    try:
+        return NetworkSpec.parse(text).label()  # checked here, parsed again by the engine
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _report(r: Any, args: argparse.Namespace, net: dict[str, Any] | None = None) -> int:
     """Save the parameters, compare with the prediction where it applies, print the
     summary (stdout) and where the trace went (stderr)."""
     from gctheory import cluster as cl
@@ -190,6 +244,7 @@ def _report(r: Any, args: argparse.Namespace) -> int:
     cmp = compare(r, overhead=args.overhead) if ok else None
     row = _summary(r, cmp)
     row["coded_workers_per_engine_thread"] = per_slot
+    row.update(net or {})  # a rate-limited network: its bytes and transfer times
     if per_slot > 1:
         print(f"gctheory run: no comparison with the prediction: up to {per_slot} coded "
               "workers share one engine thread, so their tasks queued (give the Dask "
@@ -258,6 +313,18 @@ def register(sub: Any) -> None:
         default="local",
         help="local (default) | dask (a LocalCluster) | dask=tcp://HOST:PORT | mpi (under "
         "mpiexec -n N+1)",
+    )
+    p.add_argument(
+        "--network",
+        type=_network_type,
+        metavar="SPEC",
+        help="run the Dask engine over rate-limited links between network namespaces (Linux, "
+        'root): "bandwidth=10mbit,latency=5ms[,shared][,hosts=N]"',
+    )
+    p.add_argument(
+        "--cleanup",
+        action="store_true",
+        help="remove the namespaces and links that killed --network runs left, and exit",
     )
     p.add_argument(
         "--delay",
