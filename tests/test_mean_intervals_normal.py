@@ -22,7 +22,7 @@ ALLOWED = {
     "montecarlo/estimates.py": (4, "z_value itself, and the Wilson interval of a proportion"),
     "montecarlo/summaries.py": (1, "importance sampling: a weighted mean, warned by its ESS"),
     "sweeps/stats.py": (1, "gctheory-stats/1 rows without higher sums: warned, by name"),
-    "delays/_mle.py": (1, "Wald intervals of fitted parameters (the study measures them)"),
+    "delays/_mle/profile.py": (1, "Wald intervals of fitted parameters (the study measures them)"),
     "delays/markov/fits.py": (2, "Wald intervals of Markov-chain parameters"),
     "cluster/compare.py": (1, "the prediction's interval (its standard error sums parts)"),
 }

@@ -226,13 +226,17 @@ _PACKAGE = Path(__file__).resolve().parents[1] / "gctheory"
 
 #: the only places allowed to unpickle, and why: the restricted unpickler of the delay
 #: profiles (admits lists, dicts and numeric scalars, nothing callable); the local
-#: engine's pipes to the worker processes it started itself (in-memory transport, as are
+#: engine's pipes to the worker processes it started itself, both ends (the master reading
+#: its groups' results, a group process its tasks: in-memory transport, as are
 #: multiprocessing's conn.recv in cluster/worker.py, mpi4py's messages in cluster/mpi.py,
 #: and the process pools and Dask executors of montecarlo/engine.py, none of them a file);
 #: an installed plug-in's entry point (code the user installed, not data)
 _ALLOWED = {
     ("delays/profiles.py", "_RestrictedUnpickler(io.BytesIO(data)).load()"),
-    ("cluster/engines.py", "pickle.loads(data)"),
+    ("cluster/engines.py", "msg = pickle.loads(blob)"),
+    ("cluster/engines.py", "for blob in pickle.loads(data)[1]:"),
+    ("cluster/groups.py", "msg = pickle.loads(conn.recv_bytes())"),
+    ("cluster/groups.py", "params = pickle.loads(pp)  # once per message, shared by its workers"),
     ("codes/plugins.py", "obj = ep.load()"),  # an installed plug-in's entry point: code, not data
 }
 
