@@ -31,16 +31,18 @@ paper-rule prediction is printed beside it (and rejected: a negative control).
 measured times times ``scale`` (default 1/2) and the predictions are scaled
 the same, so a scheme's replay at ``n = 256`` takes 10-20 s of wall time on 2 cores.
 
-**Overhead and tolerance.** A real round also costs the master's and the transport's
-fixed time: each worker's response minus its injected wait, whose median over the
-workers of a round is the round's measured overhead ``o_t``. The prediction with
-overhead is the same rule on ``d[t, i] + o_t``; a measured total agrees with it when
-it lies between the predictions without and with the overhead, widened on each side
-by the overhead's own total ``sum_t o_t``: a round's overhead is partly hidden behind
-the injected waits (the GC cut, an SGC cut's ``(1 + mu)`` x the first arrival, whose
-own overhead is not the median), and on a shared machine it varies from run to run
-by about its own size, no more. Run ``python -m
-gctheory.cluster.lambda_replay`` for the table.
+**Overhead and tolerance.** A real round also costs fixed time: each worker's
+response minus its injected wait ``o[t, i]`` (transport, its computation, its
+group's queue; a worker cut as a straggler: the round's median ``o_t``). It only
+adds, and near a cut it can flip a decision (a worker pushed past SR-SGC's
+``(1 + mu)`` cut may take the pattern out of the model, and the master then waits
+for all). The prediction *with overhead* is the same rule on ``d[t, i] + o[t, i]``:
+the profile with the measured lateness of every answer. A measured total agrees
+when it lies between the predictions without and with the overhead, widened on
+each side by ``sum_t o_t`` (the master's own residual: polling, decoding and the
+update, which the rule's clock leaves out, measured at about one median overhead
+a round). A negative control must fall outside the same band computed for it.
+Run ``python -m gctheory.cluster.lambda_replay`` for the table.
 """
 
 from __future__ import annotations
@@ -157,21 +159,22 @@ class LambdaComparison:
     iteration_time: np.ndarray
     predicted_round: np.ndarray
     overhead_round: np.ndarray
+    overhead_worker: np.ndarray
     mu: float = 1.0
     jobs: int = 20
 
     @property
     def tolerance(self) -> float:
-        """The measured overhead's total (s): how far the overhead correction may be off."""
+        """The master's residual allowed (s): the round medians of the overhead, summed."""
         return float(self.overhead_round.sum())
 
     def predict(self, D: np.ndarray, rule: str | None = None, overhead: bool = True) -> float:
         """Total predicted for profile ``D`` (workers, rounds, already at the replay's scale)
-        over the compared rounds, with the measured overhead ``o_t`` added or not."""
+        over the compared rounds, with each worker's measured overhead added or not."""
         rule = rule or ("master" if self.scheme == "GC" else "paper")
         D2 = np.asarray(D, float)[: self.n, : self.rounds]
         if overhead:
-            D2 = D2 + self.overhead_round[None, :]
+            D2 = D2 + self.overhead_worker.T
         pr = predicted_rounds(D2, self.scheme, self.params, jobs=self.jobs, mu=self.mu, rule=rule)
         keep = self.predicted_round > 0
         return float(pr[keep[: len(pr)]].sum())
@@ -245,15 +248,17 @@ def compare_lambda(scheme: str, params: tuple[int, ...], *, scale: float = 0.5,
     res = _run(names[scheme], n, params, mu, rounds, SameProfileReplay(D.T), engine)
     wall = time.perf_counter() - t0
     it = np.asarray(res.iteration_time, float)
-    # the master's fixed cost a round: each worker's response minus its injected wait
-    # (transport, its computation, its group's queue), the median over workers
-    over = np.nanmedian(np.asarray(res.response) - np.asarray(res.injected), axis=1)
-    corr = predicted_rounds(D[:, :rounds] + over[None, :], scheme, params, jobs=jobs, mu=mu,
+    # each worker's measured overhead: its response minus its injected wait (transport, its
+    # computation, its group's queue); a worker cut as a straggler: its round's median
+    O = np.asarray(res.response, float) - np.asarray(res.injected, float)
+    over = np.nanmedian(O, axis=1)
+    O = np.where(np.isnan(O), over[:, None], O)
+    corr = predicted_rounds(D[:, :rounds] + O.T, scheme, params, jobs=jobs, mu=mu,
                             rule="master" if scheme == "GC" else "paper")  # fmt: skip
     return LambdaComparison(
         scheme, tuple(params), n, rounds, int(keep.sum()), float(scale), float(it[keep].sum()),
         float(pred.sum()), float(corr[keep].sum()), float(paper.sum()), float(it[~keep].sum()),
-        float(np.mean(over)), wall, it, pred, over, float(mu), int(jobs),
+        float(np.mean(over)), wall, it, pred, over, O, float(mu), int(jobs),
     )  # fmt: skip
 
 
