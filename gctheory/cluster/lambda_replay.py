@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for scheme, _, params in LAMBDA_SCHEMES:
         row = compare_lambda(scheme, params, scale=args.scale, n=args.n).row()
-        rows.append({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()})
+        rows.append({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()
+                     if k not in ("n", "rel_err")})  # fmt: skip
     title = (f"AWS Lambda profile (cnn-desktop-long, load 0) replayed on real processes, "
              f"n = {args.n}, times x {args.scale:g} (s);\npredicted: gctheory sgc runtime's rule "
              "(GC: the master's fastest n - s), with_overhead: plus the measured overhead; "
