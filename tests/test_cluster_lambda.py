@@ -74,3 +74,20 @@ def test_lambda_replay_matches_sgc_runtime(scheme, params):
     else:
         # negative control: sgc runtime's own GC rule ((1 + mu) x the fastest) is rejected
         assert not c.within(D, rule="paper"), (c.band(D, rule="paper"), c.row())
+
+
+@pytest.mark.parametrize(("scheme", "params"), [("GC", (1,)), ("SR-SGC", (1, 2, 2))])
+def test_small_replay_runs_the_predicted_rounds(scheme, params):
+    # 8 workers, 12 rounds of a made-up profile (0.3-0.6 s, one slow worker a round) x 0.05
+    rng = np.random.default_rng(1)
+    D = 0.3 + 0.3 * rng.random((8, 12))
+    D[rng.integers(8, size=12), np.arange(12)] += 1.0
+    c = compare_lambda(scheme, params, D=D, n=8, scale=0.05, jobs=10)
+    pred = predicted_rounds(D * 0.05, scheme, params, jobs=10, mu=1.0,
+                            rule="master" if scheme == "GC" else "paper")  # fmt: skip
+    assert c.rounds == len(pred) == c.iteration_time.size
+    assert c.compared == int((pred > 0).sum())
+    assert c.predicted == pytest.approx(pred.sum())
+    assert c.overhead_worker.shape == (c.rounds, 8)
+    if scheme == "GC":  # every answer comes after its injected wait: so does the n - s-th
+        assert c.measured >= c.predict(D * 0.05, overhead=False) * 0.999
