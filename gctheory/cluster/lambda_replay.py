@@ -59,7 +59,7 @@ __all__ = ["SameProfileReplay", "LambdaComparison", "lambda_profile", "compare_l
 
 #: The schemes and parameters ``gctheory sgc runtime`` picks on the packaged profile
 #: (campaign cnn-desktop-long, load 0, 20 jobs, mu = 1, paper rules): (sgc name, real-run
-#: name, params). Recomputed by :func:`best_params`; the test checks they are still the best.
+#: name, params); a slow test checks that the search still picks them.
 LAMBDA_SCHEMES = (("GC", "cyclic-mds", (58,)), ("SR-SGC", "sr_sgc", (5, 6, 82)),
                   ("M-SGC", "m_sgc", (1, 2, 21)))  # fmt: skip
 
@@ -141,7 +141,15 @@ def predicted_rounds(D: np.ndarray, scheme: str, params: tuple[int, ...], *, job
 
 @dataclass
 class LambdaComparison:
-    """One scheme's replay: measured and predicted totals (s, at the replay's scale)."""
+    """One scheme's replay: measured and predicted totals (s, at the replay's scale).
+
+    ``measured``: the real iteration times summed over the ``compared`` rounds (those the
+    prediction does not skip; ``measured_extra``: the others); ``predicted``: the rule on
+    the profile; ``corrected``: on the profile plus each answer's measured overhead
+    (``overhead_worker``, rounds x n; ``overhead_round``: its round medians, ``overhead``
+    their mean); ``predicted_paper``: ``gctheory sgc runtime``'s own rule; ``profile``:
+    the replayed (workers, rounds) times, scaled; ``wall``: the replay's wall time.
+    """
 
     scheme: str
     params: tuple[int, ...]
@@ -160,6 +168,7 @@ class LambdaComparison:
     predicted_round: np.ndarray
     overhead_round: np.ndarray
     overhead_worker: np.ndarray
+    profile: np.ndarray
     mu: float = 1.0
     jobs: int = 20
 
@@ -196,8 +205,8 @@ class LambdaComparison:
         return (self.measured - self.corrected) / self.corrected
 
     def row(self) -> dict[str, Any]:
-        """The table row (the band: for the packaged profile at the replay's scale)."""
-        lo, hi = self.band(lambda_profile() * self.scale)
+        """The table row (the band: for the replayed profile)."""
+        lo, hi = self.band(self.profile)
         return {"scheme": self.scheme, "params": ",".join(map(str, self.params)),
                 "n": self.n, "rounds": self.rounds, "compared": self.compared,
                 "measured": self.measured, "predicted": self.predicted,
@@ -258,7 +267,7 @@ def compare_lambda(scheme: str, params: tuple[int, ...], *, scale: float = 0.5,
     return LambdaComparison(
         scheme, tuple(params), n, rounds, int(keep.sum()), float(scale), float(it[keep].sum()),
         float(pred.sum()), float(corr[keep].sum()), float(paper.sum()), float(it[~keep].sum()),
-        float(np.mean(over)), wall, it, pred, over, O, float(mu), int(jobs),
+        float(np.mean(over)), wall, it, pred, over, O, D, float(mu), int(jobs),
     )  # fmt: skip
 
 
