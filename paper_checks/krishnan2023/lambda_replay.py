@@ -6,8 +6,9 @@
   :mod:`gctheory.cluster.lambda_replay`, for GC (cyclic-MDS, s = 58), SR-SGC
   (5, 6, 82) and M-SGC (1, 2, 21): each measured total lies in the band of the
   ``gctheory sgc runtime`` prediction for the same profile (GC: for the real
-  master's rule, the fastest n - s) without and with the measured overhead,
-  widened by the overhead's total. Negative controls, each needed for
+  master's rule, the fastest n - s) without and with each answer's measured
+  overhead plus the master's measured decoding time, widened by the round
+  medians of the overhead summed. Negative controls, each needed for
   ``reproduced``: the profile with its stragglers cut to 1.5 x the round's
   median (SR-SGC, M-SGC), and ``sgc runtime``'s own GC rule ((1 + mu) x the
   fastest), are rejected by the same band. Three real runs of about 10-20 s
@@ -62,9 +63,9 @@ def _inside(x: float, band: list[float]) -> bool:
 
 def _judge(c: dict) -> Outcome:
     cmp = (
-        "each measured total against the band [prediction without overhead, with it] widened "
-        "by the measured overhead's total; negative controls (no stragglers; GC's (1 + mu) "
-        "rule) must fall outside"
+        "each measured total against the band [prediction without overhead, with it plus the "
+        "master's decoding time] widened by the round medians of the overhead summed; "
+        "negative controls (no stragglers; GC's (1 + mu) rule) must fall outside"
     )
     if not c["ok"]:
         return unavailable(c, cmp)
