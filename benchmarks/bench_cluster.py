@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _history import record  # noqa: E402
 
 from gctheory import cluster as cl
+from gctheory._proc import tree_rss
 from gctheory.cluster.compare import compare
 
 
@@ -111,36 +112,11 @@ def overhead(engine: str, n: int, iterations: int, rounds: int) -> None:
                better="lower")  # fmt: skip
 
 
-def _tree_rss(pid: int) -> int:
-    """Summed resident memory (bytes) of ``pid`` and its descendants, from ``/proc``."""
-    parent: dict[int, int] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat", encoding="ascii", errors="replace") as fh:
-                    parent[int(d)] = int(fh.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                pass
-    tree, grew = {pid}, True
-    while grew:
-        new = {p for p, pp in parent.items() if pp in tree and p not in tree}
-        tree |= new
-        grew = bool(new)
-    total = 0
-    for p in tree:
-        try:
-            with open(f"/proc/{p}/status", encoding="ascii", errors="replace") as fh:
-                total += next(int(x.split()[1]) for x in fh if x.startswith("VmRSS:")) * 1024
-        except (OSError, StopIteration, ValueError):
-            pass
-    return total
-
-
 def _tree_peak(stop: threading.Event, out: list[float]) -> None:
     """Peak summed RSS (bytes) of this process and its descendants, every 0.2 s."""
     peak = 0
     while not stop.wait(0.2):
-        peak = max(peak, _tree_rss(os.getpid()))
+        peak = max(peak, tree_rss(os.getpid()))
     out.append(float(peak))
 
 

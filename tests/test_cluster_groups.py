@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("sklearn")
 
 from gctheory import cluster as cl  # noqa: E402
+from gctheory._proc import tree_rss
 from gctheory.cluster.compare import compare  # noqa: E402
 from gctheory.cluster.engines import MAX_LOCAL_WORKERS  # noqa: E402
 
@@ -124,36 +125,11 @@ def test_group_rule_incremental_equals_a_fresh_scan(scheme, n, s):
         assert got == tuple(order[:L])
 
 
-def _tree_rss(pid: int) -> int:
-    """Summed resident memory (bytes) of ``pid`` and its descendants, from ``/proc``."""
-    parent: dict[int, int] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat", encoding="ascii", errors="replace") as fh:
-                    parent[int(d)] = int(fh.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                pass
-    tree, grew = {pid}, True
-    while grew:
-        new = {p for p, pp in parent.items() if pp in tree and p not in tree}
-        tree |= new
-        grew = bool(new)
-    total = 0
-    for p in tree:
-        try:
-            with open(f"/proc/{p}/status", encoding="ascii", errors="replace") as fh:
-                total += next(int(x.split()[1]) for x in fh if x.startswith("VmRSS:")) * 1024
-        except (OSError, StopIteration, ValueError):
-            pass
-    return total
-
-
 def _peak_tree_memory(pid: int, stop: threading.Event, out: list[float]) -> None:
     """Peak of the summed RSS (GiB) of ``pid`` and its descendants, sampled every 0.2 s."""
     peak = 0
     while not stop.wait(0.2):
-        peak = max(peak, _tree_rss(pid))
+        peak = max(peak, tree_rss(pid))
     out.append(peak / 2**30)
 
 

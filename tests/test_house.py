@@ -31,6 +31,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "_safe_json",
         "loop",  # the run loop: numpy only; the master and the simulator plug into it
         "_home",
+        "_proc",
     ),
     ("montecarlo", "generators"),
     ("conditioning", "order_stats"),
