@@ -90,3 +90,76 @@ def test_the_study_over_real_links():
     from gctheory.cluster.network import cleanup
 
     assert cleanup() == []
+
+
+def test_the_record_keeps_the_measured_transfer_time():
+    """The Dask engine stamps when a message left: every used result has a transfer time,
+    kept in the run and the trace; the local engine does not: nan, no column."""
+    pytest.importorskip("distributed")
+    from gctheory.cluster import run
+    from gctheory.cluster.dask_engine import DaskEngine
+
+    r = run("cyclic_mds", 4, 1, engine=DaskEngine(), iterations=3, eval_every=0,
+            progress=False, workload="quadratic")  # fmt: skip
+    used = r.status == USED
+    assert r.comm_time.shape == r.status.shape
+    assert np.isfinite(r.comm_time[used]).all() and (r.comm_time[used] >= 0).all()
+    assert "comm_s" in r.trace().columns
+    assert measured_comm(r) == pytest.approx(float(np.mean(r.comm_time[used])))
+    local = run("cyclic_mds", 4, 1, iterations=3, eval_every=0, progress=False,
+                workload="quadratic")  # fmt: skip
+    assert np.isnan(local.comm_time).all() and "comm_s" not in local.trace().columns
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not OK, reason=WHY or "namespaces available")
+def test_cli_shows_the_predicted_transfer_next_to_the_measured(capsys):
+    pytest.importorskip("distributed")
+    import json
+
+    from gctheory.cli import main
+
+    code = main(["run", "--scheme", "cyclic-mds", "--n", "4", "--s", "1", "--iterations", "4",
+                 "--network", "bandwidth=20mbit,latency=2ms", "--engine", "dask",
+                 "--model", "logistic", "--quiet", "--format", "json"])  # fmt: skip
+    assert code == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["comm_up_s_predicted"] > 0.002 and row["comm_s_predicted"] > 0.004
+    assert row["comm_up_s_measured"] >= 0.002  # the injected latency at least
+
+
+def _fake_study():
+    cases = ((1, 5.0, 0.63), (1, 100.0, 0.12), (2, 5.0, 0.53), (2, 100.0, 0.15))
+    rows = [{"m": m, "bandwidth_mbit": b, "measured_s": t, "measured_low": t - 0.01,
+             "measured_high": t + 0.01, "predicted_s": t} for m, b, t in cases]  # fmt: skip
+    calib = {
+        1: {"scheme": "cyclic_mds", "fixed_s": 0.025},
+        2: {"scheme": "ye_abbe", "fixed_s": 0.03},
+    }
+    return {"n": 4, "s": 1, "d": 20_000, "delay": "shifted_exp(0.03, 0.005)", "latency_ms": 0.0,
+            "rows": rows, "calibration": calib,
+            "crossover": {2: {"with_overheads_mbit": 15.0}}}  # fmt: skip
+
+
+def test_the_figure_draws_points_on_curves():
+    import matplotlib.pyplot as plt
+
+    from gctheory.cluster.network_study import predicted_curves
+    from gctheory.plots.communication import plot_network_study
+
+    study, mbits = _fake_study(), [2.0, 20.0, 200.0]
+    curves = predicted_curves(study, mbits)
+    assert curves[1][0] > curves[2][0] and curves[1][-1] < curves[2][-1]  # they cross
+    drawn = plot_network_study(study, curves, mbits)
+    assert len(drawn.artists) >= 5
+    assert len(drawn.data["bandwidth_mbit_per_s"]) == len(mbits) + 4
+    plt.close("all")
+
+
+def test_the_script_says_why_it_cannot_run(monkeypatch, capsys):
+    import gctheory.cluster.network as net
+    from gctheory.cluster.network_study import main
+
+    monkeypatch.setattr(net, "network_available", lambda: (False, "run as root"))
+    assert main([]) == 1
+    assert "cannot run here: run as root" in capsys.readouterr().out

@@ -4,14 +4,15 @@
 (m = 2; n = 4, s = 1) over network namespaces whose links ``tbf`` limits to 5 and
 100 Mbit/s, with a 160 kB message (a quadratic model of 20,000 parameters) and
 sleep-dominated injected delays, and predicts each mean iteration time with the
-link model plus a fixed overhead calibrated per code on a 1 Gbit/s link.
+link model plus a fixed overhead calibrated per code on a 1 Gbit/s link (a run
+before and one after its runs: their spread is in the interval).
 
 * ``comm-internal:internal-network-measured-vs-predicted``: every measured mean is
   inside the prediction with communication (z-test at level 0.99), and the bytes on the
   uplink grow with the promised payload at the TCP/IP rate;
 * ``comm-internal:internal-network-crossover-observed``: the predicted crossover lies
   between the bandwidths, and the measured times show Ye-Abbe winning below it and
-  losing above it, decisively (the intervals apart).
+  losing above it, decisively (a z-test of the two means at level 0.99).
 
 Both need root (namespaces): elsewhere they are ``not checkable`` with what is missing.
 Slow (about two minutes of real runs): skipped in ``--quick``.
@@ -91,7 +92,7 @@ def _judge_crossover(c: dict) -> Outcome:
     cmp = (
         "the crossover predicted with the calibrated overheads against the measured "
         "winner at each bandwidth (the m-fold code must win below it and lose above, "
-        "with the measured intervals apart)"
+        "their difference significant: a z-test at the level)"
     )
     if not c["ok"]:
         return _unavailable(c, cmp)
