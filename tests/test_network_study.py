@@ -123,7 +123,7 @@ def test_cli_shows_the_predicted_transfer_next_to_the_measured(capsys):
                  "--network", "bandwidth=20mbit,latency=2ms", "--engine", "dask",
                  "--model", "logistic", "--quiet", "--format", "json"])  # fmt: skip
     assert code == 0
-    row = json.loads(capsys.readouterr().out)[0]
+    row = json.loads(capsys.readouterr().out)["rows"][0]
     assert row["comm_up_s_predicted"] > 0.002 and row["comm_s_predicted"] > 0.004
     assert row["comm_up_s_measured"] >= 0.002  # the injected latency at least
 

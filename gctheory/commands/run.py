@@ -248,7 +248,8 @@ def _report(r: Any, args: argparse.Namespace, net: dict[str, Any] | None = None)
         from gctheory.cluster.network import NetworkSpec
 
         link = NetworkSpec.parse(net["network"]).link(payload=True)
-    cmp = compare(r, overhead=args.overhead, link=link, d=r.params.size) if ok else None
+    over_link = {"link": link, "d": r.params.size} if link is not None else {}
+    cmp = compare(r, overhead=args.overhead, **over_link) if ok else None
     row = _summary(r, cmp)
     if cmp is not None and link is not None:
         row["comm_s_predicted"] = cmp.comm_s  # down and up, latency both ways
