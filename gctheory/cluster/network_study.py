@@ -9,12 +9,15 @@ prediction with communication of :func:`gctheory.runtime.link_iteration_time`:
   (:meth:`~gctheory.cluster.network.NetworkSpec.link` with ``payload=True``: ``B`` the
   rate of TCP data, the link's rate times 1448 / 1514 for the headers of full segments;
   ``2 latency + 8 d / B`` down and the code's message up), plus a fixed overhead that is
-  *not* transfer: the mean iteration time of the same code on a fast link
-  (``calibration_mbit``) minus its own prediction there (Dask's "task done, then fetch"
-  round trip, the decoding). It is measured once per code and carried to every other
-  bandwidth;
-* **the test**: a z-test of the measured mean against that prediction, with the
-  standard errors of both runs (the calibration's carries into the prediction);
+  *not* transfer (Dask's "task done, then fetch" round trip, the decoding): the mean
+  over fast-link runs (``calibration_mbit``: one before each bandwidth's run, one at the
+  end) of their measured mean minus their own prediction;
+* **the test**: the measured mean against that prediction, with the standard errors of
+  the run and of the calibrated overhead; the overhead's is the run-to-run spread of the
+  fast runs (the machine's load moves it by milliseconds between runs), pooled over the
+  codes, and the quantile Student's t of its few degrees of freedom (:func:`calibration`).
+  Negative control: the same prediction without the transfer time (a free link) must be
+  rejected where the link is slow;
 * **the crossover**: :func:`gctheory.tradeoff.communication.communication_crossover` of
   the same law, and the same with the calibrated overheads; the measured winner at each
   bandwidth, to see the m-fold code winning below it and losing above;
@@ -35,7 +38,14 @@ from scipy import stats
 
 from gctheory._validate import check_int
 
-__all__ = ["DEFAULT_DELAY", "network_study", "judge_bytes", "predict_with_link", "predicted_curves"]
+__all__ = [
+    "calibration",
+    "DEFAULT_DELAY",
+    "network_study",
+    "judge_bytes",
+    "predict_with_link",
+    "predicted_curves",
+]
 
 #: sleep-dominated injected delay per partition (seconds): a worker holding l
 #: partitions sleeps about l x 35 ms
@@ -155,63 +165,81 @@ def _one_run(scheme: str, m: int, spec: str, cfg: dict[str, Any], law: float) ->
 
 def _code_runs(
     scheme: str, m: int, cfg: dict[str, Any], calib_mbit: float, mbits: Any
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """One code's runs: calibrated on the fast link before and after its runs at
-    ``mbits``, each of which is then held against its prediction."""
+) -> tuple[list[float], list[dict[str, Any]]]:
+    """One code's runs at ``mbits``, each after a run on the fast link, and one more fast
+    run at the end: the fast runs' fixed overheads (measured mean minus the prediction
+    there) and the rows."""
+    lat = cfg["latency_ms"]
+    fast = _spec(calib_mbit, lat)
+    law = _law_at(scheme, m, cfg, fast)
+    fixed, rows = [], []
+    for mb in [*mbits, None]:
+        fixed.append(_one_run(scheme, m, fast, cfg, law)["measured_s"] - law)
+        if mb is not None:
+            spec = _spec(mb, lat)
+            rows.append(dict(_one_run(scheme, m, spec, cfg, _law_at(scheme, m, cfg, spec)),
+                             bandwidth_mbit=mb))  # fmt: skip
+    return fixed, rows
+
+
+def _law_at(scheme: str, m: int, cfg: dict[str, Any], spec: str) -> float:
     from gctheory.cluster.network import NetworkSpec
 
-    n, s, d, delay, lat = cfg["n"], cfg["s"], cfg["d"], cfg["delay"], cfg["latency_ms"]
-    z = float(stats.norm.ppf(0.5 + cfg["level"] / 2))
-
-    def law_at(spec: str) -> float:
-        return predict_with_link(
-            scheme, delay, n, s, m, NetworkSpec.parse(spec).link(payload=True), d
-        )
-
-    fast = _spec(calib_mbit, lat)
-    before = _one_run(scheme, m, fast, cfg, law_at(fast))
-    rows = [dict(_one_run(scheme, m, _spec(mb, lat), cfg, law_at(_spec(mb, lat))),
-                 bandwidth_mbit=mb) for mb in mbits]  # fmt: skip
-    after = _one_run(scheme, m, fast, cfg, law_at(fast))
-    calib = _calibration(before, after, law_at(fast))
-    for row in rows:
-        link = NetworkSpec.parse(row["network"]).link(payload=True)
-        pred = law_at(row["network"]) + calib["fixed_s"]
-        se = math.hypot(row["se_s"], calib["fixed_se"])
-        row.update(
-            predicted_s=pred,
-            predicted_low=pred - z * calib["fixed_se"],
-            predicted_high=pred + z * calib["fixed_se"],
-            comm_up_predicted_s=link.latency + row["payload_bytes"] / link.up,
-            z=(row["measured_s"] - pred) / se if se > 0 else 0.0,
-        )
-        row["agrees"] = bool(abs(row["z"]) <= z)
-    return calib, rows
+    link = NetworkSpec.parse(spec).link(payload=True)
+    return predict_with_link(scheme, cfg["delay"], cfg["n"], cfg["s"], m, link, cfg["d"])
 
 
-def _calibration(before: dict[str, Any], after: dict[str, Any], law: float) -> dict[str, Any]:
-    """The fixed overhead (not transfer) from the two fast-link runs: the mean of their
-    measured means minus the prediction there; its standard error holds both runs' and
-    the spread between them (the machine's load changes between runs: half the
-    difference of two runs is the standard error of their mean's run-to-run part).
+def calibration(fixed: dict[int, list[float]], level: float) -> dict[int, dict[str, Any]]:
+    """Each code's fixed overhead (the mean over its fast-link runs), its standard error and
+    the quantile to use with it: the run-to-run spread (the machine's load moves the
+    overhead between runs), pooled over the codes, with Student's t for its degrees of
+    freedom (few runs: a wide quantile rather than an optimistic one).
 
     Examples
     --------
-    >>> r = _calibration({"measured_s": 0.12, "se_s": 0.003}, {"measured_s": 0.10,
-    ...                  "se_s": 0.004}, 0.08)
-    >>> round(r["fixed_s"], 6), round(r["fixed_se"], 6)
-    (0.03, 0.010308)
+    >>> c = calibration({1: [0.03, 0.04, 0.035], 2: [0.02, 0.03, 0.025]}, 0.99)
+    >>> round(c[1]["fixed_s"], 6), round(c[1]["fixed_se"], 6), c[1]["df"]
+    (0.035, 0.002887, 4)
     """
-    f1, f2 = before["measured_s"] - law, after["measured_s"] - law
-    within = (before["se_s"] ** 2 + after["se_s"] ** 2) / 4
+    df = sum(len(f) - 1 for f in fixed.values())
+    if df < 1:
+        raise ValueError("calibration needs at least two fast-link runs of one code")
+    ss = sum(float(np.sum((np.asarray(f) - np.mean(f)) ** 2)) for f in fixed.values())
+    q = float(stats.t.ppf(0.5 + level / 2, df))
     return {
-        "scheme": before.get("scheme"),
-        "fixed_s": (f1 + f2) / 2,
-        "fixed_se": math.sqrt(within + ((f1 - f2) / 2) ** 2),
-        "measured_s": [before["measured_s"], after["measured_s"]],
-        "iterations": before.get("iterations"),
-        "bytes_per_message": before.get("bytes_per_message"),
-    }
+        m: {"fixed_s": float(np.mean(f)), "fixed_se": math.sqrt(ss / df / len(f)),
+            "fixed_runs": list(f), "df": df, "quantile": q}
+        for m, f in fixed.items()
+    }  # fmt: skip
+
+
+def _judge_rows(rows: list[dict[str, Any]], calib: dict[int, dict[str, Any]], cfg: dict) -> None:
+    """Each row against its code's prediction (and, as a negative control, against the
+    prediction with a free link: the fixed overhead alone, no transfer)."""
+    from gctheory.cluster.network import NetworkSpec
+    from gctheory.runtime import Link
+
+    free = Link(up=math.inf, down=math.inf)
+    for row in rows:
+        c, m = calib[row["m"]], row["m"]
+        law = _law_at(row["scheme"], m, cfg, row["network"])
+        pred = law + c["fixed_s"]
+        no_link = c["fixed_s"] + predict_with_link(
+            row["scheme"], cfg["delay"], cfg["n"], cfg["s"], m, free, cfg["d"]
+        )
+        se, q = math.hypot(row["se_s"], c["fixed_se"]), c["quantile"]
+        link = NetworkSpec.parse(row["network"]).link(payload=True)
+        row.update(
+            predicted_s=pred,
+            predicted_low=pred - q * c["fixed_se"],
+            predicted_high=pred + q * c["fixed_se"],
+            comm_up_predicted_s=link.latency + row["payload_bytes"] / link.up,
+            z=(row["measured_s"] - pred) / se if se > 0 else 0.0,
+            quantile=q,
+            no_link_s=no_link,
+            no_link_rejected=bool(abs(row["measured_s"] - no_link) > q * se),
+        )
+        row["agrees"] = bool(abs(row["z"]) <= q)
 
 
 def _spec(mbit: float, latency_ms: float) -> str:
@@ -267,10 +295,15 @@ def network_study(
         "rng": rng,
     }
     codes = [("cyclic_mds" if m == 1 else "ye_abbe", m) for m in ms]
-    calib, rows = {}, []
+    rows: list[dict[str, Any]] = []
+    fixed = {}
     for scheme, m in codes:
-        calib[m], got = _code_runs(scheme, m, cfg, calibration_mbit, bandwidths_mbit)
+        fixed[m], got = _code_runs(scheme, m, cfg, calibration_mbit, bandwidths_mbit)
         rows += got
+    calib = calibration(fixed, level)
+    for scheme, m in codes:
+        calib[m]["scheme"] = scheme
+    _judge_rows(rows, calib, cfg)
     return {
         "n": n,
         "s": s,

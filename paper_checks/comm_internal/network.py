@@ -5,11 +5,12 @@
 100 Mbit/s, with a 160 kB message (a quadratic model of 20,000 parameters) and
 sleep-dominated injected delays, and predicts each mean iteration time with the
 link model plus a fixed overhead calibrated per code on a 1 Gbit/s link (a run
-before and one after its runs: their spread is in the interval).
+before each bandwidth's run and one at the end: their spread is in the interval).
 
 * ``comm-internal:internal-network-measured-vs-predicted``: every measured mean is
-  inside the prediction with communication (z-test at level 0.99), and the bytes on the
-  uplink grow with the promised payload at the TCP/IP rate;
+  inside the prediction with communication (level 0.99), the same prediction without the
+  transfer time is rejected at 5 Mbit/s, and the bytes on the uplink grow with the
+  promised payload at the TCP/IP rate;
 * ``comm-internal:internal-network-crossover-observed``: the predicted crossover lies
   between the bandwidths, and the measured times show Ye-Abbe winning below it and
   losing above it, decisively (a z-test of the two means at level 0.99).
@@ -53,6 +54,8 @@ def _study(quick: bool) -> dict[str, Any]:
                 "predicted_high",
                 "z",
                 "agrees",
+                "no_link_s",
+                "no_link_rejected",
             )
         }
         for r in out["rows"]
@@ -69,8 +72,10 @@ def _unavailable(c: dict, cmp: str) -> Outcome:
 def _judge_inside(c: dict) -> Outcome:
     cmp = (
         f"each measured mean iteration time against the link model's prediction plus the "
-        f"overhead calibrated at 1 Gbit/s (z-test, level {LEVEL}); the slope of uplink bytes "
-        "per message against the promised payload in [1, 1.15] (TCP/IP headers: 1.046)"
+        f"overhead calibrated at 1 Gbit/s (level {LEVEL}, Student's t for the calibration's "
+        "run-to-run spread); negative control: the prediction without transfer rejected at "
+        "the slowest link; the slope of uplink bytes per message against the promised "
+        "payload in [1, 1.15] (TCP/IP headers: 1.046)"
     )
     if not c["ok"]:
         return _unavailable(c, cmp)
@@ -78,6 +83,12 @@ def _judge_inside(c: dict) -> Outcome:
         f"{r['scheme']} at {r['bandwidth_mbit']:g} Mbit/s (z = {r['z']:.2f})"
         for r in c["rows"]
         if not r["agrees"]
+    ]
+    slow = min(r["bandwidth_mbit"] for r in c["rows"])
+    bad += [
+        f"the prediction without transfer is not rejected at {slow:g} Mbit/s"
+        for r in c["rows"]
+        if r["bandwidth_mbit"] == slow and not r["no_link_rejected"]
     ]
     bad += [
         f"bytes at {b} Mbit/s: slope {v['slope']:.3f}" for b, v in c["bytes"].items() if not v["ok"]
@@ -110,7 +121,9 @@ def _judge_crossover(c: dict) -> Outcome:
     return Outcome("differs", c, cmp, key=key, cause="; ".join(bad) or "no m-fold code run")
 
 
-def _example(agrees: bool = True, slope: float = 1.06, shown: bool = True) -> dict:
+def _example(
+    agrees: bool = True, slope: float = 1.06, shown: bool = True, control_fails: bool = False
+) -> dict:
     row = {
         "scheme": "cyclic_mds",
         "m": 1,
@@ -123,6 +136,8 @@ def _example(agrees: bool = True, slope: float = 1.06, shown: bool = True) -> di
         "predicted_high": 0.64,
         "z": 0.3 if agrees else 4.0,
         "agrees": agrees,
+        "no_link_s": 0.13,
+        "no_link_rejected": not control_fails,
     }
     cross = {"2": {"model_mbit": 18.0, "with_overheads_mbit": 20.0, "shown": shown, "measured": {}}}
     return {
@@ -151,6 +166,7 @@ _NO_NET = {"ok": False, "why": "network namespaces need root or CAP_NET_ADMIN (r
         (_example(), "reproduced"),
         (_example(agrees=False), "differs"),
         (_example(slope=1.9), "differs"),
+        (_example(control_fails=True), "differs"),
         (_NO_NET, "not checkable"),
     ],
     slow=True,
