@@ -35,3 +35,35 @@ def test_verdicts_flip(key):
     assert len(verdicts) >= 2
     for computed, want in c.examples:
         assert c.judge(computed).verdict == want
+
+
+NETWORK = [
+    ("comm-internal", "internal-network-measured-vs-predicted"),
+    ("comm-internal", "internal-network-crossover-observed"),
+]
+
+
+@pytest.mark.parametrize("key", NETWORK)
+def test_network_claims_flip_and_are_slow(key):
+    import paper_checks.comm_internal.network  # noqa: F401  (registers them)
+
+    c = _claim(key)
+    assert c.slow  # real runs over namespaces: skipped in --quick
+    verdicts = {c.judge(computed).verdict for computed, _ in c.examples}
+    assert {"reproduced", "differs", "not checkable"} <= verdicts
+    for computed, want in c.examples:
+        assert c.judge(computed).verdict == want
+
+
+def test_network_claims_not_checkable_without_namespaces(monkeypatch):
+    import gctheory.cluster.network as net
+    import paper_checks.comm_internal.network as mod
+
+    monkeypatch.setattr(net, "network_available", lambda: (False, "run as root"))
+    mod._study.cache_clear()
+    try:
+        for key in NETWORK:
+            out = _claim(key).check(True)
+            assert out.verdict == "not checkable" and "run as root" in out.cause
+    finally:
+        mod._study.cache_clear()

@@ -31,7 +31,15 @@ from gctheory._validate import check_int
 from gctheory.cluster.base import UNUSED, USED
 from gctheory.montecarlo import mean_of_samples
 
-__all__ = ["Comparison", "compare", "predicted_comm", "predicted_wait", "law_mean", "sweep"]
+__all__ = [
+    "Comparison",
+    "compare",
+    "measured_comm",
+    "predicted_comm",
+    "predicted_wait",
+    "law_mean",
+    "sweep",
+]
 
 #: :mod:`gctheory.runtime` names of the schemes it models
 _RUNTIME_NAMES = {"gd": "uncoded", "ignore": "ignore-s", "cyclic_mds": "cyclic-mds",
@@ -63,8 +71,12 @@ class Comparison:
         Predicted communication time per iteration over the ``link`` given to
         :func:`compare` (:func:`predicted_comm`); None without a link.
     comm_measured_s : float or None
-        The measured transfer time per iteration, from per-message timestamps where the
-        engine records them; None otherwise.
+        The measured transfer time of a used result (mean over them): from its message
+        leaving the worker to the master holding it (:attr:`ClusterRun.comm_time`); None
+        where the engine does not stamp the sending.
+    comm_up_s : float or None
+        The predicted share of ``comm_s`` that ``comm_measured_s`` measures: one message's
+        trip up, ``latency + bytes / up``; None without a link.
 
     Examples
     --------
@@ -91,6 +103,7 @@ class Comparison:
     delay: str
     comm_s: float | None = None
     comm_measured_s: float | None = None
+    comm_up_s: float | None = None
 
     def row(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -388,14 +401,36 @@ def compare(
     z = (mean - pred) / se if se > 0 else (0.0 if mean == pred else math.inf)
     p = float(2 * stats.norm.sf(abs(z)))
     label = run.config["delay"] if delay is None else str(delay)
-    comm = None
+    comm = comm_up = None
     if link is not None:
         comm = predicted_comm(run, link, d=d_int, delay=delay, rng=rng)
+        m_cfg = int(run.config.get("m", 1))  # the message: ceil(d / m) numbers (Ye-Abbe)
+        comm_up = link.latency + 8 * -(-d_int // m_cfg) / link.up
     return Comparison(
         mean, measured.low, measured.high, pred, pred - z_lv * se_pred,
         pred + z_lv * se_pred, law, method, over, float(z), p, p >= 1 - level, level, label,
-        comm_s=comm,
+        comm_s=comm, comm_measured_s=measured_comm(run), comm_up_s=comm_up,
     )  # fmt: skip
+
+
+def measured_comm(run: Any) -> float | None:
+    """Mean measured transfer time of the used results (seconds; None: not stamped).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> import numpy as np
+    >>> r = SimpleNamespace(comm_time=np.array([[0.1, np.nan], [0.3, 0.2]]),
+    ...                     status=np.array([[USED, UNUSED], [USED, USED]]))
+    >>> round(measured_comm(r), 6)
+    0.2
+    """
+    c = np.asarray(getattr(run, "comm_time", ()), float)
+    status = np.asarray(run.status)
+    if c.shape != status.shape:
+        return None
+    c = c[(status == USED) & np.isfinite(c)]
+    return float(c.mean()) if c.size else None
 
 
 #: batches of a run without preemption: its iteration times are correlated (a late

@@ -137,6 +137,7 @@ class DaskEngine(Engine):
         self._latest = -1  # the newest iteration submitted: older results are late
         self._down: tuple[int, int, int] = (-1, -1, 0)  # (t, id(params), bytes) of the last
         self._per_slot = 1
+        self._pool: Any = None  # the threads fetching messages as they are done (network)
 
     def _connect(self, n: int) -> Any:
         from distributed import Client, LocalCluster
@@ -182,6 +183,9 @@ class DaskEngine(Engine):
             client.scatter(st, workers=[a], hash=False) for st, a in zip(states, self._where)
         ]
         if self.net is not None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(len(states), thread_name_prefix="gct-fetch")
             self._counters0 = self.net.counters()
 
     def tasks_per_slot(self) -> int:
@@ -197,14 +201,38 @@ class DaskEngine(Engine):
         )  # fmt: skip
         self._futures[(worker, t)] = fut
         self._latest = max(self._latest, t)
-        q = self._q
-        fut.add_done_callback(lambda f, i=worker, tt=t: q.put((i, tt, f, time.perf_counter())))
+        q, pool = self._q, self._pool
+        if pool is None:
+            fut.add_done_callback(lambda f, i=worker, tt=t: q.put((i, tt, f, time.perf_counter())))
+        else:  # over a network: each message fetched as soon as it is done, all in parallel
+            fut.add_done_callback(lambda f, i=worker, tt=t: self._on_done(i, tt, f))
         # bytes sent: the same parameters go to every worker of an iteration; pickled once
         t_, id_, nb = self._down
         if t_ != t or id_ != id(params) or not isinstance(params, np.ndarray):
             nb = len(pickle.dumps((t, params, float(delay)), protocol=5))
             self._down = (t, id(params), nb)
         return nb
+
+    def _on_done(self, i: int, t: int, fut: Any) -> None:
+        at, pool = time.perf_counter(), self._pool
+        if pool is not None:  # None, or shut down: the engine is closing, nothing to fetch
+            try:
+                pool.submit(self._prefetch, i, t, fut, at)
+            except RuntimeError:
+                pass
+
+    def _prefetch(self, i: int, t: int, fut: Any, at: float) -> None:
+        """Fetch a done task's message now (on a thread of its own), unless it is late:
+        gathering in turn, one poll at a time, queued the messages of workers that finished
+        together (a master-side queue no link has); the links carry them in parallel."""
+        if fut.status != "finished" or t < self._latest:
+            self._q.put((i, t, fut, at))
+            return
+        try:
+            msg: Any = fut.result()
+        except Exception as exc:  # a worker lost between done and the fetch
+            msg = exc
+        self._q.put((i, t, fut, at, msg, time.perf_counter()))
 
     def poll(self, timeout: float | None) -> list[Event]:
         """What came back: results of the newest iteration gathered in one round trip;
@@ -220,9 +248,12 @@ class DaskEngine(Engine):
                 items.append(self._q.get_nowait())
             except queue.Empty:
                 break
-        fetch = []
-        for i, t, fut, at in items:
+        fetch, fetched = [], []
+        for i, t, fut, at, *got in items:
             self._futures.pop((i, t), None)
+            if got:  # prefetched (over a network)
+                fetched.append(((i, t, fut, at), got[0], got[1]))
+                continue
             status = fut.status
             if status == "finished":
                 if t < self._latest:  # late: the master needs when, not what
@@ -243,6 +274,8 @@ class DaskEngine(Engine):
                 if exc is None:
                     why = f"Dask worker {self._where[i]} lost: its task was {status}"
                 events.append(Event("dead", i, t, at, error=why))
+        for (i, t, fut, at), msg, got in fetched:
+            events.extend(self._result_events([(i, t, fut, at)], [msg], got))
         if fetch:
             try:
                 msgs = self._client.gather([f for _, _, f, _ in fetch], errors="skip")
@@ -255,19 +288,24 @@ class DaskEngine(Engine):
                         msgs.append(fut.result())
                     except Exception as exc:
                         msgs.append(exc)
-            got = time.perf_counter()
-            for (i, t, _, at), msg in zip(fetch, msgs):
-                if isinstance(msg, BaseException):
-                    if i not in self._dead:
-                        self._dead.add(i)
-                        why = f"Dask worker {self._where[i]} lost: {type(msg).__name__}: {msg}"
-                        events.append(Event("dead", i, t, at, error=why))
-                    continue
-                _, tt, y, comp, slept, sent = msg
-                if self.net is not None:  # the message reached the master when gathered
-                    at = got
-                    self.transfers.append((i, tt, got - sent))
-                events.append(Event("result", i, tt, at, y, comp, slept, y.nbytes, sent_at=sent))
+            events.extend(self._result_events(fetch, msgs, time.perf_counter()))
+        return events
+
+    def _result_events(self, fetch: list, msgs: list, got: float) -> list[Event]:
+        """The events of gathered messages (a failed one: its worker dead)."""
+        events = []
+        for (i, t, _, at), msg in zip(fetch, msgs):
+            if isinstance(msg, BaseException):
+                if i not in self._dead:
+                    self._dead.add(i)
+                    why = f"Dask worker {self._where[i]} lost: {type(msg).__name__}: {msg}"
+                    events.append(Event("dead", i, t, at, error=why))
+                continue
+            _, tt, y, comp, slept, sent = msg
+            if self.net is not None:  # the message reached the master when gathered
+                at = got
+                self.transfers.append((i, tt, got - sent))
+            events.append(Event("result", i, tt, at, y, comp, slept, y.nbytes, sent_at=sent))
         return events
 
     def close(self) -> None:
@@ -279,6 +317,9 @@ class DaskEngine(Engine):
         for f in list(self._futures.values()):
             f.cancel()
         self._futures.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
         try:
             if self._own:
                 self._client.close()

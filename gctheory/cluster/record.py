@@ -20,7 +20,7 @@ __all__ = ["Record"]
 
 #: the per-iteration arrays a checkpoint keeps (by their checkpoint keys)
 ARRAYS = ("injected", "start_at", "finish", "status", "bytes_down", "bytes_up", "it_time",
-          "wait_t", "dec_t", "cpu_t", "noise_b")  # fmt: skip
+          "wait_t", "dec_t", "cpu_t", "noise_b", "comm")  # fmt: skip
 
 
 class Record:
@@ -34,6 +34,8 @@ class Record:
         self.bytes_down, self.bytes_up = np.zeros(T), np.zeros(T)
         self.it_time, self.wait_t, self.dec_t, self.cpu_t = (np.zeros(T) for _ in range(4))
         self.noise_b = np.full(T, np.nan)  # the decoder's forward-error bound per iteration
+        # seconds from a message leaving its worker to the master holding it (nan: unknown)
+        self.comm = np.full((T, n), np.nan)
         self.survivors: list[tuple[int, ...]] = []
         self.history = [w.copy()]
         self.metrics: dict[str, list[float]] = {}
@@ -118,4 +120,5 @@ class Record:
             config=dict(config, iterations=T, _starts=self.start_at[:T].tolist()),
             wall_time=time.perf_counter() - self.t_run,
             loads=np.asarray(sch.loads, float).copy(),  # l_i: the injected sleep is l_i X
+            comm_time=self.comm[:T].copy(),
         )

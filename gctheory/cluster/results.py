@@ -98,6 +98,11 @@ class ClusterRun:
         sequential codes' warm-up rounds and their decoder, which does not
         report one). Summarised by :attr:`noise_bound_max` and
         :attr:`noise_bound_median`.
+    comm_time : ndarray (T, n)
+        Measured transfer time of each result that reached the master on time: from its
+        message leaving the worker (the worker's clock, ``Event.sent_at``) to the master
+        holding it; nan where the engine does not stamp the sending (every engine but
+        Dask) or no result came.
     dead : dict
         Worker -> iteration its death was seen.
     config : dict
@@ -138,6 +143,7 @@ class ClusterRun:
     config: dict = field(default_factory=dict, repr=False)
     wall_time: float = 0.0
     decode_noise_bound: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    comm_time: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
 
     @property
     def iterations(self) -> int:

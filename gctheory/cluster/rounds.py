@@ -88,6 +88,7 @@ class EngineRounds:
                 i = ev.worker
                 assert ev.message is not None, "a result event (neither dead nor error)"
                 rec.finish[t, i] = ev.at - rec.t_run
+                rec.comm[t, i] = ev.at - ev.sent_at  # nan where the engine does not say
                 arr.arrived.append(i)
                 arr.msgs[i] = ev.message
                 rec.status[t, i] = UNUSED

@@ -11,9 +11,11 @@ on time but not needed, ``late`` after the master moved on, ``never`` (no
 result: cancelled by the next iteration, or the run ended), ``error``,
 ``dead``), ``start`` and ``finish`` (seconds since the run started, ``finish``
 nan when never), ``injected`` (the injected delay), ``decode_s`` and
-``iteration_s`` of the iteration, and ``load_unit`` (``unit``: the unit of the
-``load`` column). Traces written before the unit was stated carry the data
-share (partitions held / ``k``) and no ``load_unit`` column or sidecar key;
+``iteration_s`` of the iteration, ``comm_s`` (the measured transfer time of a
+result, where the engine stamps when its message left: the Dask engine), and
+``load_unit`` (``unit``: the unit of the ``load`` column). Traces written before
+the unit was stated carry the data share (partitions held / ``k``) and no
+``load_unit`` column or sidecar key;
 :func:`gctheory.delays.censored.run_unit_loads` converts them. A row that never
 finished has ``time`` equal to how long it was observed (a lower bound: it is
 right-censored, and ``gctheory delays fit`` fits it as such).
@@ -80,6 +82,8 @@ def run_trace(run: Any) -> Any:
     time = np.where(np.isnan(run.response.ravel()), observed, run.response.ravel())
     time = np.maximum(time, 0.0)
     status = np.array([STATUSES[s] for s in run.status.ravel()])
+    comm = np.asarray(getattr(run, "comm_time", ()), float)
+    extra = {"comm_s": comm.ravel()} if comm.shape == (T, n) and np.isfinite(comm).any() else {}
     return make_trace(
         rnd,
         wk,
@@ -95,6 +99,7 @@ def run_trace(run: Any) -> Any:
         decode_noise_bound=np.repeat(_noise(run), n),
         iteration_s=np.repeat(run.iteration_time, n),
         load_unit=np.full(T * n, LOAD_UNIT),
+        **extra,
     )
 
 

@@ -241,8 +241,20 @@ def _report(r: Any, args: argparse.Namespace, net: dict[str, Any] | None = None)
     sequential = r.scheme in cl.SEQUENTIAL_SCHEMES  # no runtime prediction for them (yet)
     per_slot = int(r.config.get("tasks_per_slot", 1))  # > 1: tasks queued; compare refuses
     ok = r.iterations >= 2 and not sequential and per_slot == 1
-    cmp = compare(r, overhead=args.overhead) if ok else None
+    link = None
+    from gctheory.cluster.compare import _RUNTIME_NAMES
+
+    if net and net.get("network") and r.scheme in _RUNTIME_NAMES:  # predict the transfer
+        from gctheory.cluster.network import NetworkSpec
+
+        link = NetworkSpec.parse(net["network"]).link(payload=True)
+    over_link = {"link": link, "d": r.params.size} if link is not None else {}
+    cmp = compare(r, overhead=args.overhead, **over_link) if ok else None
     row = _summary(r, cmp)
+    if cmp is not None and link is not None:
+        row["comm_s_predicted"] = cmp.comm_s  # down and up, latency both ways
+        row["comm_up_s_predicted"] = cmp.comm_up_s  # one message's trip up
+        row["comm_up_s_measured"] = cmp.comm_measured_s
     row["coded_workers_per_engine_thread"] = per_slot
     row.update(net or {})  # a rate-limited network: its bytes and transfer times
     if per_slot > 1:

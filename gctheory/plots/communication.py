@@ -4,13 +4,20 @@ after Ye and Abbe 2018 and Kadhe et al. 2019)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
-from gctheory.plots._base import Drawing, _axes, _legend, _Recorder, save_figure
+from gctheory.plots._base import Drawing, _axes, _legend, _Recorder, figure, save_figure
 from gctheory.runtime.link import BYTES_PER_MBIT
 
-__all__ = ["communication_atlas_data", "plot_communication_atlas", "save_communication_atlas"]
+__all__ = [
+    "communication_atlas_data",
+    "plot_communication_atlas",
+    "save_communication_atlas",
+    "network_study_data",
+    "plot_network_study",
+]
 
 
 def communication_atlas_data(atlas: Any) -> dict[str, list[Any]]:
@@ -120,3 +127,80 @@ def save_communication_atlas(atlas: Any, outdir: Path | str, name: str) -> list[
     """
     drawn = plot_communication_atlas(atlas)
     return save_figure(drawn.figure, outdir, name, drawn.data)
+
+
+def network_study_data(
+    study: dict[str, Any], curves: dict[int, list[float]], mbits: list[float]
+) -> dict[str, list[Any]]:
+    """The numbers behind :func:`plot_network_study`: the predicted curves by bandwidth,
+    then the measured points (a row per code and bandwidth; blank where not measured)."""
+    rows = study["rows"]
+    data: dict[str, list[Any]] = {
+        "bandwidth_mbit_per_s": [*mbits, *(r["bandwidth_mbit"] for r in rows)]
+    }
+    blank = [None] * len(rows)
+    for m, ys in curves.items():
+        data[f"predicted_m{m}"] = [*ys, *blank]
+    for key in ("m", "measured_s", "measured_low", "measured_high", "predicted_s"):
+        data[key] = [None] * len(mbits) + [r[key] for r in rows]
+    return data
+
+
+def plot_network_study(
+    study: dict[str, Any], curves: dict[int, list[float]], mbits: list[float], *, ax: Any = None
+) -> Drawing:
+    """Measured mean iteration times (99% intervals) of real runs over rate-limited links
+    on each code's predicted curve against bandwidth, the crossover marked
+    (:func:`gctheory.cluster.network_study.network_study` and
+    :func:`~gctheory.cluster.network_study.predicted_curves`).
+    """
+    ax = _axes(ax, (6.4, 4.2))
+    rec = _Recorder(ax.figure)
+    for m, ys in curves.items():
+        name = "cyclic-MDS (m = 1)" if m == 1 else f"Ye-Abbe m = {m}"
+        (line,) = ax.plot(mbits, ys, label=f"{name}: predicted")
+        pts = [r for r in study["rows"] if r["m"] == m]
+        x = [r["bandwidth_mbit"] for r in pts]
+        y = [r["measured_s"] for r in pts]
+        err = [
+            [r["measured_s"] - r["measured_low"] for r in pts],
+            [r["measured_high"] - r["measured_s"] for r in pts],
+        ]
+        ax.errorbar(
+            x, y, yerr=err, fmt="o", color=line.get_color(), capsize=3, label=f"{name}: measured"
+        )
+    for m, c in study["crossover"].items():
+        b = c["with_overheads_mbit"]
+        ax.axvline(b, color="gray", ls=":", label=f"predicted crossover m = {m}: {b:.3g} Mbit/s")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("per-worker link rate (Mbit/s, tbf)")
+    ax.set_ylabel("mean iteration time (s, log)")
+    ax.set_title(
+        f"n = {study['n']}, s = {study['s']}, message {8 * study['d']} bytes (m = 1)", fontsize=10
+    )
+    _legend(ax, fontsize=8)
+    return rec.done({"time": ax}, network_study_data(study, curves, mbits))
+
+
+@figure(
+    "comm_network_measured_vs_predicted",
+    description="real runs over rate-limited links (network namespaces, tbf; needs root): "
+    "measured mean iteration time of cyclic-MDS and Ye-Abbe m = 2 on the link model's "
+    "predicted curves against bandwidth, the crossover marked",
+    slow=True,
+)
+def _network_study_figure(outdir: Path, quick: bool) -> list[Path]:
+    import numpy as np
+
+    from gctheory.cluster.network import network_available
+    from gctheory.cluster.network_study import network_study, predicted_curves
+
+    ok, why = network_available()
+    if not ok:  # no namespaces here: nothing measured, nothing drawn
+        print(f"comm_network_measured_vs_predicted: not drawn: {why}", file=sys.stderr)
+        return []
+    study = network_study(iterations=8 if quick else 12)
+    mbits = [float(x) for x in np.geomspace(2.0, 2000.0, 31)]
+    drawn = plot_network_study(study, predicted_curves(study, mbits), mbits)
+    return save_figure(drawn.figure, outdir, "comm_network_measured_vs_predicted", drawn.data)

@@ -31,7 +31,13 @@ owner pid), so a run never touches what it did not create, and
 from __future__ import annotations
 
 from gctheory.cluster.network.links import Network
-from gctheory.cluster.network.spec import MAX_HOSTS, RATE_UNITS, TIME_UNITS, NetworkSpec
+from gctheory.cluster.network.spec import (
+    MAX_HOSTS,
+    PAYLOAD_SHARE,
+    RATE_UNITS,
+    TIME_UNITS,
+    NetworkSpec,
+)
 from gctheory.cluster.network.system import (
     LeftoversRemovedWarning,
     NetworkUnavailable,
@@ -49,4 +55,5 @@ __all__ = [
     "RATE_UNITS",
     "TIME_UNITS",
     "MAX_HOSTS",
+    "PAYLOAD_SHARE",
 ]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["NetworkSpec", "RATE_UNITS", "TIME_UNITS", "MAX_HOSTS"]
+__all__ = ["NetworkSpec", "RATE_UNITS", "TIME_UNITS", "MAX_HOSTS", "PAYLOAD_SHARE"]
 
 #: rate units as ``tc`` reads them (SI prefixes; ``bps`` is bytes per second)
 RATE_UNITS: dict[str, float] = {
@@ -15,6 +16,10 @@ RATE_UNITS: dict[str, float] = {
 #: time units of ``latency``
 TIME_UNITS: dict[str, float] = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
 _OPTIONS = ("bandwidth=RATE", "latency=TIME", "shared", "hosts=N")
+#: the share of a full TCP segment's Ethernet frame that is data: 1448 bytes (MSS at MTU
+#: 1500 with TCP timestamps: 20 IP + 32 TCP header bytes) of 1514 (the 14 Ethernet header
+#: bytes included, as ``tbf`` counts them)
+PAYLOAD_SHARE = 1448 / 1514
 #: most host namespaces a network makes
 MAX_HOSTS = 64
 _MAX_HOSTS = MAX_HOSTS
@@ -130,6 +135,28 @@ class NetworkSpec:
                 raise ValueError(f"hosts={seen['hosts']!r} must be an int in 1..{_MAX_HOSTS}")
             hosts = int(seen["hosts"])
         return cls(bw, lat, "shared" in seen, hosts)
+
+    def link(self, *, payload: bool = False) -> Any:
+        """The :class:`gctheory.runtime.Link` of these links (the prediction's network):
+        the rate in bytes per second both ways, the one-way latency, shared or not.
+
+        ``payload=True``: the rate of the data a TCP stream carries, the link's rate times
+        :data:`PAYLOAD_SHARE` (``tbf`` counts whole Ethernet frames: 1514 bytes for 1448 of
+        data in a full segment), the rate at which a long message crosses it.
+
+        Examples
+        --------
+        >>> NetworkSpec.parse("bandwidth=20mbit,latency=5ms").link()
+        Link(up=2500000.0, down=2500000.0, latency=0.005, shared=False)
+        >>> round(NetworkSpec.parse("bandwidth=20mbit").link(payload=True).up)
+        2391017
+        """
+        from gctheory.runtime.link import Link
+
+        if not isinstance(payload, bool):
+            raise ValueError(f"payload must be True or False, got {payload!r}")
+        rate = self.bandwidth_bps / 8 * (PAYLOAD_SHARE if payload else 1.0)
+        return Link(up=rate, down=rate, latency=self.latency_s, shared=self.shared)
 
     def label(self) -> str:
         """The spec as text (``parse(label())`` gives it back)."""

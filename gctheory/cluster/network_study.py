@@ -1,0 +1,472 @@
+"""Measured against predicted over a rate-limited network: cyclic-MDS against Ye-Abbe.
+
+Real runs of the Dask engine over the namespaces of :mod:`gctheory.cluster.network`
+(one host namespace per worker, each link limited by ``tbf``), held against the
+prediction with communication of :func:`gctheory.runtime.link_iteration_time`:
+
+* **the prediction**: the order statistic of (compute delay + transfer time) per worker
+  under the injected law, on per-worker links built from the spec
+  (:meth:`~gctheory.cluster.network.NetworkSpec.link` with ``payload=True``: ``B`` the
+  rate of TCP data, the link's rate times 1448 / 1514 for the headers of full segments;
+  ``2 latency + 8 d / B`` down and the code's message up), plus a fixed overhead that is
+  *not* transfer (Dask's "task done, then fetch" round trip, the decoding): the mean
+  over fast-link runs (``calibration_mbit``: one before each bandwidth's run, one at the
+  end) of their measured mean minus their own prediction;
+* **the test**: the measured mean against that prediction, with the standard errors of
+  the run and of the calibrated overhead; the overhead's is the run-to-run spread of the
+  fast runs (the machine's load moves it by milliseconds between runs), pooled over the
+  codes, and the quantile Student's t of its few degrees of freedom (:func:`calibration`).
+  Negative control: the same prediction without the transfer time (a free link) must be
+  rejected where the link is slow;
+* **the crossover**: :func:`gctheory.tradeoff.communication.communication_crossover` of
+  the same law, and the same with the calibrated overheads; the measured winner at each
+  bandwidth, to see the m-fold code winning below it and losing above;
+* **the bytes**: the uplink's counters (bytes into the master) per fetched message.
+  Between two codes at one bandwidth the per-message bytes must grow with the payload
+  (``8 x message numbers``) at the rate ``1514 / 1448 = 1.046`` (the headers of full TCP
+  segments), within :data:`SLOPE_RANGE`; what is left per message (the ACKs of the
+  parameters sent down, Dask's frames and heartbeats) is the measured framing overhead.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from gctheory._validate import check_int
+
+__all__ = [
+    "calibration",
+    "DEFAULT_DELAY",
+    "network_study",
+    "judge_bytes",
+    "predict_with_link",
+    "predicted_curves",
+]
+
+#: sleep-dominated injected delay per partition (seconds): a worker holding l
+#: partitions sleeps about l x 35 ms
+DEFAULT_DELAY = "shifted_exp(0.03, 0.005)"
+#: bytes per number on the wire (float64)
+WIDTH = 8
+#: the slope of bytes on the wire against payload a code's promise allows
+SLOPE_RANGE = (1.0, 1.15)
+_RUNTIME = {"cyclic_mds": "cyclic-mds", "ye_abbe": "ye-abbe"}
+
+
+def predict_with_link(scheme: str, delay: str, n: int, s: int, m: int, link: Any, d: int) -> float:
+    """Expected iteration time of ``scheme`` (``cyclic_mds`` or ``ye_abbe``) under the
+    injected ``delay`` (per partition) over ``link``, without overheads (seconds).
+
+    Examples
+    --------
+    >>> from gctheory.runtime import Link
+    >>> t = predict_with_link("cyclic_mds", "constant(0.01)", 4, 1, 1, Link(up=1e6), 1000)
+    >>> round(t, 6)  # load 1/2 of 4 x 10 ms, plus 8000 bytes down and up at 1 MB/s
+    0.036
+    """
+    from gctheory.cluster.compare import _runtime_law
+    from gctheory.delays import parse_delay
+    from gctheory.runtime import link_iteration_time
+
+    if scheme not in _RUNTIME:
+        raise ValueError(f"scheme must be one of {sorted(_RUNTIME)}, got {scheme!r}")
+    dist = parse_delay(delay).dist
+    law = _runtime_law(dist, n) if hasattr(dist, "dist") else n * float(dist.c)
+    return link_iteration_time(_RUNTIME[scheme], law, n, s, m, link=link, d=d).mean
+
+
+def judge_bytes(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The bytes check between the codes of one bandwidth: the slope of bytes per fetched
+    message against the promised payload (must lie in :data:`SLOPE_RANGE`) and the framing
+    overhead per message left over.
+
+    Examples
+    --------
+    >>> rows = [{"payload_bytes": 160000, "bytes_per_message": 178000},
+    ...         {"payload_bytes": 80000, "bytes_per_message": 93000}]
+    >>> out = judge_bytes(rows)
+    >>> round(out["slope"], 4), out["ok"]
+    (1.0625, True)
+    >>> rows[1]["bytes_per_message"] = 175000  # the m-fold code sent d numbers anyway
+    >>> judge_bytes(rows)["ok"]
+    False
+    """
+    if len(rows) < 2:
+        raise ValueError(f"judge_bytes needs rows of at least 2 codes, got {len(rows)}")
+    p = np.array([r["payload_bytes"] for r in rows], float)
+    b = np.array([r["bytes_per_message"] for r in rows], float)
+    if np.ptp(p) == 0:
+        raise ValueError("judge_bytes needs codes with different payloads")
+    slope, intercept = np.polyfit(p, b, 1)
+    ok = bool(SLOPE_RANGE[0] <= slope <= SLOPE_RANGE[1])
+    return {"slope": float(slope), "framing_bytes": float(intercept), "ok": ok}
+
+
+def _iterations(cfg: dict[str, Any], predicted: float) -> int:
+    """``iterations``, or more where an iteration is short: about ``run_seconds`` of
+    iterations, at most 4 x ``iterations`` (a fast link's runs are cheap, and their mean
+    is the one a rare slow iteration moves most)."""
+    want = math.ceil(cfg["run_seconds"] / max(predicted, 1e-3))
+    return int(min(4 * cfg["iterations"], max(cfg["iterations"], want)))
+
+
+def _one_run(scheme: str, m: int, spec: str, cfg: dict[str, Any], law: float) -> dict[str, Any]:
+    """A real run over ``spec`` (``law``: its predicted time without overheads): its mean
+    (with interval), transfer and bytes."""
+    from gctheory.cluster.compare import measured_comm
+    from gctheory.cluster.dask_engine import DaskEngine
+    from gctheory.cluster.master import run
+    from gctheory.cluster.workloads import QuadraticWorkload
+    from gctheory.montecarlo import mean_of_samples
+
+    n, s, d = cfg["n"], cfg["s"], cfg["d"]
+    iterations = _iterations(cfg, law)
+    eng = DaskEngine(network=spec)
+    r = run(
+        scheme,
+        n,
+        s,
+        m=m,
+        workload=QuadraticWorkload(n, dim=d, rows=1),
+        engine=eng,
+        delay=cfg["delay"],
+        iterations=iterations,
+        eval_every=0,
+        progress=False,
+        rng=cfg["rng"],
+    )
+    rep = eng.network_report()
+    x = np.asarray(r.iteration_time, float)
+    est = mean_of_samples(x, level=cfg["level"], warn=False)
+    fetched = max(int(rep["transfers"]), 1)
+    return {
+        "scheme": scheme,
+        "m": m,
+        "network": spec,
+        "measured_s": est.value,
+        "measured_low": est.low,
+        "measured_high": est.high,
+        "se_s": float(x.std(ddof=1) / math.sqrt(x.size)),
+        "comm_up_measured_s": measured_comm(r),
+        "message_numbers": r.message_numbers,
+        "message_numbers_measured": r.message_numbers_measured,
+        "payload_bytes": WIDTH * r.message_numbers,
+        "bytes_to_master": int(rep["bytes_to_master"]),
+        "messages_fetched": fetched,
+        "bytes_per_message": rep["bytes_to_master"] / fetched,
+        "iterations": iterations,
+        "wall_s": r.wall_time,
+    }
+
+
+def _code_runs(
+    scheme: str, m: int, cfg: dict[str, Any], calib_mbit: float, mbits: Any
+) -> tuple[list[float], list[dict[str, Any]]]:
+    """One code's runs at ``mbits``, each after a run on the fast link, and one more fast
+    run at the end: the fast runs' fixed overheads (measured mean minus the prediction
+    there) and the rows."""
+    lat = cfg["latency_ms"]
+    fast = _spec(calib_mbit, lat)
+    law = _law_at(scheme, m, cfg, fast)
+    fixed, rows = [], []
+    for mb in [*mbits, None]:
+        fixed.append(_one_run(scheme, m, fast, cfg, law)["measured_s"] - law)
+        if mb is not None:
+            spec = _spec(mb, lat)
+            rows.append(dict(_one_run(scheme, m, spec, cfg, _law_at(scheme, m, cfg, spec)),
+                             bandwidth_mbit=mb))  # fmt: skip
+    return fixed, rows
+
+
+def _law_at(scheme: str, m: int, cfg: dict[str, Any], spec: str) -> float:
+    from gctheory.cluster.network import NetworkSpec
+
+    link = NetworkSpec.parse(spec).link(payload=True)
+    return predict_with_link(scheme, cfg["delay"], cfg["n"], cfg["s"], m, link, cfg["d"])
+
+
+def calibration(fixed: dict[int, list[float]], level: float) -> dict[int, dict[str, Any]]:
+    """Each code's fixed overhead (the mean over its fast-link runs), its standard error and
+    the quantile to use with it: the run-to-run spread (the machine's load moves the
+    overhead between runs), pooled over the codes, with Student's t for its degrees of
+    freedom (few runs: a wide quantile rather than an optimistic one).
+
+    Examples
+    --------
+    >>> c = calibration({1: [0.03, 0.04, 0.035], 2: [0.02, 0.03, 0.025]}, 0.99)
+    >>> round(c[1]["fixed_s"], 6), round(c[1]["fixed_se"], 6), c[1]["df"]
+    (0.035, 0.002887, 4)
+    """
+    df = sum(len(f) - 1 for f in fixed.values())
+    if df < 1:
+        raise ValueError("calibration needs at least two fast-link runs of one code")
+    ss = sum(float(np.sum((np.asarray(f) - np.mean(f)) ** 2)) for f in fixed.values())
+    q = float(stats.t.ppf(0.5 + level / 2, df))
+    return {
+        m: {"fixed_s": float(np.mean(f)), "fixed_se": math.sqrt(ss / df / len(f)),
+            "fixed_runs": list(f), "df": df, "quantile": q}
+        for m, f in fixed.items()
+    }  # fmt: skip
+
+
+def _judge_rows(rows: list[dict[str, Any]], calib: dict[int, dict[str, Any]], cfg: dict) -> None:
+    """Each row against its code's prediction (and, as a negative control, against the
+    prediction with a free link: the fixed overhead alone, no transfer)."""
+    from gctheory.cluster.network import NetworkSpec
+    from gctheory.runtime import Link
+
+    free = Link(up=math.inf, down=math.inf)
+    for row in rows:
+        c, m = calib[row["m"]], row["m"]
+        law = _law_at(row["scheme"], m, cfg, row["network"])
+        pred = law + c["fixed_s"]
+        no_link = c["fixed_s"] + predict_with_link(
+            row["scheme"], cfg["delay"], cfg["n"], cfg["s"], m, free, cfg["d"]
+        )
+        se, q = math.hypot(row["se_s"], c["fixed_se"]), c["quantile"]
+        link = NetworkSpec.parse(row["network"]).link(payload=True)
+        row.update(
+            predicted_s=pred,
+            predicted_low=pred - q * c["fixed_se"],
+            predicted_high=pred + q * c["fixed_se"],
+            comm_up_predicted_s=link.latency + row["payload_bytes"] / link.up,
+            z=(row["measured_s"] - pred) / se if se > 0 else 0.0,
+            quantile=q,
+            no_link_s=no_link,
+            no_link_rejected=bool(abs(row["measured_s"] - no_link) > q * se),
+        )
+        row["agrees"] = bool(abs(row["z"]) <= q)
+
+
+def _spec(mbit: float, latency_ms: float) -> str:
+    lat = f",latency={latency_ms:g}ms" if latency_ms else ""
+    return f"bandwidth={mbit:g}mbit{lat}"
+
+
+def network_study(
+    *,
+    n: int = 4,
+    s: int = 1,
+    ms: tuple[int, ...] = (1, 2),
+    bandwidths_mbit: tuple[float, ...] = (5.0, 100.0),
+    calibration_mbit: float = 1000.0,
+    latency_ms: float = 0.0,
+    d: int = 20_000,
+    delay: str = DEFAULT_DELAY,
+    iterations: int = 16,
+    run_seconds: float = 6.0,
+    level: float = 0.99,
+    rng: int = 0,
+) -> dict[str, Any]:
+    """Run cyclic-MDS (``m = 1``) and Ye-Abbe (each other ``m``) at each bandwidth and hold
+    the measured means against the prediction with communication (module docstring).
+
+    Each run makes ``iterations``, or up to 4 x as many where an iteration is short
+    (about ``run_seconds`` of them). The message is ``d`` float64 numbers (``8 d``
+    bytes) for cyclic-MDS, ``ceil(d / m)`` for Ye-Abbe; the parameters sent down are
+    ``8 d`` bytes. Needs root (namespaces):
+    :func:`gctheory.cluster.network.network_available` says what is missing.
+
+    Returns
+    -------
+    dict
+        ``rows`` (one per code and bandwidth: measured and predicted with intervals,
+        ``agrees``), ``calibration`` (per code), ``crossover`` (per m >= 2), ``bytes`` (per
+        bandwidth) and the settings.
+    """
+
+    n, s, d = check_int(n, "n", low=2), check_int(s, "s", low=0), check_int(d, "d", low=1)
+    for m in ms:
+        if check_int(m, "m", low=1) > 1 and s + m > n:
+            raise ValueError(f"ms: Ye-Abbe needs s + m <= n, got s + m = {s + m}, n = {n}")
+    cfg = {
+        "run_seconds": float(run_seconds),
+        "latency_ms": latency_ms,
+        "n": n,
+        "s": s,
+        "d": d,
+        "delay": delay,
+        "iterations": iterations,
+        "level": level,
+        "rng": rng,
+    }
+    codes = [("cyclic_mds" if m == 1 else "ye_abbe", m) for m in ms]
+    rows: list[dict[str, Any]] = []
+    fixed = {}
+    for scheme, m in codes:
+        fixed[m], got = _code_runs(scheme, m, cfg, calibration_mbit, bandwidths_mbit)
+        rows += got
+    calib = calibration(fixed, level)
+    for scheme, m in codes:
+        calib[m]["scheme"] = scheme
+    _judge_rows(rows, calib, cfg)
+    return {
+        "n": n,
+        "s": s,
+        "d": d,
+        "message_bytes": {m: WIDTH * -(-d // m) for m in ms},
+        "delay": delay,
+        "iterations": iterations,
+        "level": level,
+        "calibration_mbit": calibration_mbit,
+        "latency_ms": latency_ms,
+        "rows": rows,
+        "calibration": calib,
+        "crossover": _crossovers(cfg, ms, calib, latency_ms, rows),
+        "bytes": {
+            mb: judge_bytes([r for r in rows if r["bandwidth_mbit"] == mb])
+            for mb in bandwidths_mbit
+        }
+        if len(ms) > 1
+        else {},
+    }
+
+
+def _crossovers(
+    cfg: dict[str, Any], ms: tuple[int, ...], calib: dict, latency_ms: float, rows: list
+) -> dict[int, dict[str, Any]]:
+    """Per m >= 2: the model's crossover bandwidth, the one with the calibrated overheads,
+    and the measured winner at each bandwidth."""
+    from gctheory.cluster.compare import _runtime_law
+    from gctheory.delays import parse_delay
+    from gctheory.runtime import Link
+    from gctheory.tradeoff.communication import communication_crossover
+
+    n, s, d = cfg["n"], cfg["s"], cfg["d"]
+    z = float(stats.norm.ppf(0.5 + cfg["level"] / 2))
+    law = _runtime_law(parse_delay(cfg["delay"]).dist, n)
+    free = Link(up=math.inf, down=math.inf, latency=latency_ms / 1e3)
+    out = {}
+    for m in (m for m in ms if m > 1):
+        c = communication_crossover(
+            law, n, s, m, link=Link(up=1.0, down=math.inf), d=d, bracket=(1e3, 1e11)
+        )
+        # the full prediction: A_code + up_bytes / B (the downlink is the same for both)
+        gap = (
+            predict_with_link("ye_abbe", cfg["delay"], n, s, m, free, d)
+            + calib[m]["fixed_s"]
+            - predict_with_link("cyclic_mds", cfg["delay"], n, s, 1, free, d)
+            - calib[1]["fixed_s"]
+        )
+        saved = WIDTH * (d - -(-d // m))
+        full = saved / gap if gap > 0 else math.inf
+        seen = {}
+        for mb in sorted({r["bandwidth_mbit"] for r in rows}):
+            t = {r["m"]: r for r in rows if r["bandwidth_mbit"] == mb}
+            if 1 in t and m in t:
+                seen[mb] = {
+                    "m_fold_wins": t[m]["measured_s"] < t[1]["measured_s"],
+                    # a z-test of the two means' difference at the study's level
+                    "decisive": abs(t[m]["measured_s"] - t[1]["measured_s"])
+                    > z * math.hypot(t[m]["se_s"], t[1]["se_s"]),
+                }
+        below = [v for mb, v in seen.items() if mb * 125e3 < full]
+        above = [v for mb, v in seen.items() if mb * 125e3 > full]
+        shown = bool(
+            below
+            and above
+            and all(v["m_fold_wins"] and v["decisive"] for v in below)
+            and all(not v["m_fold_wins"] and v["decisive"] for v in above)
+        )
+        out[m] = {
+            "model_mbit": c.bandwidth / 125e3 if c.bandwidth else None,
+            "with_overheads_mbit": full / 125e3,
+            "measured": seen,
+            "shown": shown,
+        }
+    return out
+
+
+def predicted_curves(study: dict[str, Any], mbits: Any) -> dict[int, list[float]]:
+    """Each code's prediction (with its calibrated overhead) at each bandwidth of ``mbits``
+    (Mbit/s): the curves the measured points of ``study`` sit on.
+
+    Examples
+    --------
+    >>> study = {"n": 4, "s": 1, "d": 1000, "delay": "constant(0.01)", "latency_ms": 0.0,
+    ...          "calibration": {1: {"scheme": "cyclic_mds", "fixed_s": 0.0}}}
+    >>> [round(t, 4) for t in predicted_curves(study, [8.0])[1]]  # 20 ms + 2 x 8 kB at 1 MB/s
+    [0.0367]
+    """
+    from gctheory.cluster.network import NetworkSpec
+
+    out = {}
+    for m, c in study["calibration"].items():
+        out[m] = [
+            predict_with_link(
+                c["scheme"],
+                study["delay"],
+                study["n"],
+                study["s"],
+                m,
+                NetworkSpec.parse(_spec(mb, study["latency_ms"])).link(payload=True),
+                study["d"],
+            )
+            + c["fixed_s"]
+            for mb in mbits
+        ]
+    return out
+
+
+def study_table(study: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per code and bandwidth (milliseconds), for a text table."""
+    out = []
+    for r in study["rows"]:
+        out.append({
+            "code": r["scheme"] + (f" m={r['m']}" if r["m"] > 1 else ""),
+            "Mbit/s": r["bandwidth_mbit"],
+            "its": r["iterations"],
+            "measured_ms": round(1e3 * r["measured_s"], 1),
+            "meas_low": round(1e3 * r["measured_low"], 1),
+            "meas_high": round(1e3 * r["measured_high"], 1),
+            "predicted_ms": round(1e3 * r["predicted_s"], 1),
+            "pred_low": round(1e3 * r["predicted_low"], 1),
+            "pred_high": round(1e3 * r["predicted_high"], 1),
+            "agrees": r["agrees"],
+            "up_meas_ms": round(1e3 * (r["comm_up_measured_s"] or math.nan), 1),
+            "up_pred_ms": round(1e3 * r["comm_up_predicted_s"], 1),
+            "B/message": round(r["bytes_per_message"]),
+        })  # fmt: skip
+    return out
+
+
+def main(argv: Any = None) -> int:
+    """``python -m gctheory.cluster.network_study [--iterations N] [--json PATH]``: run the
+    study (root) and print its table, crossovers and bytes check."""
+    import argparse
+    import json
+
+    from gctheory._output import format_table
+    from gctheory.cluster.network import network_available
+
+    p = argparse.ArgumentParser(prog="python -m gctheory.cluster.network_study")
+    p.add_argument("--iterations", type=int, default=16, help="iterations per slow-link run")
+    p.add_argument("--json", help="write the whole study as JSON here")
+    args = p.parse_args(argv)
+    ok, why = network_available()
+    if not ok:
+        print(f"network study: cannot run here: {why}")
+        return 1
+    study = network_study(iterations=args.iterations)
+    print(format_table(study_table(study), "text", title="measured vs predicted over tbf links"))
+    for m, c in study["crossover"].items():
+        print(f"m = {m}: predicted crossover {c['with_overheads_mbit']:.3g} Mbit/s (law and "
+              f"link alone: {c['model_mbit']:.3g}); measured {c['measured']}; shown: "
+              f"{c['shown']}")  # fmt: skip
+    for mb, b in study["bytes"].items():
+        print(
+            f"{mb:g} Mbit/s: bytes per message against payload: slope {b['slope']:.4f}, "
+            f"framing {b['framing_bytes']:.0f} bytes per message, ok: {b['ok']}"
+        )
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(study, fh, indent=1, default=str)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
