@@ -132,9 +132,9 @@ class LinkTime:
 def message_numbers(
     scheme: str, d: int, n: int, s: int = 0, m: int = 1, *, code: Any = None
 ) -> int:
-    """Numbers in one worker's message: ``ceil(d / m)`` for Ye-Abbe (section I of [2]_,
-    after Ye and Abbe [1]_), ``ceil(d / K)`` for CommFR-GC (Theorem 1 of [2]_), ``d``
-    otherwise.
+    """Numbers in one worker's message: ``ceil(d / m)`` for Ye-Abbe (section I of Kadhe
+    et al. 2019, after Ye and Abbe 2018), ``ceil(d / K)`` for CommFR-GC (Theorem 1 of Kadhe
+    et al. 2019), ``d`` otherwise.
 
     Parameters
     ----------
@@ -242,11 +242,12 @@ def link_iteration_time(
     A worker holding a share ``load`` of the data computes for ``load * X``,
     ``X ~ dist`` i.i.d. (as :func:`gctheory.runtime.scheme_expected_time`), after
     receiving ``d`` numbers and before sending its message (:func:`message_numbers`:
-    ``d / m`` numbers at load ``(s + m) / n`` for Ye-Abbe [1]_, eq. (1) and Section I of
-    [2]_; ``d / K`` at load ``N / n`` for CommFR-GC, Theorem 1 of [2]_). A per-worker link
-    shifts every worker's time by ``2 latency + down_bytes / down + up_bytes / up``: exact
-    for every law. A shared link queues the messages at the master's card (module
-    docstring): exact for a constant compute time, else Monte Carlo
+    ``d / m`` numbers at load ``(s + m) / n`` for Ye-Abbe (Ye and Abbe 2018), eq. (1) and
+    Section I of Kadhe et al. 2019; ``d / K`` at load ``N / n`` for CommFR-GC, Theorem 1 of
+    Kadhe et al. 2019). A per-worker link shifts every worker's time by
+    ``2 latency + down_bytes / down + up_bytes / up``: exact for every law. A shared link
+    queues the messages at the master's card (module docstring): exact for a constant
+    compute time, else Monte Carlo
     (:func:`gctheory.montecarlo.estimate_mean`) with its interval at ``level``.
 
     Parameters
