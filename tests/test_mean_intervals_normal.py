@@ -25,6 +25,7 @@ ALLOWED = {
     "delays/_mle/profile.py": (1, "Wald intervals of fitted parameters (the study measures them)"),
     "delays/markov/fits.py": (2, "Wald intervals of Markov-chain parameters"),
     "cluster/compare.py": (1, "the prediction's interval (its standard error sums parts)"),
+    "cluster/network_study.py": (1, "z-test of two measured codes' difference (crossover shown)"),
 }
 
 
