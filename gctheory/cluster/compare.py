@@ -199,22 +199,30 @@ def law_mean(scheme: str, n: int, delay: Any, *, s: int | None = None, K: int | 
     return _predicted(cfg, n, None, trials, 0)[0]
 
 
-def _predicted(
-    cfg: dict, n: int, delay: Any, trials: int, rng: Any, extra: np.ndarray | None = None
-) -> tuple[float, float, str]:
-    """Expected wait of the rule; with ``extra``, each finish time plus a draw from ``extra``."""
+def _model(cfg: dict, n: int, delay: Any) -> tuple[Any, Any, Any]:
+    """The run's scheme, its rule and the delay model to predict with (``delay``, or the
+    run's own law with its options; a trace keeps only ``comm_time``: it carries its own
+    structure)."""
     from gctheory.cluster.rules import Rule, build_scheme
     from gctheory.delays import parse_delay
 
     opts = cfg.get("delay_options") or {}
     if dm_is_trace(cfg["delay"] if delay is None else delay):
-        opts = {"comm_time": opts.get("comm_time", 0.0)}  # a trace carries its own structure
+        opts = {"comm_time": opts.get("comm_time", 0.0)}
     dm = parse_delay(cfg["delay"] if delay is None else delay, **opts)
     sch = build_scheme(
         cfg["scheme"], n, s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
         code_options=cfg.get("code_options"), seed=int(cfg["seed"]),
     )  # fmt: skip
-    rule = Rule(sch)
+    return sch, Rule(sch), dm
+
+
+def _predicted(
+    cfg: dict, n: int, delay: Any, trials: int, rng: Any, extra: np.ndarray | None = None
+) -> tuple[float, float, str]:
+    """Expected wait of the rule; with ``extra``, each finish time plus a draw from ``extra``."""
+
+    sch, rule, dm = _model(cfg, n, delay)
     name = _RUNTIME_NAMES.get(sch.name)
     uniform = bool(np.all(sch.loads == sch.loads[0]))
     if (
@@ -262,16 +270,9 @@ def _queue_durations(
     Each worker's task takes its finish time under the delay model plus ``task_extra`` (the
     measured worker-side overhead); the master broadcasts ``decode`` after the rule is met.
     """
-    from gctheory.cluster.rules import Rule, build_scheme
-    from gctheory.delays import parse_delay
 
-    opts = cfg.get("delay_options") or {}
-    dm = parse_delay(cfg["delay"] if delay is None else delay, **opts)
-    sch = build_scheme(
-        cfg["scheme"], n, s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
-        code_options=cfg.get("code_options"), seed=int(cfg["seed"]),
-    )  # fmt: skip
-    rule, gen = Rule(sch), np.random.default_rng(rng)
+    sch, rule, dm = _model(cfg, n, delay)
+    gen = np.random.default_rng(rng)
     out = np.empty(runs)
     for r in range(runs):
         b, free, X = 0.0, np.zeros(n), None
