@@ -193,3 +193,16 @@ def test_prediction_is_the_rule_on_the_law():
     assert abs(a - direct.mean()) < 4 * math.hypot(se_a, direct.std() / math.sqrt(6_000))
     own, _, _ = _predicted({**cfg, "wait_mu": None}, 8, None, 20_000, 1)
     assert own < a - 10 * se_a
+
+
+def test_queue_without_preemption_cuts_from_each_rounds_start():
+    """preempt=False: the (1 + mu) cut counts from the round's start, not from time 0 (from
+    time 0 every round after the first would wait for the slowest: 4 x 2.6 = 10.4 s)."""
+    from gctheory.cluster.compare import _queue_durations
+
+    cfg = {"scheme": "cyclic_mds", "s": 3, "K": None, "m": 1, "code_options": {}, "seed": 0,
+           "delay": "uniform(1, 3)", "delay_options": {}, "wait_mu": 0.1}  # fmt: skip
+    mu_rule = _queue_durations(cfg, 4, None, 30, 100, 0, 0.0, 0.0)
+    assert mu_rule.mean() < 0.85 * 10.4  # each worker's load is 4: E[max] = 4 x 2.6
+    own = _queue_durations({**cfg, "wait_mu": None}, 4, None, 30, 100, 0, 0.0, 0.0)
+    assert own.mean() < mu_rule.mean()  # the fastest one of four comes no later
