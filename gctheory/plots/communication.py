@@ -174,33 +174,52 @@ def plot_network_study(
         ax.axvline(b, color="gray", ls=":", label=f"predicted crossover m = {m}: {b:.3g} Mbit/s")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("per-worker link rate (Mbit/s, tbf)")
+    card = study.get("shared", False)
+    ax.set_xlabel(f"{'the master card' if card else 'per-worker link'} rate (Mbit/s, tbf)")
     ax.set_ylabel("mean iteration time (s, log)")
     ax.set_title(
-        f"n = {study['n']}, s = {study['s']}, message {8 * study['d']} bytes (m = 1)", fontsize=10
+        f"{'one shared card' if card else 'per-worker links'}: n = {study['n']}, "
+        f"s = {study['s']}, message {8 * study['d']} bytes (m = 1), 1/m of it (Ye-Abbe)",
+        fontsize=10,
     )
     _legend(ax, fontsize=8)
     return rec.done({"time": ax}, network_study_data(study, curves, mbits))
 
 
-@figure(
-    "comm_network_measured_vs_predicted",
-    description="real runs over rate-limited links (network namespaces, tbf; needs root): "
-    "measured mean iteration time of cyclic-MDS and Ye-Abbe m = 2 on the link model's "
-    "predicted curves against bandwidth, the crossover marked",
-    slow=True,
-)
-def _network_study_figure(outdir: Path, quick: bool) -> list[Path]:
+def _draw_study(kind: str, name: str, outdir: Path, quick: bool) -> list[Path]:
     import numpy as np
 
     from gctheory.cluster.network import network_available
-    from gctheory.cluster.network_study import network_study, predicted_curves
+    from gctheory.cluster.network_study import predicted_curves, standard_study
 
     ok, why = network_available()
     if not ok:  # no namespaces here: nothing measured, nothing drawn
-        print(f"comm_network_measured_vs_predicted: not drawn: {why}", file=sys.stderr)
+        print(f"{name}: not drawn: {why}", file=sys.stderr)
         return []
-    study = network_study(iterations=8 if quick else 12)
+    study = standard_study(kind, 8 if quick else 16)
     mbits = [float(x) for x in np.geomspace(2.0, 2000.0, 31)]
     drawn = plot_network_study(study, predicted_curves(study, mbits), mbits)
-    return save_figure(drawn.figure, outdir, "comm_network_measured_vs_predicted", drawn.data)
+    return save_figure(drawn.figure, outdir, name, drawn.data)
+
+
+@figure(
+    "comm_network_measured_vs_predicted",
+    description="real runs over rate-limited per-worker links (network namespaces, tbf; "
+    "needs root): measured mean iteration time of cyclic-MDS and Ye-Abbe m = 2 and m = 4 "
+    "on the link model's predicted curves against bandwidth, the crossovers marked",
+    slow=True,
+)
+def _network_study_figure(outdir: Path, quick: bool) -> list[Path]:
+    return _draw_study("per-worker", "comm_network_measured_vs_predicted", outdir, quick)
+
+
+@figure(
+    "comm_network_shared_measured_vs_predicted",
+    description="real runs over one rate-limited card at the master (network namespaces, "
+    "tbf on the master's uplink; needs root): measured mean iteration time of cyclic-MDS "
+    "and Ye-Abbe m = 2 on the shared-link predicted curves against the card's rate, the "
+    "crossover marked",
+    slow=True,
+)
+def _network_shared_figure(outdir: Path, quick: bool) -> list[Path]:
+    return _draw_study("shared", "comm_network_shared_measured_vs_predicted", outdir, quick)
