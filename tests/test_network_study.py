@@ -90,6 +90,32 @@ def test_the_crossover_with_overheads_is_the_closed_form_on_own_links():
     assert _with_overheads(cfg, 2, calib) == 0.0
 
 
+def test_a_shared_card_is_judged_against_the_bracket():
+    """Between the serial and together predictions: agrees; beyond either end by more
+    than the tolerance: not; the per-worker-link prediction is the control."""
+    from gctheory.cluster.network_study import _judge_rows
+
+    cfg = {"latency_ms": 0.0, "shared": True, "delay": "constant(0.03)", "n": 5, "s": 1,
+           "d": 20_000, "rng": 0}  # fmt: skip
+    calib = {1: {"fixed_s": 0.05, "fixed_se": 0.001, "quantile": 4.0}}
+    net = "bandwidth=20mbit,shared"
+
+    def judged(x):
+        row = {"scheme": "cyclic_mds", "m": 1, "network": net, "measured_s": x,
+               "se_s": 0.002, "payload_bytes": 160_000}  # fmt: skip
+        _judge_rows([row], calib, cfg)
+        return row
+
+    mid = judged(0.5)
+    lo, hi = mid["serial_s"], mid["predicted_s"]
+    assert lo + 0.1 < hi  # the bracket is wide at 20 Mbit/s: 5 copies of 160 kB
+    for x in (lo, (lo + hi) / 2, hi, hi + 0.005):
+        assert judged(x)["agrees"] and judged(x)["own_link_rejected"], x
+    assert not judged(hi + 0.02)["agrees"] and not judged(lo - 0.02)["agrees"]
+    assert judged(hi + 0.02)["z"] > 0 > judged(lo - 0.02)["z"]
+    assert not judged(mid["own_link_s"])["own_link_rejected"]
+
+
 def test_prediction_under_a_random_law_grows_with_the_order_statistic():
     link = Link(up=math.inf, down=math.inf)
     fixed = predict_with_link("cyclic_mds", "constant(0.03)", 4, 1, 1, link, 10)
@@ -196,7 +222,7 @@ def test_the_study_over_real_links():
         assert row["comm_up_measured_s"] >= row["comm_up_predicted_s"] * 0.8
     for m in (2, 4):
         assert out["crossover"][m]["shown"], out["crossover"]
-        assert 5 < out["crossover"][m]["with_overheads_mbit"] < 100
+        assert 5 < out["crossover"][m]["model_mbit"] < 100
     assert all(v["ok"] for v in out["bytes"].values()), out["bytes"]
     _no_leftovers()
 
@@ -204,8 +230,9 @@ def test_the_study_over_real_links():
 @pytest.mark.slow
 @pytest.mark.skipif(not OK, reason=WHY or "namespaces available")
 def test_the_study_over_a_shared_card():
-    """Cyclic-MDS and Ye-Abbe m = 2 over one card at 20 and 500 Mbit/s: inside the
-    prediction with the copies together, the serial copies rejected at 20 Mbit/s."""
+    """Cyclic-MDS and Ye-Abbe m = 2 over one card at 20 and 500 Mbit/s: between the
+    predictions with the copies one after another and together; per-worker links of the
+    same rate rejected at 20 Mbit/s."""
     pytest.importorskip("distributed")
     out = network_study(**STUDIES["shared"])
     assert len(out["rows"]) == 4 and out["shared"]
@@ -215,7 +242,7 @@ def test_the_study_over_a_shared_card():
         assert row["shared"] and row["serial_s"] is not None
         assert row["message_numbers_measured"] == row["message_numbers"]
         if row["bandwidth_mbit"] == 20:
-            assert row["serial_rejected"] and row["no_link_rejected"], row
+            assert row["own_link_rejected"] and row["no_link_rejected"], row
     assert out["crossover"][2]["shown"], out["crossover"]
     assert all(v["ok"] for v in out["bytes"].values()), out["bytes"]
     _no_leftovers()
@@ -267,7 +294,7 @@ def _fake_study():
     }
     return {"n": 4, "s": 1, "d": 20_000, "delay": "shifted_exp(0.03, 0.005)", "latency_ms": 0.0,
             "rows": rows, "calibration": calib,
-            "crossover": {2: {"with_overheads_mbit": 15.0}}}  # fmt: skip
+            "crossover": {2: {"model_mbit": 15.0}}}  # fmt: skip
 
 
 def test_the_figure_draws_points_on_curves():
@@ -296,8 +323,11 @@ def test_the_shared_figure_draws_the_card_curves():
     curves = predicted_curves(study, mbits)
     own = predicted_curves(dict(study, shared=False), mbits)
     assert curves[1][0] > own[1][0]  # five copies and queued messages on one card
-    drawn = plot_network_study(study, curves, mbits)
+    lower = predicted_curves(study, mbits, "serial")
+    assert all(lo < hi for lo, hi in zip(lower[1], curves[1]))  # the bracket
+    drawn = plot_network_study(study, curves, mbits, lower=lower)
     assert "shared card" in drawn.figure.axes[0].get_title()
+    assert len(drawn.data["predicted_serial_m1"]) == len(mbits) + 4
     plt.close("all")
 
 

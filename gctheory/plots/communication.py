@@ -130,10 +130,14 @@ def save_communication_atlas(atlas: Any, outdir: Path | str, name: str) -> list[
 
 
 def network_study_data(
-    study: dict[str, Any], curves: dict[int, list[float]], mbits: list[float]
+    study: dict[str, Any],
+    curves: dict[int, list[float]],
+    mbits: list[float],
+    lower: dict[int, list[float]] | None = None,
 ) -> dict[str, list[Any]]:
-    """The numbers behind :func:`plot_network_study`: the predicted curves by bandwidth,
-    then the measured points (a row per code and bandwidth; blank where not measured)."""
+    """The numbers behind :func:`plot_network_study`: the predicted curves by bandwidth
+    (and their lower ends, a shared card's serial copies), then the measured points (a row
+    per code and bandwidth; blank where not measured)."""
     rows = study["rows"]
     data: dict[str, list[Any]] = {
         "bandwidth_mbit_per_s": [*mbits, *(r["bandwidth_mbit"] for r in rows)]
@@ -141,16 +145,24 @@ def network_study_data(
     blank = [None] * len(rows)
     for m, ys in curves.items():
         data[f"predicted_m{m}"] = [*ys, *blank]
+    for m, ys in (lower or {}).items():
+        data[f"predicted_serial_m{m}"] = [*ys, *blank]
     for key in ("m", "measured_s", "measured_low", "measured_high", "predicted_s"):
         data[key] = [None] * len(mbits) + [r[key] for r in rows]
     return data
 
 
 def plot_network_study(
-    study: dict[str, Any], curves: dict[int, list[float]], mbits: list[float], *, ax: Any = None
+    study: dict[str, Any],
+    curves: dict[int, list[float]],
+    mbits: list[float],
+    *,
+    lower: dict[int, list[float]] | None = None,
+    ax: Any = None,
 ) -> Drawing:
     """Measured mean iteration times (99% intervals) of real runs over rate-limited links
-    on each code's predicted curve against bandwidth, the crossover marked
+    on each code's predicted curve against bandwidth (``lower``: a shared card's bracket,
+    shaded down to it), the crossover marked
     (:func:`gctheory.cluster.network_study.network_study` and
     :func:`~gctheory.cluster.network_study.predicted_curves`).
     """
@@ -159,6 +171,8 @@ def plot_network_study(
     for m, ys in curves.items():
         name = "cyclic-MDS (m = 1)" if m == 1 else f"Ye-Abbe m = {m}"
         (line,) = ax.plot(mbits, ys, label=f"{name}: predicted")
+        if lower and m in lower:
+            ax.fill_between(mbits, lower[m], ys, color=line.get_color(), alpha=0.2, lw=0)
         pts = [r for r in study["rows"] if r["m"] == m]
         x = [r["bandwidth_mbit"] for r in pts]
         y = [r["measured_s"] for r in pts]
@@ -169,9 +183,10 @@ def plot_network_study(
         ax.errorbar(
             x, y, yerr=err, fmt="o", color=line.get_color(), capsize=3, label=f"{name}: measured"
         )
-    for m, c in study["crossover"].items():
-        b = c["with_overheads_mbit"]
-        ax.axvline(b, color="gray", ls=":", label=f"predicted crossover m = {m}: {b:.3g} Mbit/s")
+    for (m, c), ls in zip(study["crossover"].items(), (":", "--", "-.")):
+        b = c["model_mbit"]
+        if b is not None:
+            ax.axvline(b, color="gray", ls=ls, label=f"model crossover m = {m}: {b:.3g} Mbit/s")
     ax.set_xscale("log")
     ax.set_yscale("log")
     card = study.get("shared", False)
@@ -183,7 +198,7 @@ def plot_network_study(
         fontsize=10,
     )
     _legend(ax, fontsize=8)
-    return rec.done({"time": ax}, network_study_data(study, curves, mbits))
+    return rec.done({"time": ax}, network_study_data(study, curves, mbits, lower))
 
 
 def _draw_study(kind: str, name: str, outdir: Path, quick: bool) -> list[Path]:
@@ -198,7 +213,8 @@ def _draw_study(kind: str, name: str, outdir: Path, quick: bool) -> list[Path]:
         return []
     study = standard_study(kind, 8 if quick else 16)
     mbits = [float(x) for x in np.geomspace(2.0, 2000.0, 31)]
-    drawn = plot_network_study(study, predicted_curves(study, mbits), mbits)
+    lower = predicted_curves(study, mbits, "serial") if study["shared"] else None
+    drawn = plot_network_study(study, predicted_curves(study, mbits), mbits, lower=lower)
     return save_figure(drawn.figure, outdir, name, drawn.data)
 
 
