@@ -170,7 +170,8 @@ def plot_network_study(
     rec = _Recorder(ax.figure)
     for m, ys in curves.items():
         name = "cyclic-MDS (m = 1)" if m == 1 else f"Ye-Abbe m = {m}"
-        (line,) = ax.plot(mbits, ys, label=f"{name}: predicted")
+        what = "predicted, copies together (shaded: one after another)" if lower else "predicted"
+        (line,) = ax.plot(mbits, ys, label=f"{name}: {what}")
         if lower and m in lower:
             ax.fill_between(mbits, lower[m], ys, color=line.get_color(), alpha=0.2, lw=0)
         pts = [r for r in study["rows"] if r["m"] == m]
