@@ -170,10 +170,11 @@ def plot_network_study(
     rec = _Recorder(ax.figure)
     for m, ys in curves.items():
         name = "cyclic-MDS (m = 1)" if m == 1 else f"Ye-Abbe m = {m}"
-        what = "predicted, copies together (shaded: one after another)" if lower else "predicted"
+        what = "predicted, copies together" if lower else "predicted"
         (line,) = ax.plot(mbits, ys, label=f"{name}: {what}")
         if lower and m in lower:
-            ax.fill_between(mbits, lower[m], ys, color=line.get_color(), alpha=0.2, lw=0)
+            ax.fill_between(mbits, lower[m], ys, color=line.get_color(), alpha=0.2, lw=0,
+                            label=f"{name}: down to copies one after another")  # fmt: skip
         pts = [r for r in study["rows"] if r["m"] == m]
         x = [r["bandwidth_mbit"] for r in pts]
         y = [r["measured_s"] for r in pts]
@@ -192,10 +193,10 @@ def plot_network_study(
     ax.set_yscale("log")
     card = study.get("shared", False)
     ax.set_xlabel(f"{'the master card' if card else 'per-worker link'} rate (Mbit/s, tbf)")
-    ax.set_ylabel("mean iteration time (s, log)")
+    ax.set_ylabel("mean iteration time (s)")
     ax.set_title(
         f"{'one shared card' if card else 'per-worker links'}: n = {study['n']}, "
-        f"s = {study['s']}, message {8 * study['d']} bytes (m = 1), 1/m of it (Ye-Abbe)",
+        f"s = {study['s']}\nmessage {8 * study['d']} bytes (m = 1), 1/m of it (Ye-Abbe)",
         fontsize=10,
     )
     _legend(ax, fontsize=8)
