@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
+import os
 import pickle
 import select
 import signal
+import struct
 import time
+from array import array
 from multiprocessing.connection import wait as _wait
 from typing import Any
 
@@ -24,7 +27,16 @@ import numpy as np
 from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.dask_engine import DaskEngine
 from gctheory.cluster.groups import default_processes, group_main
-from gctheory.cluster.worker import WorkerState
+from gctheory.cluster.shm import (
+    ERROR,
+    IN_SLOT,
+    RECORD,
+    TASK,
+    Board,
+    from_npy,
+    unpack_records,
+)
+from gctheory.cluster.worker import OracleError, WorkerState
 
 __all__ = [
     "Event",
@@ -45,6 +57,27 @@ __all__ = [
 #: measured to n = 1024), so about 50 ms an iteration at 2048, as long as a 50 ms injected
 #: wait: beyond it the master, not the delays, sets the pace.
 MAX_LOCAL_WORKERS = 2048
+
+#: the length before each message on a pipe (as ``multiprocessing``'s ``send_bytes`` writes it)
+_HEAD = struct.Struct("!i")
+
+
+#: where a task message's head says its parameters are (``TASK``'s slot and version)
+_SLOT = struct.Struct("<iq")
+
+
+class _Batch:
+    """Tasks of one iteration sharing their parameters, per worker process."""
+
+    __slots__ = ("t", "params", "preempt", "workers", "delays", "head", "pp", "nb")
+
+    def __init__(self, t: int, params: Any, preempt: bool, processes: int) -> None:
+        self.t, self.params, self.preempt = t, params, preempt
+        self.workers: list[list[int]] = [[] for _ in range(processes)]
+        self.delays: list[list[float]] = [[] for _ in range(processes)]
+        self.head: bytes | None = None  # the task message's head (shared-block parameters)
+        self.pp = b""  # or the parameters pickled
+        self.nb = 0  # the bytes one task would take alone
 
 
 def _too_many(n: int, limit: int) -> str:
@@ -123,10 +156,12 @@ class LocalEngine(Engine):
         self._dead: set[int] = set()  # coded workers
         self._gone: set[int] = set()  # processes
         self._pending_dead: list[int] = []
-        self._out: list[list[tuple[int, int, Any, float, bool]]] = []
-        self._down: tuple[int, int, int] = (-1, -1, 0)
-        self._pickled: tuple[int, int, bytes] = (-1, -1, b"")  # (t, id(params), pickle)
-        self._poller: Any = None  # select.poll over every pipe and process sentinel
+        self._batches: list[_Batch] = []  # tasks queued, sent at the next poll
+        self._batch: _Batch | None = None  # the one submit adds to
+        self._board: Board | None = None  # the shared block (made at the first vector task)
+        self._poller: Any = None  # select.epoll over every pipe and process sentinel
+        self._bufs: list[bytes] = []  # per process: bytes read, not yet a whole message
+        self._pfds: list[int] = []  # per process: its pipe's file descriptor
         self._fds: dict[int, tuple[bool, int]] = {}  # fd -> (is a sentinel, process)
 
     def _spawn(self, ctx: Any, states: list[WorkerState]) -> None:
@@ -134,7 +169,6 @@ class LocalEngine(Engine):
         P = min(self.processes or default_processes(n), n)
         self._group_of = [i % P for i in range(n)]
         self._members = [list(range(g, n, P)) for g in range(P)]
-        self._out = [[] for _ in range(P)]
         for g in range(P):
             parent, child = ctx.Pipe(duplex=True)
             p = ctx.Process(target=group_main, args=(child, g), daemon=True)
@@ -173,11 +207,13 @@ class LocalEngine(Engine):
                 )
             _, _, gpids[g] = conn.recv()
         self.pids = [gpids[g] for g in self._group_of]
-        if hasattr(select, "poll"):  # registered once: a wait costs O(ready), not O(P)
-            self._poller = select.poll()
+        self._bufs = [b""] * len(self.conns)
+        self._pfds = [conn.fileno() for conn in self.conns]
+        if hasattr(select, "epoll"):  # registered once: a wait costs O(ready), not O(P)
+            self._poller = select.epoll()
             for g, (conn, p) in enumerate(zip(self.conns, self.procs)):
                 for fd, is_sentinel in ((conn.fileno(), False), (p.sentinel, True)):
-                    self._poller.register(fd, select.POLLIN)
+                    self._poller.register(fd, select.EPOLLIN)
                     self._fds[fd] = (is_sentinel, g)
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
@@ -185,40 +221,55 @@ class LocalEngine(Engine):
         :meth:`poll`); return the bytes the task would take on its own pipe."""
         if worker in self._dead:
             return 0
-        self._out[self._group_of[worker]].append((t, worker, params, float(delay), preempt))
-        t_, id_, nb = self._down
-        if t_ != t or id_ != id(params):
-            pp = self._params_pickle(t, params)
-            nb = len(pickle.dumps(("tasks", t, pp, [(worker, float(delay))], preempt), protocol=5))
-            self._down = (t, id(params), nb)
-        return nb
+        b = self._batch
+        if b is None or b.t != t or b.params is not params or b.preempt != bool(preempt):
+            b = self._new_batch(t, params, bool(preempt))
+        g = self._group_of[worker]
+        b.workers[g].append(worker)
+        b.delays[g].append(float(delay))
+        return b.nb
 
-    def _params_pickle(self, t: int, params: Any) -> bytes:
-        """The parameters pickled once per iteration, whatever the number of processes."""
-        t_, id_, pp = self._pickled
-        if t_ != t or id_ != id(params):
+    def _new_batch(self, t: int, params: Any, preempt: bool) -> _Batch:
+        """The tasks of one iteration that share ``params``: written once in the shared block
+        (see :mod:`~gctheory.cluster.shm`) when they are a float64 vector, else pickled once."""
+        b = _Batch(t, params, preempt, len(self._members))
+        board = self._board
+        if isinstance(params, np.ndarray) and params.dtype == np.float64 and params.ndim == 1:
+            if board is None:
+                board = self._board = Board(len(self._group_of), params.size)
+            if params.size == board.d:
+                name = board.name.encode()
+                b.head = TASK.pack(b"T", t, 0, 0, preempt, board.n, board.d, len(name)) + name
+                b.nb = len(b.head) + 12 + params.nbytes  # the parameters as if sent alone
+        if b.head is None:
             pp = pickle.dumps(params, protocol=5)
-            self._pickled = (t, id(params), pp)
-        return pp
+            b.pp = pp
+            b.nb = len(pickle.dumps(("tasks", t, pp, [(0, 0.0)], preempt), protocol=5)) + 1
+        self._batches.append(b)
+        self._batch = b
+        return b
 
     def _send(self) -> None:
-        """Send each process its queued tasks: one message per (iteration, parameters)."""
-        for g, out in enumerate(self._out):
-            if not out:
-                continue
-            self._out[g] = []
-            if g in self._gone:
-                continue
-            batches: dict[tuple[int, int, bool], list] = {}
-            for t, i, params, delay, preempt in out:
-                batches.setdefault((t, id(params), bool(preempt)), [params]).append((i, delay))
-            try:
-                for (t, _, preempt), (params, *items) in batches.items():
-                    pp = self._params_pickle(t, params)
-                    data = pickle.dumps(("tasks", t, pp, items, preempt), protocol=5)
-                    self.conns[g].send_bytes(data)
-            except (BrokenPipeError, OSError):
-                self._lose(g)
+        """Send each process its queued tasks: one message per batch (iteration, parameters)."""
+        if not self._batches:
+            return
+        batches, self._batches, self._batch = self._batches, [], None
+        for b in batches:
+            if b.head is not None:  # the parameters once into the shared block
+                slot, version = self._board.put(b.params)  # type: ignore[union-attr]
+                head = b.head[:9] + _SLOT.pack(slot, version) + b.head[21:]
+            for g, ws in enumerate(b.workers):
+                if not ws or g in self._gone:
+                    continue
+                if b.head is not None:
+                    data = head + array("i", ws).tobytes() + array("d", b.delays[g]).tobytes()
+                else:
+                    items = list(zip(ws, b.delays[g]))
+                    data = b"P" + pickle.dumps(("tasks", b.t, b.pp, items, b.preempt), protocol=5)
+                try:
+                    self._write(g, data)
+                except (BrokenPipeError, OSError):
+                    self._lose(g)
 
     def _lose(self, g: int) -> None:
         """Process ``g`` is gone: each of its live coded workers is reported dead."""
@@ -249,7 +300,8 @@ class LocalEngine(Engine):
                 died.append(g)
                 continue
             try:
-                events.extend(self._events(self.conns[g].recv_bytes(), now))
+                for data in self._read(g):
+                    events.extend(self._events(data, now))
             except (EOFError, OSError):
                 died.append(g)
         for g in sorted(set(died)):
@@ -258,7 +310,8 @@ class LocalEngine(Engine):
             conn = self.conns[g]
             try:  # whatever it sent before dying still counts
                 while conn.poll():
-                    events.extend(self._events(conn.recv_bytes(), now))
+                    for data in self._read(g):
+                        events.extend(self._events(data, now))
             except (EOFError, OSError):
                 pass
             self._lose(g)
@@ -272,7 +325,7 @@ class LocalEngine(Engine):
             return [objs[o] for o in _wait(list(objs), timeout)]
         ms = None if timeout is None else max(math.ceil(timeout * 1e3), 0)
         try:
-            got = self._poller.poll(ms)
+            got = self._poller.poll(-1 if ms is None else ms / 1e3)
         except InterruptedError:  # pragma: no cover - retried by Python (PEP 475)
             got = []
         return [self._fds[fd] for fd, _ in got if fd in self._fds]
@@ -298,35 +351,72 @@ class LocalEngine(Engine):
             return f"process {self.pids[i]} was killed by {name} (exit code {code})"
         return f"process {self.pids[i]} exited (exit code {code})"
 
-    @staticmethod
-    def _events(data: bytes, now: float) -> list[Event]:
+    def _read(self, g: int) -> list[bytes]:
+        """The whole messages process ``g`` has sent, in one read of its pipe (the framing of
+        ``Connection.send_bytes``: a 4-byte big-endian length, then the bytes)."""
+        chunk = os.read(self._pfds[g], 1 << 20)
+        if not chunk:
+            raise EOFError
+        buf = self._bufs[g] + chunk if self._bufs[g] else chunk
+        out, pos, end = [], 0, len(buf)
+        while end - pos >= 4:
+            (size,) = _HEAD.unpack_from(buf, pos)
+            if size < 0 or end - pos - 4 < size:  # (size -1: an 8-byte length, never here)
+                break
+            out.append(buf[pos + 4 : pos + 4 + size])
+            pos += 4 + size
+        self._bufs[g] = buf[pos:]
+        return out
+
+    def _write(self, g: int, data: bytes) -> None:
+        """One message to process ``g`` (``Connection.send_bytes``'s framing)."""
+        data = _HEAD.pack(len(data)) + data
+        fd = self._pfds[g]
+        done = os.write(fd, data)
+        if done < len(data):  # a long message: the rest as the pipe takes it
+            view = memoryview(data)[done:]
+            while view:
+                view = view[os.write(fd, view) :]
+
+    def _events(self, data: bytes, now: float) -> list[Event]:
         """The events in one message of a worker process (see :mod:`~gctheory.cluster.groups`)."""
         events = []
-        for blob in pickle.loads(data)[1]:
-            msg = pickle.loads(blob)
-            if msg[0] == "result":
-                _, i, t, y, comp, slept = msg
-                events.append(Event("result", i, t, now, y, comp, slept, len(blob)))
+        board = self._board
+        for kind, i, t, comp, slept, a, b, tail in unpack_records(data):
+            if kind == IN_SLOT and board is not None:
+                y = board.take(i, b, a)
+                events.append(Event("result", i, t, now, y, comp, slept, RECORD.size + y.nbytes))
+            elif kind == ERROR:
+                err = OracleError(i, a, t, tail.decode("utf-8", "replace"))
+                events.append(Event("error", i, t, now, error=err))
             else:
-                _, i, t, exc = msg
-                events.append(Event("error", i, t, now, error=exc))
+                y = from_npy(tail)
+                events.append(Event("result", i, t, now, y, comp, slept, RECORD.size + len(tail)))
         return events
 
     def close(self) -> None:
-        for conn in self.conns:
-            try:
-                conn.send(("stop",))
-            except (BrokenPipeError, OSError):
-                pass
-        for p in self.procs:
-            p.join(timeout=2.0)
-            if p.is_alive():
-                p.kill()
+        try:
+            for conn in self.conns:
+                try:
+                    conn.send_bytes(b"S")
+                except (BrokenPipeError, OSError):
+                    pass
+            for p in self.procs:
                 p.join(timeout=2.0)
-        for conn in self.conns:
-            conn.close()
-        self.procs, self.conns = [], []
-        self._poller, self._fds = None, {}
+                if p.is_alive():
+                    p.kill()
+                    p.join(timeout=2.0)
+            for conn in self.conns:
+                conn.close()
+        finally:  # the shared block goes whatever happened
+            if self._board is not None:
+                self._board.unlink()
+                self._board = None
+            self._batches, self._batch = [], None
+            self.procs, self.conns = [], []
+            if self._poller is not None and hasattr(self._poller, "close"):
+                self._poller.close()
+            self._poller, self._fds = None, {}
 
     def describe(self) -> str:
         P, n = len(self._members), len(self._group_of)
