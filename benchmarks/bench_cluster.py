@@ -25,6 +25,10 @@ Usage::
 
     python benchmarks/bench_cluster.py [--iterations 30] [--rounds 5] [--n 16] [--n-large 64]
         [--engines local,dask,dask-procs] [--sections 1,2,3,4] [--scale-sizes 8,64,256,1024]
+        [--bare-rounds 3]
+
+Only the scale and the bare master (section 4): ``--sections 4``; only ours at n = 8 against
+the bare master: ``--sections 4 --scale-sizes 8``.
 """
 
 from __future__ import annotations
@@ -150,7 +154,7 @@ def bare_mpi(n: int, iterations: int) -> float | None:
     return float(m.group(1)) / 1e3 if m else None
 
 
-def scale(sizes: list[int], iterations: int) -> None:
+def scale(sizes: list[int], iterations: int, rounds: int = 3) -> None:
     print(f"4. scale: uncoded GD, no injected delay, {iterations} iterations, local engine")
     cpu, mem = {}, {}
     for n in sizes:
@@ -165,7 +169,8 @@ def scale(sizes: list[int], iterations: int) -> None:
               f"worker {per / 2**10:.0f} KiB; peak at n = {hi}: {mem[hi] / 2**30:.2f} GiB "
               "(goal < 4)")  # fmt: skip
         record(f"local gd: master CPU per iteration, n = {hi} / n = {lo}", ratio, better="lower")
-    bare_rounds(3)
+    if rounds > 0:
+        bare_rounds(rounds)
 
 
 def bare_rounds(rounds: int) -> None:
@@ -197,6 +202,12 @@ def main() -> None:
     ap.add_argument("--engines", default="local,dask,dask-procs")
     ap.add_argument("--sections", default="1,2,3,4")
     ap.add_argument("--scale-sizes", default="8,64,256,1024")
+    ap.add_argument(
+        "--bare-rounds",
+        type=int,
+        default=3,
+        help="section 4: alternating rounds against the bare mpi4py master (0: none)",
+    )
     args = ap.parse_args()
     n, T = args.n, args.iterations
     sections = {int(x) for x in args.sections.split(",")}
@@ -207,7 +218,7 @@ def main() -> None:
     if 3 in sections:
         section_bytes()
     if 4 in sections:
-        scale([int(x) for x in args.scale_sizes.split(",")], T)
+        scale([int(x) for x in args.scale_sizes.split(",")], T, args.bare_rounds)
 
 
 def section_overhead(engines: list[str], n: int, T: int, rounds: int) -> None:
