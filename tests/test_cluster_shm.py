@@ -27,11 +27,18 @@ def test_parameters_round_trip_and_an_overwritten_version_reads_as_none():
     board = Board(3, 4)
     try:
         group = Board(3, 4, name=board.name)
-        slot, version = board.put(np.arange(4.0))
-        np.testing.assert_array_equal(group.get(slot, version), np.arange(4.0))
+        w = np.arange(4.0)
+        board.task(2, 5, w, 0.25, False)
+        board.task(1, 5, w, 0.5, True)
+        assert board.version == 1  # the parameters written once for both tasks
+        t, got, delay, preempt = group.read_task(2, int(group.task_no[2]))
+        assert (t, delay, preempt) == (5, 0.25, False)
+        np.testing.assert_array_equal(got, w)
+        version = int(group.task_ver[1])
         for k in range(PARAM_SLOTS):  # the ring comes round to the same slot
             board.put(np.full(4, float(k)))
-        assert group.get(slot, version) is None  # a newer task supersedes this one
+        assert group.get(version) is None  # a newer task supersedes this one
+        assert group.read_task(1, 1)[1] is None  # task 1 of worker 1 was rewritten (now 2)
         group.close()
     finally:
         board.unlink()
@@ -48,7 +55,7 @@ def test_unlink_removes_the_block():
 def _decode(board: Board, data: bytes) -> list:
     eng = LocalEngine()
     eng._board = board
-    return eng._events(data, 0.0)
+    return eng._slot_events(0.0) + eng._events(data, 0.0)
 
 
 def test_a_result_finding_both_slots_unread_comes_inline_and_errors_come_as_records():
@@ -112,3 +119,20 @@ def test_no_block_is_left_in_dev_shm_after_a_run_an_interrupt_or_dead_workers():
         seen = _run_and_watch(hook)
         assert seen and seen[0][1]  # the block was there during the run
         assert not _exists(seen[0][0])  # and is gone after it
+
+
+def test_the_pipe_bells_give_the_same_run_as_the_eventfds():
+    runs: list = []
+    rang: list = []
+
+    def note(t, e):
+        rang.append(e._bells is not None)
+
+    for bells in (True, False):
+        eng = LocalEngine(processes=2)
+        eng._use_bells = bells  # without eventfd (not Linux): a message on each pipe
+        runs.append(cl.run("gd", 4, engine=eng, iterations=4, rng=0, eval_every=0,
+                           progress=False, delay="shifted_exp(0.001, 0.002)",
+                           on_iteration=note))  # fmt: skip
+    assert rang == [True] * 4 + [False] * 4
+    np.testing.assert_array_equal(runs[0].params_history, runs[1].params_history)

@@ -18,7 +18,7 @@ import select
 import signal
 import struct
 import time
-from array import array
+from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as _wait
 from typing import Any
 
@@ -27,15 +27,7 @@ import numpy as np
 from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.dask_engine import DaskEngine
 from gctheory.cluster.groups import default_processes, group_main
-from gctheory.cluster.shm import (
-    ERROR,
-    IN_SLOT,
-    RECORD,
-    TASK,
-    Board,
-    from_npy,
-    unpack_records,
-)
+from gctheory.cluster.shm import BOARD, ERROR, RECORD, Board, from_npy, unpack_records
 from gctheory.cluster.worker import OracleError, WorkerState
 
 __all__ = [
@@ -62,21 +54,22 @@ MAX_LOCAL_WORKERS = 2048
 _HEAD = struct.Struct("!i")
 
 
-#: where a task message's head says its parameters are (``TASK``'s slot and version)
-_SLOT = struct.Struct("<iq")
+#: bytes of one task in the shared block's table (its number, t, version, delay, preempt)
+_TASK_BYTES = 40
+#: the process number of the results' bell in the poller's table
+_BELL = -1
 
 
 class _Batch:
     """Tasks of one iteration sharing their parameters, per worker process."""
 
-    __slots__ = ("t", "params", "preempt", "workers", "delays", "head", "pp", "nb")
+    __slots__ = ("t", "params", "preempt", "workers", "delays", "pp", "nb")
 
     def __init__(self, t: int, params: Any, preempt: bool, processes: int) -> None:
         self.t, self.params, self.preempt = t, params, preempt
         self.workers: list[list[int]] = [[] for _ in range(processes)]
         self.delays: list[list[float]] = [[] for _ in range(processes)]
-        self.head: bytes | None = None  # the task message's head (shared-block parameters)
-        self.pp = b""  # or the parameters pickled
+        self.pp: bytes | None = None  # the parameters pickled (None: in the shared block)
         self.nb = 0  # the bytes one task would take alone
 
 
@@ -95,8 +88,10 @@ class LocalEngine(Engine):
     that process's event loop (:mod:`gctheory.cluster.groups`): it computes
     its message, then its injected delay passes without a thread or CPU; the
     process keeps only its own workers' partitions. ``processes=n`` gives each
-    coded worker a process of its own. The master sends one message per
-    process per iteration and reads the results due together in one.
+    coded worker a process of its own. The master writes an iteration's
+    parameters and tasks once into shared memory and wakes every process with
+    one write; the processes write their results into the block and wake the
+    master (:mod:`gctheory.cluster.shm`).
 
     Parameters
     ----------
@@ -128,6 +123,8 @@ class LocalEngine(Engine):
 
     name = "local"
     max_workers: int | None = MAX_LOCAL_WORKERS
+    #: wake the processes with one eventfd write (Linux); False: a message on each pipe
+    _use_bells = True
 
     def __init__(
         self,
@@ -163,15 +160,22 @@ class LocalEngine(Engine):
         self._bufs: list[bytes] = []  # per process: bytes read, not yet a whole message
         self._pfds: list[int] = []  # per process: its pipe's file descriptor
         self._fds: dict[int, tuple[bool, int]] = {}  # fd -> (is a sentinel, process)
+        self._bells: tuple[Any, Any] | None = None  # eventfds: tasks are there, results are
+        self._rings = False  # tasks written in the shared block, the groups not yet told
 
     def _spawn(self, ctx: Any, states: list[WorkerState]) -> None:
         n = len(states)
         P = min(self.processes or default_processes(n), n)
         self._group_of = [i % P for i in range(n)]
         self._members = [list(range(g, n, P)) for g in range(P)]
+        bells = None
+        if self._use_bells and hasattr(os, "eventfd") and hasattr(select, "epoll"):
+            flags = os.EFD_NONBLOCK | os.EFD_CLOEXEC
+            self._bells = bells = (Connection(os.eventfd(0, flags)),
+                                   Connection(os.eventfd(0, flags)))  # fmt: skip
         for g in range(P):
             parent, child = ctx.Pipe(duplex=True)
-            p = ctx.Process(target=group_main, args=(child, g), daemon=True)
+            p = ctx.Process(target=group_main, args=(child, g, bells), daemon=True)
             p.start()
             child.close()
             self.procs.append(p)
@@ -215,18 +219,25 @@ class LocalEngine(Engine):
                 for fd, is_sentinel in ((conn.fileno(), False), (p.sentinel, True)):
                     self._poller.register(fd, select.EPOLLIN)
                     self._fds[fd] = (is_sentinel, g)
+            if self._bells is not None:
+                self._poller.register(self._bells[1].fileno(), select.EPOLLIN)
+                self._fds[self._bells[1].fileno()] = (False, _BELL)
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
-        """Queue the task for its process (sent, one message per process, at the next
-        :meth:`poll`); return the bytes the task would take on its own pipe."""
+        """Queue the task for its process (sent at the next :meth:`poll`); return the bytes
+        the task would take on its own pipe."""
         if worker in self._dead:
             return 0
         b = self._batch
         if b is None or b.t != t or b.params is not params or b.preempt != bool(preempt):
             b = self._new_batch(t, params, bool(preempt))
-        g = self._group_of[worker]
-        b.workers[g].append(worker)
-        b.delays[g].append(float(delay))
+        if b.pp is None:  # into the shared block's table: one bell for every group
+            self._board.task(worker, t, params, delay, preempt)  # type: ignore[union-attr]
+            self._rings = True
+        else:
+            g = self._group_of[worker]
+            b.workers[g].append(worker)
+            b.delays[g].append(float(delay))
         return b.nb
 
     def _new_batch(self, t: int, params: Any, preempt: bool) -> _Batch:
@@ -236,38 +247,53 @@ class LocalEngine(Engine):
         board = self._board
         if isinstance(params, np.ndarray) and params.dtype == np.float64 and params.ndim == 1:
             if board is None:
-                board = self._board = Board(len(self._group_of), params.size)
+                board = self._board = self._make_board(params.size)
             if params.size == board.d:
-                name = board.name.encode()
-                b.head = TASK.pack(b"T", t, 0, 0, preempt, board.n, board.d, len(name)) + name
-                b.nb = len(b.head) + 12 + params.nbytes  # the parameters as if sent alone
-        if b.head is None:
-            pp = pickle.dumps(params, protocol=5)
-            b.pp = pp
-            b.nb = len(pickle.dumps(("tasks", t, pp, [(0, 0.0)], preempt), protocol=5)) + 1
+                b.nb = _HEAD.size + _TASK_BYTES + params.nbytes  # as if sent alone
+                self._batch = b
+                return b
+        b.pp = pickle.dumps(params, protocol=5)
+        b.nb = len(pickle.dumps(("tasks", t, b.pp, [(0, 0.0)], preempt), protocol=5)) + 1
         self._batches.append(b)
         self._batch = b
         return b
 
+    def _make_board(self, d: int) -> Board:
+        """The shared block, named to every process."""
+        board = Board(len(self._group_of), d)
+        self._each(b"B" + BOARD.pack(board.n, board.d) + board.name.encode())
+        return board
+
     def _send(self) -> None:
-        """Send each process its queued tasks: one message per batch (iteration, parameters)."""
+        """Tell the processes of their new tasks: one bell for the shared block's (or a
+        message to each process without eventfd), one message per process and batch else."""
+        if self._rings:
+            self._rings = False
+            if self._bells is not None:
+                os.eventfd_write(self._bells[0].fileno(), 1)
+            else:
+                self._each(b"W")
         if not self._batches:
             return
-        batches, self._batches, self._batch = self._batches, [], None
+        batches, self._batches = self._batches, []
+        if self._batch in batches:
+            self._batch = None
         for b in batches:
-            if b.head is not None:  # the parameters once into the shared block
-                slot, version = self._board.put(b.params)  # type: ignore[union-attr]
-                head = b.head[:9] + _SLOT.pack(slot, version) + b.head[21:]
             for g, ws in enumerate(b.workers):
                 if not ws or g in self._gone:
                     continue
-                if b.head is not None:
-                    data = head + array("i", ws).tobytes() + array("d", b.delays[g]).tobytes()
-                else:
-                    items = list(zip(ws, b.delays[g]))
-                    data = b"P" + pickle.dumps(("tasks", b.t, b.pp, items, b.preempt), protocol=5)
+                items = list(zip(ws, b.delays[g]))
+                data = b"P" + pickle.dumps(("tasks", b.t, b.pp, items, b.preempt), protocol=5)
                 try:
                     self._write(g, data)
+                except (BrokenPipeError, OSError):
+                    self._lose(g)
+
+    def _each(self, msg: bytes) -> None:
+        for g in range(len(self.conns)):
+            if g not in self._gone:
+                try:
+                    self._write(g, msg)
                 except (BrokenPipeError, OSError):
                     self._lose(g)
 
@@ -299,11 +325,18 @@ class LocalEngine(Engine):
             if is_sentinel:
                 died.append(g)
                 continue
+            if g == _BELL:  # results in the slots (read below): the bell is reset
+                try:
+                    os.eventfd_read(self._bells[1].fileno())  # type: ignore[index]
+                except BlockingIOError:  # pragma: no cover - reset already
+                    pass
+                continue
             try:
                 for data in self._read(g):
                     events.extend(self._events(data, now))
             except (EOFError, OSError):
                 died.append(g)
+        events.extend(self._slot_events(now))
         for g in sorted(set(died)):
             if g in self._gone:
                 continue
@@ -314,6 +347,7 @@ class LocalEngine(Engine):
                         events.extend(self._events(data, now))
             except (EOFError, OSError):
                 pass
+            events.extend(self._slot_events(now))
             self._lose(g)
         return events + self._dead_events(now)
 
@@ -378,15 +412,24 @@ class LocalEngine(Engine):
             while view:
                 view = view[os.write(fd, view) :]
 
+    def _slot_events(self, now: float) -> list[Event]:
+        """The results written in the shared block's slots since the last look, in the
+        order they were written."""
+        board = self._board
+        if board is None:
+            return []
+        got = [(at, i, t, comp, slept, y) for i in board.new_results().tolist()
+               for at, t, comp, slept, y in board.take(i)]  # fmt: skip
+        got.sort(key=lambda r: r[0])
+        nb = RECORD.size
+        return [Event("result", i, t, now, y, comp, slept, nb + y.nbytes)
+                for _, i, t, comp, slept, y in got]  # fmt: skip
+
     def _events(self, data: bytes, now: float) -> list[Event]:
         """The events in one message of a worker process (see :mod:`~gctheory.cluster.groups`)."""
         events = []
-        board = self._board
-        for kind, i, t, comp, slept, a, b, tail in unpack_records(data):
-            if kind == IN_SLOT and board is not None:
-                y = board.take(i, b, a)
-                events.append(Event("result", i, t, now, y, comp, slept, RECORD.size + y.nbytes))
-            elif kind == ERROR:
+        for kind, i, t, comp, slept, a, _, tail in unpack_records(data):
+            if kind == ERROR:
                 err = OracleError(i, a, t, tail.decode("utf-8", "replace"))
                 events.append(Event("error", i, t, now, error=err))
             else:
@@ -412,6 +455,10 @@ class LocalEngine(Engine):
             if self._board is not None:
                 self._board.unlink()
                 self._board = None
+            if self._bells is not None:
+                for bell in self._bells:
+                    bell.close()
+                self._bells = None
             self._batches, self._batch = [], None
             self.procs, self.conns = [], []
             if self._poller is not None and hasattr(self._poller, "close"):

@@ -5,8 +5,8 @@ each worker process (one per process when ``processes=n``). A group keeps
 only its own workers' :class:`~gctheory.cluster.worker.WorkerState` (their
 partitions), and runs one event loop: it computes each task's message in
 turn, then holds the result until its injected delay has passed (a heap of
-due times, so the sleeping workers cost no CPU and no thread), and sends what
-is due in one pipe message.
+due times, so the sleeping workers cost no CPU and no thread), and hands over
+what is due at once (see the transport below).
 
 A worker's injected wait is counted from when its task reached the process,
 plus its own compute time: the time it spent waiting for its group-mates'
@@ -22,16 +22,16 @@ supersedes an older one not yet started; with ``preempt`` a task arriving
 during the injected wait cancels the current one; without, the worker
 finishes (sends) the current one first and then starts the newest.
 
-Wire format (the engine's own pipes, never data from elsewhere; see
-:mod:`gctheory.cluster.shm`): the master sends a task message, ``TASK`` packed
-(the iteration, where its parameters are in the shared block, preempt, the
-block's name) followed by ``(worker, delay)`` pairs, or, for parameters that
-are not one float64 vector, ``b"P"`` and the pickled ``("tasks", t, params,
-[(worker, delay), ...], preempt)`` (``params`` pickled once, as bytes), or
-``b"S"`` to stop. The group sends one message of records (``RECORD``) for
-everything due at once: a result in its worker's slot of the shared block, a
-result as ``.npy`` bytes (both slots unread, or a message that is not a
-float64 vector), or an oracle error.
+Transport (the engine's own pipes and shared memory, never data from elsewhere;
+see :mod:`gctheory.cluster.shm`): tasks whose parameters are one float64 vector
+are in the shared block's table, and a bell (an eventfd, or ``b"W"`` on the
+pipe) says there are new ones; the pipe brings ``b"B"`` (the block's name),
+``b"P"`` and the pickled ``("tasks", t, params, [(worker, delay), ...],
+preempt)`` for other parameters (``params`` pickled once, as bytes), or ``b"S"``
+to stop. Results go into their workers' slots of the block, then one bell for
+everything due at once (the results' eventfd, or an empty message); a result
+as ``.npy`` bytes (both slots unread, or not a float64 vector) and an oracle
+error go as records (``RECORD``) in one message on the pipe.
 """
 
 from __future__ import annotations
@@ -39,23 +39,14 @@ from __future__ import annotations
 import heapq
 import os
 import pickle
+import select
 import time
 import traceback
-from array import array
 from typing import Any
 
 import numpy as np
 
-from gctheory.cluster.shm import (
-    ERROR,
-    IN_SLOT,
-    INLINE,
-    RECORD,
-    RESULT_SLOTS,
-    TASK,
-    Board,
-    npy_bytes,
-)
+from gctheory.cluster.shm import BOARD, ERROR, INLINE, RECORD, Board, npy_bytes
 from gctheory.cluster.worker import OracleError, WorkerState, _single_thread
 
 __all__ = ["group_main", "default_processes"]
@@ -82,9 +73,9 @@ def default_processes(n: int) -> int:
 
 
 class _Loop:
-    """One group's state: pending results (by due time), queued tasks, the pipe."""
+    """One group's state: pending results (by due time), queued tasks, the pipe, the bells."""
 
-    def __init__(self, conn: Any, states: list[WorkerState]) -> None:
+    def __init__(self, conn: Any, states: list[WorkerState], bells: Any = None) -> None:
         self.conn = conn
         self.states = {st.index: st for st in states}
         self.heap: list[tuple[float, int, int]] = []  # (due, seq, worker)
@@ -93,18 +84,33 @@ class _Loop:
         self.seq = 0
         self.out: list[bytes] = []
         self.board: Board | None = None  # the master's shared block, once it names one
-        self.produced: dict[int, int] = {}  # results written in each worker's slots
+        self.members = np.array(sorted(self.states), dtype=np.int64)
+        self.seen = np.zeros(len(self.members), dtype=np.int64)  # task numbers taken
+        self.rung = False  # results written in the slots since the master was last told
+        self.bells = bells  # (tasks, results) eventfds as Connections, or None: the pipe
+        self.ep: Any = None
+        if bells is not None:
+            self.ep = select.epoll()
+            self.ep.register(conn.fileno(), select.EPOLLIN)
+            self.ep.register(bells[0].fileno(), select.EPOLLIN | select.EPOLLET)
+
+    def wait(self, timeout: float | None) -> bool:
+        """Until a message or a bell, or ``timeout`` s; whether something came."""
+        if self.ep is None:
+            return bool(self.conn.poll(timeout))
+        ms = -1 if timeout is None else timeout
+        return bool(self.ep.poll(ms))
 
     def run(self) -> None:
         conn = self.conn
         while True:
             self.flush()
             timeout = max(self.heap[0][0] - time.perf_counter(), 0.0) if self.heap else None
-            if not conn.poll(timeout):
+            if not self.wait(timeout):
                 continue
             tasks: dict[int, tuple[int, np.ndarray | None, float, bool]] = {}
             received = time.perf_counter()
-            while True:  # every message waiting: the newest task per worker supersedes
+            while conn.poll():  # every message waiting: the newest task per worker supersedes
                 got = self.read(conn.recv_bytes())
                 if got is None:
                     return
@@ -112,8 +118,8 @@ class _Loop:
                 for i, delay in items:
                     tasks.pop(i, None)  # keep the order of arrival of the newest
                     tasks[i] = (t, params, delay, preempt)
-                if not conn.poll():
-                    break
+            if self.board is not None:
+                self.scan(tasks)
             for i, (t, params, delay, preempt) in tasks.items():
                 if params is None:  # its parameters were overwritten: a newer task is coming
                     continue
@@ -125,22 +131,35 @@ class _Loop:
                 self.start(i, t, params, delay, received)
                 self.flush()
 
+    def scan(self, tasks: dict) -> None:
+        """Add the new tasks of the shared block's table (the newest per worker)."""
+        b = self.board
+        assert b is not None
+        numbers = b.task_no[self.members]
+        params: dict[int, np.ndarray | None] = {}  # one copy per parameter version
+        for j in np.flatnonzero(numbers > self.seen).tolist():
+            i, number = int(self.members[j]), int(numbers[j])
+            t, version = int(b.task_t[i]), int(b.task_ver[i])
+            delay, preempt = float(b.task_delay[i]), bool(b.task_preempt[i])
+            if b.task_no[i] != number:  # rewritten meanwhile: the newer one rings again
+                continue
+            self.seen[j] = number
+            if version not in params:
+                params[version] = b.get(version)
+            tasks.pop(i, None)
+            tasks[i] = (t, params[version], delay, preempt)
+
     def read(self, data: bytes) -> tuple[int, Any, list, bool] | None:
-        """A task message: ``(t, params, [(worker, delay), ...], preempt)``; None: stop."""
+        """A message: tasks ``(t, params, [(worker, delay), ...], preempt)``; None: stop."""
         kind = data[:1]
-        if kind == b"T":
-            _, t, slot, version, preempt, n, d, nl = TASK.unpack_from(data)
-            name = data[TASK.size : TASK.size + nl].decode()
-            if self.board is None or self.board.name != name:
-                if self.board is not None:
-                    self.board.close()
-                self.board, self.produced = Board(n, d, name=name), {}
-            at = TASK.size + nl
-            count = (len(data) - at) // 12
-            workers = array("i", data[at : at + 4 * count])
-            delays = array("d", data[at + 4 * count : at + 12 * count])
-            items = list(zip(workers, delays))
-            return t, self.board.get(slot, version), items, bool(preempt)
+        if kind == b"B":  # the shared block: its name, n and d
+            n, d = BOARD.unpack_from(data, 1)
+            if self.board is not None:
+                self.board.close()
+            self.board = Board(n, d, name=data[1 + BOARD.size :].decode())
+            return -1, None, [], False
+        if kind == b"W":  # (without eventfd) the table has new tasks
+            return -1, None, [], False
         if kind == b"P":
             _, t, pp, items, preempt = pickle.loads(data[1:])
             return t, pickle.loads(pp), items, preempt  # once per message, for its workers
@@ -182,24 +201,23 @@ class _Loop:
             self.result(i, t, y, comp, now - t1)
             if i in self.queued:
                 started.append(i)
-        if self.out:
+        if self.out or (self.rung and self.bells is None):
             data, self.out = b"".join(self.out), []
-            self.conn.send_bytes(data)
+            self.conn.send_bytes(data)  # (an empty message: look at the slots)
+            self.rung = False
+        if self.rung:
+            os.eventfd_write(self.bells[1].fileno(), 1)
+            self.rung = False
         for i in started:  # a non-preempted worker takes up the newest task it was sent
             self.start(i, *self.queued.pop(i))
 
     def result(self, i: int, t: int, y: Any, comp: float, slept: float) -> None:
         """Worker ``i``'s message: into its free slot of the shared block, else inline."""
         b = self.board
-        if (b is not None and isinstance(y, np.ndarray) and y.dtype == np.float64
-                and y.ndim == 1 and y.size <= b.d):  # fmt: skip
-            done = self.produced.get(i, 0)
-            if done - int(b.consumed[i]) < RESULT_SLOTS:
-                k = done % RESULT_SLOTS
-                b.results[i, k, : y.size] = y
-                self.produced[i] = done + 1
-                self.out.append(RECORD.pack(IN_SLOT, i, t, comp, slept, y.size, k))
-                return
+        vector = isinstance(y, np.ndarray) and y.dtype == np.float64 and y.ndim == 1
+        if b is not None and vector and y.size <= b.d and b.put_result(i, t, y, comp, slept):
+            self.rung = True
+            return
         try:
             blob = npy_bytes(y)
         except (ValueError, TypeError) as exc:  # an object array: not sent as data
@@ -212,7 +230,7 @@ class _Loop:
         self.out.append(RECORD.pack(ERROR, i, t, 0.0, 0.0, partition, len(text)) + text)
 
 
-def group_main(conn: Any, group: int) -> None:
+def group_main(conn: Any, group: int, bells: Any = None) -> None:
     """Entry point of a local worker process hosting a group of coded workers.
 
     Receives its workers' states once, answers ``("ready", group, pid)``,
@@ -224,7 +242,7 @@ def group_main(conn: Any, group: int) -> None:
     try:
         states: list[WorkerState] = conn.recv()
         conn.send(("ready", group, os.getpid()))
-        loop = _Loop(conn, states)
+        loop = _Loop(conn, states, bells)
         loop.run()
     except (EOFError, OSError, KeyboardInterrupt):
         return
