@@ -19,7 +19,9 @@
    process, so it overstates), then the same at n = 8 for a bare mpi4py master after
    Tandon et al. (``bare_mpi_master.py``, under ``mpiexec``). Ratios: ours at n = 8 over
    the bare master (goal <= 1), ours at n = 1024 over ours at n = 8 (goal <= 100, linear
-   in n), and the memory per coded worker (the slope of the peak between the sizes).
+   in n), and the memory per coded worker (the slope of the peak between the sizes). The
+   master's CPU is measured in a run without the memory sampler (a thread of the master
+   process reading /proc: ``time.process_time`` would count it), the memory in another.
 
 Usage::
 
@@ -124,18 +126,27 @@ def _tree_peak(stop: threading.Event, out: list[float]) -> None:
     out.append(float(peak))
 
 
-def scale_point(n: int, iterations: int) -> tuple[float, float]:
-    """(mean master CPU s per iteration, peak tree RSS bytes) of uncoded GD on n workers."""
+def _gd(n: int, iterations: int) -> cl.ClusterRun:
+    return cl.run("gd", n, delay="constant(0)", iterations=iterations + 2, rng=0,
+                  eval_every=0, progress=False)  # fmt: skip
+
+
+def scale_point(n: int, iterations: int, memory: bool = True) -> tuple[float, float]:
+    """(mean master CPU s per iteration, peak tree RSS bytes or nan) of uncoded GD on n
+    workers. The CPU comes from a run without the memory sampler (a thread of this process:
+    its reading of /proc would count as the master's CPU), the memory from a second run."""
+    cpu = float(np.mean(_gd(n, iterations).master_cpu[2:]))
+    if not memory:
+        return cpu, float("nan")
     stop, peak = threading.Event(), []
     th = threading.Thread(target=_tree_peak, args=(stop, peak))
     th.start()
     try:
-        r = cl.run("gd", n, delay="constant(0)", iterations=iterations + 2, rng=0,
-                   eval_every=0, progress=False)  # fmt: skip
+        _gd(n, iterations)
     finally:
         stop.set()
         th.join()
-    return float(np.mean(r.master_cpu[2:])), peak[0]
+    return cpu, peak[0]
 
 
 def bare_mpi(n: int, iterations: int) -> float | None:
@@ -181,7 +192,7 @@ def bare_rounds(rounds: int) -> None:
         if b is None:
             print("   bare mpi4py master: not run (no mpiexec or mpi4py)")
             return
-        o = scale_point(8, 200)[0]
+        o = scale_point(8, 200, memory=False)[0]
         ours.append(o)
         bare.append(b)
         ratios.append(o / b)

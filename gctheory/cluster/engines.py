@@ -27,7 +27,15 @@ import numpy as np
 from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.dask_engine import DaskEngine
 from gctheory.cluster.groups import default_processes, group_main
-from gctheory.cluster.shm import BOARD, ERROR, RECORD, Board, from_npy, unpack_records
+from gctheory.cluster.shm import (
+    BOARD,
+    ERROR,
+    RECORD,
+    RESULT_SLOTS,
+    Board,
+    from_npy,
+    unpack_records,
+)
 from gctheory.cluster.worker import OracleError, WorkerState
 
 __all__ = [
@@ -44,9 +52,9 @@ __all__ = [
 
 #: Most coded workers the local engine accepts by default (``LocalEngine(max_workers=...)``
 #: changes it). The master's own work grows with ``n`` (one arrival to read and book per
-#: worker per iteration) on the cores the worker processes also need: about 25 us of master
+#: worker per iteration) on the cores the worker processes also need: about 10 us of master
 #: CPU per coded worker per iteration on a 2-core machine (``benchmarks/bench_cluster.py``,
-#: measured to n = 1024), so about 50 ms an iteration at 2048, as long as a 50 ms injected
+#: measured to n = 1024), so about 20 ms an iteration at 2048, as long as a 20 ms injected
 #: wait: beyond it the master, not the delays, sets the pace.
 MAX_LOCAL_WORKERS = 2048
 
@@ -220,7 +228,7 @@ class LocalEngine(Engine):
                     self._poller.register(fd, select.EPOLLIN)
                     self._fds[fd] = (is_sentinel, g)
             if self._bells is not None:
-                self._poller.register(self._bells[1].fileno(), select.EPOLLIN)
+                self._poller.register(self._bells[1].fileno(), select.EPOLLIN | select.EPOLLET)
                 self._fds[self._bells[1].fileno()] = (False, _BELL)
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
@@ -310,26 +318,22 @@ class LocalEngine(Engine):
                 self._pending_dead.append(i)
 
     def poll(self, timeout: float | None) -> list[Event]:
-        self._send()
-        events = self._dead_events(time.perf_counter())
-        if events:
-            return events
-        live = [g for g in range(len(self.conns)) if g not in self._gone]
-        if not live:
+        if self._rings or self._batches:
+            self._send()
+        if self._pending_dead:
+            return self._dead_events(time.perf_counter())
+        if len(self._gone) >= len(self.conns):
             time.sleep(timeout or 0)
-            return events
-        ready = self._ready(live, timeout)
+            return []
+        ready = self._ready(timeout)
         now = time.perf_counter()
+        events: list[Event] = []
         died = []
         for is_sentinel, g in ready:
             if is_sentinel:
                 died.append(g)
                 continue
-            if g == _BELL:  # results in the slots (read below): the bell is reset
-                try:
-                    os.eventfd_read(self._bells[1].fileno())  # type: ignore[index]
-                except BlockingIOError:  # pragma: no cover - reset already
-                    pass
+            if g == _BELL:  # results in the slots (read below; edge-triggered: no reset)
                 continue
             try:
                 for data in self._read(g):
@@ -351,9 +355,10 @@ class LocalEngine(Engine):
             self._lose(g)
         return events + self._dead_events(now)
 
-    def _ready(self, live: list[int], timeout: float | None) -> list[tuple[bool, int]]:
+    def _ready(self, timeout: float | None) -> list[tuple[bool, int]]:
         """``(is a sentinel, process)`` of each pipe with data and each ended process."""
-        if self._poller is None:  # no select.poll (not POSIX): multiprocessing's wait
+        if self._poller is None:  # no select.epoll (not Linux): multiprocessing's wait
+            live = [g for g in range(len(self.conns)) if g not in self._gone]
             objs = {self.conns[g]: (False, g) for g in live}
             objs.update({self.procs[g].sentinel: (True, g) for g in live})
             return [objs[o] for o in _wait(list(objs), timeout)]
@@ -418,12 +423,23 @@ class LocalEngine(Engine):
         board = self._board
         if board is None:
             return []
-        got = [(at, i, t, comp, slept, y) for i in board.new_results().tolist()
-               for at, t, comp, slept, y in board.take(i)]  # fmt: skip
-        got.sort(key=lambda r: r[0])
+        new = board.new_results()
+        if not new.size:
+            return []
         nb = RECORD.size
+        done = board.produced[new]
+        if (done - board.consumed[new] == 1).all():  # one result each: read at once
+            k = (done - 1) % RESULT_SLOTS
+            heads, msgs = board.res_head[new, k].tolist(), board.results[new, k]
+            board.consumed[new] = done
+            got = sorted(zip(heads, new.tolist(), range(len(heads))), key=lambda r: r[0][4])
+            return [Event("result", i, int(h[0]), now, msgs[j, : int(h[3])], h[1], h[2],
+                          nb + 8 * int(h[3])) for h, i, j in got]  # fmt: skip
+        rows = [(at, i, t, comp, slept, y) for i in new.tolist()
+                for at, t, comp, slept, y in board.take(i)]  # fmt: skip
+        rows.sort(key=lambda r: r[0])
         return [Event("result", i, t, now, y, comp, slept, nb + y.nbytes)
-                for _, i, t, comp, slept, y in got]  # fmt: skip
+                for _, i, t, comp, slept, y in rows]  # fmt: skip
 
     def _events(self, data: bytes, now: float) -> list[Event]:
         """The events in one message of a worker process (see :mod:`~gctheory.cluster.groups`)."""
