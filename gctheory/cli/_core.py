@@ -43,10 +43,11 @@ def _make_figures(makers, outdir: Path, quick: bool, names: Sequence[str] | None
         if quick and m.slow:
             _log(f"figure {m.name}: skipped (slow) in --quick")
             continue
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             paths = m.make(outdir, quick)
-            _log(f"figure {m.name}: {len(paths)} files ({time.perf_counter() - t0:.1f}s)")
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+            _log(f"figure {m.name}: {len(paths)} files ({wall:.1f}s, {cpu:.1f}s CPU)")
         except Exception:
             failed += 1
             _log(f"figure {m.name}: FAILED\n{traceback.format_exc()}")
@@ -134,7 +135,7 @@ def _run_claims_with_progress(claims, quick: bool, log: bool = False, quiet: boo
             results.append(res)
             if log:
                 bar.close()
-                _log(f"{c.key}: {res.verdict} ({res.seconds:.1f}s)")
+                _log(f"{c.key}: {res.verdict} ({res.seconds:.1f}s, {res.cpu_seconds:.1f}s CPU)")
         bar.update(len(claims))
     return results
 

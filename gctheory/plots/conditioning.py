@@ -6,6 +6,7 @@ drawn only as comparison markers.
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -389,9 +390,11 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     matrix V; the empirical s_kappa of a given V is the largest s' <= s such
     that every ``(n-s')``-column submatrix has cond <= kappa
     (:func:`gctheory.conditioning.empirical_s_kappa`: exhaustive while
-    ``binom(n, s') <= 20000``, else a branch and bound given 2 s (quick: 0.5 s) per search:
-    certified when it finishes, otherwise an upper bound on s_kappa, drawn as
-    an open marker; -1 means even
+    ``binom(n, s') <= 20000``, else a branch and bound; each search is given 40,000
+    evaluations (quick: 10,000; condition numbers plus branch-and-bound nodes, a count,
+    not seconds, so the figure is the same on any machine and under any load):
+    certified when it finishes, otherwise what the steps searched within the budget
+    give (not certified), drawn as an open marker; -1 means even
     cond(V) > kappa). Right, CommFR-GC: the same for one group's
     ``[m+s, m]`` code, m = 4 (every group uses the same code, so this is the
     scheme's s_kappa; it depends on n only through s), all exact, the
@@ -429,7 +432,9 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     ns_bound = list(range(8, 61, 4))
     seeds = 1 if quick else 2
     trials = 10 if quick else 60
-    budget = 0.5 if quick else 2.0  # seconds per search (CPU of the quick figure)
+    # evaluations per search (a count: the same figure on any machine); about 0.4 s of CPU
+    # for the quick figure's largest searches
+    budget = 10_000 if quick else 40_000
     fig = _figure(fig, (11.5, 5.4))
     rec = _Recorder(fig)
     axes = fig.subplots(1, 2, sharey=True)
@@ -457,7 +462,8 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
     vand: dict[str, list[tuple[int, bool]]] = {k: [] for k in VANDERMONDE_NODES}
     for n in ns:
         K = n - n // 4
-        kw = dict(exhaustive_limit=20_000, samples=2000, rng=[n, 7], time_limit=budget)
+        kw = dict(exhaustive_limit=20_000, samples=2000, rng=[n, 7])
+        kw.update(time_limit=math.inf, max_evaluations=budget)
         for r in range(seeds):
             v, ex = _empirical_or_minus1(gaussian_generator(K, n, rng=[n, r]), **kw)
             gauss[r].append((v, ex))
@@ -495,7 +501,7 @@ def plot_skappa_vs_n(*, fig: Any = None, quick: bool = True) -> Drawing:
         for n in ns:
             ref = partial(vandermonde_condition_mp, m, m + n // 4, nodes=nodes, dps=80)
             G = vandermonde_generator(m, m + n // 4, nodes=nodes)
-            points.append(_empirical_or_minus1(G, mp_reference=ref))
+            points.append(_empirical_or_minus1(G, mp_reference=ref, time_limit=math.inf))
             record("commfr", n, f"vandermonde_{nodes}", *points[-1])
         draw(ax, ns, points, *styles[nodes], NODE_LABEL[nodes] + " (exact)")
     ax.set_title(f"CommFR-GC: every group an [m + s, m] code, m = {m}", fontsize=10)

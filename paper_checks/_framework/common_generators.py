@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from gctheory.codes.stability import growth_exponent
@@ -21,7 +22,9 @@ def worst_kappas(family: str, s: int, ns, rng=0) -> list[float]:
         G = generator(family, n - s, n, rng=[rng, n, s])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Float64Warning)
-            mc = max_condition(G, n - s, block=generator_block(family, n), mp_dps=None)
+            b = generator_block(family, n)
+            # no time limit: an enumeration, and a clock would make the check depend on load
+            mc = max_condition(G, n - s, block=b, mp_dps=None, time_limit=math.inf)
         if not mc.exact:
             raise RuntimeError(f"{family}, n={n}, s={s}: certificate did not close ({mc})")
         out.append(mc.value)

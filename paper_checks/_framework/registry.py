@@ -333,6 +333,8 @@ class ClaimResult:
     seconds: float
     error: str = ""
     skipped: str = ""
+    #: CPU seconds of this process (threads included, worker processes not), for the log
+    cpu_seconds: float = 0.0
 
     @property
     def verdict(self) -> str:
@@ -396,7 +398,7 @@ def run_claims(
         if quick and c.slow:
             results.append(ClaimResult(c, None, 0.0, skipped="slow claim, skipped in --quick"))
             continue
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             outcome = c.check(quick)
             if not isinstance(outcome, Outcome):
@@ -404,6 +406,7 @@ def run_claims(
             res = ClaimResult(c, outcome, time.perf_counter() - t0)
         except Exception:
             res = ClaimResult(c, None, time.perf_counter() - t0, error=traceback.format_exc())
+        res.cpu_seconds = time.process_time() - c0
         results.append(res)
         if progress is not None:
             progress(f"{c.key}: {res.verdict} ({res.seconds:.1f}s)")

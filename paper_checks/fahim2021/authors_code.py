@@ -27,6 +27,7 @@ from paper_checks.fahim2021.generators import PAPER  # registers the source
 
 P, N = 50, 47
 _FLOAT64_LIMIT = 1e15  # above this, float64's cond is not a measurement
+_QUICK_STEP = 20  # quick mode: every 20th subset of the pairs compared with Chebyshev's
 
 
 def _grids() -> dict[str, np.ndarray]:
@@ -50,9 +51,15 @@ def _matrices() -> dict[str, np.ndarray]:
     }
 
 
-def _over_subsets(M: np.ndarray, chunk: int) -> tuple[float, float, tuple[int, ...]]:
-    """(max, mean, argmax rows) of cond(M[rows]) over every N-subset of the P rows."""
+def _over_subsets(M: np.ndarray, chunk: int, step: int = 1) -> tuple[float, float, tuple[int, ...]]:
+    """(max, mean, argmax rows) of cond(M[rows]) over every N-subset of the P rows.
+
+    With ``step > 1`` only every ``step``-th subset is evaluated, and the max and the mean
+    returned are certified lower bounds of the true ones: the sample's max, and the sample's
+    sum divided by the number of all subsets (every condition number is positive)."""
     every = _subset_rows()
+    count = len(every)
+    every = every[::step]
     top, total = 0.0, 0.0
     arg: tuple[int, ...] = ()
     for c in range(0, len(every), chunk):
@@ -63,7 +70,7 @@ def _over_subsets(M: np.ndarray, chunk: int) -> tuple[float, float, tuple[int, .
         if kappa[i] > top:
             top, arg = float(kappa[i]), tuple(int(r) for r in rows[i])
         total += float(kappa.sum())
-    return top, total / len(every), arg
+    return top, total / count, arg
 
 
 def _subset_rows() -> np.ndarray:
@@ -92,6 +99,13 @@ def _fmt(v: float) -> str:
     return f"> {_FLOAT64_LIMIT:.0e} (past float64)" if v > _FLOAT64_LIMIT else f"{v:.4g}"
 
 
+def _bounded_note(c: dict) -> str:
+    names = c.get("lower bounds only (quick: every 20th subset)", [])
+    if not names:
+        return ""
+    return f" ({', '.join(names)}: lower bounds of the max and mean, from every 20th subset)"
+
+
 def _judge(c: dict) -> Outcome:
     rows = c["max and mean condition number over all subsets"]
     four = {k: v for k, v in rows.items() if "wide" not in k}
@@ -109,6 +123,7 @@ def _judge(c: dict) -> Outcome:
     cmp = (
         f"the authors' script's setting (P = {P}, any N = {N}: {c['subsets']:,} subsets): "
         + "; ".join(f"{k}: max {_fmt(v[0])}, mean {_fmt(v[1])}" for k, v in rows.items())
+        + _bounded_note(c)
         + f". Judged: the Chebyshev basis on Chebyshev nodes has the smallest max and mean of "
         f"the four basis/grid pairs, and its max is within the abstract's O(P^(2(P-N))) read "
         f"with constant 1 ({rate:.3g}); its worst subset recomputed at 50 digits: "
@@ -158,14 +173,21 @@ def _compare(quick: bool) -> dict:
     mats = _matrices()
     rows: dict[str, tuple[float, float]] = {}
     worst: tuple[int, ...] = ()
+    bounded = []
     for name, M in mats.items():
         if quick and "wide" in name:  # reported, never judged: left to the full run (issue 27)
             continue
-        top, mean, arg = _over_subsets(M, 1000 if quick else 2000)
+        # quick: the pairs Chebyshev-Chebyshev is compared with get certified lower bounds
+        # from every 20th subset (each is judged only by being above it, by far)
+        step = _QUICK_STEP if quick and name != "chebyshev, chebyshev" else 1
+        top, mean, arg = _over_subsets(M, 1000 if quick else 2000, step)
         rows[name] = (top, mean)
+        if step > 1:
+            bounded.append(name)
         if name == "chebyshev, chebyshev":
             worst = arg
     return {
+        "lower bounds only (quick: every 20th subset)": bounded,
         "subsets": len(list(itertools.combinations(range(P), P - N))),
         "P^(2(P - N))": float(P) ** (2 * (P - N)),
         "max and mean condition number over all subsets": rows,

@@ -204,7 +204,7 @@ def _check_compare_args(
     exhaustive_limit = check_int(exhaustive_limit, "exhaustive_limit", low=1)
     kappa = check_real(kappa, "kappa", low=1.0, low_open=True)
     eps = check_real(eps, "eps", low=0.0, high=1.0, low_open=True, high_open=True)
-    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True, finite=False)
     return n, s, m, fams, kappa, eps, time_limit, exhaustive_limit
 
 
@@ -317,7 +317,8 @@ def compare_generators(
     schemes : subset of ``("ye-abbe", "commfr")``.
     kappa, eps : stability constraint and Theorem 2's failure probability.
     time_limit : seconds per worst-case search (the certified interval is
-        reported when it runs out).
+        reported when it runs out); ``math.inf``: none, the result then the same on
+        any machine.
     rng : seed of the random families, the searches and the test gradients.
     progress : callable, optional; called as ``progress(done, total, "scheme family")``
         before each (scheme, family) pair and once at the end.

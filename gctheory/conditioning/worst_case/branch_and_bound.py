@@ -6,10 +6,10 @@ Thm. 4.3.28 and Cor. 7.3.6).
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
+from gctheory.conditioning.worst_case.budget import _Budget
 from gctheory.conditioning.worst_case.certificate import _EPS
 from gctheory.conditioning.worst_case.subsets import (
     _combinations_array,
@@ -26,15 +26,15 @@ _NODE_TRUST = 1e-4
 class _Search:
     """Depth-first branch and bound over deleted workers (see the module docstring)."""
 
-    def __init__(self, G: np.ndarray, t: int, block: int, deadline: float, incumbent: float):
-        self.G, self.block, self.deadline = G, block, deadline
+    def __init__(self, G: np.ndarray, t: int, block: int, budget: _Budget, incumbent: float):
+        self.G, self.block, self.budget = G, block, budget
         self.Nw = G.shape[1] // block
         self.s = self.Nw - t
         self.K = G.shape[0]
         self.best = incumbent
         self.best_T: np.ndarray | None = None
         self.evaluated = self.pruned = self.nodes = 0
-        self.open_bound = -math.inf  # max bound over nodes left unexplored at the deadline
+        self.open_bound = -math.inf  # max bound over nodes left unexplored when stopped
         self.stopped = False
 
     def _node(self, deleted: tuple[int, ...], i: int):
@@ -77,10 +77,11 @@ class _Search:
             return math.inf
         return math.sqrt(cond2 / (1 - mu)) * slack
 
-    def last_levels(self, deleted: tuple[int, ...], i: int) -> None:
+    def last_levels(self, deleted: tuple[int, ...], i: int) -> bool:
         """A node with r <= 2 deletions left: bound every completion by its exact
         lambda_max(P_RR) (r = 1: the leverage; r = 2: the 2 x 2 closed form) and evaluate
-        only those that can beat the incumbent."""
+        only those that can beat the incumbent. False (nothing evaluated) when they do not
+        fit the evaluation budget."""
         r = self.s - len(deleted)
         cand = np.arange(i, self.Nw)
         sub = _combinations_array(len(cand), r)
@@ -105,10 +106,16 @@ class _Search:
             with np.errstate(divide="ignore", invalid="ignore"):
                 ub = np.where(lam < 1, np.sqrt(cond2 / (1 - lam)) * slack, np.inf)
             keep = ub > self.best
-            self.pruned += int(np.count_nonzero(~keep))
+            pruned = int(np.count_nonzero(~keep))
             sub = sub[keep]
+        else:
+            pruned = 0
+        if len(sub) and self.budget.allow(len(sub)) < len(sub):
+            return False
+        self.pruned += pruned
         if len(sub):
             self.leaves(deleted, cand[sub])
+        return True
 
     def leaves(self, deleted: tuple[int, ...], extra: np.ndarray) -> None:
         """Evaluate the completions ``deleted + extra[k]`` exactly, in one batch."""
@@ -120,27 +127,32 @@ class _Search:
         T = np.nonzero(keep)[1].reshape(len(extra), self.Nw - self.s)
         vals = _worker_conditions(self.G, T, self.block)
         self.evaluated += len(T)
+        self.budget.spend(len(T))
         j = int(np.argmax(vals))
         if vals[j] > self.best or self.best_T is None and vals[j] >= self.best:
             self.best, self.best_T = float(vals[j]), T[j]
 
+    def stop(self, parent_bound: float, stack: list[tuple[tuple[int, ...], int, float]]) -> None:
+        """Out of budget: the node popped and every node on the stack stay unexplored."""
+        self.stopped = True
+        self.open_bound = max([parent_bound] + [pb for _, _, pb in stack], default=-math.inf)
+
     def run(self) -> None:
+        """The depth-first search; a node costs one evaluation of the budget, a leaf one."""
         stack: list[tuple[tuple[int, ...], int, float]] = [((), 0, math.inf)]
         while stack:
             deleted, i, parent_bound = stack.pop()
-            if time.perf_counter() > self.deadline:
-                self.stopped = True
-                self.open_bound = max(
-                    [parent_bound] + [pb for _, _, pb in stack], default=-math.inf
-                )
-                return
+            if self.budget.over():
+                return self.stop(parent_bound, stack)
             r = self.s - len(deleted)
             n_comp = math.comb(self.Nw - i, r)
             if n_comp == 0:
                 continue
             self.nodes += 1
+            self.budget.spend(1)
             if r <= 2:
-                self.last_levels(deleted, i)
+                if not self.last_levels(deleted, i):
+                    return self.stop(parent_bound, stack)
                 continue
             ub = min(self.bound(deleted, i), parent_bound)
             if ub <= self.best:

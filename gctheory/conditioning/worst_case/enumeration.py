@@ -7,10 +7,10 @@ need an exact condition number: ``cond(G_T)^2 <= tr(W) tr(W^-1)``, ``W = G_T G_T
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
+from gctheory.conditioning.worst_case.budget import _Budget
 from gctheory.conditioning.worst_case.subsets import _chunk, _subset_conditions
 
 __all__: list[str] = []
@@ -64,7 +64,7 @@ def _gram_bound_sq(G: np.ndarray, subsets: np.ndarray) -> np.ndarray:
 
 
 def _exhaustive_max(
-    G: np.ndarray, subsets: np.ndarray, top: int, deadline: float = math.inf
+    G: np.ndarray, subsets: np.ndarray, top: int, budget: _Budget
 ) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Exact ``top`` largest condition numbers over ``subsets`` by branch and bound.
 
@@ -73,38 +73,30 @@ def _exhaustive_max(
     ``top``-th largest exact value found (with a 1e-6 relative margin for rounding).
     Complex G, or fewer than ``_GRAM_PRUNE_MIN`` subsets: every subset exactly. Returns
     (values, subset row indices), largest first, the number evaluated exactly and a
-    bound on the subsets left unevaluated when ``deadline`` passed (``-inf`` when none
-    were: the enumeration is complete; ``inf`` when nothing bounds them).
+    bound on the subsets left unevaluated when ``budget`` ran out (``-inf`` when none
+    were: the enumeration is complete; ``inf`` when nothing bounds them). The budget
+    holds at least one evaluation on entry.
     """
     if np.iscomplexobj(G) or G.shape[0] < 2 or len(subsets) < _GRAM_PRUNE_MIN:
-        per = _chunk(G, subsets.shape[1], 1)
-        parts = []
-        left = -math.inf
-        for a in range(0, len(subsets), per):
-            parts.append(_subset_conditions(G, subsets[a : a + per]))
-            if a + per < len(subsets) and time.perf_counter() > deadline:
-                left = math.inf
-                break
-        vals = np.concatenate(parts)
-        order = np.argsort(-vals, kind="stable")[:top]
-        return vals[order], order, len(vals), left
+        return _every_subset(G, subsets, top, budget)
     ub = _gram_bound_sq(G, subsets)
     order = np.argsort(-ub, kind="stable")
     found_v: list[np.ndarray] = []
     found_i: list[np.ndarray] = []
     kth = -np.inf
-    batch = 256
-    left = -math.inf
-    for start in range(0, len(order), batch):
-        cand = order[start : start + batch]
-        if len(found_v) and ub[cand[0]] * (1 + 1e-6) < kth:
+    start, left = 0, -math.inf
+    while start < len(order):
+        if found_v and ub[order[start]] * (1 + 1e-6) < kth:
             break
-        if len(found_v) and time.perf_counter() > deadline:
-            left = math.sqrt(ub[cand[0]]) * (1 + 1e-6)  # bounds every subset not evaluated
+        n = budget.allow(min(256, len(order) - start)) if not (found_v and budget.over()) else 0
+        if n == 0:  # every subset from ``start`` on is bounded by the largest bound left
+            left = math.sqrt(ub[order[start]]) * (1 + 1e-6)
             break
-        v = _subset_conditions(G, subsets[cand]) ** 2
-        found_v.append(v)
+        cand = order[start : start + n]
+        found_v.append(_subset_conditions(G, subsets[cand]) ** 2)
         found_i.append(cand)
+        budget.spend(n)
+        start += n
         allv = np.concatenate(found_v)
         if len(allv) >= top:
             kth = np.partition(allv, len(allv) - top)[len(allv) - top]
@@ -112,3 +104,27 @@ def _exhaustive_max(
     idx = np.concatenate(found_i)
     o = np.argsort(-vals, kind="stable")[:top]
     return vals[o], idx[o], len(vals), left
+
+
+def _every_subset(
+    G: np.ndarray, subsets: np.ndarray, top: int, budget: _Budget
+) -> tuple[np.ndarray, np.ndarray, int, float]:
+    """:func:`_exhaustive_max` without the Gram bound: every subset exactly, in batches."""
+    per = _chunk(G, subsets.shape[1], 1)
+    parts = []
+    left = -math.inf
+    a = 0
+    while a < len(subsets):
+        n = budget.allow(min(per, len(subsets) - a))
+        if n == 0:
+            left = math.inf
+            break
+        parts.append(_subset_conditions(G, subsets[a : a + n]))
+        budget.spend(n)
+        a += n
+        if a < len(subsets) and budget.over():
+            left = math.inf
+            break
+    vals = np.concatenate(parts)
+    order = np.argsort(-vals, kind="stable")[:top]
+    return vals[order], order, len(vals), left

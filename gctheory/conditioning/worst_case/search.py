@@ -17,6 +17,7 @@ from gctheory._validate import as_generator, check_choice, check_real
 from gctheory.conditioning._common import FLOAT64_RELIABLE_LIMIT, Float64Warning, _int
 from gctheory.conditioning.numbers import condition_number_mp
 from gctheory.conditioning.worst_case.branch_and_bound import _Search
+from gctheory.conditioning.worst_case.budget import _Budget
 from gctheory.conditioning.worst_case.certificate import (
     _EXACT_ROUNDING,
     MaxCondition,
@@ -57,18 +58,23 @@ def _read_generator(G: Any, block: int, t: int) -> tuple[np.ndarray, int, int, i
     return G, block, t, N
 
 
+def _stopped(budget: _Budget) -> str:
+    """The label's note on an unfinished search: which limit stopped it."""
+    return " (stopped at the time limit)" if budget.out_of_time else " (stopped at max_evaluations)"
+
+
 def _enumerate(
-    G: np.ndarray, N: int, t: int, block: int, top: int, deadline: float, n_sub: int
+    G: np.ndarray, N: int, t: int, block: int, top: int, budget: _Budget, n_sub: int
 ) -> tuple[tuple, int, bool, int, str, float]:
     """The exhaustive path: ``(tops, evaluated, complete, pruned, label, open_bound)``."""
     subsets = _combinations_array(N, t)
     top_vals, top_idx, evaluated, open_bound = _exhaustive_max(
-        G, _expand(subsets, block), top, deadline
+        G, _expand(subsets, block), top, budget
     )
     tops = tuple((float(v), tuple(int(c) for c in subsets[i])) for v, i in zip(top_vals, top_idx))
     complete = open_bound == -math.inf
     pruned = n_sub - evaluated if complete else 0
-    label = "exhaustive" + ("" if complete else " (stopped at the time limit)")
+    label = "exhaustive" + ("" if complete else _stopped(budget))
     return tops, evaluated, complete, pruned, label, open_bound
 
 
@@ -79,17 +85,17 @@ def _heuristic_then_bound(
     method: str,
     heuristic: tuple[int, int, int, Any],
     top: int,
-    deadline: float,
+    budget: _Budget,
 ) -> tuple[tuple, int, bool, int, int, str, float]:
     """Heuristic, then the branch and bound it seeds (tops, evaluated, complete, ...)."""
     samples, starts, max_rounds, rng = heuristic
     pruned = nodes = 0
     open_bound = -math.inf  # read only after a branch and bound
-    found, evaluated = _heuristic(G, t, block, samples, starts, max_rounds, rng, deadline)
+    found, evaluated = _heuristic(G, t, block, samples, starts, max_rounds, rng, budget)
     tops = tuple(found[:top])
     complete, label = False, "estimate (random subsets + local search)"
     if method == "branch-and-bound":
-        search = _Search(G, t, block, deadline, found[0][0])
+        search = _Search(G, t, block, budget, found[0][0])
         search.best_T = np.array(found[0][1])
         search.run()
         evaluated += search.evaluated
@@ -98,7 +104,7 @@ def _heuristic_then_bound(
             tops = ((search.best, tuple(int(c) for c in search.best_T)),) + tops
             tops = tops[:top]
         complete = not search.stopped
-        label = "branch-and-bound" + ("" if complete else " (stopped at the time limit)")
+        label = "branch-and-bound" + ("" if complete else _stopped(budget))
         open_bound = search.open_bound
     return tops, evaluated, complete, pruned, nodes, label, open_bound
 
@@ -152,6 +158,7 @@ def max_condition(
     *,
     exhaustive_limit: int = 200_000,
     time_limit: float = 10.0,
+    max_evaluations: int | None = None,
     method: str = "auto",
     block: int = 1,
     samples: int = 2_000,
@@ -181,6 +188,15 @@ def max_condition(
     time_limit : float
         Seconds for the branch and bound (and the heuristic before it); when
         they run out the certified interval is returned, ``exact=False``.
+        ``math.inf``: no time limit. A time limit makes the result depend on the
+        machine and its load; ``max_evaluations`` does not.
+    max_evaluations : int, optional
+        Budget in evaluations: condition numbers of subsets computed (the
+        enumeration's, the heuristic's and the branch and bound's leaves) plus
+        branch-and-bound nodes bounded, ``evaluated + nodes <= max_evaluations``
+        (the enumeration's batched Gram bounds and the mpmath value are not
+        counted). When it runs out the certified interval is returned,
+        ``exact=False``, the same on any machine. Default: no such budget.
     method : {"auto", "exhaustive", "branch-and-bound", "estimate"}
         ``"estimate"`` is the lower bound of random subsets + local search only.
     block : int
@@ -218,27 +234,51 @@ def max_condition(
     """
     G, block, t, N = _read_generator(G, block, t)
     exhaustive_limit = _int("exhaustive_limit", exhaustive_limit, 1)
-    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
+    budget = _Budget(*_limits(time_limit, max_evaluations))
     check_choice(method, "method", METHODS)
     samples = _int("samples", samples, 1)
     starts = _int("starts", starts, 1)
     max_rounds = _int("max_rounds", max_rounds, 0)
     top = _int("top", top, 1)
-    rng = as_generator(rng)
+    search = (exhaustive_limit, method, samples, starts, max_rounds, top)
+    return _max_condition(G, block, t, N, search, budget, mp_dps, mp_reference, as_generator(rng))
+
+
+def _limits(time_limit: Any, max_evaluations: Any) -> tuple[float, float]:
+    """``(seconds, evaluations)`` of a budget, checked (``math.inf`` where unlimited)."""
+    seconds = check_real(time_limit, "time_limit", low=0.0, low_open=True, finite=False)
+    if max_evaluations is None:
+        return seconds, math.inf
+    return seconds, _int("max_evaluations", max_evaluations, 1)
+
+
+def _max_condition(
+    G: np.ndarray,
+    block: int,
+    t: int,
+    N: int,
+    search: tuple[int, str, int, int, int, int],
+    budget: _Budget,
+    mp_dps: int | None,
+    mp_reference: Callable[[tuple[int, ...]], Any] | None,
+    rng: np.random.Generator,
+) -> MaxCondition:
+    """:func:`max_condition` on checked arguments, within ``budget`` (at least one
+    evaluation left on entry; shared with the caller, which sees what is left)."""
+    exhaustive_limit, method, samples, starts, max_rounds, top = search
     n_sub = math.comb(N, t)
     t0 = time.perf_counter()
-    deadline = t0 + time_limit
     if method == "auto":
         method = "exhaustive" if n_sub <= exhaustive_limit else "branch-and-bound"
     nodes = 0
     if method == "exhaustive":
         tops, evaluated, complete, pruned, label, open_bound = _enumerate(
-            G, N, t, block, top, deadline, n_sub
+            G, N, t, block, top, budget, n_sub
         )
     else:
         heuristic = (samples, starts, max_rounds, rng)
         tops, evaluated, complete, pruned, nodes, label, open_bound = _heuristic_then_bound(
-            G, t, block, method, heuristic, top, deadline
+            G, t, block, method, heuristic, top, budget
         )
     best_val, best_T = tops[0][0], tops[0][1]
     exact, lower, upper, rounding = _certify(

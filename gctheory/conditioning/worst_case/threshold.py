@@ -4,17 +4,17 @@ constraint kappa (Definition 1 of Kadhe et al. 2019), from certified worst cases
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_real
+from gctheory._validate import as_generator
 from gctheory.conditioning._common import _int, _kappa
+from gctheory.conditioning.worst_case.budget import _Budget
 from gctheory.conditioning.worst_case.certificate import MaxCondition
-from gctheory.conditioning.worst_case.search import max_condition
+from gctheory.conditioning.worst_case.search import _limits, _max_condition, _read_generator
 
 __all__ = ["EmpiricalSKappa", "empirical_s_kappa"]
 
@@ -69,6 +69,7 @@ def empirical_s_kappa(
     *,
     exhaustive_limit: int = 200_000,
     time_limit: float = 10.0,
+    max_evaluations: int | None = None,
     samples: int = 20_000,
     max_s: int | None = None,
     block: int = 1,
@@ -83,10 +84,11 @@ def empirical_s_kappa(
     ``(N - s)``-worker submatrices stays ``<= kappa`` (its certified lower
     bound decides "above kappa", its upper bound "at most kappa"). Compare
     with Theorem 2's guarantee :func:`gctheory.conditioning.s_kappa_bound`,
-    which holds with probability ``>= 1 - eps``. ``time_limit`` is the budget of
-    the whole search (each step gets what the steps before left; it applied to each
-    step, and N = 2000 ran > 150 s under time_limit=2): when it runs
-    out, the steps stop and the result is not ``exact``.
+    which holds with probability ``>= 1 - eps``. ``time_limit`` and
+    ``max_evaluations`` are the budget of the whole search (each step gets what the
+    steps before left; a time limit applied to each step let N = 2000 run > 150 s
+    under time_limit=2): when either runs out, the steps stop and the result is not
+    ``exact``. Only ``max_evaluations`` gives the same result on any machine.
 
     Parameters
     ----------
@@ -97,7 +99,11 @@ def empirical_s_kappa(
     exhaustive_limit : int
         Largest number of subsets enumerated exhaustively per step.
     time_limit : float
-        Budget in seconds of each search beyond that.
+        Budget in seconds of the whole search (``math.inf``: none).
+    max_evaluations : int, optional
+        Budget in evaluations of the whole search: the sum over the steps of
+        :func:`max_condition`'s count (condition numbers of subsets computed plus
+        branch-and-bound nodes bounded). Deterministic. Default: no such budget.
     samples : int
         Random subsets sampled per step in the search.
     max_s : int, optional
@@ -138,25 +144,16 @@ def empirical_s_kappa(
     low: int | None = None
     certified_so_far = True
     decided = False
-    time_limit = check_real(time_limit, "time_limit", low=0.0, low_open=True)
-    deadline = time.perf_counter() + time_limit
-    out_of_time = False
+    G = _read_generator(G, block, N)[0]
+    exhaustive_limit = _int("exhaustive_limit", exhaustive_limit, 1)
+    search = (exhaustive_limit, "auto", _int("samples", samples, 1), 8, 50, 5)
+    budget = _Budget(*_limits(time_limit, max_evaluations))
+    stopped = False
     for s in range(0, top_s + 1):
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            out_of_time = True
+        if budget.over():
+            stopped = True
             break
-        mc = max_condition(
-            G,
-            N - s,
-            exhaustive_limit=exhaustive_limit,
-            time_limit=left,
-            samples=samples,
-            block=block,
-            rng=rng,
-            mp_dps=mp_dps,
-            mp_reference=mp_reference,
-        )
+        mc = _max_condition(G, block, N - s, N, search, budget, mp_dps, mp_reference, rng)
         steps.append(mc)
         worst = mc.value_mp if mc.value_mp is not None else mc.value
         if mc.lower > kappa:
@@ -169,7 +166,7 @@ def empirical_s_kappa(
             low = s
         value = s
     exact = (
-        not out_of_time
+        not stopped
         and low == value
         and (decided or value == s_max or (value is not None and value == top_s))
     )
