@@ -78,7 +78,6 @@ def test_cli_run_bad_scheme(capsys):
     assert "unknown scheme 'nope'" in capsys.readouterr().err
 
 
-@pytest.mark.slow  # the default run's MPI run: test_cluster_faults' bit-for-bit replay
 @pytest.mark.skipif(shutil.which("mpiexec") is None, reason="mpiexec not found (Open MPI absent)")
 def test_mpi_engine_under_mpiexec(tmp_path):
     pytest.importorskip("mpi4py")
