@@ -11,8 +11,17 @@ from gctheory import cluster as cl  # noqa: E402
 from gctheory.cluster.engines import can_start_processes  # noqa: E402
 from gctheory.cluster.workloads import make_workload  # noqa: E402
 
-_OK, _WHY = can_start_processes()
-needs_processes = pytest.mark.skipif(not _OK, reason=f"no worker process can start: {_WHY}")
+
+@pytest.fixture(scope="module")
+def _processes():
+    # asked when a test needs it, not at collection (where every xdist worker would start
+    # a forkserver for it)
+    ok, why = can_start_processes()
+    if not ok:
+        pytest.skip(f"no worker process can start: {why}")
+
+
+needs_processes = pytest.mark.usefixtures("_processes")
 
 CASES = [
     ("sr_sgc", 5, {"B": 1, "W": 2, "lam": 2}),
