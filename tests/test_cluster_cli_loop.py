@@ -17,7 +17,9 @@ pytest.importorskip("sklearn", reason="gctheory run trains on the digits data")
 def test_a_stopped_run_keeps_its_trace_and_parameters_and_says_so_in_one_line(
     tmp_path, monkeypatch, capsys
 ):
-    reached = cl.run("gd", 2, delay="constant(0)", iterations=3, rng=0, eval_every=0)
+    reached = cl.run("gd", 2, delay="constant(0)", iterations=3, rng=0, eval_every=0,
+                     progress=False)  # fmt: skip
+    capsys.readouterr()  # only the command's own output is judged below
 
     def lost(*args, **kwargs):
         # what the master raises when more than s workers are dead (message over two lines)
