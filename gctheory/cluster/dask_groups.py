@@ -238,7 +238,7 @@ class DaskGroups:
             if not gid.isdigit() or not hmac.compare_digest(mac, _mac(key, b"group", mine, gid)):
                 raise OSError("bad proof")
             return int(gid), conn
-        except OSError:
+        except (OSError, EOFError):
             conn.close()
             return None
 
