@@ -142,7 +142,7 @@ def scale_dask(sizes: list[int], iterations: int) -> None:
     print(f"   dask engine (a LocalCluster of worker processes), {iterations} iterations:")
     cpu, mem = {}, {}
     for n in sizes:
-        stop, peak = threading.Event(), []
+        stop, peak = threading.Event(), list[float]()
         th = threading.Thread(target=_tree_peak, args=(stop, peak))
         th.start()
         try:

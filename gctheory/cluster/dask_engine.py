@@ -197,11 +197,12 @@ class DaskEngine(Engine):
         self._pool: Any = None  # the threads fetching messages as they are done (network)
         self._groups: DaskGroups | None = None  # grouped mode, once started
         self._grouped_as: tuple[int, int] | None = None  # (groups, coded workers), once started
+        self._grouped_now = bool(grouped)  # this run's mode (``grouped`` resolved by n)
 
     @property
     def processes(self) -> bool:
         """Whether the LocalCluster runs worker processes (threads: False)."""
-        return bool(self.grouped) if self._processes is None else self._processes
+        return self._grouped_now if self._processes is None else self._processes
 
     def is_grouped(self, n: int) -> bool:
         """Whether ``n`` coded workers run grouped (see ``grouped``)."""
@@ -217,14 +218,16 @@ class DaskEngine(Engine):
         if self.network is not None:
             self._client = self._connect_network(n)
         elif self.address is None:
-            if self.grouped:  # a group per Dask worker (the local engine's count): one thread each
+            if (
+                self._grouped_now
+            ):  # a group per Dask worker (the local engine's count): one thread each
                 nw, per = self.n_workers or default_processes(n), 1
             else:
                 nw = self.n_workers or (1 if not self.processes else min(n, 2))
                 per = -(-n // nw)
             import dask.config
 
-            with dask.config.set(_QUIET if self.grouped else {}):
+            with dask.config.set(_QUIET if self._grouped_now else {}):
                 self._cluster = LocalCluster(
                     n_workers=nw,
                     threads_per_worker=per,
@@ -250,14 +253,18 @@ class DaskEngine(Engine):
         n = len(states)
         if self.max_workers is not None and n > self.max_workers:  # run() refused earlier
             raise ValueError(_too_many(n, self.max_workers))
-        self.grouped = self.is_grouped(n)
+        self._grouped_now = self.is_grouped(n)
         client = self._connect(n)
         addrs = sorted(client.scheduler_info()["workers"])
         if not addrs:
             raise TimeoutError(f"the Dask cluster {self.describe()} has no workers")
-        if self.grouped:
+        if self._grouped_now:
             self._groups = DaskGroups(client, max(self.timeout, 120.0))
-            self._groups.start(states, addrs)
+            try:
+                self._groups.start(states, addrs)
+            except BaseException:
+                self.close()  # the run never started: nothing of it may outlive this call
+                raise
             self._where = [self._groups.addrs[g] for g in self._groups.group_of]
             self._grouped_as = (len(self._groups.addrs), n)
             return
