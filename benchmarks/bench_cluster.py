@@ -136,17 +136,18 @@ def scale_point(n: int, iterations: int) -> tuple[float, float]:
 
 
 def scale_dask(sizes: list[int], iterations: int) -> None:
-    """The scale line on the Dask engine (grouped above 16 coded workers: one long-lived task
-    per Dask worker process): master CPU per iteration (the master's process holds the
-    LocalCluster's scheduler and nannies too) and the peak memory of the process tree."""
-    print(f"   dask engine (a LocalCluster of worker processes), {iterations} iterations:")
+    """The scale line on the Dask engine, grouped at every size (one long-lived task per Dask
+    worker process; the default above 16 coded workers): master CPU per iteration (the
+    master's process holds the LocalCluster's scheduler and nannies too) and the peak memory
+    of the process tree."""
+    print(f"   dask engine, grouped (a LocalCluster of worker processes), {iterations} iterations:")
     cpu, mem = {}, {}
     for n in sizes:
         stop, peak = threading.Event(), list[float]()
         th = threading.Thread(target=_tree_peak, args=(stop, peak))
         th.start()
         try:
-            r = cl.run("gd", n, engine=cl.DaskEngine(), delay="constant(0)",
+            r = cl.run("gd", n, engine=cl.DaskEngine(grouped=True), delay="constant(0)",
                        iterations=iterations + 2, rng=0, eval_every=0, progress=False)  # fmt: skip
         finally:
             stop.set()

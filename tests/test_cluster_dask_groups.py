@@ -146,7 +146,25 @@ class _NoStart(cl.DaskEngine):
         raise AssertionError("a Dask cluster was started")
 
 
+class _Quad:
+    """A workload of any size: f(w) = sum_j |w - j|^2 / 2 over k partitions."""
+
+    dim = 2
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def initial_params(self):
+        return np.zeros(2)
+
+    def partial_gradient(self, params, partition):
+        return params - partition
+
+
 def test_too_many_workers_refused_before_any_work():
+    # n = 4096: refused naming the default limit, before any Dask worker starts
+    with pytest.raises(ValueError, match=f"dask engine provides {MAX_DASK_WORKERS}; use n <="):
+        cl.run("gd", 4096, workload=_Quad(4096), engine=_NoStart(), iterations=1)
     with pytest.raises(ValueError, match="n=9 workers but the dask engine provides 8"):
         cl.run("gd", 9, engine=_NoStart(max_workers=8), iterations=1)
     rule = cl.Rule(cl.build_scheme("gd", 3))
