@@ -19,13 +19,19 @@
    process, so it overstates), then the same at n = 8 for a bare mpi4py master after
    Tandon et al. (``bare_mpi_master.py``, under ``mpiexec``). Ratios: ours at n = 8 over
    the bare master (goal <= 1), ours at n = 1024 over ours at n = 8 (goal <= 100, linear
-   in n), and the memory per coded worker (the slope of the peak between the sizes); then
-   the same sizes on the Dask engine (grouped above 16 coded workers).
+   in n), and the memory per coded worker (the slope of the peak between the sizes). The
+   master's CPU is measured in a run without the memory sampler (a thread of the master
+   process reading /proc: ``time.process_time`` would count it), the memory in another;
+   then the same sizes on the Dask engine (grouped at every size).
 
 Usage::
 
     python benchmarks/bench_cluster.py [--iterations 30] [--rounds 5] [--n 16] [--n-large 64]
         [--engines local,dask,dask-procs] [--sections 1,2,3,4] [--scale-sizes 8,64,256,1024]
+        [--bare-rounds 3]
+
+Only the scale and the bare master (section 4): ``--sections 4``; only ours at n = 8 against
+the bare master: ``--sections 4 --scale-sizes 8``.
 """
 
 from __future__ import annotations
@@ -121,18 +127,27 @@ def _tree_peak(stop: threading.Event, out: list[float]) -> None:
     out.append(float(peak))
 
 
-def scale_point(n: int, iterations: int) -> tuple[float, float]:
-    """(mean master CPU s per iteration, peak tree RSS bytes) of uncoded GD on n workers."""
+def _gd(n: int, iterations: int) -> cl.ClusterRun:
+    return cl.run("gd", n, delay="constant(0)", iterations=iterations + 2, rng=0,
+                  eval_every=0, progress=False)  # fmt: skip
+
+
+def scale_point(n: int, iterations: int, memory: bool = True) -> tuple[float, float]:
+    """(mean master CPU s per iteration, peak tree RSS bytes or nan) of uncoded GD on n
+    workers. The CPU comes from a run without the memory sampler (a thread of this process:
+    its reading of /proc would count as the master's CPU), the memory from a second run."""
+    cpu = float(np.mean(_gd(n, iterations).master_cpu[2:]))
+    if not memory:
+        return cpu, float("nan")
     stop, peak = threading.Event(), []
     th = threading.Thread(target=_tree_peak, args=(stop, peak))
     th.start()
     try:
-        r = cl.run("gd", n, delay="constant(0)", iterations=iterations + 2, rng=0,
-                   eval_every=0, progress=False)  # fmt: skip
+        _gd(n, iterations)
     finally:
         stop.set()
         th.join()
-    return float(np.mean(r.master_cpu[2:])), peak[0]
+    return cpu, peak[0]
 
 
 def scale_dask(sizes: list[int], iterations: int) -> None:
@@ -179,7 +194,7 @@ def bare_mpi(n: int, iterations: int) -> float | None:
     return float(m.group(1)) / 1e3 if m else None
 
 
-def scale(sizes: list[int], iterations: int) -> None:
+def scale(sizes: list[int], iterations: int, rounds: int = 3) -> None:
     print(f"4. scale: uncoded GD, no injected delay, {iterations} iterations, local engine")
     cpu, mem = {}, {}
     for n in sizes:
@@ -194,7 +209,8 @@ def scale(sizes: list[int], iterations: int) -> None:
               f"worker {per / 2**10:.0f} KiB; peak at n = {hi}: {mem[hi] / 2**30:.2f} GiB "
               "(goal < 4)")  # fmt: skip
         record(f"local gd: master CPU per iteration, n = {hi} / n = {lo}", ratio, better="lower")
-    bare_rounds(3)
+    if rounds > 0:
+        bare_rounds(rounds)
 
 
 def bare_rounds(rounds: int) -> None:
@@ -205,7 +221,7 @@ def bare_rounds(rounds: int) -> None:
         if b is None:
             print("   bare mpi4py master: not run (no mpiexec or mpi4py)")
             return
-        o = scale_point(8, 200)[0]
+        o = scale_point(8, 200, memory=False)[0]
         ours.append(o)
         bare.append(b)
         ratios.append(o / b)
@@ -226,6 +242,12 @@ def main() -> None:
     ap.add_argument("--engines", default="local,dask,dask-procs")
     ap.add_argument("--sections", default="1,2,3,4")
     ap.add_argument("--scale-sizes", default="8,64,256,1024")
+    ap.add_argument(
+        "--bare-rounds",
+        type=int,
+        default=3,
+        help="section 4: alternating rounds against the bare mpi4py master (0: none)",
+    )
     args = ap.parse_args()
     n, T = args.n, args.iterations
     sections = {int(x) for x in args.sections.split(",")}
@@ -236,7 +258,7 @@ def main() -> None:
     if 3 in sections:
         section_bytes()
     if 4 in sections:
-        scale([int(x) for x in args.scale_sizes.split(",")], T)
+        scale([int(x) for x in args.scale_sizes.split(",")], T, args.bare_rounds)
         scale_dask([int(x) for x in args.scale_sizes.split(",")], T)
 
 

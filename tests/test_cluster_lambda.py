@@ -59,35 +59,54 @@ def _no_stragglers(D: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("scheme", "params"), [(sc, p) for sc, _, p in LAMBDA_SCHEMES])
-def test_lambda_replay_matches_sgc_runtime(scheme, params):
+@pytest.mark.parametrize(
+    ("scheme", "params", "rule"),
+    [(sc, p, "paper") for sc, _, p in LAMBDA_SCHEMES] + [("GC", (58,), "master")],
+)
+def test_lambda_replay_matches_sgc_runtime(scheme, params, rule):
     scale = 0.5
-    c = compare_lambda(scheme, params, scale=scale, n=256)
+    c = compare_lambda(scheme, params, scale=scale, n=256, rule=rule)
     D = lambda_profile() * scale
     assert c.within(D), (c.band(D), c.row())
     # the same totals from the profile directly (the prediction is sgc runtime's, scaled)
     assert c.predict(D) == pytest.approx(c.corrected)
-    if scheme != "GC":
+    if rule == "paper":
         assert c.predicted == pytest.approx(run_scheme(D, scheme, params, jobs=20).runtime)
+    if scheme != "GC":
         # negative control: the profile without its stragglers predicts less, and is rejected
         assert not c.within(_no_stragglers(D)), (c.band(_no_stragglers(D)), c.row())
     else:
-        # negative control: sgc runtime's own GC rule ((1 + mu) x the fastest) is rejected
-        assert not c.within(D, rule="paper"), (c.band(D, rule="paper"), c.row())
+        # negative control: the other rule's prediction (the fastest n - s predicts less, the
+        # paper's more) is rejected
+        other = "master" if rule == "paper" else "paper"
+        assert not c.within(D, rule=other), (c.band(D, rule=other), c.row())
 
 
-@pytest.mark.parametrize(("scheme", "params"), [("GC", (1,)), ("SR-SGC", (1, 2, 2))])
-def test_small_replay_runs_the_predicted_rounds(scheme, params):
+@pytest.mark.parametrize(
+    ("scheme", "params", "rule"),
+    [("GC", (1,), "paper"), ("GC", (1,), "master"), ("SR-SGC", (1, 2, 2), "paper")],
+)
+def test_small_replay_runs_the_predicted_rounds(scheme, params, rule):
     # 8 workers, 12 rounds of a made-up profile (0.3-0.6 s, one slow worker a round) x 0.05
     rng = np.random.default_rng(1)
     D = 0.3 + 0.3 * rng.random((8, 12))
     D[rng.integers(8, size=12), np.arange(12)] += 1.0
-    c = compare_lambda(scheme, params, D=D, n=8, scale=0.05, jobs=10)
-    pred = predicted_rounds(D * 0.05, scheme, params, jobs=10, mu=1.0,
-                            rule="master" if scheme == "GC" else "paper")  # fmt: skip
+    c = compare_lambda(scheme, params, D=D, n=8, scale=0.05, jobs=10, rule=rule)
+    pred = predicted_rounds(D * 0.05, scheme, params, jobs=10, mu=1.0, rule=rule)
+    assert c.rule == rule and c.row()["rule"] == rule
     assert c.rounds == len(pred) == c.iteration_time.size
     assert c.compared == int((pred > 0).sum())
     assert c.predicted == pytest.approx(pred.sum())
     assert c.overhead_worker.shape == (c.rounds, 8)
-    if scheme == "GC":  # every answer comes after its injected wait: so does the n - s-th
+    if rule == "master":  # every answer comes after its injected wait: so does the n - s-th
         assert c.measured >= c.predict(D * 0.05, overhead=False) * 0.999
+    if scheme == "GC":  # the GC master waited by the rule asked for: the other is not used
+        other = "master" if rule == "paper" else "paper"
+        assert c.predict(D * 0.05, rule=other) != pytest.approx(c.corrected)
+
+
+def test_master_rule_is_gc_only():
+    with pytest.raises(ValueError, match="rule must be 'paper'"):
+        compare_lambda("SR-SGC", (1, 2, 2), rule="master")
+    with pytest.raises(ValueError, match="rule must be 'paper'"):
+        compare_lambda("GC", (1,), rule="fastest")

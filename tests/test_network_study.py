@@ -12,7 +12,14 @@ import pytest
 from gctheory.cluster.base import UNUSED, USED
 from gctheory.cluster.compare import measured_comm
 from gctheory.cluster.network import NetworkSpec, network_available
-from gctheory.cluster.network_study import judge_bytes, network_study, predict_with_link
+from gctheory.cluster.network_study import (
+    STUDIES,
+    judge_bytes,
+    link_prediction,
+    network_study,
+    predict_with_link,
+    standard_study,
+)
 from gctheory.runtime import BYTES_PER_MBIT, Link
 
 OK, WHY = network_available()
@@ -37,12 +44,95 @@ def test_prediction_is_the_order_statistic_plus_the_link_by_hand():
         predict_with_link("frc", "constant(0.01)", 4, 1, 1, link, 10)
 
 
+def test_a_shared_card_by_hand_copies_serial_or_together():
+    """Constant delay 4 x 10 ms, load 1/2, 8 kB copies and messages at 1 MB/s (8 ms each):
+    serial copies arrive at 8..32 ms, the 3rd is computed at 44 ms and leaves at 52 ms;
+    together they all arrive at 32 ms, are computed at 52 ms and leave 8 ms apart."""
+    card = Link(up=1e6, down=1e6, shared=True)
+    serial = link_prediction("cyclic_mds", "constant(0.01)", 4, 1, 1, card, 1000, copies="serial")
+    together = link_prediction("cyclic_mds", "constant(0.01)", 4, 1, 1, card, 1000)
+    assert serial == pytest.approx((0.052,) * 3, rel=1e-12)
+    assert together == pytest.approx((0.076,) * 3, rel=1e-12)
+    own = Link(up=1e6, down=1e6)  # per-worker links: the copies do not matter
+    assert link_prediction("cyclic_mds", "constant(0.01)", 4, 1, 1, own, 1000, copies="serial") == (
+        link_prediction("cyclic_mds", "constant(0.01)", 4, 1, 1, own, 1000)
+    )
+    with pytest.raises(ValueError, match="copies must be one of"):
+        link_prediction("cyclic_mds", "constant(0.01)", 4, 1, 1, card, 1000, copies="fifo")
+
+
+def test_a_shared_card_under_a_random_law_has_an_interval():
+    card = Link(up=2e6, down=2e6, shared=True)
+    t = link_prediction("ye_abbe", "shifted_exp(0.03, 0.005)", 5, 1, 2, card, 20_000)
+    assert t[1] < t[0] < t[2] and t[2] - t[1] < 0.002
+    # the same seed: the same draws, the same numbers
+    assert t == link_prediction("ye_abbe", "shifted_exp(0.03, 0.005)", 5, 1, 2, card, 20_000)
+    serial = link_prediction(
+        "ye_abbe", "shifted_exp(0.03, 0.005)", 5, 1, 2, card, 20_000, copies="serial"
+    )
+    assert serial[0] < t[0]  # copies one after another: the first workers start earlier
+
+
+def test_the_crossover_with_overheads_is_the_closed_form_on_own_links():
+    """Per-worker links: T_m - T_1 = gap - saved / B, so the root is saved / gap."""
+    from gctheory.cluster.network_study import _with_overheads
+
+    cfg = {"latency_ms": 0.0, "shared": False, "delay": "shifted_exp(0.03, 0.005)", "n": 5,
+           "s": 1, "d": 20_000, "rng": 0}  # fmt: skip
+    calib = {1: {"fixed_s": 0.03}, 2: {"fixed_s": 0.04}}
+    free = Link(up=math.inf, down=math.inf)
+    ye = predict_with_link("ye_abbe", cfg["delay"], 5, 1, 2, free, 20_000)
+    gap = ye + 0.04 - predict_with_link("cyclic_mds", cfg["delay"], 5, 1, 1, free, 20_000) - 0.03
+    payload = BYTES_PER_MBIT * 1448 / 1514  # one Mbit/s of tbf carries this much TCP data
+    want = 8 * 10_000 / gap / payload
+    assert _with_overheads(cfg, 2, calib) == pytest.approx(want, rel=1e-5)
+    calib[2]["fixed_s"] = -1.0  # the m-fold code always faster: it wins everywhere
+    assert _with_overheads(cfg, 2, calib) == 0.0
+
+
+def test_a_shared_card_is_judged_against_the_bracket():
+    """Between the serial and together predictions: agrees; beyond either end by more
+    than the tolerance: not; the per-worker-link prediction is the control."""
+    from gctheory.cluster.network_study import _judge_rows
+
+    cfg = {"latency_ms": 0.0, "shared": True, "delay": "constant(0.03)", "n": 5, "s": 1,
+           "d": 20_000, "rng": 0}  # fmt: skip
+    calib = {1: {"fixed_s": 0.05, "fixed_se": 0.001, "quantile": 4.0}}
+    net = "bandwidth=20mbit,shared"
+
+    def judged(x):
+        row = {"scheme": "cyclic_mds", "m": 1, "network": net, "measured_s": x,
+               "se_s": 0.002, "payload_bytes": 160_000}  # fmt: skip
+        _judge_rows([row], calib, cfg)
+        return row
+
+    mid = judged(0.5)
+    lo, hi = mid["serial_s"], mid["predicted_s"]
+    assert lo + 0.1 < hi  # the bracket is wide at 20 Mbit/s: 5 copies of 160 kB
+    for x in (lo, (lo + hi) / 2, hi, hi + 0.005):
+        assert judged(x)["agrees"] and judged(x)["own_link_rejected"], x
+    assert not judged(hi + 0.02)["agrees"] and not judged(lo - 0.02)["agrees"]
+    assert judged(hi + 0.02)["z"] > 0 > judged(lo - 0.02)["z"]
+    assert not judged(mid["own_link_s"])["own_link_rejected"]
+
+
 def test_prediction_under_a_random_law_grows_with_the_order_statistic():
     link = Link(up=math.inf, down=math.inf)
     fixed = predict_with_link("cyclic_mds", "constant(0.03)", 4, 1, 1, link, 10)
     rand = predict_with_link("cyclic_mds", "shifted_exp(0.03, 0.005)", 4, 1, 1, link, 10)
     # the 3rd of 4 exponentials (scale 4 x 0.005 / 2 for load 1/2): 1/4 + 1/3 + 1/2
     assert rand - fixed == pytest.approx(0.5 * 0.02 * (1 / 4 + 1 / 3 + 1 / 2), rel=1e-9)
+
+
+def test_bytes_check_holds_each_code_to_its_payload():
+    """Three codes: a slope in range is not enough, each code must sit on the line."""
+    rows = [{"payload_bytes": p, "bytes_per_message": 1.05 * p + 8000}
+            for p in (160_000, 80_000, 40_000)]  # fmt: skip
+    out = judge_bytes(rows)
+    assert out["ok"] and out["residual_share"] == pytest.approx(0.0, abs=1e-9)
+    rows[1]["bytes_per_message"] += 24_000  # m = 2 sent 15% of d more than it promised
+    out = judge_bytes(rows)
+    assert 1.0 <= out["slope"] <= 1.15 and not out["ok"] and out["residual_share"] > 0.05
 
 
 def test_bytes_check_flips():
@@ -86,27 +176,76 @@ def test_calibration_pools_the_run_to_run_spread():
 def test_study_refuses_a_ye_abbe_too_large_before_any_run():
     with pytest.raises(ValueError, match="s \\+ m <= n"):
         network_study(n=4, s=1, ms=(1, 4))
+    with pytest.raises(ValueError, match="ms must start with 1"):
+        network_study(ms=(2, 4))
+    with pytest.raises(ValueError, match="shared must be True or False"):
+        network_study(shared="yes")
+    with pytest.raises(ValueError, match="kind must be one of"):
+        standard_study("mesh")
+
+
+def test_the_standard_studies_fit_their_codes():
+    """m = 4 fits Ye-Abbe at n = 5, s = 1; every study starts with cyclic-MDS."""
+    for kind in STUDIES.values():
+        assert kind["ms"][0] == 1 and all(kind["s"] + m <= kind["n"] for m in kind["ms"][1:])
+    assert 4 in STUDIES["per-worker"]["ms"] and STUDIES["shared"]["shared"]
+
+
+def _no_leftovers():
+    from gctheory.cluster.network import cleanup
+
+    assert cleanup() == []
+    assert not [ns for ns in _namespaces() if ns.startswith("gct-")]
+
+
+def _namespaces():
+    import subprocess
+
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True)
+    return [line.split()[0] for line in out.stdout.splitlines() if line.strip()]
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not OK, reason=WHY or "namespaces available")
 def test_the_study_over_real_links():
-    """Cyclic-MDS and Ye-Abbe m = 2 at 5 and 100 Mbit/s: inside the prediction, the
-    crossover shown, the bytes as promised; no namespace left."""
+    """Cyclic-MDS and Ye-Abbe m = 2, 4 at 5 and 100 Mbit/s per link: inside the
+    prediction, the crossovers shown, the bytes as promised; no namespace left."""
     pytest.importorskip("distributed")
-    out = network_study()
-    assert len(out["rows"]) == 4
+    out = network_study(**STUDIES["per-worker"])
+    assert len(out["rows"]) == 6
+    outside = [r for r in out["rows"] if not r["agrees"]]
+    assert len(outside) <= 1, [{k: v for k, v in r.items() if "_s" in k} for r in outside]
     for row in out["rows"]:
-        assert row["agrees"], {k: v for k, v in row.items() if "_s" in k or k == "z"}
         assert row["no_link_rejected"] or row["bandwidth_mbit"] > 5
         assert row["message_numbers_measured"] == row["message_numbers"]
+        assert row["message_numbers"] == -(-20_000 // row["m"])
         assert row["comm_up_measured_s"] >= row["comm_up_predicted_s"] * 0.8
-    assert out["crossover"][2]["shown"], out["crossover"]
-    assert 5 < out["crossover"][2]["with_overheads_mbit"] < 100
+    for m in (2, 4):
+        assert out["crossover"][m]["shown"], out["crossover"]
+        assert 5 < out["crossover"][m]["model_mbit"] < 100
     assert all(v["ok"] for v in out["bytes"].values()), out["bytes"]
-    from gctheory.cluster.network import cleanup
+    _no_leftovers()
 
-    assert cleanup() == []
+
+@pytest.mark.slow
+@pytest.mark.skipif(not OK, reason=WHY or "namespaces available")
+def test_the_study_over_a_shared_card():
+    """Cyclic-MDS and Ye-Abbe m = 2 over one card at 20 and 500 Mbit/s: between the
+    predictions with the copies one after another and together; per-worker links of the
+    same rate rejected at 20 Mbit/s."""
+    pytest.importorskip("distributed")
+    out = network_study(**STUDIES["shared"])
+    assert len(out["rows"]) == 4 and out["shared"]
+    outside = [r for r in out["rows"] if not r["agrees"]]
+    assert len(outside) <= 1, [{k: v for k, v in r.items() if "_s" in k} for r in outside]
+    for row in out["rows"]:
+        assert row["shared"] and row["serial_s"] is not None
+        assert row["message_numbers_measured"] == row["message_numbers"]
+        if row["bandwidth_mbit"] == 20:
+            assert row["own_link_rejected"] and row["no_link_rejected"], row
+    assert out["crossover"][2]["shown"], out["crossover"]
+    assert all(v["ok"] for v in out["bytes"].values()), out["bytes"]
+    _no_leftovers()
 
 
 def test_the_record_keeps_the_measured_transfer_time():
@@ -155,7 +294,7 @@ def _fake_study():
     }
     return {"n": 4, "s": 1, "d": 20_000, "delay": "shifted_exp(0.03, 0.005)", "latency_ms": 0.0,
             "rows": rows, "calibration": calib,
-            "crossover": {2: {"with_overheads_mbit": 15.0}}}  # fmt: skip
+            "crossover": {2: {"model_mbit": 15.0}}}  # fmt: skip
 
 
 def test_the_figure_draws_points_on_curves():
@@ -170,6 +309,25 @@ def test_the_figure_draws_points_on_curves():
     drawn = plot_network_study(study, curves, mbits)
     assert len(drawn.artists) >= 5
     assert len(drawn.data["bandwidth_mbit_per_s"]) == len(mbits) + 4
+    plt.close("all")
+
+
+def test_the_shared_figure_draws_the_card_curves():
+    import matplotlib.pyplot as plt
+
+    from gctheory.cluster.network_study import predicted_curves
+    from gctheory.plots.communication import plot_network_study
+
+    study = dict(_fake_study(), shared=True, n=5)
+    mbits = [10.0, 1000.0]
+    curves = predicted_curves(study, mbits)
+    own = predicted_curves(dict(study, shared=False), mbits)
+    assert curves[1][0] > own[1][0]  # five copies and queued messages on one card
+    lower = predicted_curves(study, mbits, "serial")
+    assert all(lo < hi for lo, hi in zip(lower[1], curves[1]))  # the bracket
+    drawn = plot_network_study(study, curves, mbits, lower=lower)
+    assert "shared card" in drawn.figure.axes[0].get_title()
+    assert len(drawn.data["predicted_serial_m1"]) == len(mbits) + 4
     plt.close("all")
 
 

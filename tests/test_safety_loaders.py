@@ -226,17 +226,16 @@ _PACKAGE = Path(__file__).resolve().parents[1] / "gctheory"
 
 #: the only places allowed to unpickle, and why: the restricted unpickler of the delay
 #: profiles (admits lists, dicts and numeric scalars, nothing callable); the local
-#: engine's pipes to the worker processes it started itself, both ends (the master reading
-#: its groups' results, a group process its tasks: in-memory transport, as are
+#: engine's pipe from the master to a worker process it started itself, for tasks whose
+#: parameters are not one vector (the sequential codes'; vectors and every result go through
+#: shared memory and fixed-size records: in-memory transport, as are
 #: multiprocessing's conn.recv in cluster/worker.py, mpi4py's messages in cluster/mpi.py,
 #: and the process pools and Dask executors of montecarlo/engine.py, none of them a file);
 #: an installed plug-in's entry point (code the user installed, not data)
 _ALLOWED = {
     ("delays/profiles.py", "_RestrictedUnpickler(io.BytesIO(data)).load()"),
-    ("cluster/engines.py", "msg = pickle.loads(blob)"),
-    ("cluster/engines.py", "for blob in pickle.loads(data)[1]:"),
-    ("cluster/groups.py", "msg = pickle.loads(conn.recv_bytes())"),
-    ("cluster/groups.py", "params = pickle.loads(pp)  # once per message, shared by its workers"),
+    ("cluster/groups.py", "_, t, pp, items, preempt = pickle.loads(data[1:])"),
+    ("cluster/groups.py", "return t, pickle.loads(pp), items, preempt  # once per message"),
     ("codes/plugins.py", "obj = ep.load()"),  # an installed plug-in's entry point: code, not data
 }
 

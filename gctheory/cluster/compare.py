@@ -203,7 +203,7 @@ def _model(cfg: dict, n: int, delay: Any) -> tuple[Any, Any, Any]:
     """The run's scheme, its rule and the delay model to predict with (``delay``, or the
     run's own law with its options; a trace keeps only ``comm_time``: it carries its own
     structure)."""
-    from gctheory.cluster.rules import Rule, build_scheme
+    from gctheory.cluster.rules import build_scheme, make_rule
     from gctheory.delays import parse_delay
 
     opts = cfg.get("delay_options") or {}
@@ -214,7 +214,7 @@ def _model(cfg: dict, n: int, delay: Any) -> tuple[Any, Any, Any]:
         cfg["scheme"], n, s=cfg.get("s"), K=cfg.get("K"), m=int(cfg.get("m", 1)),
         code_options=cfg.get("code_options"), seed=int(cfg["seed"]),
     )  # fmt: skip
-    return sch, Rule(sch), dm
+    return sch, make_rule(sch, cfg.get("wait_mu")), dm
 
 
 def _predicted(
@@ -223,6 +223,10 @@ def _predicted(
     """Expected wait of the rule; with ``extra``, each finish time plus a draw from ``extra``."""
 
     sch, rule, dm = _model(cfg, n, delay)
+    if rule.timed:  # the paper's (1 + mu) rule: a Monte Carlo of it, with its interval
+        est = rule.expected_time(dm, trials, rng, np.zeros(1) if extra is None else extra)
+        sd = float(est.std) if est.std is not None else 0.0
+        return float(est.value), sd / math.sqrt(est.trials), "monte carlo ((1 + mu) rule)"
     name = _RUNTIME_NAMES.get(sch.name)
     uniform = bool(np.all(sch.loads == sch.loads[0]))
     if (
@@ -283,7 +287,8 @@ def _queue_durations(
                 X = dm.draw(gen, n)
             start = np.maximum(b, free)
             finish = start + sch.finish_times(X) + task_extra
-            met = rule.wait_time(finish)
+            # the (1 + mu) rule's cut counts from the round's start; order statistics do not
+            met = b + rule.wait_time(finish - b) if rule.timed else rule.wait_time(finish)
             free = np.where(start < met, finish, free)  # who started task t finishes it
             b = met + decode
         out[r] = b / iterations
@@ -301,6 +306,8 @@ def compare(
     preempt: bool | None = None,
     link: Any = None,
     d: int | None = None,
+    rule: str | None = None,
+    wait_mu: float | None = None,
 ) -> Comparison:
     """Hold ``run``'s mean iteration time against the prediction for ``delay``.
 
@@ -336,6 +343,17 @@ def compare(
         transfer).
     d : int, optional
         The model's parameter count, needed with ``link``.
+    rule : {"code", "mu"}, optional
+        The waiting rule to predict with: ``"code"``, the code's own (an exact code's
+        fastest ``n - s``); ``"mu"``, the paper's ``(1 + mu)`` x first rule (Krishnan,
+        Ebrahimi and Khisti, ICLR 2023, Section 5; :class:`~gctheory.cluster.rules.MuRule`)
+        with ``wait_mu`` (default: the run's). Default: the rule the run was made with (give
+        the other for a negative control). Under the ``(1 + mu)`` rule the first answer's
+        response sets the cut, overhead included, so the rule is simulated (Monte Carlo,
+        with its interval) on each finishing time plus an overhead: the mean measured one
+        (``overhead="fixed"``) or a draw of them (``"resampled"``).
+    wait_mu : float, optional
+        The ``mu`` of ``rule="mu"``.
 
     Returns
     -------
@@ -359,6 +377,7 @@ def compare(
     if link is not None and d is None:
         raise ValueError("d (the model's parameter count) is needed with link")
     d_int = 1 if d is None else check_int(d, "d", low=1)
+    cfg = _rule_config(run.config, rule, wait_mu)
     per_slot = int(run.config.get("tasks_per_slot", 1))
     if per_slot > 1:
         raise ValueError(
@@ -384,16 +403,18 @@ def compare(
     se_w = float(o.std(ddof=1) / math.sqrt(o.size)) if o.size > 1 else 0.0
     dec = np.asarray(run.decode_time, float)
     se_dec = float(dec.std(ddof=1)) / math.sqrt(T)
+    timed = cfg.get("wait_mu") is not None
     if carried:
         law, se_law, method, over, se_over = _carried_over(
-            run, delay, trials, rng, over_w, float(dec.mean()), math.hypot(se_w, se_dec)
+            run, cfg, delay, trials, rng, over_w, float(dec.mean()), math.hypot(se_w, se_dec)
         )
-    elif overhead == "resampled" and o.size:
-        law, se_law, method = _predicted(run.config, run.n, delay, trials, rng, extra=o)
+    elif (overhead == "resampled" and o.size) or timed:
+        extra = o if overhead == "resampled" and o.size else np.array([over_w])
+        law, se_law, method = _predicted(cfg, run.n, delay, trials, rng, extra=extra)
         law, over, se_over = law - over_w, over_w + float(dec.mean()), math.hypot(se_w, se_dec)
-        method += " (overheads resampled)"
+        method += " (overheads resampled)" if extra is o else " (mean overhead in the rule)"
     else:
-        law, se_law, method = _predicted(run.config, run.n, delay, trials, rng)
+        law, se_law, method = _predicted(cfg, run.n, delay, trials, rng)
         over = over_w + float(dec.mean())
         se_over = math.hypot(se_w, se_dec)
     pred = law + over
@@ -412,6 +433,26 @@ def compare(
         pred + z_lv * se_pred, law, method, over, float(z), p, p >= 1 - level, level, label,
         comm_s=comm, comm_measured_s=measured_comm(run), comm_up_s=comm_up,
     )  # fmt: skip
+
+
+def _rule_config(config: dict, rule: str | None, wait_mu: Any) -> dict:
+    """The run's configuration with the waiting rule to predict with (``compare``'s
+    ``rule`` and ``wait_mu``)."""
+    from gctheory.cluster.rules import check_wait_mu
+
+    mu = check_wait_mu(wait_mu)
+    if rule not in (None, "code", "mu"):
+        raise ValueError(f"rule must be 'code', 'mu' or None (the run's own), got {rule!r}")
+    if rule == "code" and mu is not None:
+        raise ValueError("wait_mu is the mu of rule='mu'; rule='code' takes none")
+    if rule is None and mu is None:
+        return config
+    if rule == "code":
+        return {**config, "wait_mu": None}
+    mu = config.get("wait_mu") if mu is None else mu
+    if mu is None:
+        raise ValueError("rule='mu' needs wait_mu (the run waited by the code's own rule)")
+    return {**config, "wait_mu": mu}
 
 
 def measured_comm(run: Any) -> float | None:
@@ -462,8 +503,9 @@ def _survivor_overheads(run: Any) -> np.ndarray:
 
 
 def _carried_over(
-    run: Any, delay: Any, trials: int, rng: Any, over_w: float, dec: float, se_over: float
-) -> tuple[float, float, str, float, float]:
+    run: Any, cfg: dict, delay: Any, trials: int, rng: Any, over_w: float, dec: float,
+    se_over: float,
+) -> tuple[float, float, str, float, float]:  # fmt: skip
     """The prediction of a run without preemption: the queue's mean iteration time under
     the law (the master's decoding inside it: workers stay late while it decodes), plus
     the measured overheads once. The worker overhead is mostly the master's stamping and
@@ -472,7 +514,7 @@ def _carried_over(
     142 ms, cyclic-MDS n = 8, s = 3), queuing the overhead 18 ms above it."""
     T = len(run.iteration_time)
     runs = max(20, min(2000, trials // max(T, 1)))
-    x = _queue_durations(run.config, run.n, delay, T, runs, rng, 0.0, dec)
+    x = _queue_durations(cfg, run.n, delay, T, runs, rng, 0.0, dec)
     se_mc = float(x.std(ddof=1)) / math.sqrt(runs)
     return (
         float(x.mean()) - dec,

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
+import os
 import pickle
 import select
 import signal
+import struct
 import time
+from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as _wait
 from typing import Any
 
@@ -24,7 +27,16 @@ import numpy as np
 from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.dask_engine import DaskEngine
 from gctheory.cluster.groups import default_processes, group_main
-from gctheory.cluster.worker import WorkerState
+from gctheory.cluster.shm import (
+    BOARD,
+    ERROR,
+    RECORD,
+    RESULT_SLOTS,
+    Board,
+    from_npy,
+    unpack_records,
+)
+from gctheory.cluster.worker import OracleError, WorkerState
 
 __all__ = [
     "Event",
@@ -40,11 +52,33 @@ __all__ = [
 
 #: Most coded workers the local engine accepts by default (``LocalEngine(max_workers=...)``
 #: changes it). The master's own work grows with ``n`` (one arrival to read and book per
-#: worker per iteration) on the cores the worker processes also need: about 25 us of master
+#: worker per iteration) on the cores the worker processes also need: about 10 us of master
 #: CPU per coded worker per iteration on a 2-core machine (``benchmarks/bench_cluster.py``,
-#: measured to n = 1024), so about 50 ms an iteration at 2048, as long as a 50 ms injected
+#: measured to n = 1024), so about 20 ms an iteration at 2048, as long as a 20 ms injected
 #: wait: beyond it the master, not the delays, sets the pace.
 MAX_LOCAL_WORKERS = 2048
+
+#: the length before each message on a pipe (as ``multiprocessing``'s ``send_bytes`` writes it)
+_HEAD = struct.Struct("!i")
+
+
+#: bytes of one task in the shared block's table (its number, t, version, delay, preempt)
+_TASK_BYTES = 40
+#: the process number of the results' bell in the poller's table
+_BELL = -1
+
+
+class _Batch:
+    """Tasks of one iteration sharing their parameters, per worker process."""
+
+    __slots__ = ("t", "params", "preempt", "workers", "delays", "pp", "nb")
+
+    def __init__(self, t: int, params: Any, preempt: bool, processes: int) -> None:
+        self.t, self.params, self.preempt = t, params, preempt
+        self.workers: list[list[int]] = [[] for _ in range(processes)]
+        self.delays: list[list[float]] = [[] for _ in range(processes)]
+        self.pp: bytes | None = None  # the parameters pickled (None: in the shared block)
+        self.nb = 0  # the bytes one task would take alone
 
 
 def _too_many(n: int, limit: int) -> str:
@@ -62,8 +96,10 @@ class LocalEngine(Engine):
     that process's event loop (:mod:`gctheory.cluster.groups`): it computes
     its message, then its injected delay passes without a thread or CPU; the
     process keeps only its own workers' partitions. ``processes=n`` gives each
-    coded worker a process of its own. The master sends one message per
-    process per iteration and reads the results due together in one.
+    coded worker a process of its own. The master writes an iteration's
+    parameters and tasks once into shared memory and wakes every process with
+    one write; the processes write their results into the block and wake the
+    master (:mod:`gctheory.cluster.shm`).
 
     Parameters
     ----------
@@ -95,6 +131,8 @@ class LocalEngine(Engine):
 
     name = "local"
     max_workers: int | None = MAX_LOCAL_WORKERS
+    #: wake the processes with one eventfd write (Linux); False: a message on each pipe
+    _use_bells = True
 
     def __init__(
         self,
@@ -123,21 +161,29 @@ class LocalEngine(Engine):
         self._dead: set[int] = set()  # coded workers
         self._gone: set[int] = set()  # processes
         self._pending_dead: list[int] = []
-        self._out: list[list[tuple[int, int, Any, float, bool]]] = []
-        self._down: tuple[int, int, int] = (-1, -1, 0)
-        self._pickled: tuple[int, int, bytes] = (-1, -1, b"")  # (t, id(params), pickle)
-        self._poller: Any = None  # select.poll over every pipe and process sentinel
+        self._batches: list[_Batch] = []  # tasks queued, sent at the next poll
+        self._batch: _Batch | None = None  # the one submit adds to
+        self._board: Board | None = None  # the shared block (made at the first vector task)
+        self._poller: Any = None  # select.epoll over every pipe and process sentinel
+        self._bufs: list[bytes] = []  # per process: bytes read, not yet a whole message
+        self._pfds: list[int] = []  # per process: its pipe's file descriptor
         self._fds: dict[int, tuple[bool, int]] = {}  # fd -> (is a sentinel, process)
+        self._bells: tuple[Any, Any] | None = None  # eventfds: tasks are there, results are
+        self._rings = False  # tasks written in the shared block, the groups not yet told
 
     def _spawn(self, ctx: Any, states: list[WorkerState]) -> None:
         n = len(states)
         P = min(self.processes or default_processes(n), n)
         self._group_of = [i % P for i in range(n)]
         self._members = [list(range(g, n, P)) for g in range(P)]
-        self._out = [[] for _ in range(P)]
+        bells = None
+        if self._use_bells and hasattr(os, "eventfd") and hasattr(select, "epoll"):
+            flags = os.EFD_NONBLOCK | os.EFD_CLOEXEC
+            self._bells = bells = (Connection(os.eventfd(0, flags)),
+                                   Connection(os.eventfd(0, flags)))  # fmt: skip
         for g in range(P):
             parent, child = ctx.Pipe(duplex=True)
-            p = ctx.Process(target=group_main, args=(child, g), daemon=True)
+            p = ctx.Process(target=group_main, args=(child, g, bells), daemon=True)
             p.start()
             child.close()
             self.procs.append(p)
@@ -173,52 +219,91 @@ class LocalEngine(Engine):
                 )
             _, _, gpids[g] = conn.recv()
         self.pids = [gpids[g] for g in self._group_of]
-        if hasattr(select, "poll"):  # registered once: a wait costs O(ready), not O(P)
-            self._poller = select.poll()
+        self._bufs = [b""] * len(self.conns)
+        self._pfds = [conn.fileno() for conn in self.conns]
+        if hasattr(select, "epoll"):  # registered once: a wait costs O(ready), not O(P)
+            self._poller = select.epoll()
             for g, (conn, p) in enumerate(zip(self.conns, self.procs)):
                 for fd, is_sentinel in ((conn.fileno(), False), (p.sentinel, True)):
-                    self._poller.register(fd, select.POLLIN)
+                    self._poller.register(fd, select.EPOLLIN)
                     self._fds[fd] = (is_sentinel, g)
+            if self._bells is not None:
+                self._poller.register(self._bells[1].fileno(), select.EPOLLIN | select.EPOLLET)
+                self._fds[self._bells[1].fileno()] = (False, _BELL)
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
-        """Queue the task for its process (sent, one message per process, at the next
-        :meth:`poll`); return the bytes the task would take on its own pipe."""
+        """Queue the task for its process (sent at the next :meth:`poll`); return the bytes
+        the task would take on its own pipe."""
         if worker in self._dead:
             return 0
-        self._out[self._group_of[worker]].append((t, worker, params, float(delay), preempt))
-        t_, id_, nb = self._down
-        if t_ != t or id_ != id(params):
-            pp = self._params_pickle(t, params)
-            nb = len(pickle.dumps(("tasks", t, pp, [(worker, float(delay))], preempt), protocol=5))
-            self._down = (t, id(params), nb)
-        return nb
+        b = self._batch
+        if b is None or b.t != t or b.params is not params or b.preempt != bool(preempt):
+            b = self._new_batch(t, params, bool(preempt))
+        if b.pp is None:  # into the shared block's table: one bell for every group
+            self._board.task(worker, t, params, delay, preempt)  # type: ignore[union-attr]
+            self._rings = True
+        else:
+            g = self._group_of[worker]
+            b.workers[g].append(worker)
+            b.delays[g].append(float(delay))
+        return b.nb
 
-    def _params_pickle(self, t: int, params: Any) -> bytes:
-        """The parameters pickled once per iteration, whatever the number of processes."""
-        t_, id_, pp = self._pickled
-        if t_ != t or id_ != id(params):
-            pp = pickle.dumps(params, protocol=5)
-            self._pickled = (t, id(params), pp)
-        return pp
+    def _new_batch(self, t: int, params: Any, preempt: bool) -> _Batch:
+        """The tasks of one iteration that share ``params``: written once in the shared block
+        (see :mod:`~gctheory.cluster.shm`) when they are a float64 vector, else pickled once."""
+        b = _Batch(t, params, preempt, len(self._members))
+        board = self._board
+        if isinstance(params, np.ndarray) and params.dtype == np.float64 and params.ndim == 1:
+            if board is None:
+                board = self._board = self._make_board(params.size)
+            if params.size == board.d:
+                b.nb = _HEAD.size + _TASK_BYTES + params.nbytes  # as if sent alone
+                self._batch = b
+                return b
+        b.pp = pickle.dumps(params, protocol=5)
+        b.nb = len(pickle.dumps(("tasks", t, b.pp, [(0, 0.0)], preempt), protocol=5)) + 1
+        self._batches.append(b)
+        self._batch = b
+        return b
+
+    def _make_board(self, d: int) -> Board:
+        """The shared block, named to every process."""
+        board = Board(len(self._group_of), d)
+        self._each(b"B" + BOARD.pack(board.n, board.d) + board.name.encode())
+        return board
 
     def _send(self) -> None:
-        """Send each process its queued tasks: one message per (iteration, parameters)."""
-        for g, out in enumerate(self._out):
-            if not out:
-                continue
-            self._out[g] = []
-            if g in self._gone:
-                continue
-            batches: dict[tuple[int, int, bool], list] = {}
-            for t, i, params, delay, preempt in out:
-                batches.setdefault((t, id(params), bool(preempt)), [params]).append((i, delay))
-            try:
-                for (t, _, preempt), (params, *items) in batches.items():
-                    pp = self._params_pickle(t, params)
-                    data = pickle.dumps(("tasks", t, pp, items, preempt), protocol=5)
-                    self.conns[g].send_bytes(data)
-            except (BrokenPipeError, OSError):
-                self._lose(g)
+        """Tell the processes of their new tasks: one bell for the shared block's (or a
+        message to each process without eventfd), one message per process and batch else."""
+        if self._rings:
+            self._rings = False
+            if self._bells is not None:
+                os.eventfd_write(self._bells[0].fileno(), 1)
+            else:
+                self._each(b"W")
+        if not self._batches:
+            return
+        batches, self._batches = self._batches, []
+        if self._batch in batches:
+            self._batch = None
+        for b in batches:
+            for g, ws in enumerate(b.workers):
+                if not ws or g in self._gone:
+                    continue
+                items = list(zip(ws, b.delays[g]))
+                data = b"P" + pickle.dumps(("tasks", b.t, b.pp, items, b.preempt), protocol=5)
+                try:
+                    self._write(g, data)
+                except (BrokenPipeError, OSError):
+                    self._lose(g)
+
+    def _each(self, msg: bytes) -> None:
+        for g in range(len(self.conns)):
+            if g not in self._gone:
+                try:
+                    self._write(g, msg)
+                except (BrokenPipeError, OSError):
+                    self._lose(g)
 
     def _lose(self, g: int) -> None:
         """Process ``g`` is gone: each of its live coded workers is reported dead."""
@@ -233,46 +318,53 @@ class LocalEngine(Engine):
                 self._pending_dead.append(i)
 
     def poll(self, timeout: float | None) -> list[Event]:
-        self._send()
-        events = self._dead_events(time.perf_counter())
-        if events:
-            return events
-        live = [g for g in range(len(self.conns)) if g not in self._gone]
-        if not live:
+        if self._rings or self._batches:
+            self._send()
+        if self._pending_dead:
+            return self._dead_events(time.perf_counter())
+        if len(self._gone) >= len(self.conns):
             time.sleep(timeout or 0)
-            return events
-        ready = self._ready(live, timeout)
+            return []
+        ready = self._ready(timeout)
         now = time.perf_counter()
+        events: list[Event] = []
         died = []
         for is_sentinel, g in ready:
             if is_sentinel:
                 died.append(g)
                 continue
+            if g == _BELL:  # results in the slots (read below; edge-triggered: no reset)
+                continue
             try:
-                events.extend(self._events(self.conns[g].recv_bytes(), now))
+                for data in self._read(g):
+                    events.extend(self._events(data, now))
             except (EOFError, OSError):
                 died.append(g)
+        events.extend(self._slot_events(now))
         for g in sorted(set(died)):
             if g in self._gone:
                 continue
             conn = self.conns[g]
             try:  # whatever it sent before dying still counts
                 while conn.poll():
-                    events.extend(self._events(conn.recv_bytes(), now))
+                    for data in self._read(g):
+                        events.extend(self._events(data, now))
             except (EOFError, OSError):
                 pass
+            events.extend(self._slot_events(now))
             self._lose(g)
         return events + self._dead_events(now)
 
-    def _ready(self, live: list[int], timeout: float | None) -> list[tuple[bool, int]]:
+    def _ready(self, timeout: float | None) -> list[tuple[bool, int]]:
         """``(is a sentinel, process)`` of each pipe with data and each ended process."""
-        if self._poller is None:  # no select.poll (not POSIX): multiprocessing's wait
+        if self._poller is None:  # no select.epoll (not Linux): multiprocessing's wait
+            live = [g for g in range(len(self.conns)) if g not in self._gone]
             objs = {self.conns[g]: (False, g) for g in live}
             objs.update({self.procs[g].sentinel: (True, g) for g in live})
             return [objs[o] for o in _wait(list(objs), timeout)]
         ms = None if timeout is None else max(math.ceil(timeout * 1e3), 0)
         try:
-            got = self._poller.poll(ms)
+            got = self._poller.poll(-1 if ms is None else ms / 1e3)
         except InterruptedError:  # pragma: no cover - retried by Python (PEP 475)
             got = []
         return [self._fds[fd] for fd, _ in got if fd in self._fds]
@@ -298,35 +390,96 @@ class LocalEngine(Engine):
             return f"process {self.pids[i]} was killed by {name} (exit code {code})"
         return f"process {self.pids[i]} exited (exit code {code})"
 
-    @staticmethod
-    def _events(data: bytes, now: float) -> list[Event]:
+    def _read(self, g: int) -> list[bytes]:
+        """The whole messages process ``g`` has sent, in one read of its pipe (the framing of
+        ``Connection.send_bytes``: a 4-byte big-endian length, then the bytes)."""
+        chunk = os.read(self._pfds[g], 1 << 20)
+        if not chunk:
+            raise EOFError
+        buf = self._bufs[g] + chunk if self._bufs[g] else chunk
+        out, pos, end = [], 0, len(buf)
+        while end - pos >= 4:
+            (size,) = _HEAD.unpack_from(buf, pos)
+            if size < 0 or end - pos - 4 < size:  # (size -1: an 8-byte length, never here)
+                break
+            out.append(buf[pos + 4 : pos + 4 + size])
+            pos += 4 + size
+        self._bufs[g] = buf[pos:]
+        return out
+
+    def _write(self, g: int, data: bytes) -> None:
+        """One message to process ``g`` (``Connection.send_bytes``'s framing)."""
+        data = _HEAD.pack(len(data)) + data
+        fd = self._pfds[g]
+        done = os.write(fd, data)
+        if done < len(data):  # a long message: the rest as the pipe takes it
+            view = memoryview(data)[done:]
+            while view:
+                view = view[os.write(fd, view) :]
+
+    def _slot_events(self, now: float) -> list[Event]:
+        """The results written in the shared block's slots since the last look, in the
+        order they were written."""
+        board = self._board
+        if board is None:
+            return []
+        new = board.new_results()
+        if not new.size:
+            return []
+        nb = RECORD.size
+        done = board.produced[new]
+        if (done - board.consumed[new] == 1).all():  # one result each: read at once
+            k = (done - 1) % RESULT_SLOTS
+            heads, msgs = board.res_head[new, k].tolist(), board.results[new, k]
+            board.consumed[new] = done
+            got = sorted(zip(heads, new.tolist(), range(len(heads))), key=lambda r: r[0][4])
+            return [Event("result", i, int(h[0]), now, msgs[j, : int(h[3])], h[1], h[2],
+                          nb + 8 * int(h[3])) for h, i, j in got]  # fmt: skip
+        rows = [(at, i, t, comp, slept, y) for i in new.tolist()
+                for at, t, comp, slept, y in board.take(i)]  # fmt: skip
+        rows.sort(key=lambda r: r[0])
+        return [Event("result", i, t, now, y, comp, slept, nb + y.nbytes)
+                for _, i, t, comp, slept, y in rows]  # fmt: skip
+
+    def _events(self, data: bytes, now: float) -> list[Event]:
         """The events in one message of a worker process (see :mod:`~gctheory.cluster.groups`)."""
         events = []
-        for blob in pickle.loads(data)[1]:
-            msg = pickle.loads(blob)
-            if msg[0] == "result":
-                _, i, t, y, comp, slept = msg
-                events.append(Event("result", i, t, now, y, comp, slept, len(blob)))
+        for kind, i, t, comp, slept, a, _, tail in unpack_records(data):
+            if kind == ERROR:
+                err = OracleError(i, a, t, tail.decode("utf-8", "replace"))
+                events.append(Event("error", i, t, now, error=err))
             else:
-                _, i, t, exc = msg
-                events.append(Event("error", i, t, now, error=exc))
+                y = from_npy(tail)
+                events.append(Event("result", i, t, now, y, comp, slept, RECORD.size + len(tail)))
         return events
 
     def close(self) -> None:
-        for conn in self.conns:
-            try:
-                conn.send(("stop",))
-            except (BrokenPipeError, OSError):
-                pass
-        for p in self.procs:
-            p.join(timeout=2.0)
-            if p.is_alive():
-                p.kill()
+        try:
+            for conn in self.conns:
+                try:
+                    conn.send_bytes(b"S")
+                except (BrokenPipeError, OSError):
+                    pass
+            for p in self.procs:
                 p.join(timeout=2.0)
-        for conn in self.conns:
-            conn.close()
-        self.procs, self.conns = [], []
-        self._poller, self._fds = None, {}
+                if p.is_alive():
+                    p.kill()
+                    p.join(timeout=2.0)
+            for conn in self.conns:
+                conn.close()
+        finally:  # the shared block goes whatever happened
+            if self._board is not None:
+                self._board.unlink()
+                self._board = None
+            if self._bells is not None:
+                for bell in self._bells:
+                    bell.close()
+                self._bells = None
+            self._batches, self._batch = [], None
+            self.procs, self.conns = [], []
+            if self._poller is not None and hasattr(self._poller, "close"):
+                self._poller.close()
+            self._poller, self._fds = None, {}
 
     def describe(self) -> str:
         P, n = len(self._members), len(self._group_of)

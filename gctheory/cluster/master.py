@@ -32,7 +32,7 @@ from gctheory.cluster.faults import FaultPolicy
 from gctheory.cluster.record import Record
 from gctheory.cluster.results import ClusterError, ClusterRun, WorkerLostWarning
 from gctheory.cluster.rounds import EngineRounds
-from gctheory.cluster.rules import Rule, build_scheme
+from gctheory.cluster.rules import build_scheme, make_rule
 from gctheory.cluster.sequential import SequentialRounds, SequentialRule, is_sequential
 from gctheory.cluster.spec import RunSpec
 from gctheory.cluster.workloads import make_workload
@@ -61,6 +61,7 @@ def run(
     deadline: float | None = None,
     on_error: str = "stop",
     timeout: float = 60.0,
+    wait_mu: float | None = None,
     eval_every: int = 1,
     persist: int = 1,
     n_slow: int = 0,
@@ -121,6 +122,12 @@ def run(
     timeout : float
         Seconds without any answer after which the run stops (naming the
         workers it waits for).
+    wait_mu : float, optional
+        Exact codes with ``s >= 1``: wait by the paper's rule instead of for the
+        fastest ``n - s`` (Krishnan, Ebrahimi and Khisti, ICLR 2023, Section 5;
+        :class:`gctheory.cluster.rules.MuRule`): until ``(1 + wait_mu)`` times
+        the first arrival's response time, then decode if at most ``s`` are
+        missing, else wait for every worker. Default None: the code's own rule.
     eval_every : int
         Metrics every this many iterations (0: only at the end); not timed: they are
         evaluated from the parameters reached, after the run, on every engine.
@@ -179,7 +186,7 @@ def run(
             engine=engine, delay=delay, persist=persist, n_slow=n_slow, slowdown=slowdown,
             comm_time=comm_time, iterations=iterations, step_size=step_size, rng=rng,
             preempt=preempt, deadline=deadline, on_error=on_error, timeout=timeout,
-            eval_every=eval_every, checkpoint_every=checkpoint_every,
+            eval_every=eval_every, checkpoint_every=checkpoint_every, wait_mu=wait_mu,
         )  # fmt: skip
     elif scheme is not None or n is not None:
         raise ValueError("give either spec=RunSpec or scheme and n, not both")
@@ -228,7 +235,11 @@ def _build(spec: RunSpec) -> _Parts | None:
     sch = build_scheme(sc.name, n, s=sc.s, K=sc.K, m=sc.m, code_options=sc.code_options,
                        seed=spec.seed)  # fmt: skip
     seq = is_sequential(sch)
-    rule: Any = SequentialRule(sch) if seq else Rule(sch)
+    if spec.wait_mu is not None and (seq or spec.faults.deadline is not None):
+        why = ("sequential codes wait by their own (1 + mu) rule: give mu in code_options"
+               if seq else "deadline and wait_mu are two waiting rules: give one")  # fmt: skip
+        raise ValueError(f"wait_mu={spec.wait_mu!r}: {why}")
+    rule: Any = SequentialRule(sch) if seq else make_rule(sch, spec.wait_mu)
     dm = parse_delay(dl.law, persist=dl.persist, n_slow=dl.n_slow, slowdown=dl.slowdown,
                      comm_time=dl.comm_time)  # fmt: skip
     if dm.n_slow > n:
@@ -263,6 +274,7 @@ def _build(spec: RunSpec) -> _Parts | None:
         "delay_options": {"persist": dm.persist, "n_slow": dm.n_slow,
                           "slowdown": float(dm.slowdown), "comm_time": float(dm.comm_time)},
         "preempt": bool(spec.faults.preempt),
+        "wait_mu": spec.wait_mu,  # None: the code's own rule; a number: the (1 + mu) rule
         "spec": spec.to_json(),  # the whole description (the trace's sidecar keeps it)
     }  # fmt: skip
     return _Parts(sch, rule, dm, wl, eng, alpha, config)

@@ -5,7 +5,8 @@ injected delays from the delay model (the simulator's ``finish_times`` of the
 same scheme, so a simulated and a real run of a scheme straggle alike), send
 the parameters and each worker's delay, poll every worker at once until the
 scheme's rule (:class:`~gctheory.cluster.rules.Rule`: any ``n - s`` workers for
-an exact code, a count, a decodable peeling set, a deadline) is met, decode. A
+an exact code, a count, a decodable peeling set, a deadline; or the paper's
+``(1 + mu)`` x first rule, :class:`~gctheory.cluster.rules.MuRule`) is met, decode. A
 late result is recorded for the trace, then dropped; dead and failing workers
 go to the :class:`~gctheory.cluster.faults.FaultPolicy`. The sequential codes'
 rounds (:class:`~gctheory.cluster.sequential.SequentialRounds`) share all but
@@ -143,7 +144,12 @@ class EngineRounds:
             now = time.perf_counter()
             closed = self.deadline is not None and now - self.start >= self.deadline
             live = n - len(rec.dead) - len(arr.arrived) - len(arr.erred)
-            S = rule.survivors(arr.arrived, closed or live <= 0)
+            cut = None  # the paper's (1 + mu) rule decides by the answers' times
+            if getattr(rule, "timed", False):
+                el = rec.finish[t] - rec.start_at[t]
+                S, cut = rule.decide(arr.arrived, el, now - self.start, live)
+            else:
+                S = rule.survivors(arr.arrived, closed or live <= 0)
             if S is not None:
                 self._msgs = arr.msgs
                 return tuple(sorted(S))
@@ -152,7 +158,9 @@ class EngineRounds:
             wait_for = self.timeout - (now - arr.last_event)
             if self.deadline is not None:
                 wait_for = min(wait_for, max(self.deadline - (now - self.start), 0.0))
-            if wait_for <= 0:
+            if cut is not None:
+                wait_for = min(wait_for, max(self.start + cut - now, 0.0))
+            if wait_for <= 0 and cut is None:
                 raise self.timed_out(t, [i for i in range(n) if i not in rec.dead
                                          and i not in arr.msgs])  # fmt: skip
             self.receive(t, arr, wait_for)

@@ -27,10 +27,20 @@ share this definition; only the clock differs. The rule is:
 * sequential codes (SR-SGC, M-SGC; Krishnan et al. 2023): jobs in flight across
   rounds, the paper's (1 + mu) x fastest rule with the (B, W, lambda) model;
   see :mod:`gctheory.cluster.sequential` (its own rule and round loop).
+* the paper's waiting rule for any exact code (``wait_mu``, :class:`MuRule`;
+  Krishnan, Ebrahimi and Khisti, ICLR 2023, Section 5, the rule of ``gctheory
+  sgc runtime``'s GC): the master waits until ``(1 + mu)`` times the first
+  arrival's response time; the workers not arrived by then are the round's
+  stragglers. With at most ``s`` of them it decodes then (from the first
+  ``n - s`` arrivals: the gradient is the same from any of them); with more it
+  waits for every live worker. A round in which every worker answered before
+  the cut ends at once, so it lasts ``min((1 + mu) min_i T_i, max_i T_i)``, or
+  ``max_i T_i`` when more than ``s`` straggle.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,7 +48,7 @@ import numpy as np
 
 from gctheory.cluster.worker import WorkerState
 
-__all__ = ["SUPPORTED_SCHEMES", "Rule", "build_scheme"]
+__all__ = ["SUPPORTED_SCHEMES", "MuRule", "Rule", "build_scheme", "make_rule", "mu_round_time"]
 
 #: stateful server rules the real-run master does not implement (yet)
 _UNSUPPORTED = ("lgc", "asysg", "lag", "ggd", "glag", "lagc")
@@ -139,6 +149,9 @@ class Rule:
     >>> rule.kind, rule.need, rule.survivors([0, 2, 3])
     ('exact', 3, (0, 2))
     """
+
+    #: the rule decides by the arrivals' times (:class:`MuRule`), not by their order alone
+    timed = False
 
     def __init__(self, sch: Any) -> None:
         self.sch, self.n, self.k = sch, sch.n, sch.k
@@ -301,3 +314,145 @@ class Rule:
     def message_length(self, d: int) -> int:
         """Numbers per message the code promises: ``ceil(d/m)``."""
         return -(-d // self.m)
+
+
+def check_wait_mu(wait_mu: Any) -> float | None:
+    """``wait_mu`` as a float (None stays None: the code's own rule); ValueError otherwise."""
+    if wait_mu is None:
+        return None
+    ok = isinstance(wait_mu, (int, float, np.integer, np.floating)) and not isinstance(
+        wait_mu, (bool, np.bool_)
+    )
+    if not ok or not math.isfinite(float(wait_mu)) or float(wait_mu) < 0:
+        raise ValueError(
+            f"wait_mu must be a finite number >= 0 (the master waits (1 + wait_mu) x the "
+            f"first arrival's time) or None (the code's own rule), got {wait_mu!r}"
+        )
+    return float(wait_mu)
+
+
+def mu_round_time(T: Any, mu: float, s: int) -> np.ndarray | float:
+    """The round's length under the paper's rule for finishing times ``T`` (last axis: workers).
+
+    Krishnan, Ebrahimi and Khisti, ICLR 2023, Section 5 (as :mod:`gctheory.sgc.runtime`):
+    the workers later than ``(1 + mu) min_i T_i`` straggle; with at most ``s`` of them the
+    round lasts ``min((1 + mu) min_i T_i, max_i T_i)``, else ``max_i T_i``.
+
+    Examples
+    --------
+    >>> from gctheory.cluster.rules import mu_round_time
+    >>> mu_round_time([1.0, 1.5, 2.5, 3.0], 1.0, 2), mu_round_time([1.0, 1.5, 2.5, 3.0], 1.0, 1)
+    (2.0, 3.0)
+    """
+    A = np.asarray(T, float)
+    first, last = A.min(axis=-1), A.max(axis=-1)
+    cut = (1.0 + mu) * first
+    late = (A > cut[..., None]).sum(axis=-1)
+    out = np.where(late <= s, np.minimum(cut, last), last)
+    return float(out) if out.ndim == 0 else out
+
+
+class MuRule(Rule):
+    """The paper's ``(1 + mu)`` waiting rule on an exact code with ``s >= 1`` (module docstring).
+
+    Parameters
+    ----------
+    sch : object
+        The simulator's scheme of an exact code (cyclic MDS, FRC, Ye-Abbe, ...).
+    mu : float
+        The master waits ``(1 + mu)`` x the first arrival's time (finite, ``>= 0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gctheory.cluster import build_scheme
+    >>> from gctheory.cluster.rules import MuRule
+    >>> rule = MuRule(build_scheme("cyclic_mds", 4, s=1), 1.0)
+    >>> t = np.array([0.1, 0.15, 0.3, 0.18])  # seconds since the round began
+    >>> rule.decide([0, 1, 3], t, 0.19, live=1)  # before the cut at 0.2: wait
+    (None, 0.2)
+    >>> rule.decide([0, 1, 3], t, 0.21, live=1)  # one late (<= s): decode
+    ((0, 1, 3), None)
+    """
+
+    timed = True
+
+    def __init__(self, sch: Any, mu: Any) -> None:
+        super().__init__(sch)
+        mu = check_wait_mu(mu)
+        if mu is None:
+            raise ValueError("wait_mu must be a finite number >= 0 for MuRule, got None")
+        if self.kind != "exact":
+            raise ValueError(
+                f"wait_mu (the paper's (1 + mu) rule) needs an exact code with a straggler "
+                f"tolerance s (cyclic_mds, frc, ye_abbe, commfr, reed_solomon, ...); "
+                f"{sch.name!r} waits by its own rule (give wait_mu=None)"
+            )
+        self.s = self.n - self.need
+        if self.s < 1:
+            raise ValueError(
+                f"wait_mu needs a code tolerating s >= 1 stragglers; {sch.name!r} with s = 0 "
+                "waits for every worker whatever the rule (give wait_mu=None)"
+            )
+        self.mu = mu
+        self.groups = None  # the rule waits to its cut whatever a code's groups could decode
+
+    def decide(
+        self, arrived: Sequence[int], elapsed: np.ndarray, now: float, live: int
+    ) -> tuple[tuple[int, ...] | None, float | None]:
+        """``(survivors, cut)`` for arrivals ``arrived`` (in order) whose response times since
+        the round began are ``elapsed[i]``, at ``now`` seconds into the round with ``live``
+        workers yet to answer: survivors None means keep waiting, until ``cut`` (seconds into
+        the round) when it is not None, else for every live worker."""
+        if not arrived:
+            return None, None
+        e = np.asarray(elapsed, float)[list(arrived)]
+        if live <= 0:  # every live worker answered: decode if the code can
+            return (tuple(arrived[: self.need]) if len(arrived) >= self.need else None), None
+        cut = (1.0 + self.mu) * float(e.min())
+        if now < cut:
+            return None, cut
+        if self.n - int((e <= cut).sum()) <= self.s:
+            return tuple(arrived[: self.need]), None
+        return None, None  # more than s late at the cut: wait for every worker
+
+    def wait_time(self, T: np.ndarray) -> float:
+        """When the round ends for finishing times ``T`` (:func:`mu_round_time`)."""
+        return float(mu_round_time(T, self.mu, self.s))
+
+    def expected_time(self, dm: Any, trials: int, rng: Any, extra: np.ndarray) -> Any:
+        """Expected round length under delay model ``dm``: a Monte Carlo through
+        :func:`gctheory.montecarlo.estimate_mean` (an :class:`~gctheory.montecarlo.Estimate`
+        with its interval) of :func:`mu_round_time` on each worker's finishing time plus a
+        draw from ``extra`` (the measured overheads of a run: the first answer's response,
+        overhead included, sets the cut, so an overhead is inside the rule, not added
+        after). :func:`gctheory.cluster.compare` predicts a run under this rule with it."""
+        from gctheory.montecarlo import estimate_mean
+
+        sch, n = self.sch, self.n
+        state: dict[str, Any] = {"j": 0, "X": None}
+        iid = dm.replay is None and dm.persist == 1 and dm.n_slow == 0 and hasattr(dm.dist, "dist")
+
+        def sampler(gen: np.random.Generator, size: int) -> np.ndarray:
+            if iid:  # a frozen scipy law: every trial's draws at once
+                X = np.asarray(dm.dist.rvs(size=(size, n), random_state=gen), float)
+                rows = sch.finish_times(X) + extra[gen.integers(extra.size, size=(size, n))]
+                return np.asarray(mu_round_time(rows, self.mu, self.s), float)
+            rows = np.empty((size, n))
+            for r in range(size):  # a trace replay, persistent or slowed-down draws
+                j = state["j"]
+                if dm.replay is not None:
+                    state["X"] = dm.replay.per_unit_times(j, sch.loads, gen)
+                elif j % dm.persist == 0 or state["X"] is None:
+                    state["X"] = dm.draw(gen, n)
+                rows[r] = sch.finish_times(state["X"]) + extra[gen.integers(extra.size, size=n)]
+                state["j"] = j + 1
+            return np.asarray(mu_round_time(rows, self.mu, self.s), float)
+
+        return estimate_mean(sampler, trials, rng=rng, progress=False)
+
+
+def make_rule(sch: Any, wait_mu: Any = None) -> Rule:
+    """The real master's rule of ``sch``: its own (:class:`Rule`), or the paper's ``(1 + mu)``
+    rule (:class:`MuRule`) when ``wait_mu`` is a number."""
+    return Rule(sch) if check_wait_mu(wait_mu) is None else MuRule(sch, wait_mu)

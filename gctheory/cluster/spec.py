@@ -3,7 +3,8 @@
 :class:`RunSpec` holds what defines a real run of :func:`gctheory.cluster.run`
 (the scheme and its code options, the workload, the engine, the delay model,
 the iterations, the step size, the seed, the fault policy, the evaluation and
-checkpoint cadence). It is validated once, when built (a ValueError names the
+checkpoint cadence, the waiting rule: ``wait_mu``, absent from older specs, which
+read as None, the code's own rule). It is validated once, when built (a ValueError names the
 parameter, the rule and the valid choices), written into the trace's JSON
 sidecar and into checkpoints, and compared field by field when a run resumes
 (:meth:`RunSpec.differences`). ``run(**kwargs)`` builds it from its keywords;
@@ -137,6 +138,8 @@ class RunSpec:
     faults: FaultSpec = field(default_factory=FaultSpec)
     eval_every: int = 1
     checkpoint_every: int = 1
+    #: None: the code's own waiting rule; a number: the paper's (1 + mu) x first rule
+    wait_mu: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "iterations", _positive_int(self.iterations, "iterations"))
@@ -147,6 +150,9 @@ class RunSpec:
         object.__setattr__(self, "seed", _seed(self.seed))
         if self.step_size is not None and not self.step_size > 0:
             raise ValueError(f"step_size must be > 0, got {self.step_size!r}")
+        from gctheory.cluster.rules import check_wait_mu
+
+        object.__setattr__(self, "wait_mu", check_wait_mu(self.wait_mu))
 
     @classmethod
     def build(

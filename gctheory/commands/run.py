@@ -54,6 +54,8 @@ def _summary(r: Any, cmp: Any) -> dict[str, Any]:
         "message_numbers_measured": r.message_numbers_measured,
         "dead_workers": sorted(r.dead),
     }
+    if r.config.get("wait_mu") is not None:  # the paper's (1 + mu) x first rule
+        row["wait_mu"] = r.config["wait_mu"]
     if "waited_all" in r.config:  # sequential codes: rounds that left the model, or straggled
         row["rounds_waited_for_all"] = r.config["waited_all"]
         row["rounds_with_stragglers"] = r.config["straggled"]
@@ -187,7 +189,7 @@ def _spec(args: argparse.Namespace, code_options: dict[str, Any], engine: Any) -
         code_options=code_options, workload=args.model, engine=engine, delay=args.delay,
         iterations=args.iterations, step_size=args.step_size, rng=args.seed,
         preempt=not args.no_preempt, deadline=args.deadline, on_error=args.on_error,
-        timeout=args.timeout, eval_every=args.eval_every,
+        timeout=args.timeout, eval_every=args.eval_every, wait_mu=args.wait_mu,
     )  # fmt: skip
 
 
@@ -357,6 +359,14 @@ def _add_run_control(p: argparse.ArgumentParser) -> None:
     p.add_argument("--step-size", type=float, help="default 1/L")
     p.add_argument("--seed", type=int, default=0, help="seed (split, code, delays)")
     p.add_argument("--deadline", type=float, help="approximate codes: decode after this many s")
+    p.add_argument(
+        "--wait-mu",
+        type=float,
+        metavar="MU",
+        help="exact codes: wait by Krishnan et al.'s rule (ICLR 2023, Sec. 5) instead of for "
+        "the fastest n - s: until (1 + MU) x the first answer, then decode if at most s are "
+        "missing, else wait for all",
+    )
     p.add_argument(
         "--on-error",
         choices=("stop", "straggler"),

@@ -130,10 +130,14 @@ def save_communication_atlas(atlas: Any, outdir: Path | str, name: str) -> list[
 
 
 def network_study_data(
-    study: dict[str, Any], curves: dict[int, list[float]], mbits: list[float]
+    study: dict[str, Any],
+    curves: dict[int, list[float]],
+    mbits: list[float],
+    lower: dict[int, list[float]] | None = None,
 ) -> dict[str, list[Any]]:
-    """The numbers behind :func:`plot_network_study`: the predicted curves by bandwidth,
-    then the measured points (a row per code and bandwidth; blank where not measured)."""
+    """The numbers behind :func:`plot_network_study`: the predicted curves by bandwidth
+    (and their lower ends, a shared card's serial copies), then the measured points (a row
+    per code and bandwidth; blank where not measured)."""
     rows = study["rows"]
     data: dict[str, list[Any]] = {
         "bandwidth_mbit_per_s": [*mbits, *(r["bandwidth_mbit"] for r in rows)]
@@ -141,16 +145,24 @@ def network_study_data(
     blank = [None] * len(rows)
     for m, ys in curves.items():
         data[f"predicted_m{m}"] = [*ys, *blank]
+    for m, ys in (lower or {}).items():
+        data[f"predicted_serial_m{m}"] = [*ys, *blank]
     for key in ("m", "measured_s", "measured_low", "measured_high", "predicted_s"):
         data[key] = [None] * len(mbits) + [r[key] for r in rows]
     return data
 
 
 def plot_network_study(
-    study: dict[str, Any], curves: dict[int, list[float]], mbits: list[float], *, ax: Any = None
+    study: dict[str, Any],
+    curves: dict[int, list[float]],
+    mbits: list[float],
+    *,
+    lower: dict[int, list[float]] | None = None,
+    ax: Any = None,
 ) -> Drawing:
     """Measured mean iteration times (99% intervals) of real runs over rate-limited links
-    on each code's predicted curve against bandwidth, the crossover marked
+    on each code's predicted curve against bandwidth (``lower``: a shared card's bracket,
+    shaded down to it), the crossover marked
     (:func:`gctheory.cluster.network_study.network_study` and
     :func:`~gctheory.cluster.network_study.predicted_curves`).
     """
@@ -158,7 +170,11 @@ def plot_network_study(
     rec = _Recorder(ax.figure)
     for m, ys in curves.items():
         name = "cyclic-MDS (m = 1)" if m == 1 else f"Ye-Abbe m = {m}"
-        (line,) = ax.plot(mbits, ys, label=f"{name}: predicted")
+        what = "predicted, copies together" if lower else "predicted"
+        (line,) = ax.plot(mbits, ys, label=f"{name}: {what}")
+        if lower and m in lower:
+            ax.fill_between(mbits, lower[m], ys, color=line.get_color(), alpha=0.2, lw=0,
+                            label=f"{name}: down to copies one after another")  # fmt: skip
         pts = [r for r in study["rows"] if r["m"] == m]
         x = [r["bandwidth_mbit"] for r in pts]
         y = [r["measured_s"] for r in pts]
@@ -169,38 +185,59 @@ def plot_network_study(
         ax.errorbar(
             x, y, yerr=err, fmt="o", color=line.get_color(), capsize=3, label=f"{name}: measured"
         )
-    for m, c in study["crossover"].items():
-        b = c["with_overheads_mbit"]
-        ax.axvline(b, color="gray", ls=":", label=f"predicted crossover m = {m}: {b:.3g} Mbit/s")
+    for (m, c), ls in zip(study["crossover"].items(), (":", "--", "-.")):
+        b = c["model_mbit"]
+        if b is not None:
+            ax.axvline(b, color="gray", ls=ls, label=f"model crossover m = {m}: {b:.3g} Mbit/s")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("per-worker link rate (Mbit/s, tbf)")
-    ax.set_ylabel("mean iteration time (s, log)")
+    card = study.get("shared", False)
+    ax.set_xlabel(f"{'the master card' if card else 'per-worker link'} rate (Mbit/s, tbf)")
+    ax.set_ylabel("mean iteration time (s)")
     ax.set_title(
-        f"n = {study['n']}, s = {study['s']}, message {8 * study['d']} bytes (m = 1)", fontsize=10
+        f"{'one shared card' if card else 'per-worker links'}: n = {study['n']}, "
+        f"s = {study['s']}\nmessage {8 * study['d']} bytes (m = 1), 1/m of it (Ye-Abbe)",
+        fontsize=10,
     )
     _legend(ax, fontsize=8)
-    return rec.done({"time": ax}, network_study_data(study, curves, mbits))
+    return rec.done({"time": ax}, network_study_data(study, curves, mbits, lower))
+
+
+def _draw_study(kind: str, name: str, outdir: Path, quick: bool) -> list[Path]:
+    import numpy as np
+
+    from gctheory.cluster.network import network_available
+    from gctheory.cluster.network_study import predicted_curves, standard_study
+
+    ok, why = network_available()
+    if not ok:  # no namespaces here: nothing measured, nothing drawn
+        print(f"{name}: not drawn: {why}", file=sys.stderr)
+        return []
+    study = standard_study(kind, 8 if quick else 16)
+    mbits = [float(x) for x in np.geomspace(2.0, 2000.0, 31)]
+    lower = predicted_curves(study, mbits, "serial") if study["shared"] else None
+    drawn = plot_network_study(study, predicted_curves(study, mbits), mbits, lower=lower)
+    return save_figure(drawn.figure, outdir, name, drawn.data)
 
 
 @figure(
     "comm_network_measured_vs_predicted",
-    description="real runs over rate-limited links (network namespaces, tbf; needs root): "
-    "measured mean iteration time of cyclic-MDS and Ye-Abbe m = 2 on the link model's "
-    "predicted curves against bandwidth, the crossover marked",
+    description="real runs over rate-limited per-worker links (network namespaces, tbf; "
+    "needs root): measured mean iteration time of cyclic-MDS and Ye-Abbe m = 2 and m = 4 "
+    "on the link model's predicted curves against bandwidth, the crossovers marked",
     slow=True,
 )
 def _network_study_figure(outdir: Path, quick: bool) -> list[Path]:
-    import numpy as np
+    return _draw_study("per-worker", "comm_network_measured_vs_predicted", outdir, quick)
 
-    from gctheory.cluster.network import network_available
-    from gctheory.cluster.network_study import network_study, predicted_curves
 
-    ok, why = network_available()
-    if not ok:  # no namespaces here: nothing measured, nothing drawn
-        print(f"comm_network_measured_vs_predicted: not drawn: {why}", file=sys.stderr)
-        return []
-    study = network_study(iterations=8 if quick else 12)
-    mbits = [float(x) for x in np.geomspace(2.0, 2000.0, 31)]
-    drawn = plot_network_study(study, predicted_curves(study, mbits), mbits)
-    return save_figure(drawn.figure, outdir, "comm_network_measured_vs_predicted", drawn.data)
+@figure(
+    "comm_network_shared_measured_vs_predicted",
+    description="real runs over one rate-limited card at the master (network namespaces, "
+    "tbf on the master's uplink; needs root): measured mean iteration time of cyclic-MDS "
+    "and Ye-Abbe m = 2 on the shared-link predicted curves against the card's rate, the "
+    "crossover marked",
+    slow=True,
+)
+def _network_shared_figure(outdir: Path, quick: bool) -> list[Path]:
+    return _draw_study("shared", "comm_network_shared_measured_vs_predicted", outdir, quick)
