@@ -1,6 +1,7 @@
 """The Dask engine's grouped mode (gctheory.cluster.dask_groups): one long-lived task per Dask
-worker hosting a group of coded workers, measured against the prediction, carry-over, a lost
-group, the refusal of too many workers, the key of its connection, and no process left."""
+worker hosting a group of coded workers, measured against the prediction, carry-over, an
+oracle error, a lost group, the refusal of too many workers, the key of its connection, and
+no process left."""
 
 from __future__ import annotations
 
@@ -122,6 +123,32 @@ def test_grouped_carry_over_runs_the_late_task_first():
                slowdown=4.0, iterations=8, rng=0, eval_every=0)  # fmt: skip
     slow = np.argmax(p.injected, axis=1)
     assert not (p.status[np.arange(8), slow] == cl.STATUSES.index("late")).any()
+
+
+class _Flaky:
+    """A user's oracle whose partition 3 raises (in a group on a Dask worker)."""
+
+    k, dim = 4, 3
+
+    def initial_params(self):
+        return np.zeros(3)
+
+    def partial_gradient(self, params, partition):
+        if partition == 3:
+            raise RuntimeError("bad batch")
+        return params - partition
+
+
+def test_grouped_oracle_error_comes_back_as_a_record_naming_worker_and_partition():
+    """An oracle error in a group travels as an error record (text, not a pickle) and is
+    named as on the local engine; on_error="straggler" runs on without that worker."""
+    with pytest.raises(cl.ClusterError, match="worker 3 failed on partition 3.*bad batch"):
+        cl.run("gd", 4, workload=_Flaky(), engine=_grouped(), delay="constant(0)",
+               iterations=2, step_size=0.1)  # fmt: skip
+    with pytest.warns(cl.WorkerLostWarning, match="partition 3"):
+        r = cl.run("ignore", 4, s=1, workload=_Flaky(), engine=_grouped(), iterations=3,
+                   step_size=0.1, delay="constant(0.02)", on_error="straggler")  # fmt: skip
+    assert all(3 not in S for S in r.survivors) and r.iterations == 3
 
 
 @pytest.mark.filterwarnings("ignore::ResourceWarning")

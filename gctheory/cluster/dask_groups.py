@@ -18,12 +18,15 @@ Transport: that task opens a TCP connection to a listener the master binds on
 an address the operating system picks (port 0, on the interface that reaches
 the scheduler: no fixed port), and both sides prove they hold a random key
 (HMAC-SHA256 over fresh nonces, mutual, before any pickle crosses). Then the
-wire format is the local engine's (``pickle`` over the engine's own
-connection: the master sends ``("tasks", t, params_pickle, [(worker, delay),
-...], preempt)`` once per group and iteration, the group answers ``("batch",
-[blob, ...])``). Dask only places the tasks; their data never goes through the
-scheduler. A lost Dask worker closes its connection: the master reports each
-coded worker of its group dead, naming the Dask address.
+wire format is the local engine's pipe format without its shared memory (no
+block is named, no bell): the master sends ``b"P"`` and the pickled
+``("tasks", t, params_pickle, [(worker, delay), ...], preempt)`` once per group
+and iteration (``b"S"``: stop); the group answers with the records of
+:mod:`gctheory.cluster.shm` (each result as ``.npy`` bytes, each oracle error
+as text, never a pickle), read by :func:`gctheory.cluster.shm.record_events`.
+Dask only places the tasks; their data never goes through the scheduler. A
+lost Dask worker closes its connection: the master reports each coded worker
+of its group dead, naming the Dask address.
 
 The master's work per iteration is one message per group down and one parse
 per result up: O(n) with the local engine's constant.
@@ -46,7 +49,8 @@ import numpy as np
 
 from gctheory.cluster.base import Event
 from gctheory.cluster.groups import group_main
-from gctheory.cluster.worker import OracleError, WorkerState
+from gctheory.cluster.shm import record_events
+from gctheory.cluster.worker import WorkerState
 
 __all__ = ["DaskGroups", "GROUPED_ABOVE", "MAX_DASK_WORKERS", "group_task"]
 
@@ -252,7 +256,8 @@ class DaskGroups:
         t_, id_, nb = self._down
         if t_ != t or id_ != id(params):
             pp = self._params_pickle(t, params)
-            nb = len(pickle.dumps(("tasks", t, pp, [(worker, float(delay))], preempt), protocol=5))
+            task = ("tasks", t, pp, [(worker, float(delay))], preempt)
+            nb = len(pickle.dumps(task, protocol=5)) + 1  # after b"P"
             self._down = (t, id(params), nb)
         return nb
 
@@ -276,9 +281,8 @@ class DaskGroups:
             try:
                 for (t, _, preempt), (params, *items) in batches.items():
                     pp = self._params_pickle(t, params)
-                    self.conns[g].send_bytes(
-                        pickle.dumps(("tasks", t, pp, items, preempt), protocol=5)
-                    )
+                    task = ("tasks", t, pp, items, preempt)
+                    self.conns[g].send_bytes(b"P" + pickle.dumps(task, protocol=5))
             except OSError:
                 self._lose(g)
 
@@ -323,19 +327,8 @@ class DaskGroups:
 
     @staticmethod
     def _events(data: bytes, now: float) -> list[Event]:
-        """The events in one message of a group (the local engine's wire format)."""
-        events = []
-        for blob in pickle.loads(data)[1]:
-            msg = pickle.loads(blob)
-            if msg[0] == "result":
-                _, i, t, y, comp, slept = msg
-                events.append(Event("result", i, t, now, y, comp, slept, len(blob)))
-            else:
-                _, i, t, exc = msg
-                if not isinstance(exc, OracleError):  # pragma: no cover - the wire's contract
-                    exc = OracleError(i, -1, t, repr(exc))
-                events.append(Event("error", i, t, now, error=exc))
-        return events
+        """The events in one message of a group (the local engine's records)."""
+        return record_events(data, now)
 
     def _dead_events(self, now: float) -> list[Event]:
         pend, self._pending_dead = self._pending_dead, []
@@ -364,7 +357,7 @@ class DaskGroups:
         for g, conn in enumerate(self.conns):
             if g not in self._gone:
                 try:
-                    conn.send(("stop",))
+                    conn.send_bytes(b"S")
                 except OSError:
                     pass
         if self.futures:

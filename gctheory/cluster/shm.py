@@ -43,8 +43,11 @@ from typing import Any
 
 import numpy as np
 
+from gctheory.cluster.base import Event
+from gctheory.cluster.worker import OracleError
+
 __all__ = ["Board", "PARAM_SLOTS", "RESULT_SLOTS", "RECORD", "BOARD", "unpack_records",
-           "npy_bytes", "from_npy"]  # fmt: skip
+           "record_events", "npy_bytes", "from_npy"]  # fmt: skip
 
 #: parameter vectors kept at once (a group copies its task's within this many iterations)
 PARAM_SLOTS = 8
@@ -208,6 +211,20 @@ def unpack_records(data: bytes) -> list[tuple[Any, ...]]:
             tail, pos = data[pos : pos + b], pos + b
         out.append((kind, i, t, comp, slept, a, b, tail))
     return out
+
+
+def record_events(data: bytes, now: float) -> list[Event]:
+    """The events in one message of records from a group (results inline, oracle errors),
+    each arrived at ``now``; the master's reading for every transport that carries them."""
+    events = []
+    for kind, i, t, comp, slept, a, _, tail in unpack_records(data):
+        if kind == ERROR:
+            err = OracleError(i, a, t, tail.decode("utf-8", "replace"))
+            events.append(Event("error", i, t, now, error=err))
+        else:
+            y = from_npy(tail)
+            events.append(Event("result", i, t, now, y, comp, slept, RECORD.size + len(tail)))
+    return events
 
 
 def npy_bytes(y: np.ndarray) -> bytes:
