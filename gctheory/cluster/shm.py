@@ -234,6 +234,20 @@ def npy_bytes(y: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+#: the start of :func:`npy_bytes`'s header for a 1-D float64 vector (then its length, ``,), }``)
+_NPY_F8 = b"\x93NUMPY\x01\x00"
+_NPY_F8_DICT = b"{'descr': '<f8', 'fortran_order': False, 'shape': ("
+
+
 def from_npy(data: bytes) -> np.ndarray:
-    """The array of :func:`npy_bytes` (never unpickles)."""
+    """The array of :func:`npy_bytes` (never unpickles). A 1-D float64 vector, every result
+    of the Dask engine's grouped mode, is read without ``np.load``'s header parser (about 40
+    us a result against 3); anything else through ``np.load``."""
+    if data[:8] == _NPY_F8 and len(data) >= 10:
+        start = 10 + int.from_bytes(data[8:10], "little")
+        head = data[10:start]
+        if head.startswith(_NPY_F8_DICT):
+            digits, sep, _ = head[len(_NPY_F8_DICT) :].partition(b",), }")
+            if sep and digits.isdigit() and len(data) - start == 8 * int(digits):
+                return np.frombuffer(data, dtype="<f8", offset=start).copy()
     return np.load(io.BytesIO(data), allow_pickle=False)
