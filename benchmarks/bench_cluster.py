@@ -21,7 +21,8 @@
    the bare master (goal <= 1), ours at n = 1024 over ours at n = 8 (goal <= 100, linear
    in n), and the memory per coded worker (the slope of the peak between the sizes). The
    master's CPU is measured in a run without the memory sampler (a thread of the master
-   process reading /proc: ``time.process_time`` would count it), the memory in another.
+   process reading /proc: ``time.process_time`` would count it), the memory in another;
+   then the same sizes on the Dask engine (grouped at every size).
 
 Usage::
 
@@ -149,6 +150,34 @@ def scale_point(n: int, iterations: int, memory: bool = True) -> tuple[float, fl
     return cpu, peak[0]
 
 
+def scale_dask(sizes: list[int], iterations: int) -> None:
+    """The scale line on the Dask engine, grouped at every size (one long-lived task per Dask
+    worker process; the default above 16 coded workers): master CPU per iteration (the
+    master's process holds the LocalCluster's scheduler and nannies too) and the peak memory
+    of the process tree."""
+    print(f"   dask engine, grouped (a LocalCluster of worker processes), {iterations} iterations:")
+    cpu, mem = {}, {}
+    for n in sizes:
+        stop, peak = threading.Event(), list[float]()
+        th = threading.Thread(target=_tree_peak, args=(stop, peak))
+        th.start()
+        try:
+            r = cl.run("gd", n, engine=cl.DaskEngine(grouped=True), delay="constant(0)",
+                       iterations=iterations + 2, rng=0, eval_every=0, progress=False)  # fmt: skip
+        finally:
+            stop.set()
+            th.join()
+        cpu[n], mem[n] = float(np.mean(r.master_cpu[2:])), peak[0]
+        print(f"   n = {n:5d}: master CPU {1e3 * cpu[n]:7.3f} ms per iteration, peak memory "
+              f"{mem[n] / 2**30:.3f} GiB ({r.engine})")  # fmt: skip
+    lo, hi = min(sizes), max(sizes)
+    if hi > lo:
+        ratio = cpu[hi] / cpu[lo]
+        print(f"   dask master CPU n = {hi} / n = {lo}: {ratio:.1f}; memory per coded worker "
+              f"{(mem[hi] - mem[lo]) / (hi - lo) / 2**10:.0f} KiB")  # fmt: skip
+        record(f"dask gd: master CPU per iteration, n = {hi} / n = {lo}", ratio, better="lower")
+
+
 def bare_mpi(n: int, iterations: int) -> float | None:
     """The bare mpi4py master's CPU per iteration (s) at n workers, or None without MPI."""
     exe = shutil.which("mpiexec")
@@ -230,6 +259,7 @@ def main() -> None:
         section_bytes()
     if 4 in sections:
         scale([int(x) for x in args.scale_sizes.split(",")], T, args.bare_rounds)
+        scale_dask([int(x) for x in args.scale_sizes.split(",")], T)
 
 
 def section_overhead(engines: list[str], n: int, T: int, rounds: int) -> None:

@@ -4,6 +4,7 @@ on any way out of a run."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 from pathlib import Path
@@ -136,3 +137,31 @@ def test_the_pipe_bells_give_the_same_run_as_the_eventfds():
                            on_iteration=note))  # fmt: skip
     assert rang == [True] * 4 + [False] * 4
     np.testing.assert_array_equal(runs[0].params_history, runs[1].params_history)
+
+
+def test_npy_bytes_read_back_exactly_a_vector_without_np_load(monkeypatch):
+    """from_npy gives np.load's array (dtype, shape, values, writable) for vectors and for
+    what is not one; a 1-D float64 vector skips np.load's header parser (the Dask grouped
+    mode reads every result so); a truncated vector is refused, not misread."""
+    from gctheory.cluster import shm
+
+    rng = np.random.default_rng(0)
+    others = [np.zeros(0), rng.random((3, 4)), np.arange(5), np.asfortranarray(rng.random((3, 2))),
+              np.float64(2.0), rng.random(5).astype(">f8"), np.float32([1.5, 2.5])]  # fmt: skip
+    for y in [rng.random(10), rng.random(100_000), np.array([np.nan, -0.0, np.inf]), *others]:
+        z = shm.from_npy(shm.npy_bytes(y))
+        want = np.load(io.BytesIO(shm.npy_bytes(y)), allow_pickle=False)
+        assert z.dtype == want.dtype and z.shape == want.shape and z.flags.writeable
+        np.testing.assert_array_equal(z, want)
+
+    def no_load(*a, **k):
+        raise AssertionError("np.load called")
+
+    blob = shm.npy_bytes(rng.random(7))
+    monkeypatch.setattr(shm.np, "load", no_load)
+    assert shm.from_npy(blob).shape == (7,)
+    with pytest.raises(AssertionError, match="np.load called"):  # not a vector: np.load
+        shm.from_npy(shm.npy_bytes(rng.random((2, 2))))
+    monkeypatch.undo()
+    with pytest.raises(ValueError):
+        shm.from_npy(blob[:-8])

@@ -228,7 +228,10 @@ _PACKAGE = Path(__file__).resolve().parents[1] / "gctheory"
 #: profiles (admits lists, dicts and numeric scalars, nothing callable); the local
 #: engine's pipe from the master to a worker process it started itself, for tasks whose
 #: parameters are not one vector (the sequential codes'; vectors and every result go through
-#: shared memory and fixed-size records: in-memory transport, as are
+#: shared memory and fixed-size records), and the same loop in the Dask engine's grouped
+#: mode on a TCP connection to the master opened only after both sides prove the run's
+#: random key (cluster/dask_groups.py; its results come back as records, never a pickle):
+#: in-memory transport, as are
 #: multiprocessing's conn.recv in cluster/worker.py, mpi4py's messages in cluster/mpi.py,
 #: and the process pools and Dask executors of montecarlo/engine.py, none of them a file);
 #: an installed plug-in's entry point (code the user installed, not data)

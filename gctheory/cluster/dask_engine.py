@@ -1,10 +1,17 @@
-"""The Dask engine: each coded worker's iteration a Dask task, on a local or a given cluster.
+"""The Dask engine: coded workers on a local or a given Dask cluster, one task each or grouped.
 
 Split from :mod:`gctheory.cluster.engines` (which re-exports :class:`DaskEngine`
-and builds it in :func:`~gctheory.cluster.engines.make_engine`): a task ships the
-worker's state once, sends the parameters and the injected delay, and its result
-(or its failure) comes back through the future's status; a rate-limited network
-of namespaces (:mod:`gctheory.cluster.network`) runs the Dask workers inside it.
+and builds it in :func:`~gctheory.cluster.engines.make_engine`). Two modes:
+
+* one task per coded worker per iteration (small ``n``, and every network run):
+  a task ships the worker's state once, sends the parameters and the injected
+  delay, and its result (or its failure) comes back through the future's
+  status; a rate-limited network of namespaces (:mod:`gctheory.cluster.network`)
+  runs the Dask workers inside it;
+* grouped (above :data:`~gctheory.cluster.dask_groups.GROUPED_ABOVE` coded
+  workers): one task for the whole run per Dask worker, hosting a group of
+  coded workers in the local engine's event loop, answering over a connection
+  of its own (:mod:`gctheory.cluster.dask_groups`).
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ from typing import Any
 import numpy as np
 
 from gctheory.cluster.base import Engine, Event
+from gctheory.cluster.dask_groups import GROUPED_ABOVE, MAX_DASK_WORKERS, DaskGroups
+from gctheory.cluster.groups import default_processes
 from gctheory.cluster.worker import OracleError, WorkerState
 
 __all__ = ["DaskEngine"]
@@ -52,26 +61,57 @@ def _dask_task(
     return ("result", t, y, comp, sent - t1, sent)
 
 
+#: Dask settings of the engine's own LocalCluster when grouped: its scheduler and nannies run
+#: in the master's process, and their periodic work (the event loop's 20 ms tick, work
+#: stealing every 100 ms, system and memory monitors; the workers' profiler every 10 ms)
+#: cost the master about 5% of a core when idle, 0.6% with these (tasks are pinned: nothing
+#: to steal; a group's task runs the whole run: nothing to profile)
+_QUIET = {
+    "distributed.admin.tick.interval": "1s",
+    "distributed.scheduler.work-stealing": False,
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "2s",
+    "distributed.worker.profile.enabled": False,
+}
+
+
 class DaskEngine(Engine):
-    """Workers as tasks on a Dask distributed cluster; each worker's data scattered once.
+    """Workers on a Dask distributed cluster: a task each, or grouped; data shipped once.
 
     Parameters
     ----------
     address : str or None
         A scheduler address (``"tcp://host:8786"``); None starts a
-        ``LocalCluster`` (threads, ``processes=False``, one thread per worker:
-        the injected waits sleep concurrently).
+        ``LocalCluster``: one task per coded worker, threads
+        (``processes=False``, one thread per coded worker: the injected waits
+        sleep concurrently); grouped, worker processes (as many as the local engine
+        starts: :func:`~gctheory.cluster.groups.default_processes`).
     client : dask.distributed.Client, optional
         An existing client (then ``address`` is ignored and the client is not closed).
     timeout : float
         Seconds to reach the scheduler; an unreachable one is a ``TimeoutError``
         naming the address.
-    processes : bool
-        For the LocalCluster: worker processes instead of threads.
+    processes : bool, optional
+        For the LocalCluster: worker processes instead of threads (default:
+        threads for one task per coded worker, processes when grouped).
     n_workers : int, optional
         For the LocalCluster: Dask workers to start (default one, with a
         thread per gradient-coding worker; ``n_workers=n`` gives each
-        gradient-coding worker its own Dask worker, so closing one loses one).
+        gradient-coding worker its own Dask worker, so closing one loses one;
+        grouped: ``min(n, 4 x cores)``, each hosting one group).
+    grouped : bool, optional
+        One long-lived task per Dask worker hosting a group of coded workers
+        (:mod:`gctheory.cluster.dask_groups`) instead of one task per coded
+        worker per iteration. Default: grouped when ``n >``
+        :data:`~gctheory.cluster.dask_groups.GROUPED_ABOVE` (one task each
+        costs the master about 1.8 ms of CPU per coded worker per iteration)
+        and there is no ``network``. Grouped, the Dask workers must reach the
+        master (on a port the operating system picks); one task each needs
+        only the scheduler.
+    max_workers : int, optional
+        Most coded workers accepted (default
+        :data:`~gctheory.cluster.dask_groups.MAX_DASK_WORKERS`); a larger ``n``
+        is refused before any work.
     network : NetworkSpec or str, optional
         Run over a rate-limited network on this machine (Linux, root; see
         :mod:`gctheory.cluster.network`): the scheduler and the master in the
@@ -88,8 +128,13 @@ class DaskEngine(Engine):
     lost with it: the engine reports each gradient-coding worker it held as
     dead (naming the Dask address), and the master goes on without them.
 
-    A task already running cannot be interrupted: a late worker's sleep runs
-    out, its result is recorded as late and dropped (``preempt`` has no effect).
+    One task per coded worker: a task already running cannot be interrupted: a
+    late worker's sleep runs out, its result is recorded as late and dropped
+    (``preempt`` has no effect). Grouped: a group's coded workers follow the
+    local engine's rules (:mod:`gctheory.cluster.groups`): with ``preempt`` a
+    newer task cancels a pending result; without, the late result is sent and
+    the newer task started after it (carry-over). A lost Dask worker loses its
+    whole group.
 
     Examples
     --------
@@ -107,9 +152,11 @@ class DaskEngine(Engine):
         *,
         client: Any = None,
         timeout: float = 10.0,
-        processes: bool = False,
+        processes: bool | None = None,
         n_workers: int | None = None,
         network: Any = None,
+        grouped: bool | None = None,
+        max_workers: int | None = None,
     ) -> None:
         try:
             import distributed  # noqa: F401
@@ -117,11 +164,21 @@ class DaskEngine(Engine):
             raise ImportError(
                 'the dask engine needs dask.distributed: pip install "gctheory[dask]"'
             ) from exc
-        self.address, self.timeout, self.processes = address, float(timeout), bool(processes)
-        if n_workers is not None and (not isinstance(n_workers, int) or n_workers < 1):
-            raise ValueError(f"n_workers must be a positive int or None, got {n_workers!r}")
-        self.n_workers = n_workers
+        for key, val in (("n_workers", n_workers), ("max_workers", max_workers)):
+            if val is not None and (not isinstance(val, int) or isinstance(val, bool) or val < 1):
+                raise ValueError(f"{key} must be a positive int or None, got {val!r}")
+        for key, val in (("processes", processes), ("grouped", grouped)):
+            if val is not None and not isinstance(val, bool):
+                raise ValueError(f"{key} must be True, False or None, got {val!r}")
         self.network = _network_spec(network, address, client)
+        if grouped and self.network is not None:
+            raise ValueError(
+                "grouped=True does not run over network= (the network's latency is injected "
+                "and its transfers timed per task); use grouped=None or False with network="
+            )
+        self.address, self.timeout, self._processes = address, float(timeout), processes
+        self.n_workers, self.grouped = n_workers, grouped
+        self.max_workers = MAX_DASK_WORKERS if max_workers is None else max_workers
         self.net: Any = None  # the Network, while it is up
         #: (worker, iteration, seconds from the message leaving to the master holding it)
         self.transfers: list[tuple[int, int, float]] = []
@@ -138,6 +195,20 @@ class DaskEngine(Engine):
         self._down: tuple[int, int, int] = (-1, -1, 0)  # (t, id(params), bytes) of the last
         self._per_slot = 1
         self._pool: Any = None  # the threads fetching messages as they are done (network)
+        self._groups: DaskGroups | None = None  # grouped mode, once started
+        self._grouped_as: tuple[int, int] | None = None  # (groups, coded workers), once started
+        self._grouped_now = bool(grouped)  # this run's mode (``grouped`` resolved by n)
+
+    @property
+    def processes(self) -> bool:
+        """Whether the LocalCluster runs worker processes (threads: False)."""
+        return self._grouped_now if self._processes is None else self._processes
+
+    def is_grouped(self, n: int) -> bool:
+        """Whether ``n`` coded workers run grouped (see ``grouped``)."""
+        if self.grouped is not None:
+            return self.grouped
+        return self.network is None and n > GROUPED_ABOVE
 
     def _connect(self, n: int) -> Any:
         from distributed import Client, LocalCluster
@@ -147,17 +218,26 @@ class DaskEngine(Engine):
         if self.network is not None:
             self._client = self._connect_network(n)
         elif self.address is None:
-            nw = self.n_workers or (1 if not self.processes else min(n, 2))
-            self._cluster = LocalCluster(
-                n_workers=nw,
-                threads_per_worker=-(-n // nw),
-                processes=self.processes,
-                # no fixed port: LocalCluster's dashboard_address=None alone still binds
-                # the scheduler's HTTP server to 8787 (a user's own dashboard holds it)
-                dashboard_address=None,
-                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-            )
-            self._client = Client(self._cluster)
+            if (
+                self._grouped_now
+            ):  # a group per Dask worker (the local engine's count): one thread each
+                nw, per = self.n_workers or default_processes(n), 1
+            else:
+                nw = self.n_workers or (1 if not self.processes else min(n, 2))
+                per = -(-n // nw)
+            import dask.config
+
+            with dask.config.set(_QUIET if self._grouped_now else {}):
+                self._cluster = LocalCluster(
+                    n_workers=nw,
+                    threads_per_worker=per,
+                    processes=self.processes,
+                    # no fixed port: LocalCluster's dashboard_address=None alone still binds
+                    # the scheduler's HTTP server to 8787 (a user's own dashboard holds it)
+                    dashboard_address=None,
+                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                )
+                self._client = Client(self._cluster)
         else:
             try:
                 self._client = Client(self.address, timeout=self.timeout)
@@ -170,10 +250,24 @@ class DaskEngine(Engine):
         return self._client
 
     def start(self, states: list[WorkerState]) -> None:
-        client = self._connect(len(states))
+        n = len(states)
+        if self.max_workers is not None and n > self.max_workers:  # run() refused earlier
+            raise ValueError(_too_many(n, self.max_workers))
+        self._grouped_now = self.is_grouped(n)
+        client = self._connect(n)
         addrs = sorted(client.scheduler_info()["workers"])
         if not addrs:
             raise TimeoutError(f"the Dask cluster {self.describe()} has no workers")
+        if self._grouped_now:
+            self._groups = DaskGroups(client, max(self.timeout, 120.0))
+            try:
+                self._groups.start(states, addrs)
+            except BaseException:
+                self.close()  # the run never started: nothing of it may outlive this call
+                raise
+            self._where = [self._groups.addrs[g] for g in self._groups.group_of]
+            self._grouped_as = (len(self._groups.addrs), n)
+            return
         self._where = [addrs[i % len(addrs)] for i in range(len(states))]
         info = client.scheduler_info()["workers"]
         self._per_slot = max(
@@ -192,6 +286,8 @@ class DaskEngine(Engine):
         return self._per_slot
 
     def submit(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> int:
+        if self._groups is not None:
+            return self._groups.submit(worker, t, params, delay, preempt)
         if worker in self._dead:
             return 0
         lat = self.network.latency_s if self.network is not None else 0.0
@@ -236,7 +332,10 @@ class DaskEngine(Engine):
 
     def poll(self, timeout: float | None) -> list[Event]:
         """What came back: results of the newest iteration gathered in one round trip;
-        a late task (an iteration the master has left) reported without moving its message."""
+        a late task (an iteration the master has left) reported without moving its message;
+        grouped: each coded worker's result as it came."""
+        if self._groups is not None:
+            return self._groups.poll(timeout)
         events: list[Event] = []
         try:
             item = self._q.get(timeout=timeout)
@@ -314,6 +413,9 @@ class DaskEngine(Engine):
                 self.net.down()
                 self.net = None
             return
+        if self._groups is not None:
+            self._groups.close()
+            self._groups = None
         for f in list(self._futures.values()):
             f.cancel()
         self._futures.clear()
@@ -337,9 +439,15 @@ class DaskEngine(Engine):
     def describe(self) -> str:
         if self.network is not None:
             return f"dask (network {self.network.label()})"
-        return f"dask ({self.address or 'LocalCluster'})"
+        where = self.address or "LocalCluster"
+        if self._grouped_as is not None:
+            G, n = self._grouped_as
+            return f"dask ({where}, {G} groups hosting {n} coded workers)"
+        return f"dask ({where})"
 
     def where(self, worker: int) -> str:
+        if self._groups is not None:
+            return self._groups.where(worker)
         return f"Dask worker {self._where[worker]}" if self._where else f"worker {worker}"
 
     def _connect_network(self, n: int) -> Any:
@@ -374,3 +482,11 @@ def _network_spec(network: Any, address: Any, client: Any) -> Any:
     from gctheory.cluster.network.dask import as_spec
 
     return as_spec(network, address, client)
+
+
+def _too_many(n: int, limit: int) -> str:
+    return (
+        f"n={n} coded workers but the dask engine runs at most max_workers={limit} (the "
+        f"master's per-iteration work grows with n); use n <= {limit} or "
+        "DaskEngine(max_workers=...)"
+    )

@@ -27,16 +27,8 @@ import numpy as np
 from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.dask_engine import DaskEngine
 from gctheory.cluster.groups import default_processes, group_main
-from gctheory.cluster.shm import (
-    BOARD,
-    ERROR,
-    RECORD,
-    RESULT_SLOTS,
-    Board,
-    from_npy,
-    unpack_records,
-)
-from gctheory.cluster.worker import OracleError, WorkerState
+from gctheory.cluster.shm import BOARD, RECORD, RESULT_SLOTS, Board, record_events
+from gctheory.cluster.worker import WorkerState
 
 __all__ = [
     "Event",
@@ -443,15 +435,7 @@ class LocalEngine(Engine):
 
     def _events(self, data: bytes, now: float) -> list[Event]:
         """The events in one message of a worker process (see :mod:`~gctheory.cluster.groups`)."""
-        events = []
-        for kind, i, t, comp, slept, a, _, tail in unpack_records(data):
-            if kind == ERROR:
-                err = OracleError(i, a, t, tail.decode("utf-8", "replace"))
-                events.append(Event("error", i, t, now, error=err))
-            else:
-                y = from_npy(tail)
-                events.append(Event("result", i, t, now, y, comp, slept, RECORD.size + len(tail)))
-        return events
+        return record_events(data, now)
 
     def close(self) -> None:
         try:

@@ -43,8 +43,11 @@ from typing import Any
 
 import numpy as np
 
+from gctheory.cluster.base import Event
+from gctheory.cluster.worker import OracleError
+
 __all__ = ["Board", "PARAM_SLOTS", "RESULT_SLOTS", "RECORD", "BOARD", "unpack_records",
-           "npy_bytes", "from_npy"]  # fmt: skip
+           "record_events", "npy_bytes", "from_npy"]  # fmt: skip
 
 #: parameter vectors kept at once (a group copies its task's within this many iterations)
 PARAM_SLOTS = 8
@@ -210,6 +213,20 @@ def unpack_records(data: bytes) -> list[tuple[Any, ...]]:
     return out
 
 
+def record_events(data: bytes, now: float) -> list[Event]:
+    """The events in one message of records from a group (results inline, oracle errors),
+    each arrived at ``now``; the master's reading for every transport that carries them."""
+    events = []
+    for kind, i, t, comp, slept, a, _, tail in unpack_records(data):
+        if kind == ERROR:
+            err = OracleError(i, a, t, tail.decode("utf-8", "replace"))
+            events.append(Event("error", i, t, now, error=err))
+        else:
+            y = from_npy(tail)
+            events.append(Event("result", i, t, now, y, comp, slept, RECORD.size + len(tail)))
+    return events
+
+
 def npy_bytes(y: np.ndarray) -> bytes:
     """``y`` as ``.npy`` bytes (read back with ``np.load(..., allow_pickle=False)``)."""
     buf = io.BytesIO()
@@ -217,6 +234,20 @@ def npy_bytes(y: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+#: the start of :func:`npy_bytes`'s header for a 1-D float64 vector (then its length, ``,), }``)
+_NPY_F8 = b"\x93NUMPY\x01\x00"
+_NPY_F8_DICT = b"{'descr': '<f8', 'fortran_order': False, 'shape': ("
+
+
 def from_npy(data: bytes) -> np.ndarray:
-    """The array of :func:`npy_bytes` (never unpickles)."""
+    """The array of :func:`npy_bytes` (never unpickles). A 1-D float64 vector, every result
+    of the Dask engine's grouped mode, is read without ``np.load``'s header parser (about 40
+    us a result against 3); anything else through ``np.load``."""
+    if data[:8] == _NPY_F8 and len(data) >= 10:
+        start = 10 + int.from_bytes(data[8:10], "little")
+        head = data[10:start]
+        if head.startswith(_NPY_F8_DICT):
+            digits, sep, _ = head[len(_NPY_F8_DICT) :].partition(b",), }")
+            if sep and digits.isdigit() and len(data) - start == 8 * int(digits):
+                return np.frombuffer(data, dtype="<f8", offset=start).copy()
     return np.load(io.BytesIO(data), allow_pickle=False)
