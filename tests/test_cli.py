@@ -117,7 +117,28 @@ def test_registered_claims_have_unique_keys_and_known_papers():
     assert all(c.paper in paper_checks.all_sources() for c in claims)  # seeds + other sources
 
 
-def test_reproduce_writes_report(tmp_path, capsys):
+_CLAIM_RESULTS: dict[tuple[str, bool], object] = {}
+
+
+@pytest.fixture
+def claims_once(monkeypatch):
+    """``paper_checks.run_claims`` computing each (claim, quick) once in this module: the
+    reproduce tests below are about what the command writes and which figures it asks
+    for, and run the same seeded claims (results are deterministic)."""
+    real = paper_checks.run_claims
+
+    def run_once(claims, *, quick=False, progress=None):
+        keys = [(c.key, quick) for c in claims]
+        todo = [c for c, k in zip(claims, keys) if k not in _CLAIM_RESULTS]
+        if todo:
+            for c, res in zip(todo, real(todo, quick=quick, progress=progress)):
+                _CLAIM_RESULTS[(c.key, quick)] = res
+        return [_CLAIM_RESULTS[k] for k in keys]
+
+    monkeypatch.setattr(paper_checks, "run_claims", run_once)
+
+
+def test_reproduce_writes_report(tmp_path, capsys, claims_once):
     # Only one small paper's claims, to keep the test short; figures are tested per module.
     code = main(
         [
@@ -295,7 +316,7 @@ def test_names_are_the_owners_objects():
     assert dict(tradeoff.TRADEOFF_AXES) == _names.TRADEOFF_AXES
 
 
-def test_reproduce_for_one_paper_makes_only_its_figures(tmp_path, monkeypatch):
+def test_reproduce_for_one_paper_makes_only_its_figures(tmp_path, monkeypatch, claims_once):
     # issue 29: `reproduce --paper X` remade every figure
     import gctheory.cli as cli
     import gctheory.cli._core as core
