@@ -27,6 +27,7 @@ from gctheory.cluster.dask_groups import (  # noqa: E402
     DaskGroups,
     group_task,
 )
+from tests._oracles import FlakyOracle  # noqa: E402
 
 
 def _descendants() -> set[int]:
@@ -125,28 +126,14 @@ def test_grouped_carry_over_runs_the_late_task_first():
     assert not (p.status[np.arange(8), slow] == cl.STATUSES.index("late")).any()
 
 
-class _Flaky:
-    """A user's oracle whose partition 3 raises (in a group on a Dask worker)."""
-
-    k, dim = 4, 3
-
-    def initial_params(self):
-        return np.zeros(3)
-
-    def partial_gradient(self, params, partition):
-        if partition == 3:
-            raise RuntimeError("bad batch")
-        return params - partition
-
-
 def test_grouped_oracle_error_comes_back_as_a_record_naming_worker_and_partition():
     """An oracle error in a group travels as an error record (text, not a pickle) and is
     named as on the local engine; on_error="straggler" runs on without that worker."""
     with pytest.raises(cl.ClusterError, match="worker 3 failed on partition 3.*bad batch"):
-        cl.run("gd", 4, workload=_Flaky(), engine=_grouped(), delay="constant(0)",
+        cl.run("gd", 4, workload=FlakyOracle(), engine=_grouped(), delay="constant(0)",
                iterations=2, step_size=0.1)  # fmt: skip
     with pytest.warns(cl.WorkerLostWarning, match="partition 3"):
-        r = cl.run("ignore", 4, s=1, workload=_Flaky(), engine=_grouped(), iterations=3,
+        r = cl.run("ignore", 4, s=1, workload=FlakyOracle(), engine=_grouped(), iterations=3,
                    step_size=0.1, delay="constant(0.02)", on_error="straggler")  # fmt: skip
     assert all(3 not in S for S in r.survivors) and r.iterations == 3
 

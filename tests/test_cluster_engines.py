@@ -16,6 +16,7 @@ pytest.importorskip("sklearn")
 from gctheory import cluster as cl  # noqa: E402
 from gctheory.cli import main  # noqa: E402
 from gctheory.cluster.compare import compare  # noqa: E402
+from tests._oracles import FlakyOracle
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,28 +95,14 @@ def test_mpi_engine_under_mpiexec(tmp_path):
     assert rp.iterations == 4
 
 
-class _FlakyDask:
-    """A user's oracle whose partition 3 raises (on a Dask worker)."""
-
-    k, dim = 4, 3
-
-    def initial_params(self):
-        return np.zeros(3)
-
-    def partial_gradient(self, params, partition):
-        if partition == 3:
-            raise RuntimeError("bad batch")
-        return params - partition
-
-
 def test_dask_oracle_error_and_late_results_are_reported():
     pytest.importorskip("distributed")
     # an oracle error on a Dask worker: named with worker and partition, as on the local engine
     with pytest.raises(cl.ClusterError, match="worker 3 failed on partition 3.*bad batch"):
-        cl.run("gd", 4, workload=_FlakyDask(), engine="dask", delay="constant(0)",
+        cl.run("gd", 4, workload=FlakyOracle(), engine="dask", delay="constant(0)",
                iterations=2, step_size=0.1)  # fmt: skip
     with pytest.warns(cl.WorkerLostWarning, match="partition 3"):
-        r = cl.run("ignore", 4, s=1, workload=_FlakyDask(), engine="dask", iterations=3,
+        r = cl.run("ignore", 4, s=1, workload=FlakyOracle(), engine="dask", iterations=3,
                    step_size=0.1, delay="constant(0.02)", on_error="straggler")  # fmt: skip
     assert all(3 not in S for S in r.survivors)
     # one worker 0.2 s late each iteration: its result is not gathered, yet its time is recorded
