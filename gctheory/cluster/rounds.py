@@ -145,7 +145,7 @@ class EngineRounds:
             closed = self.deadline is not None and now - self.start >= self.deadline
             live = n - len(rec.dead) - len(arr.arrived) - len(arr.erred)
             cut = None  # the paper's (1 + mu) rule decides by the answers' times
-            if getattr(rule, "timed", False):
+            if rule.timed:
                 el = rec.finish[t] - rec.start_at[t]
                 S, cut = rule.decide(arr.arrived, el, now - self.start, live)
             else:
