@@ -63,7 +63,8 @@ _BELL = -1
 class _Batch:
     """Tasks of one iteration sharing their parameters, per worker process."""
 
-    __slots__ = ("t", "params", "preempt", "workers", "delays", "pp", "nb")
+    __slots__ = ("t", "params", "preempt", "workers", "delays", "pp", "nb", "shm_workers",
+                 "shm_delays")  # fmt: skip
 
     def __init__(self, t: int, params: Any, preempt: bool, processes: int) -> None:
         self.t, self.params, self.preempt = t, params, preempt
@@ -71,6 +72,9 @@ class _Batch:
         self.delays: list[list[float]] = [[] for _ in range(processes)]
         self.pp: bytes | None = None  # the parameters pickled (None: in the shared block)
         self.nb = 0  # the bytes one task would take alone
+        # tasks for the shared block's table, written together at the next send
+        self.shm_workers: list[int] = []
+        self.shm_delays: list[float] = []
 
 
 def _too_many(n: int, limit: int) -> str:
@@ -228,8 +232,9 @@ class LocalEngine(Engine):
         b = self._batch
         if b is None or b.t != t or b.params is not params or b.preempt != bool(preempt):
             b = self._new_batch(t, params, bool(preempt))
-        if b.pp is None:  # into the shared block's table: one bell for every group
-            self._board.task(worker, t, params, delay, preempt)  # type: ignore[union-attr]
+        if b.pp is None:  # into the shared block's table (at the next send): one bell for all
+            b.shm_workers.append(worker)
+            b.shm_delays.append(float(delay))
             self._rings = True
         else:
             g = self._group_of[worker]
@@ -240,6 +245,8 @@ class LocalEngine(Engine):
     def _new_batch(self, t: int, params: Any, preempt: bool) -> _Batch:
         """The tasks of one iteration that share ``params``: written once in the shared block
         (see :mod:`~gctheory.cluster.shm`) when they are a float64 vector, else pickled once."""
+        if self._batch is not None and self._batch.shm_workers:
+            self._write_table(self._batch)
         b = _Batch(t, params, preempt, len(self._members))
         board = self._board
         if isinstance(params, np.ndarray) and params.dtype == np.float64 and params.ndim == 1:
@@ -255,6 +262,16 @@ class LocalEngine(Engine):
         self._batch = b
         return b
 
+    def _write_table(self, b: _Batch) -> None:
+        """Batch ``b``'s queued tasks into the shared block's table, together."""
+        ws, delays, b.shm_workers, b.shm_delays = b.shm_workers, b.shm_delays, [], []
+        if len(set(ws)) < len(ws):  # a worker sent two tasks before a send: the newer holds
+            last = dict(zip(ws, delays))
+            ws, delays = list(last), list(last.values())
+        board = self._board
+        assert board is not None, "a batch for the table is made with the block"
+        board.tasks(np.array(ws), b.t, b.params, np.array(delays, float), b.preempt)
+
     def _make_board(self, d: int) -> Board:
         """The shared block, named to every process."""
         board = Board(len(self._group_of), d)
@@ -266,6 +283,8 @@ class LocalEngine(Engine):
         message to each process without eventfd), one message per process and batch else."""
         if self._rings:
             self._rings = False
+            if self._batch is not None and self._batch.shm_workers:
+                self._write_table(self._batch)
             if self._bells is not None:
                 os.eventfd_write(self._bells[0].fileno(), 1)
             else:
@@ -419,11 +438,13 @@ class LocalEngine(Engine):
         done = board.produced[new]
         if (done - board.consumed[new] == 1).all():  # one result each: read at once
             k = (done - 1) % RESULT_SLOTS
-            heads, msgs = board.res_head[new, k].tolist(), board.results[new, k]
+            heads, msgs = board.res_head[new, k], board.results[new, k]
             board.consumed[new] = done
-            got = sorted(zip(heads, new.tolist(), range(len(heads))), key=lambda r: r[0][4])
-            return [Event("result", i, int(h[0]), now, msgs[j, : int(h[3])], h[1], h[2],
-                          nb + 8 * int(h[3])) for h, i, j in got]  # fmt: skip
+            order = heads[:, 4].argsort(kind="stable")  # in the order written
+            return [Event("result", i, int(t), now, msgs[j, : int(size)], comp, slept,
+                          nb + 8 * int(size))
+                    for j, i, (t, comp, slept, size, _) in zip(order.tolist(), new[order].tolist(),
+                                                              heads[order].tolist())]  # fmt: skip
         rows = [(at, i, t, comp, slept, y) for i in new.tolist()
                 for at, t, comp, slept, y in board.take(i)]  # fmt: skip
         rows.sort(key=lambda r: r[0])

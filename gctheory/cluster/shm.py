@@ -125,12 +125,20 @@ class Board:
 
     def task(self, worker: int, t: int, params: np.ndarray, delay: float, preempt: bool) -> None:
         """Worker ``worker``'s new task (its group sees it at its next look)."""
+        self.tasks(np.array([worker]), t, params, np.array([delay], float), preempt)
+
+    def tasks(self, workers: np.ndarray, t: int, params: np.ndarray, delays: np.ndarray,
+              preempt: bool) -> None:  # fmt: skip
+        """New tasks of iteration ``t`` for ``workers`` (distinct), their injected ``delays``:
+        written column-wise, a few array writes whatever their number. Each worker's entry
+        is marked being written (-1) before its fields change and gets its new number last."""
         version = self.put(params)
-        self.tasks_sent += 1
-        self.task_no[worker] = -1  # being written
-        self.task_t[worker], self.task_ver[worker] = t, version
-        self.task_delay[worker], self.task_preempt[worker] = delay, preempt
-        self.task_no[worker] = self.tasks_sent
+        first = self.tasks_sent + 1
+        self.tasks_sent += len(workers)
+        self.task_no[workers] = -1  # being written
+        self.task_t[workers], self.task_ver[workers] = t, version
+        self.task_delay[workers], self.task_preempt[workers] = delays, preempt
+        self.task_no[workers] = np.arange(first, self.tasks_sent + 1)
 
     def new_results(self) -> np.ndarray:
         """The workers with results not yet taken."""
