@@ -13,6 +13,7 @@ pytest.importorskip("sklearn")
 
 from gctheory import cluster as cl  # noqa: E402
 from gctheory.delays import read_trace  # noqa: E402
+from tests._oracles import FlakyOracle  # noqa: E402
 
 DELAY = "shifted_exp(0.01, 0.01)"
 
@@ -132,7 +133,7 @@ def test_killed_worker_refused_with_s_0():
 
 
 class _Flaky:
-    """A user's oracle whose partition 3 raises."""
+    """A user's oracle whose partition 3 raises (with any k: the refusal of a wrong k)."""
 
     def __init__(self, k: int = 4) -> None:
         self.k, self.dim = k, 3
@@ -148,10 +149,12 @@ class _Flaky:
 
 
 def test_oracle_error_names_worker_and_partition():
+    # the oracle from tests._oracles: a worker process unpickling a class of this module
+    # would import the module, pytest and all (about 0.2 s of CPU per worker)
     with pytest.raises(cl.ClusterError, match="worker 3 failed on partition 3.*bad batch"):
-        cl.run("gd", 4, workload=_Flaky(), delay="constant(0)", iterations=2, step_size=0.1)
+        cl.run("gd", 4, workload=FlakyOracle(), delay="constant(0)", iterations=2, step_size=0.1)
     with pytest.warns(cl.WorkerLostWarning, match="partition 3"):
-        r = cl.run("ignore", 4, s=1, workload=_Flaky(), iterations=3, step_size=0.1,
+        r = cl.run("ignore", 4, s=1, workload=FlakyOracle(), iterations=3, step_size=0.1,
                    delay="constant(0.05)", on_error="straggler")  # fmt: skip
     assert all(3 not in S for S in r.survivors)
 

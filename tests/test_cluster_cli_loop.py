@@ -98,35 +98,16 @@ def test_a_killed_worker_is_reaped_before_its_exit_code_is_read():
     assert "killed by SIGKILL (exit code -9)" in msg and "None" not in msg
 
 
-_EVENTS: list = []  # the master's order of events (the workers have their own copies)
-
-
-class _NotedMetrics:
-    """The quadratic workload, noting when the master evaluates its metrics."""
-
-    def __init__(self, k):
-        from gctheory.cluster.workloads import QuadraticWorkload
-
-        self.inner = QuadraticWorkload(k)
-        self.k, self.dim = k, self.inner.dim
-
-    def initial_params(self):
-        return self.inner.initial_params()
-
-    def partial_gradient(self, params, partition):
-        return self.inner.partial_gradient(params, partition)
-
-    def metrics(self, params):
-        _EVENTS.append("metrics")
-        return self.inner.metrics(params)
-
-
 def test_metrics_are_evaluated_after_the_run_never_between_iterations():
-    _EVENTS.clear()
-    wl = _NotedMetrics(4)
+    # the workload lives in tests._oracles: the workers unpickle it without importing this
+    # module (pytest and all, about 0.2 s of CPU per worker)
+    from tests._oracles import EVENTS, NotedMetrics
+
+    EVENTS.clear()
+    wl = NotedMetrics(4)
     r = cl.run("cyclic_mds", 4, s=1, workload=wl, delay="constant(0)", iterations=4, rng=0,
-               eval_every=1, on_iteration=lambda t, eng: _EVENTS.append(t))  # fmt: skip
-    assert _EVENTS == [0, 1, 2, 3] + ["metrics"] * 5  # none between timed iterations
+               eval_every=1, on_iteration=lambda t, eng: EVENTS.append(t))  # fmt: skip
+    assert EVENTS == [0, 1, 2, 3] + ["metrics"] * 5  # none between timed iterations
     assert list(r.metric_iterations) == [0, 1, 2, 3, 4]
     want = [wl.inner.metrics(r.params_history[k])["train_loss"] for k in r.metric_iterations]
     np.testing.assert_array_equal(r.metrics["train_loss"], want)

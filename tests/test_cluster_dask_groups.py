@@ -63,6 +63,34 @@ def _grouped(n_workers: int = 2, **kw) -> cl.DaskEngine:
     return cl.DaskEngine(grouped=True, n_workers=n_workers, **kw)
 
 
+@pytest.fixture(scope="module")
+def shared():
+    """A client of one LocalCluster of two worker processes (one thread each, the settings
+    the grouped engine gives its own), shared by the grouped runs that neither look at the
+    process tree nor need a cluster of their own: each would otherwise start one (about 3 s
+    of CPU). ``DaskEngine(client=...)`` runs two groups on it and leaves it up."""
+    import dask.config
+    from distributed import Client, LocalCluster
+
+    from gctheory.cluster.dask_engine import _QUIET
+
+    with dask.config.set(_QUIET):
+        cluster = LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,  # and no fixed port for the scheduler's HTTP server
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+        )
+    with cluster, Client(cluster) as client:
+        yield client
+
+
+def _on(client) -> cl.DaskEngine:
+    """The grouped engine on the shared cluster: two groups."""
+    return cl.DaskEngine(grouped=True, client=client)
+
+
 def test_default_mode_by_n_and_network():
     eng = cl.DaskEngine()
     assert not eng.is_grouped(GROUPED_ABOVE) and eng.is_grouped(GROUPED_ABOVE + 1)
@@ -110,49 +138,32 @@ def test_grouped_run_inside_prediction_each_arrival_its_own():
     assert _descendants() <= before  # the Dask workers and their nannies are gone
 
 
-def test_grouped_carry_over_runs_the_late_task_first():
+def test_grouped_carry_over_runs_the_late_task_first(shared):
     """preempt=False: a straggler finishes its old task (sent, recorded late) before the new
     one, so its next answer comes after the rest of its old wait."""
-    r = cl.run("ignore", 6, s=1, engine=_grouped(), delay="constant(0.03)", n_slow=1,
+    r = cl.run("ignore", 6, s=1, engine=_on(shared), delay="constant(0.03)", n_slow=1,
                slowdown=4.0, iterations=8, rng=0, eval_every=0, preempt=False)  # fmt: skip
     assert r.iterations == 8 and r.config["preempt"] is False
     slow = np.argmax(r.injected, axis=1)
     late = r.status[np.arange(8), slow] == cl.STATUSES.index("late")
     assert late.sum() >= 3  # its old results still arrive (not cancelled)
     # preempted, the same straggler's results are cancelled: none arrives late
-    p = cl.run("ignore", 6, s=1, engine=_grouped(), delay="constant(0.03)", n_slow=1,
+    p = cl.run("ignore", 6, s=1, engine=_on(shared), delay="constant(0.03)", n_slow=1,
                slowdown=4.0, iterations=8, rng=0, eval_every=0)  # fmt: skip
     slow = np.argmax(p.injected, axis=1)
     assert not (p.status[np.arange(8), slow] == cl.STATUSES.index("late")).any()
 
 
-def test_grouped_oracle_error_comes_back_as_a_record_naming_worker_and_partition():
+def test_grouped_oracle_error_comes_back_as_a_record_naming_worker_and_partition(shared):
     """An oracle error in a group travels as an error record (text, not a pickle) and is
     named as on the local engine; on_error="straggler" runs on without that worker."""
     with pytest.raises(cl.ClusterError, match="worker 3 failed on partition 3.*bad batch"):
-        cl.run("gd", 4, workload=FlakyOracle(), engine=_grouped(), delay="constant(0)",
+        cl.run("gd", 4, workload=FlakyOracle(), engine=_on(shared), delay="constant(0)",
                iterations=2, step_size=0.1)  # fmt: skip
     with pytest.warns(cl.WorkerLostWarning, match="partition 3"):
-        r = cl.run("ignore", 4, s=1, workload=FlakyOracle(), engine=_grouped(), iterations=3,
+        r = cl.run("ignore", 4, s=1, workload=FlakyOracle(), engine=_on(shared), iterations=3,
                    step_size=0.1, delay="constant(0.02)", on_error="straggler")  # fmt: skip
     assert all(3 not in S for S in r.survivors) and r.iterations == 3
-
-
-@pytest.mark.filterwarnings("ignore::ResourceWarning")
-def test_lost_dask_worker_loses_its_group_and_an_exact_code_goes_on():
-    eng = _grouped(n_workers=4)  # groups of 2: coded workers 1 and 5 share group 1
-
-    def kill(t, engine):
-        if t == 1:
-            os.kill(engine._groups.pids[1], signal.SIGKILL)
-
-    with warnings.catch_warnings(record=True) as got:
-        warnings.simplefilter("always", cl.WorkerLostWarning)
-        r = cl.run("cyclic_mds", 8, s=2, engine=eng, delay="shifted_exp(0.01, 0.01)",
-                   iterations=6, rng=0, on_iteration=kill, eval_every=0)  # fmt: skip
-    assert r.iterations == 6 and sorted(r.dead) == [1, 5]
-    assert any("Dask worker" in str(w.message) for w in got)
-    assert all(not {1, 5} & set(S) for S in r.survivors[max(r.dead.values()) :])
 
 
 class _NoStart(cl.DaskEngine):
@@ -232,6 +243,26 @@ def test_the_connection_needs_the_key_both_ways():
     got[1].close()
     srv.close()
     assert len(errors) == 1
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+def test_lost_dask_worker_loses_its_group_and_an_exact_code_goes_on(shared):
+    """Cyclic MDS n = 4, s = 2 on the shared cluster's two groups: the Dask worker hosting
+    group 1 (coded workers 1 and 3) killed; both are dead, the run goes on without them.
+    Last of this module's users of the shared cluster: its nanny restarts the killed worker."""
+    eng = _on(shared)
+
+    def kill(t, engine):
+        if t == 1:
+            os.kill(engine._groups.pids[1], signal.SIGKILL)
+
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always", cl.WorkerLostWarning)
+        r = cl.run("cyclic_mds", 4, s=2, engine=eng, delay="shifted_exp(0.01, 0.01)",
+                   iterations=6, rng=0, on_iteration=kill, eval_every=0)  # fmt: skip
+    assert r.iterations == 6 and sorted(r.dead) == [1, 3]
+    assert any("Dask worker" in str(w.message) for w in got)
+    assert all(not {1, 3} & set(S) for S in r.survivors[max(r.dead.values()) :])
 
 
 @pytest.mark.slow

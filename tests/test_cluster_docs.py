@@ -21,7 +21,19 @@ def test_the_page_has_snippets():
     assert len(SNIPPETS) >= 5
 
 
-@pytest.mark.parametrize("i", range(len(SNIPPETS)))
+#: Snippets the default run runs (each is a fresh interpreter, ~1.5-2.5 s of CPU); the rest are
+#: ``extended`` (CI, ``pytest -m 'not slow'``, runs every one). The first one builds a run spec
+#: and simulates it, with no worker process.
+DEFAULT = {0}
+
+
+@pytest.mark.parametrize(
+    "i",
+    [
+        i if i in DEFAULT else pytest.param(i, marks=pytest.mark.extended)
+        for i in range(len(SNIPPETS))
+    ],
+)
 def test_snippet_runs(i, tmp_path):
     code = SNIPPETS[i]
     needs = ["torch"] if "digits_mlp" in code or "torch" in code else []

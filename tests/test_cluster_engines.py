@@ -80,6 +80,7 @@ def test_cli_run_bad_scheme(capsys):
 
 
 @pytest.mark.skipif(shutil.which("mpiexec") is None, reason="mpiexec not found (Open MPI absent)")
+@pytest.mark.extended  # the same mpiexec run as test_cluster_faults' replay test (default run)
 def test_mpi_engine_under_mpiexec(tmp_path):
     pytest.importorskip("mpi4py")
     path = tmp_path / "mpi.csv"

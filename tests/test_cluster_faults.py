@@ -204,7 +204,10 @@ needs_mpi = pytest.mark.skipif(
 )
 
 
+# an mpiexec session of its own (~7 s of CPU): extended; the default run keeps the MPI engine
+# under mpiexec in test_mpi_run_replays_bit_for_bit
 @needs_mpi
+@pytest.mark.extended
 def test_mpi_rank_that_stops_answering_is_named_in_the_timeout(tmp_path):
     pytest.importorskip("mpi4py")
     script = tmp_path / "stall.py"
@@ -226,7 +229,9 @@ def test_mpi_run_replays_bit_for_bit(tmp_path):
     pytest.importorskip("mpi4py")
     path, saved = tmp_path / "mpi.csv", tmp_path / "w.npy"
     t0 = time.monotonic()
-    out = _mpiexec("-n", "5", sys.executable, "-m", "gctheory.cli", "run", "--scheme",
+    # 4 ranks: the master and n = 3 workers (test_mpi_engine_under_mpiexec, extended, runs
+    # a rank more than the run needs)
+    out = _mpiexec("-n", "4", sys.executable, "-m", "gctheory.cli", "run", "--scheme",
                    "cyclic-mds", "--n", "3", "--s", "1", "--engine", "mpi", "--delay",
                    "shifted_exp(0.01, 0.01)", "--iterations", "5", "--quiet", "--format",
                    "json", "--trace", str(path), "--save-params", str(saved))  # fmt: skip

@@ -184,6 +184,9 @@ def _readme_dask_block() -> str:
     return local[0]
 
 
+# a fresh interpreter and a LocalCluster (~2.5 s of CPU): extended; the default run keeps
+# test_montecarlo's LocalCluster run and a documentation snippet run as a script
+@pytest.mark.extended
 def test_readme_dask_snippet_runs_as_written(tmp_path):
     pytest.importorskip("distributed")  # a third-party extra, not the project's own module
     script = tmp_path / "snippet.py"
