@@ -89,7 +89,7 @@ def test_tradeoff_takes_a_memoryful_delay_and_says_so():
                 checked += 1
     assert checked >= 3
     # a MarkovSampler is taken too, the bursty model by Monte Carlo everywhere
-    t2 = gctheory.tradeoff_table(6, s=1, delay=MarkovSampler(d), schemes=["cyclic-mds"], quick=True)
+    t2 = gctheory.tradeoff_table(4, s=1, delay=MarkovSampler(d), schemes=["cyclic-mds"], quick=True)
     assert t2.parameters["delay"].startswith("memory:")
     b = f"bursty(B=2, W=4, lam=2, rate=0.05, fast={FAST}, slow={SLOW})"
     t3 = gctheory.tradeoff_table(6, s=1, delay=b, schemes=["cyclic-mds"], quick=True, rng=2)
