@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.stats._distn_infrastructure import rv_continuous_frozen
 from scipy import stats
 
 from gctheory._validate import as_generator, check_int
@@ -115,6 +116,9 @@ class _TwoMixGen(stats.rv_continuous):
     def _sf(self, x):
         f, s = self.parts
         return (1 - self.w) * _part(f, self.fast, "sf", x) + self.w * _part(s, self.slow, "sf", x)
+
+    def freeze(self, *args, **kwds):
+        return _FrozenMix(self, *args, **kwds)
 
     def _rvs(self, size=None, random_state=None):
         g = random_state
@@ -203,6 +207,28 @@ def _two_mix(fast: Any, slow: Any, w: float) -> Any:
     attrs = {"fast": fast, "slow": slow, "w": float(w), "parts": (_unpack(fast), _unpack(slow))}
     cls = type("_StationaryMixture", (_TwoMixGen,), attrs)
     return cls(a=lo, b=hi, name="stationary_mixture")()
+
+
+class _FrozenMix(rv_continuous_frozen):
+    """The frozen mixture (scaled too); at a scalar point inside the open support its
+    ``sf`` and ``cdf`` go straight to the kernels at ``(x - loc) / scale``, the value
+    scipy's generic call returns there, without its argument handling (the quadrature
+    calls one point at a time)."""
+
+    def _point(self, x: Any) -> Any:
+        if np.ndim(x) != 0:
+            return None
+        _, loc, scale = self.dist._parse_args(*self.args, **self.kwds)
+        z = np.asarray((x - loc) / scale, dtype=float)
+        return z if scale > 0 and self.dist.a < z < self.dist.b else None
+
+    def sf(self, x: Any) -> Any:
+        z = self._point(x)
+        return super().sf(x) if z is None else self.dist._sf(z)[()]
+
+    def cdf(self, x: Any) -> Any:
+        z = self._point(x)
+        return super().cdf(x) if z is None else self.dist._cdf(z)[()]
 
 
 # ----------------------------------------------------------------- times
