@@ -117,6 +117,9 @@ class _TwoMixGen(stats.rv_continuous):
         f, s = self.parts
         return (1 - self.w) * _part(f, self.fast, "sf", x) + self.w * _part(s, self.slow, "sf", x)
 
+    def _munp(self, n):  # the moments mix as the laws do (scipy's default inverts the cdf)
+        return (1 - self.w) * self.fast.moment(n) + self.w * self.slow.moment(n)
+
     def freeze(self, *args, **kwds):
         return _FrozenMix(self, *args, **kwds)
 
