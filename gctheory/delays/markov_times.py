@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats._distn_infrastructure import rv_continuous_frozen
 from scipy import stats
+from scipy.stats._distn_infrastructure import rv_continuous_frozen
 
 from gctheory._validate import as_generator, check_int
 from gctheory.delays.markov import (
