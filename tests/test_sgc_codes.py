@@ -76,6 +76,12 @@ def _random_admissible(model, rounds, rng):
 
 def test_numeric_decode_from_what_arrived():
     rng = np.random.default_rng(3)
+    # the sampler draws only admissible patterns, each of the model's enumeration
+    small = SRSGC(3, 1, 2, 2).model
+    every = {p.tobytes() for p in small.patterns(4)}
+    assert len(every) > 1 and all(
+        _random_admissible(small, 4, rng).tobytes() in every for _ in range(20)
+    )
     for code in (SRSGC(4, 1, 3, 3), MSGC(4, 1, 3, 3), MSGC(4, 1, 3, 4), SRSGC(4, 2, 5, 3)):
         jobs = 4
         for _ in range(5):
