@@ -157,7 +157,7 @@ def _point_calls(dist: Any) -> tuple[Any, Any]:
     from scipy.stats import rv_continuous
     from scipy.stats._distn_infrastructure import rv_continuous_frozen
 
-    gen = getattr(dist, "dist", None)
+    gen: Any = getattr(dist, "dist", None)
     plain = type(dist) is rv_continuous_frozen and isinstance(gen, rv_continuous)
     if not plain or type(gen).sf is not rv_continuous.sf or type(gen).cdf is not rv_continuous.cdf:
         return dist.sf, dist.cdf
