@@ -183,9 +183,11 @@ def test_the_simulator_without_preemption_runs_the_queue_the_prediction_models()
     def mean_time(preempt: bool):
         x = [simulate("cyclic_mds", n=8, s=3, delay="shifted_exp(0.01, 0.02)", iterations=T,
                       rng=seed, preempt=preempt, model="logistic").time[-1] / T
-             for seed in range(60)]  # fmt: skip
+             for seed in range(30)]  # fmt: skip
         return mean_of_samples(np.array(x), level=0.999)
 
+    # 30 runs a mode (60 cost 2.3 s of CPU), each interval at the same level 0.999 (it widens
+    # to +-0.0047 at 30 runs): late and fresh stay 0.028 apart, six half-widths
     late = mean_time(False)
     assert late.low <= runtime.high and runtime.low <= late.high
     fresh = mean_time(True)  # negative control: the default drops the stragglers' work

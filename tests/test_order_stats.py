@@ -477,3 +477,20 @@ def test_pareto_order_statistic_selected_among_uniforms_equals_selection_of_draw
     if wait < size:
         other = np.partition(x, wait, axis=2)[:, :, wait].max(axis=1)
         assert not np.array_equal(got, other)
+
+
+def test_point_calls_are_scipys_values_and_other_laws_keep_their_own():
+    # the quadrature's scalar sf/cdf: scipy's frozen values bit for bit (inside, at and
+    # outside the support); a law of another type, or unhashable parameters, keep scipy's
+    from gctheory.order_stats.quadrature import _point_calls
+
+    laws = [stats.expon(loc=0.3, scale=0.7), stats.pareto(3.0, loc=-0.2, scale=0.5),
+            stats.beta(2, 3), stats.t(3), stats.uniform(1, 2)]  # fmt: skip
+    for d in laws:
+        sf, cdf = _point_calls(d)
+        for t in (-3.0, -0.2, 0.0, 0.3, 0.5, 1.0, 2.5, 3.0, 40.0, math.inf, math.nan):
+            assert np.array_equal(sf(t), d.sf(t), equal_nan=True), (d.dist.name, t)
+            assert np.array_equal(cdf(t), d.cdf(t), equal_nan=True), (d.dist.name, t)
+    arr = stats.expon(scale=np.array([1.0, 2.0]))
+    assert _point_calls(arr) == (arr.sf, arr.cdf)
+    assert _point_calls(PARETO)[0] is not PARETO.sf

@@ -160,10 +160,12 @@ def grouped_order_means(laws: list[Any], counts: list[int], points: int = 3000) 
     cnt = _Counts(list(counts))
     # pmf of N(t) on the grid: convolve the groups' binomial pmfs
     sf_k = np.empty((grid.size, n))  # P(N(t) < k), k = 1..n
-    for i, t in enumerate(grid):
+    # each law's cdf on the whole grid at once (a scalar call per point was 3/4 of the time)
+    cdfs = [np.clip(np.asarray(d.cdf(grid), dtype=float), 0.0, 1.0) for d in laws]
+    for i in range(grid.size):
         pmf = np.ones(1)
-        for d, c in zip(laws, counts, strict=True):
-            pmf = np.convolve(pmf, cnt.pmf(c, min(max(float(d.cdf(t)), 0.0), 1.0)))
+        for F, c in zip(cdfs, counts, strict=True):
+            pmf = np.convolve(pmf, cnt.pmf(c, float(F[i])))
         sf_k[i] = np.cumsum(pmf)[:n]
     means = grid[0] + integrate.trapezoid(sf_k, grid, axis=0)
     tmax = grid[-1]

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 from scipy import stats
+from scipy.stats._distn_infrastructure import rv_continuous_frozen
 
 from gctheory._validate import as_generator, check_int
 from gctheory.delays.markov import (
@@ -102,15 +103,25 @@ class _TwoMixGen(stats.rv_continuous):
     fast: Any
     slow: Any
     w: float
+    parts: tuple[Any, Any]  # _Part of fast and slow (None: through the frozen law)
 
     def _pdf(self, x):
-        return (1 - self.w) * self.fast.pdf(x) + self.w * self.slow.pdf(x)
+        f, s = self.parts
+        return (1 - self.w) * _part(f, self.fast, "pdf", x) + self.w * _part(s, self.slow, "pdf", x)
 
     def _cdf(self, x):
-        return (1 - self.w) * self.fast.cdf(x) + self.w * self.slow.cdf(x)
+        f, s = self.parts
+        return (1 - self.w) * _part(f, self.fast, "cdf", x) + self.w * _part(s, self.slow, "cdf", x)
 
     def _sf(self, x):
-        return (1 - self.w) * self.fast.sf(x) + self.w * self.slow.sf(x)
+        f, s = self.parts
+        return (1 - self.w) * _part(f, self.fast, "sf", x) + self.w * _part(s, self.slow, "sf", x)
+
+    def _munp(self, n):  # the moments mix as the laws do (scipy's default inverts the cdf)
+        return (1 - self.w) * self.fast.moment(n) + self.w * self.slow.moment(n)
+
+    def freeze(self, *args, **kwds):
+        return _FrozenMix(self, *args, **kwds)
 
     def _rvs(self, size=None, random_state=None):
         g = random_state
@@ -118,6 +129,54 @@ class _TwoMixGen(stats.rv_continuous):
         a = np.asarray(self.fast.rvs(size=size, random_state=g), float)
         b = np.asarray(self.slow.rvs(size=size, random_state=g), float)
         return np.where(pick, b, a)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A frozen law with scalar parameters, unpacked once: its ``pdf``/``cdf``/``sf`` from
+    the generator's own kernels on the standardised point, the values scipy's frozen call
+    returns without its argument checks (the quadrature calls the mixture per point, and
+    those checks were half its time)."""
+
+    gen: Any
+    shapes: tuple[float, ...]
+    loc: float
+    scale: float
+    a: float
+    b: float
+
+
+def _unpack(law: Any) -> _Part | None:
+    gen = law.dist
+    try:
+        shapes, loc, scale = gen._parse_args(*law.args, **law.kwds)
+        vals = [np.asarray(v, dtype=float) for v in (*shapes, loc, scale)]
+        if any(v.ndim for v in vals) or not bool(gen._argcheck(*shapes)) or float(scale) <= 0:
+            return None
+        a, b = (float(v) for v in gen._get_support(*shapes))
+    except (AttributeError, TypeError, ValueError):  # another law's interface: scipy's route
+        return None
+    return _Part(gen, tuple(float(v) for v in vals[:-2]), float(loc), float(scale), a, b)
+
+
+def _part(p: _Part | None, law: Any, what: str, x: Any) -> Any:
+    if p is None:
+        return getattr(law, what)(x)
+    z = (np.asarray(x, dtype=float) - p.loc) / p.scale
+    # scipy's masks: the open support for cdf and sf, the closed one for pdf
+    inside = (z >= p.a) & (z <= p.b) if what == "pdf" else (z > p.a) & (z < p.b)
+    if what == "sf":
+        out = np.where(z <= p.a, 1.0, 0.0)
+    elif what == "cdf":
+        out = np.where(z >= p.b, 1.0, 0.0)
+    else:
+        out = np.zeros(z.shape)
+    if np.any(inside):
+        zi = z[inside]
+        kern = getattr(p.gen, f"_{what}")
+        v = kern(zi, *p.shapes)
+        out[inside] = v / p.scale if what == "pdf" else v
+    return out
 
 
 def _straggle_rate(chain: Any) -> float | None:
@@ -148,8 +207,31 @@ def stationary_law(delay: MemoryDelay) -> Any:
 def _two_mix(fast: Any, slow: Any, w: float) -> Any:
     lo = min(float(fast.support()[0]), float(slow.support()[0]))
     hi = max(float(fast.support()[1]), float(slow.support()[1]))
-    cls = type("_StationaryMixture", (_TwoMixGen,), {"fast": fast, "slow": slow, "w": float(w)})
+    attrs = {"fast": fast, "slow": slow, "w": float(w), "parts": (_unpack(fast), _unpack(slow))}
+    cls = type("_StationaryMixture", (_TwoMixGen,), attrs)
     return cls(a=lo, b=hi, name="stationary_mixture")()
+
+
+class _FrozenMix(rv_continuous_frozen):
+    """The frozen mixture (scaled too); at a scalar point inside the open support its
+    ``sf`` and ``cdf`` go straight to the kernels at ``(x - loc) / scale``, the value
+    scipy's generic call returns there, without its argument handling (the quadrature
+    calls one point at a time)."""
+
+    def _point(self, x: Any) -> Any:
+        if np.ndim(x) != 0:
+            return None
+        _, loc, scale = self.dist._parse_args(*self.args, **self.kwds)
+        z = np.asarray((x - loc) / scale, dtype=float)
+        return z if scale > 0 and self.dist.a < z < self.dist.b else None
+
+    def sf(self, x: Any) -> Any:
+        z = self._point(x)
+        return super().sf(x) if z is None else self.dist._sf(z)[()]
+
+    def cdf(self, x: Any) -> Any:
+        z = self._point(x)
+        return super().cdf(x) if z is None else self.dist._cdf(z)[()]
 
 
 # ----------------------------------------------------------------- times

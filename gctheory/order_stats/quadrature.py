@@ -148,16 +148,51 @@ def _quad_order_stat(dist: Any, k: int, n: int, variance: bool = True) -> OrderS
     return _sf_quad_order_stat(dist, k, n, variance)
 
 
+def _point_calls(dist: Any) -> tuple[Any, Any]:
+    """``sf`` and ``cdf`` of ``dist`` at one point. For a plain frozen scipy law with
+    scalar parameters: its kernels at ``(t - loc) / scale`` inside the open support, the
+    value scipy's frozen call returns there, without the call's argument handling (most
+    of its ~50 us, and the quadrature calls one point at a time); scipy's call elsewhere
+    and for any other law."""
+    from scipy.stats import rv_continuous
+    from scipy.stats._distn_infrastructure import rv_continuous_frozen
+
+    gen: Any = getattr(dist, "dist", None)
+    plain = type(dist) is rv_continuous_frozen and isinstance(gen, rv_continuous)
+    if not plain or type(gen).sf is not rv_continuous.sf or type(gen).cdf is not rv_continuous.cdf:
+        return dist.sf, dist.cdf
+    try:
+        shapes, loc, scale = gen._parse_args(*dist.args, **dist.kwds)
+        vals = [np.asarray(v, dtype=float) for v in (*shapes, loc, scale)]
+        ok = not any(v.ndim for v in vals) and bool(gen._argcheck(*shapes)) and float(scale) > 0
+        a, b = (float(v) for v in gen._get_support(*shapes))
+    except (AttributeError, TypeError, ValueError):
+        return dist.sf, dist.cdf
+    if not ok:
+        return dist.sf, dist.cdf
+    loc, scale = float(loc), float(scale)
+
+    def make(kernel: Any, generic: Any) -> Any:
+        def call(t: float) -> Any:
+            z = np.asarray((t - loc) / scale, dtype=float)
+            return kernel(z, *shapes)[()] if a < z < b else generic(t)
+
+        return call
+
+    return make(gen._sf, dist.sf), make(gen._cdf, dist.cdf)
+
+
 def _sf_quad_order_stat(dist: Any, k: int, n: int, variance: bool = True) -> OrderStatMoments:
     """Adaptive ``quad`` of ``P(X_(k:n) > t) = I_{S(t)}(n-k+1, k)`` and of the CDF, with
     scalar calls of the frozen law (about 100 us each, a few hundred per value)."""
     m = n - k + 1
+    law_sf, law_cdf = _point_calls(dist)
 
     def sf(t: float) -> float:
-        return float(special.betainc(m, k, dist.sf(t)))
+        return float(special.betainc(m, k, law_sf(t)))
 
     def cdf(t: float) -> float:
-        return float(special.betainc(k, m, dist.cdf(t)))
+        return float(special.betainc(k, m, law_cdf(t)))
 
     lo, hi = (float(x) for x in dist.support())
     qs = [1e-9, 1e-6, 1e-3, 0.05, 0.25, 0.5, 0.75, 0.95, 1 - 1e-3, 1 - 1e-6, 1 - 1e-9]
@@ -221,7 +256,8 @@ def _scalar_cdf_sf(dist: Any, fam: str, p: dict[str, float]):
 
         return (lambda t: -math.expm1(-z(t)) if t == t else math.nan), pareto_sf
     else:
-        return (lambda t: float(dist.cdf(t))), (lambda t: float(dist.sf(t)))
+        law_sf, law_cdf = _point_calls(dist)
+        return (lambda t: float(law_cdf(t))), (lambda t: float(law_sf(t)))
 
     def cdf(t: float) -> float:
         return -math.expm1(-z(t)) if t == t else math.nan

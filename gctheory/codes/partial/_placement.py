@@ -255,13 +255,17 @@ class PartialPlacement:
         """(n, L + 1) pmf of the pieces finished by tau (rule 'whole': 0 or all)."""
         L = self.load
         q = np.zeros((self.n, L + 1))
+        rows: dict[int, np.ndarray] = {}  # workers holding as many pieces share their row
         for i, Li in enumerate(self.lengths):
-            if rule == "whole":
+            if int(Li) in rows:
+                q[i] = rows[int(Li)]
+            elif rule == "whole":
                 f = float(_cdf_at(dist, tau, self.k, np.array([Li]))[0])
                 q[i, Li], q[i, 0] = f, 1 - f
-                continue
-            ge = np.r_[1.0, _cdf_at(dist, tau, self.k, np.arange(1, Li + 1)), 0.0]
-            q[i, : Li + 1] = ge[: Li + 1] - ge[1 : Li + 2]
+            else:
+                ge = np.r_[1.0, _cdf_at(dist, tau, self.k, np.arange(1, Li + 1)), 0.0]
+                q[i, : Li + 1] = ge[: Li + 1] - ge[1 : Li + 2]
+            rows[int(Li)] = q[i]
         return np.clip(q, 0.0, 1.0)
 
     def partition_probabilities(self, tau: float, dist: Any) -> np.ndarray:
