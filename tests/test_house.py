@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,12 @@ def _type_only(tree: ast.AST) -> set[int]:
     return out
 
 
+@cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed module at ``path``: every scan below reads the package once per session."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
     """``(module, names)`` for every import of ``package`` in ``path``, anywhere in it
     except under ``if TYPE_CHECKING:`` (a type annotation's import runs nowhere)."""
@@ -72,7 +79,7 @@ def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
     here = _module_name(path).split(".")
     if path.name != "__init__.py":
         here = here[:-1]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     skip = _type_only(tree)
     for node in ast.walk(tree):
         if id(node) in skip:
@@ -98,6 +105,7 @@ def _room(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+@cache  # the tests below only read it
 def _graph(package: str) -> dict[str, set[str]]:
     modules = _modules(package)
     graph: dict[str, set[str]] = defaultdict(set)
@@ -194,9 +202,10 @@ MAX_CODE_LINES = 80
 LONG_FUNCTIONS: dict[str, tuple[int, str]] = {}
 
 
-def _code_lines(source: str) -> dict[str, int]:
-    """Lines of code of every function in ``source`` by qualified name (``Class.method``,
-    ``outer.inner``): its lines minus blank and comment-only lines minus its docstring's."""
+def _code_lines(source: str, tree: ast.Module | None = None) -> dict[str, int]:
+    """Lines of code of every function in ``source`` (parsed as ``tree`` if given) by
+    qualified name (``Class.method``, ``outer.inner``): its lines minus blank and
+    comment-only lines minus its docstring's."""
     lines = source.splitlines()
     out: dict[str, int] = {}
 
@@ -221,15 +230,17 @@ def _code_lines(source: str) -> dict[str, int]:
             else:
                 visit(child, prefix)
 
-    visit(ast.parse(source), "")
+    visit(tree if tree is not None else ast.parse(source), "")
     return out
 
 
+@cache  # the tests below only read it
 def _long_functions() -> dict[str, int]:
     found = {}
     for path in sorted((ROOT / "gctheory").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        for name, size in _code_lines(path.read_text(encoding="utf-8")).items():
+        source = path.read_text(encoding="utf-8")
+        for name, size in _code_lines(source, _tree(path)).items():
             if size > MAX_CODE_LINES:
                 found[f"{rel}:{name}"] = size
     return found
