@@ -15,7 +15,7 @@ from gctheory.cli import build_parser, main
 from paper_checks import Outcome, close_verdict
 from paper_checks._framework.registry import Claim, run_claims
 from paper_checks._framework.report import render_markdown, write_report
-from tests._claims_memo import use_claims_once
+from tests._shared_runs import use_claims_once
 
 
 def test_version(capsys):

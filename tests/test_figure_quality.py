@@ -30,6 +30,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 from gctheory.delays._threads import blas_single_thread
+from gctheory.plots._base import raster_only
 
 _TIME = re.compile(r"\btime\b|\bdelay\b|wall-clock", re.IGNORECASE)
 _UNIT = re.compile(
@@ -194,7 +195,9 @@ def _drawn(maker, tmp_path, monkeypatch) -> list:
             _close(fig)
 
     monkeypatch.setattr(plt, "close", keep)
-    with blas_single_thread():
+    # as `gctheory figures --quick` makes them: the PNG, not the SVG (its second render
+    # is not what is checked here; tests/test_cli.py checks the SVG's writing)
+    with blas_single_thread(), raster_only():
         maker.make(tmp_path, True)
     return kept
 

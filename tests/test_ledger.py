@@ -16,7 +16,7 @@ from paper_checks._framework.ledger import (
     updated_ledger,
 )
 from paper_checks._framework.registry import Claim, run_claims
-from tests._claims_memo import use_claims_once
+from tests._shared_runs import use_claims_once
 
 
 def _claims(value):

@@ -62,13 +62,15 @@ def test_readme_command_lines_run(tmp_path, monkeypatch, capsys):
     import shlex
 
     from gctheory.cli import main
-    from tests._claims_memo import use_claims_once
+    from tests._shared_runs import use_claims_once, use_tradeoff_once
 
     monkeypatch.chdir(tmp_path)
     # `reproduce --paper P --quick` and `check P --quick` run the same seeded claims: each
     # claim is computed once in the process (the first such line here or in another
-    # test), the second line reports the same results
+    # test), the second line reports the same results; the `tradeoff` line's table is
+    # docs/tradeoff.md's (tests/test_docs.py), computed once
     use_claims_once(monkeypatch)
+    use_tradeoff_once(monkeypatch)
     for line in _cli_lines():
         argv = [a.replace("/tmp/", f"{tmp_path}/") for a in shlex.split(line)[1:]]
         if argv[0] == "run":
