@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -57,12 +58,28 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _type_only(tree: ast.AST) -> set[int]:
+#: the fields of a node that hold statements (a module's, a function's, a branch's...)
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(nodes: list) -> Iterator[ast.AST]:
+    """Every statement of ``nodes`` and of the bodies nested in them. Imports and function
+    definitions are statements: the expressions between them need no walk (they are most
+    of the nodes)."""
+    for node in nodes:
+        yield node
+        for name in _BODIES:
+            inner = getattr(node, name, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+
+
+def _type_only(tree: ast.Module) -> set[int]:
     """Ids of the import nodes under ``if TYPE_CHECKING:`` (annotations only, never run)."""
     out: set[int] = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+            out.update(id(n) for n in _statements(node.body))
     return out
 
 
@@ -81,7 +98,7 @@ def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
         here = here[:-1]
     tree = _tree(path)
     skip = _type_only(tree)
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if id(node) in skip:
             continue
         if isinstance(node, ast.ImportFrom):
@@ -210,7 +227,11 @@ def _code_lines(source: str, tree: ast.Module | None = None) -> dict[str, int]:
     out: dict[str, int] = {}
 
     def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
+        # a function or a class is a statement: only the bodies hold them
+        children = [
+            c for f in _BODIES for c in getattr(node, f, None) or () if isinstance(c, ast.AST)
+        ]
+        for child in children:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 name = prefix + child.name
                 first = child.body[0]
