@@ -15,6 +15,7 @@ from gctheory.cli import build_parser, main
 from paper_checks import Outcome, close_verdict
 from paper_checks._framework.registry import Claim, run_claims
 from paper_checks._framework.report import render_markdown, write_report
+from tests._shared_runs import use_claims_once
 
 
 def test_version(capsys):
@@ -117,25 +118,12 @@ def test_registered_claims_have_unique_keys_and_known_papers():
     assert all(c.paper in paper_checks.all_sources() for c in claims)  # seeds + other sources
 
 
-_CLAIM_RESULTS: dict[tuple[str, bool], object] = {}
-
-
 @pytest.fixture
 def claims_once(monkeypatch):
-    """``paper_checks.run_claims`` computing each (claim, quick) once in this module: the
+    """``paper_checks.run_claims`` computing each (claim, quick) once in this process: the
     reproduce tests below are about what the command writes and which figures it asks
     for, and run the same seeded claims (results are deterministic)."""
-    real = paper_checks.run_claims
-
-    def run_once(claims, *, quick=False, progress=None):
-        keys = [(c.key, quick) for c in claims]
-        todo = [c for c, k in zip(claims, keys) if k not in _CLAIM_RESULTS]
-        if todo:
-            for c, res in zip(todo, real(todo, quick=quick, progress=progress)):
-                _CLAIM_RESULTS[(c.key, quick)] = res
-        return [_CLAIM_RESULTS[k] for k in keys]
-
-    monkeypatch.setattr(paper_checks, "run_claims", run_once)
+    use_claims_once(monkeypatch)
 
 
 def test_reproduce_writes_report(tmp_path, capsys, claims_once):

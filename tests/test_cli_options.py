@@ -94,6 +94,18 @@ def _cases():
     return out
 
 
+@pytest.fixture(scope="module", autouse=True)
+def one_parser():
+    """``main`` parses every case here with one parser, built once (building the whole
+    command tree is about 12 ms, a third of a case's CPU); parsing never changes it."""
+    import gctheory.cli._entry as entry
+
+    parser = build_parser()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(entry, "build_parser", lambda: parser)
+        yield
+
+
 @pytest.fixture(scope="module")
 def trace_path(tmp_path_factory):
     rng = np.random.default_rng(0)

@@ -68,8 +68,12 @@ def _run_blocks(label: str, blocks: list[str], module_name: str) -> None:
 
 @pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=lambda p: p.name)
 def test_docs_page_examples_run(page, tmp_path, monkeypatch):
+    from tests._shared_runs import use_tradeoff_once
+
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    # the tradeoff page's table is the README's `gctheory tradeoff` line's: computed once
+    use_tradeoff_once(monkeypatch)
     _run_blocks(f"docs/{page.name}", python_blocks(page), f"gctheory_docs_{page.stem}")
 
 

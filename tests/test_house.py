@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -56,13 +58,35 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _type_only(tree: ast.AST) -> set[int]:
+#: the fields of a node that hold statements (a module's, a function's, a branch's...)
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(nodes: list) -> Iterator[ast.AST]:
+    """Every statement of ``nodes`` and of the bodies nested in them. Imports and function
+    definitions are statements: the expressions between them need no walk (they are most
+    of the nodes)."""
+    for node in nodes:
+        yield node
+        for name in _BODIES:
+            inner = getattr(node, name, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+
+
+def _type_only(tree: ast.Module) -> set[int]:
     """Ids of the import nodes under ``if TYPE_CHECKING:`` (annotations only, never run)."""
     out: set[int] = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+            out.update(id(n) for n in _statements(node.body))
     return out
+
+
+@cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed module at ``path``: every scan below reads the package once per session."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
@@ -72,9 +96,9 @@ def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
     here = _module_name(path).split(".")
     if path.name != "__init__.py":
         here = here[:-1]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     skip = _type_only(tree)
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if id(node) in skip:
             continue
         if isinstance(node, ast.ImportFrom):
@@ -98,6 +122,7 @@ def _room(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+@cache  # the tests below only read it
 def _graph(package: str) -> dict[str, set[str]]:
     modules = _modules(package)
     graph: dict[str, set[str]] = defaultdict(set)
@@ -194,14 +219,19 @@ MAX_CODE_LINES = 80
 LONG_FUNCTIONS: dict[str, tuple[int, str]] = {}
 
 
-def _code_lines(source: str) -> dict[str, int]:
-    """Lines of code of every function in ``source`` by qualified name (``Class.method``,
-    ``outer.inner``): its lines minus blank and comment-only lines minus its docstring's."""
+def _code_lines(source: str, tree: ast.Module | None = None) -> dict[str, int]:
+    """Lines of code of every function in ``source`` (parsed as ``tree`` if given) by
+    qualified name (``Class.method``, ``outer.inner``): its lines minus blank and
+    comment-only lines minus its docstring's."""
     lines = source.splitlines()
     out: dict[str, int] = {}
 
     def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
+        # a function or a class is a statement: only the bodies hold them
+        children = [
+            c for f in _BODIES for c in getattr(node, f, None) or () if isinstance(c, ast.AST)
+        ]
+        for child in children:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 name = prefix + child.name
                 first = child.body[0]
@@ -221,15 +251,17 @@ def _code_lines(source: str) -> dict[str, int]:
             else:
                 visit(child, prefix)
 
-    visit(ast.parse(source), "")
+    visit(tree if tree is not None else ast.parse(source), "")
     return out
 
 
+@cache  # the tests below only read it
 def _long_functions() -> dict[str, int]:
     found = {}
     for path in sorted((ROOT / "gctheory").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        for name, size in _code_lines(path.read_text(encoding="utf-8")).items():
+        source = path.read_text(encoding="utf-8")
+        for name, size in _code_lines(source, _tree(path)).items():
             if size > MAX_CODE_LINES:
                 found[f"{rel}:{name}"] = size
     return found

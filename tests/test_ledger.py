@@ -16,6 +16,7 @@ from paper_checks._framework.ledger import (
     updated_ledger,
 )
 from paper_checks._framework.registry import Claim, run_claims
+from tests._shared_runs import use_claims_once
 
 
 def _claims(value):
@@ -83,7 +84,10 @@ def test_committed_ledger_names_every_registered_claim():
     )
 
 
-def test_editing_one_verdict_fails_reproduce_with_a_diff(tmp_path, capsys):
+def test_editing_one_verdict_fails_reproduce_with_a_diff(tmp_path, capsys, monkeypatch):
+    # both runs report the same seeded claims: each is computed once in the process, the
+    # test is about the comparison with the ledger
+    use_claims_once(monkeypatch)
     ledger = json.loads(LEDGER_PATH.read_text())
     key = "halbawi2017:fig2-f-rs"
     assert key in ledger

@@ -4,6 +4,8 @@ leaves matplotlib's backend and rcParams as they were (issue 25, "Plots as a lib
 
 from __future__ import annotations
 
+import functools
+
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
@@ -34,6 +36,7 @@ def _curves() -> dict:
     return {"A": c, "B": {k: v * 1.1 for k, v in c.items()}}
 
 
+@functools.cache  # one seeded table for the two tests that draw it (drawing only reads it)
 def _table():
     from gctheory.tradeoff import tradeoff
 

@@ -9,6 +9,7 @@ import pytest
 
 from gctheory.codes import bibd_error
 from gctheory.delays._threads import blas_single_thread
+from gctheory.plots._base import raster_only
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +18,8 @@ def rows(tmp_path_factory):
 
     (maker,) = [f for f in all_figures() if f.name == "approx_codes"]
     out = tmp_path_factory.mktemp("approx")
-    with blas_single_thread():  # as `gctheory figures` runs it (threaded BLAS: 4x slower here)
+    # as `gctheory figures --quick` runs it (threaded BLAS: 4x slower here; no SVG)
+    with blas_single_thread(), raster_only():
         maker.make(out, True)
     with (out / "approx_codes.csv").open() as fh:
         reader = csv.DictReader(fh)

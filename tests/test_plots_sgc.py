@@ -39,8 +39,11 @@ def test_runtime_figure_without_data_writes_nothing(tmp_path, monkeypatch, capsy
 
 
 def test_runtime_figure_quick_matches_the_documented_table(tmp_path, monkeypatch):
+    from gctheory.plots._base import raster_only
+
     monkeypatch.delenv("GCTHEORY_DELAYS_DATA", raising=False)  # the packaged measurements
-    assert _maker("sgc-runtime-lambda").make(tmp_path, True)
+    with raster_only():  # as `gctheory figures --quick`: its CSV is what is read here
+        assert _maker("sgc-runtime-lambda").make(tmp_path, True)
     got = {(r["rules"], r["scheme"]): r for r in _rows(tmp_path / "sgc-runtime-lambda.csv")}
     # docs/sgc.md, "Results on the shared profile" (full search)
     assert float(got[("paper", "GC")]["runtime"]) == pytest.approx(27.2442, abs=1e-4)

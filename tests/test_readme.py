@@ -61,23 +61,16 @@ def test_readme_command_lines_run(tmp_path, monkeypatch, capsys):
     checkout), warnings shown as a user sees them."""
     import shlex
 
-    import paper_checks
     from gctheory.cli import main
+    from tests._shared_runs import use_claims_once, use_tradeoff_once
 
     monkeypatch.chdir(tmp_path)
     # `reproduce --paper P --quick` and `check P --quick` run the same seeded claims: each
-    # claim is computed once (the first line), the second line reports the same results
-    done: dict[tuple[str, bool], list] = {}
-    run_claims = paper_checks.run_claims
-
-    def run_once(claims, *, quick=False, progress=None):
-        keys = [(c.key, quick) for c in claims]
-        if any(k not in done for k in keys):
-            for k, res in zip(keys, run_claims(claims, quick=quick, progress=progress)):
-                done[k] = res
-        return [done[k] for k in keys]
-
-    monkeypatch.setattr(paper_checks, "run_claims", run_once)
+    # claim is computed once in the process (the first such line here or in another
+    # test), the second line reports the same results; the `tradeoff` line's table is
+    # docs/tradeoff.md's (tests/test_docs.py), computed once
+    use_claims_once(monkeypatch)
+    use_tradeoff_once(monkeypatch)
     for line in _cli_lines():
         argv = [a.replace("/tmp/", f"{tmp_path}/") for a in shlex.split(line)[1:]]
         if argv[0] == "run":

@@ -417,9 +417,11 @@ def _figure_csv(name, tmp_path):
     import csv
 
     from gctheory.plots import all_figures
+    from gctheory.plots._base import raster_only
 
     (maker,) = [f for f in all_figures() if f.name == name]
-    paths = maker.make(tmp_path, True)  # quick mode
+    with raster_only():  # quick mode, as `gctheory figures --quick` (no SVG: its CSV is read)
+        paths = maker.make(tmp_path, True)
     (path,) = [p for p in paths if p.suffix == ".csv"]
     with open(path, newline="") as fh:
         return list(csv.DictReader(fh))
