@@ -1019,9 +1019,77 @@ def _refusals() -> Refusals:
     return _REFUSALS[0]
 
 
+NO_BASELINE = Path(__file__).resolve().parent / "data" / "fuzz_no_baseline.txt"
+
+
+def no_baseline_list(text: str) -> dict[str, set[str]]:
+    """The committed list: callable -> its known findings (``param=class``; empty for a
+    callable listed because it has no baseline)."""
+    out: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        entry, _, comment = line.partition("#")
+        if not entry.strip():
+            continue
+        found = comment.split("finding:", 1)[1].split("->")[0].strip() if comment else ""
+        out.setdefault(entry.strip(), set()).update({found} if found else set())
+    return out
+
+
+def _bad_rows(ref: Refusals, name: str) -> set[str]:
+    return {f"{p}={cls}" for fn, p, cls, must, res in ref.rows if fn == name} - {
+        f"{p}={cls}"
+        for fn, p, cls, must, res in ref.rows
+        if fn == name and ref.handled((fn, p, cls, must, res))
+    }
+
+
+def ratchet_problems(ref: Refusals, listed: dict[str, set[str]]) -> list[str]:
+    """What is wrong with the committed list given a scan: an unlisted callable without
+    a baseline, a listed one that has a baseline, a finding that no longer fails."""
+    problems = [
+        f"{n} has no valid baseline, so its refusal checks do not run: add a strategy "
+        f"to _VALID (or, if none can be given, add it to {NO_BASELINE.name})"
+        for n in sorted(set(ref.no_baseline) - set(listed))
+    ]
+    for name, findings in sorted(listed.items()):
+        if name in ref.no_baseline:
+            continue
+        if not findings:
+            problems.append(f"{name} now has a baseline: remove it from {NO_BASELINE.name}")
+        for gone in sorted(findings - _bad_rows(ref, name)):
+            problems.append(
+                f"{name}: the finding {gone} no longer fails: remove it from {NO_BASELINE.name}"
+            )
+    return problems
+
+
+def test_every_callable_without_a_baseline_is_listed():
+    listed = no_baseline_list(NO_BASELINE.read_text())
+    assert list(listed) == sorted(listed), f"{NO_BASELINE.name} must be sorted"
+    problems = ratchet_problems(_refusals(), listed)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_no_baseline_ratchet_can_fail():
+    ok = ("f", "n", "NaN", True, "refused")
+    bad = ("g", "n", "NaN", True, "ok")
+    ref = Refusals(rows=[ok, bad], no_baseline=["h"])
+    assert ratchet_problems(ref, no_baseline_list("h\ng  # finding: n=NaN -> ok\n")) == []
+    # a callable without a baseline that is not listed
+    (p,) = ratchet_problems(ref, no_baseline_list("g  # finding: n=NaN -> ok\n"))
+    assert p.startswith("h has no valid baseline") and "_VALID" in p
+    # a listed callable that has a baseline now
+    (p,) = ratchet_problems(ref, no_baseline_list("f\ng  # finding: n=NaN\nh\n"))
+    assert p.startswith("f now has a baseline") and "remove" in p
+    # a listed finding that is refused now
+    (p,) = ratchet_problems(ref, no_baseline_list("f  # finding: n=NaN\ng  # finding: n=NaN\nh"))
+    assert p.startswith("f: the finding n=NaN no longer fails")
+
+
 @pytest.mark.parametrize("name", sorted(_TABLE))
 def test_refuses_the_probe_value_classes(name):
-    rows = [r for r in _refusals().rows if r[0] == name]
+    known = no_baseline_list(NO_BASELINE.read_text()).get(name, set())
+    rows = [r for r in _refusals().rows if r[0] == name and f"{r[1]}={r[2]}" not in known]
     bad = [r for r in rows if not _refusals().handled(r)]
     if bad:
         text = "; ".join(f"{p}={cls} -> {res}" for _, p, cls, _, res in bad)
