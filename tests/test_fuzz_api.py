@@ -1036,6 +1036,27 @@ def _codes() -> Any:
     return codes
 
 
+def _trace() -> Any:
+    """Two loads x 10 rounds x 6 workers of shifted-exponential times (the docstrings')."""
+    from gctheory.delays import concat_traces, make_trace
+
+    rng = np.random.default_rng(0)
+    rounds, workers = np.repeat(np.arange(10), 6), np.tile(np.arange(6), 10)
+    return concat_traces(
+        [
+            make_trace(rounds, workers, np.full(60, x), x * (0.1 + rng.exponential(0.05, 60)))
+            for x in (1.0, 2.0)
+        ]
+    )
+
+
+def _link(up: float = 1.0) -> Any:
+    from gctheory.runtime import Link
+
+    return Link(up=up)
+
+
+_SAMPLE = 0.1 + np.random.default_rng(0).exponential(0.05, 50)
 _H4 = np.array([[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]])
 _LAM, _RHO = {3: 1.0}, {6: 1.0}
 _VALID: dict[str, st.SearchStrategy] = {
@@ -1118,7 +1139,7 @@ _VALID: dict[str, st.SearchStrategy] = {
     "lt_residual_fraction": _case({1: 0.2, 2: 0.5, 3: 0.3}, 1.5),
     "check_condition_54": _case({1: 0.2, 2: 0.5, 3: 0.3}, 1.5, 0.8, grid=201),
     "block_failure_is": _lazy(
-        lambda: ((gctheory.regular_ensemble(24, 3, 6, rng=0), 0.02, 50), {"rng": 1, "pilot": 50})
+        lambda: ((gctheory.regular_ensemble(24, 3, 6, rng=0), 0.02, 100), {"rng": 1, "pilot": 100})
     ),
     # conditioning, tails, load bounds
     "c_interval": _case(40, 20, 17, 1e5, 0.01),
@@ -1156,9 +1177,53 @@ _VALID: dict[str, st.SearchStrategy] = {
         np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, 2.0]]), np.array([0, 1])
     ),
     "partition_indices": _case(np.array([0, 0, 1, 1, 2, 2]), 3, rng=0),
-    "xu_optimal_K": _case(100, mu=1.0, gap=10.0, L=1.0, eta=0.1, t=100.0),
+    "xu_optimal_K": _case(100, mu=1.0, gap=10.0, L=1.0, eta=0.1, t=100.0, beta2=1.0, sigma2=1.0),
     "mean_of_samples": _case(np.random.default_rng(0).exponential(1.0, 100)),
     "make_scheme": _case("dfrc", 20, s=4, code_options={"d": 5}),
+    # the device that discards what is written: a valid path that leaves no file behind
+    "write_alist": _case(_H4, os.devnull, overwrite=True),
+    "fit_laws": _case(_SAMPLE, ["shifted_exp"]),
+    "goodness_of_fit": _lazy(
+        lambda: ((gctheory.fit_law(_SAMPLE, "shifted_exp"), _SAMPLE), {"bootstrap": 9, "rng": 1})
+    ),
+    "summarize": _lazy(lambda: ((_trace(),), {"bootstrap": 9, "rng": 0})),
+    "scheme_times": _lazy(
+        lambda: ((_trace(), "frc", 6), {"laws": ["shifted_exp"], "bootstrap": 0, "load": 1.0})
+    ),
+    "link_iteration_time": _lazy(
+        lambda: (
+            ("cyclic-mds", stats.expon(loc=1.0, scale=0.5), 12, 2),
+            {"link": _link(1e6), "d": 1000, "trials": 200, "rng": 0},
+        )
+    ),
+    "communication_crossover": _lazy(
+        lambda: ((1.0, 12, 2, 2), {"link": _link(), "d": 1000, "bracket": (1e3, 1e7)})
+    ),
+    "communication_atlas": _lazy(
+        lambda: (
+            (stats.expon(loc=1, scale=0.5), 12, 2),
+            {"d": 1000, "link": _link(), "bandwidths": [1e6, 1e8], "ms": (1, 2), "trials": 200},
+        )
+    ),
+    "tradeoff_table": _case(8, schemes=["cyclic-mds", "frc"], quick=True, delay=stats.expon()),
+    "importance_sampling": _lazy(
+        lambda: ((lambda x: x[:, 0] > 4.0, gctheory.ShiftedGaussian(shift=(4.0,)), 200), {"rng": 0})
+    ),
+    "estimate_splitting": _lazy(
+        lambda: (
+            (lambda x: x.sum(axis=1) / 2**0.5, 3.0, gctheory.GaussianSpace(dim=2), 2),
+            {"particles": 20, "moves": 2, "rng": 1},
+        )
+    ),
+    "estimate_partial": _lazy(
+        lambda: (
+            (
+                _codes().PartialPlacement.cyclic(4, 1),
+                _codes().partial.scipy_sampler(stats.expon(), 4),
+            ),
+            {"tau": 1.0, "trials": 200, "rng": 0},
+        )
+    ),
     # these had a baseline by the luck of eight named-parameter draws (which change with
     # the drawing function's source); each now has a fixed one
     "CommFRLDPCCode": _case(
@@ -1205,7 +1270,8 @@ def no_baseline_list(text: str) -> dict[str, set[str]]:
         entry, _, comment = line.partition("#")
         if not entry.strip():
             continue
-        found = comment.split("finding:", 1)[1].split("->")[0].strip() if comment else ""
+        _, marked, finding = comment.partition("finding:")
+        found = finding.split("->")[0].strip() if marked else ""
         out.setdefault(entry.strip(), set()).update({found} if found else set())
     return out
 
