@@ -156,3 +156,19 @@ def test_finite_length_bad_input():
         prof.block_given_erasures(13)
     with pytest.raises(ValueError, match="exact"):
         erasure_profile(12, 3, 6, exact=1)
+
+
+@pytest.mark.parametrize("eps", [1e-307, 2.2250738585072014e-308, 1.1125369292536007e-308,
+                                 1e-301, 5e-324])  # fmt: skip
+def test_erasure_rates_near_the_smallest_float_match_the_exact_mixture(eps):
+    # scipy's binomial pmf overflows near 1e-307 (a fuzz test found it): the mixture there is
+    # held against the exact sum over Fractions, in relative terms (it is tiny, not zero)
+    ex = erasure_profile(12, 3, 6, exact=True)
+    fl = erasure_profile(12, 3, 6)
+    exact = ex.block_erasure(Fraction(eps))
+    got = fl.block_erasure(eps)
+    assert math.isfinite(got)
+    assert abs(got - float(exact)) <= 1e-13 * float(exact) + 1e-320
+    np.testing.assert_allclose(  # an array mixes each entry as a scalar does
+        fl.block_erasure(np.array([eps, 0.4])), [got, fl.block_erasure(0.4)], rtol=1e-15
+    )

@@ -274,7 +274,17 @@ class ErasureProfile:
         vals = np.array([float(x) for x in values])
         from scipy import stats  # lazy: scipy.stats costs ~0.5 s to import
 
-        pmf = stats.binom.pmf(np.arange(self.n + 1)[None, :], self.n, flat[:, None])
+        n = self.n
+        pmf = np.zeros((flat.size, n + 1))
+        # below 1e-300 the binomial law is (1, n eps, 0, ...) to double precision: the next
+        # term C(n, 2) eps^2 underflows, and (1 - eps)^n rounds to 1. Written out there, since
+        # scipy's pmf raises OverflowError near the smallest normal float (about 1e-307)
+        tiny = flat < 1e-300
+        if not tiny.all():
+            pmf[~tiny] = stats.binom.pmf(np.arange(n + 1)[None, :], n, flat[~tiny][:, None])
+        pmf[tiny, 0] = 1.0
+        if n >= 1:
+            pmf[tiny, 1] = n * flat[tiny]
         out = pmf @ vals
         return float(out[0]) if scalar else out.reshape(e.shape)
 
