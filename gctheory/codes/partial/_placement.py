@@ -81,7 +81,7 @@ class PartialPlacement:
     kind : str
         ``"cyclic"``, ``"frc"`` or ``"general"`` (set by the builders).
     s : int, optional
-        Stragglers the placement tolerates.
+        Stragglers the placement tolerates, ``0 <= s < n``.
     name : str
         Display name.
 
@@ -109,6 +109,14 @@ class PartialPlacement:
         self.n = len(self.orders)
         if self.n < 1:
             raise ValueError("orders must list at least one worker")
+        if s is not None:
+            s = check_int(s, "s", low=0, high=self.n - 1)
+        entries = int(sum(o.size for o in self.orders))
+        if self.k > entries:  # before the (k,) arrays: k = 10**18 is refused here, at once
+            raise ValueError(
+                f"k must be at most the {entries} entries of orders (every partition must be "
+                f"held by some worker), got k = {self.k}"
+            )
         for i, o in enumerate(self.orders):
             if o.size and (o.min() < 0 or o.max() >= self.k):
                 raise ValueError(f"orders[{i}] must hold partitions in [0, k) with k = {self.k}")
