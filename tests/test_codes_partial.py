@@ -218,6 +218,8 @@ def test_slowdown_tolerance_of_the_partial_schemes():
         (lambda: PartialCyclicScheme(10**18, 1, 3), "^n: the .* coding matrix .* use a smaller n"),
         (lambda: PartialCyclicScheme(10**6, 1, 3), "^n: the 1000000 x 1000000 coding matrix"),
         (lambda: PartialReplicationScheme(10**18, 1, 3), "^n: an array .* use a smaller n"),
+        (lambda: PartialPlacement.cyclic(10**18, 1), "^n: the orders of .* use a smaller n"),
+        (lambda: PartialPlacement.frc(10**18, 1), "^n: the orders of .* use a smaller n"),
         (  # an 'frc' placement built by hand without s: was TypeError on s + 1
             lambda: PartialPlacement([[0, 1], [1, 0]], 2, kind="frc").exact_probability(1.0, DIST),
             "needs its s",
