@@ -332,6 +332,9 @@ def test_bad_input():
         dfrc_failure_probability(9, 3, 9)
     with pytest.raises(ValueError, match="s must be < n"):
         estimate_decoding_failure(DFractionalRepetitionCode(6, 2), 6, 10, rng=0)
+    for threshold in (math.nan, True, -1.0, math.inf, "0"):  # True is not a threshold of 1
+        with pytest.raises(ValueError, match=r"^threshold must"):
+            estimate_decoding_failure(DFractionalRepetitionCode(6, 2), 2, 10, threshold=threshold)
     with pytest.raises(ValueError, match="eps must lie in"):
         theorem6_degree_distribution(0.25)
     with pytest.raises(ValueError, match="eps must lie in"):

@@ -205,7 +205,21 @@ def test_slowdown_tolerance_of_the_partial_schemes():
         (lambda: PartialPlacement.cyclic(4, 1).finished([0, 0, 3, 0]), "0 <= m_i <= L_i"),
         (lambda: PartialPlacement.cyclic(4, 1).recovery_time(np.ones(4), "fast"), "rule"),
         (lambda: PartialPlacement([[0, 0]], 1), "repeats a partition"),
-        (lambda: PartialPlacement([[0]], 2), "partition 1 is not"),
+        (lambda: PartialPlacement([[0], [0]], 2), "partition 1 is not"),
+        # more partitions than entries: refused by k before the (k,) arrays (was MemoryError)
+        (lambda: PartialPlacement([[0]], 2), "^k must be at most the 1 entries of orders"),
+        (lambda: PartialPlacement([[0, 1], [1, 0]], 10**18), "^k must be at most the 4"),
+        # s is checked where given (NaN and True were kept as they came)
+        (lambda: PartialPlacement([[0, 1], [1, 0]], 2, s=float("nan")), "^s must be an integer"),
+        (lambda: PartialPlacement([[0, 1], [1, 0]], 2, s=True), "^s must be an integer"),
+        (lambda: PartialPlacement([[0, 1], [1, 0]], 2, s=2), "^s must lie in \\[0, 1\\]"),
+        (lambda: PartialPlacement.from_support(np.ones((2, 2)), s=-1), "^s must lie in"),
+        # n = 10**18 workers: refused at once by the memory its arrays need (was MemoryError)
+        (lambda: PartialCyclicScheme(10**18, 1, 3), "^n: the .* coding matrix .* use a smaller n"),
+        (lambda: PartialCyclicScheme(10**6, 1, 3), "^n: the 1000000 x 1000000 coding matrix"),
+        (lambda: PartialReplicationScheme(10**18, 1, 3), "^n: an array .* use a smaller n"),
+        (lambda: PartialPlacement.cyclic(10**18, 1), "^n: the orders of .* use a smaller n"),
+        (lambda: PartialPlacement.frc(10**18, 1), "^n: the orders of .* use a smaller n"),
         (  # an 'frc' placement built by hand without s: was TypeError on s + 1
             lambda: PartialPlacement([[0, 1], [1, 0]], 2, kind="frc").exact_probability(1.0, DIST),
             "needs its s",

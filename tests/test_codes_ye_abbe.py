@@ -93,6 +93,15 @@ def test_bad_input():
         YeAbbeCode(5, 1, V=np.ones((5, 5)))
     with pytest.raises(ValueError, match="m must be an integer"):
         YeAbbeCode(5, 1, 0)
+    for V in ("vandermonde", "gaussian"):  # the Vandermonde V draws nothing: still refused
+        for rng in (True, -1, 1.5, "0"):  # True is not seed 1
+            with pytest.raises(ValueError, match=r"^rng "):
+                YeAbbeCode(5, 1, V=V, rng=rng)
+    # a seed given as an int or as the Generator it makes draws the same Gaussian V
+    np.testing.assert_array_equal(
+        YeAbbeCode(5, 1, V="gaussian", rng=3).V,
+        YeAbbeCode(5, 1, V="gaussian", rng=np.random.default_rng(3)).V,
+    )
 
 
 @settings(max_examples=20, deadline=None, derandomize=True)
@@ -119,3 +128,17 @@ def test_ye_abbe_coefficients_function():
     np.testing.assert_allclose(A, code.decoding_coefficients(T)[0])
     with pytest.raises(ValueError, match="V_T must be"):
         ye_abbe_coefficients(np.ones((5, 4)), 2)
+    # what numpy cannot solve is refused by name, not with numpy's UFuncTypeError
+    bad = {
+        "object": np.array([[1, 0], [0, 1]], dtype=object),
+        "string": np.array([["1", "0"], ["0", "1"]]),
+        "NaN": np.array([[1.0, 0.0], [0.0, math.nan]]),
+        "ragged": [[1.0, 0.0], [1.0]],
+    }
+    for V_T in bad.values():
+        with pytest.raises(ValueError, match=r"^V_T must"):
+            ye_abbe_coefficients(V_T, 1)
+    # valid input keeps its answer and its precision
+    V_T = code.V[:, T[:5]]
+    np.testing.assert_array_equal(ye_abbe_coefficients(V_T.tolist(), 2), A)
+    assert ye_abbe_coefficients(V_T.astype(np.float32), 2).dtype == np.float32

@@ -512,6 +512,13 @@ def test_condition_54_and_residual():
     assert ldpc.lt_residual_fraction(p, need * 1.2) < res  # more overhead, less residue
 
 
+@pytest.mark.parametrize("overhead", [True, float("nan"), float("inf"), 0.0, -1.0, "1.5"])
+def test_lt_residual_fraction_refuses_a_bad_overhead(overhead):
+    # True is not an overhead of 1, nor the string "1.5" one of 1.5
+    with pytest.raises(ValueError, match=r"^overhead must"):
+        ldpc.lt_residual_fraction({1: 0.2, 2: 0.5, 3: 0.3}, overhead)
+
+
 def test_raptor_monte_carlo_matches_asymptotics():
     n, s, eps = 1000, 200, 0.1
     prm = ldpc.raptor_parameters(eps, s / n)

@@ -39,6 +39,7 @@ from gctheory.runtime import (
     zhang_best_groups,
     zhang_best_redundancy,
     zhang_metrics,
+    zhang_worker_dist,
 )
 
 HALBAWI = dict(t0=0.001, xi=1.1, n_cg=0.035)  # halbawi2017 Figure 3 parameters
@@ -256,6 +257,19 @@ def test_zhang_bad_input():
         zhang_metrics("LAGC", 12, 2, groups=5)
     with pytest.raises(ValueError, match="model must be"):
         zhang_metrics("GD", 12, model="weibull")
+
+
+@pytest.mark.parametrize("model", ["exponential", "pareto"])
+@pytest.mark.parametrize("shape", [math.nan, True, 0.0, "2"])
+def test_zhang_worker_dist_refuses_a_bad_shape_for_either_model(model, shape):
+    # the exponential law does not read shape, but garbage there is still refused
+    with pytest.raises(ValueError, match=r"^shape must"):
+        zhang_worker_dist(model, 3, shape=shape)
+    # None (the CLI's "not given") is still fine for the law that does not read it
+    assert zhang_worker_dist("exponential", 3, shape=None).mean() == pytest.approx(3.0)
+    assert zhang_worker_dist(model, 3, shape=2.0).mean() == pytest.approx(
+        6.0 if model == "pareto" else 3.0
+    )
 
 
 def test_zhang_best_groups_brute_force():

@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import as_generator, check_memory
+from gctheory._validate import as_generator, check_memory, check_real
 from gctheory.codes._approximate import ApproxDecodeResult, _ApproximateCode, recovery_error
 from gctheory.codes.base import check_positive_int
 from gctheory.codes.batch_raptor import (
@@ -208,7 +208,7 @@ def estimate_decoding_failure(
     trials : int
         Straggler sets drawn.
     threshold : float
-        Failure when ``err > threshold``.
+        Failure when ``err > threshold``; finite and ``>= 0``.
     rng : None, int or numpy.random.Generator
         Seed.
     level : float
@@ -233,7 +233,9 @@ def estimate_decoding_failure(
     (True, None)
     """
     s = _check_code(code, s)
-    event = partial(_failure_event, code, s, float(threshold))
+    # err is a norm (>= 0): a negative threshold would count every trial a failure
+    threshold = check_real(threshold, "threshold", low=0.0)
+    event = partial(_failure_event, code, s, threshold)
     return estimate_probability(
         event, trials, rng=rng, level=level, executor=executor, chunk_size=chunk_size
     )

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_array, check_memory
+from gctheory._validate import as_generator, check_array, check_memory
 from gctheory.codes.base import (
     DecodingCost,
     GradientCode,
@@ -112,6 +112,7 @@ class YeAbbeCode(GradientCode):
                 f"n={n}"
             )
         t = n - s
+        rng = as_generator(rng)  # checked even where V does not draw (garbage is refused)
         # V (n - s) x n, B n x n and the solves behind it, a few n x n float arrays
         check_memory(48 * n * n, "n", f"the {n} x {n} encoding matrices")
         if isinstance(V, str):
@@ -245,7 +246,10 @@ def ye_abbe_coefficients(V_T: np.ndarray, m: int) -> np.ndarray:
     >>> A.shape
     (4, 2)
     """
-    V_T = np.asarray(V_T)
+    single = getattr(V_T, "dtype", None) in (np.float32, np.complex64)
+    V_T = check_array(V_T, "V_T", ndim=2, complex_ok=True)
+    if single:  # solved in the precision given, as before the check
+        V_T = V_T.astype(np.complex64 if V_T.dtype.kind == "c" else np.float32)
     m = check_positive_int("m", m)
     if V_T.ndim != 2 or V_T.shape[0] > V_T.shape[1] or m > V_T.shape[0]:
         raise ValueError(

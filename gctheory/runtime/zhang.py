@@ -122,6 +122,8 @@ def zhang_worker_dist(model: str, r: int, *, theta: float = 1.0, shape: float = 
     theta = _check_pos("theta", theta)
     if not math.isfinite(r * theta):
         raise ValueError(f"theta: the scale r * theta = {r} * {theta:g} overflows float64")
+    if shape is not None:  # checked for the exponential model too, which does not read it
+        shape = _check_pos("shape", shape)
     if model == "exponential":
         return stats.expon(scale=r * theta)
     if model == "pareto":

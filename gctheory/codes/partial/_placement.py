@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_choice, check_int
+from gctheory._validate import check_choice, check_int, check_memory
 from gctheory.codes.partial._timing import (
     PARTIAL_RULES,
     _cdf_at,
@@ -65,6 +65,13 @@ class PartialRecovery:
 
 
 # ----------------------------------------------------------------------------- placements
+def _check_orders_memory(n: int, s: int) -> None:
+    """Refuse at once the orders of ``n`` workers holding ``s + 1`` partitions each that do
+    not fit in memory (n = 10**18 would build lists until it ran out). About 550 bytes an
+    entry at the peak (the Python lists, then the int64 arrays; tracemalloc, n = 10**5)."""
+    check_memory(600 * n * (s + 1), "n", f"the orders of {n} workers, {s + 1} partitions each")
+
+
 class PartialPlacement:
     """A repetition placement with processing orders, decoded by counting finished partitions.
 
@@ -81,7 +88,7 @@ class PartialPlacement:
     kind : str
         ``"cyclic"``, ``"frc"`` or ``"general"`` (set by the builders).
     s : int, optional
-        Stragglers the placement tolerates.
+        Stragglers the placement tolerates, ``0 <= s < n``.
     name : str
         Display name.
 
@@ -109,6 +116,14 @@ class PartialPlacement:
         self.n = len(self.orders)
         if self.n < 1:
             raise ValueError("orders must list at least one worker")
+        if s is not None:
+            s = check_int(s, "s", low=0, high=self.n - 1)
+        entries = int(sum(o.size for o in self.orders))
+        if self.k > entries:  # before the (k,) arrays: k = 10**18 is refused here, at once
+            raise ValueError(
+                f"k must be at most the {entries} entries of orders (every partition must be "
+                f"held by some worker), got k = {self.k}"
+            )
         for i, o in enumerate(self.orders):
             if o.size and (o.min() < 0 or o.max() >= self.k):
                 raise ValueError(f"orders[{i}] must hold partitions in [0, k) with k = {self.k}")
@@ -142,6 +157,7 @@ class PartialPlacement:
         """Cyclic repetition: worker i processes ``i, i + 1, ..., i + s`` (mod n); k = n."""
         n = check_int(n, "n", low=1)
         s = check_int(s, "s", low=0, high=n - 1)
+        _check_orders_memory(n, s)
         return cls([[(i + a) % n for a in range(s + 1)] for i in range(n)], n, kind="cyclic",
                    s=s, name=f"cyclic repetition (n={n}, s={s})")  # fmt: skip
 
@@ -155,6 +171,7 @@ class PartialPlacement:
         n = check_int(n, "n", low=1)
         s = check_int(s, "s", low=0, high=n - 1)
         check_choice(order, "order", ("staggered", "same"))
+        _check_orders_memory(n, s)
         if n % (s + 1):
             raise ValueError(f"s + 1 must divide n for fractional repetition, got n={n}, s={s}")
         c = s + 1

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from gctheory._validate import check_choice, check_int
+from gctheory._validate import check_choice, check_int, check_memory
 from gctheory.codes.partial._placement import PartialRecovery
 from gctheory.codes.partial._timing import (
     _cdf_at,
@@ -36,6 +36,7 @@ class _TwoMessageScheme:
         self.n = check_int(n, "n", low=1)
         self.s = check_int(s, "s", low=0, high=self.n - 1)
         self.p = check_int(p, "p (pieces per worker)", low=self.s + 1)
+        check_memory(*self._memory(self.n))  # before any array: n = 10**18 is refused at once
         self.u = self.p - self.s - 1  # uncoded pieces per worker
         self.k = (self.p - self.s) * self.n
         self.lengths = np.full(self.n, self.p, dtype=np.int64)
@@ -48,6 +49,11 @@ class _TwoMessageScheme:
     def slowdown_tolerated(self) -> float:
         """How many times slower a worker may be and still send its uncoded sum in time: p/u."""
         return math.inf if self.u == 0 else self.p / self.u
+
+    @staticmethod
+    def _memory(n: int) -> tuple[int, str, str]:
+        """(bytes, parameter, what needs them) for :func:`check_memory`: the piece counts."""
+        return 8 * n, "n", f"an array of the piece counts of {n} workers"
 
     def uncoded(self, i: int) -> np.ndarray:
         """Worker i's own uncoded partitions (first message)."""
@@ -213,6 +219,11 @@ class PartialCyclicScheme(_TwoMessageScheme):
         from gctheory.codes.tandon import CyclicMDSCode
 
         self.code = CyclicMDSCode(self.n, self.s, rng=rng)
+
+    @staticmethod
+    def _memory(n: int) -> tuple[int, str, str]:
+        # the figure CyclicMDSCode checks, here before the scheme allocates anything
+        return 33 * n * n, "n", f"the {n} x {n} coding matrix of the cyclic-MDS block"
 
     def coded(self, i: int) -> np.ndarray:
         return self.n * self.u + (i + np.arange(self.s + 1)) % self.n

@@ -268,9 +268,7 @@ def lt_residual_fraction(p: Distribution, overhead: float) -> float:
     from scipy import optimize  # lazy: scipy.optimize costs ~0.2 s to import
 
     p = _check_distribution("p", p, 1)
-    overhead = float(overhead)
-    if not (overhead > 0 and math.isfinite(overhead)):
-        raise ValueError(f"overhead must be a positive number, got {overhead!r}")
+    overhead = check_real(overhead, "overhead", low=0.0, low_open=True)
 
     def margin(x):
         return (1 - x) - np.exp(-overhead * _omega_prime(p, np.asarray(x, dtype=float)))
