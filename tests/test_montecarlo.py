@@ -393,3 +393,12 @@ def test_binomial_estimate_refuses_impossible_counts():
     with pytest.raises(ValueError, match="trials must be a positive integer"):
         binomial_estimate(0, 0)
     assert binomial_estimate(3, 3).value == 1.0  # boundary count is allowed
+
+
+@pytest.mark.parametrize("bad", [True, np.bool_(False), 2.5, float("nan"), "3"])
+def test_binomial_estimate_refuses_counts_that_are_not_whole_numbers(bad):
+    # a bool is not a count, though Python calls it an int
+    with pytest.raises(ValueError, match="trials must be a positive integer"):
+        binomial_estimate(1, bad)
+    with pytest.raises(ValueError, match="successes must be an integer"):
+        binomial_estimate(bad, 10)

@@ -278,3 +278,21 @@ def test_the_grep_sees_each_forbidden_call():
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_a_persistent_id_is_refused_by_name():
+    # a pickle may ask its unpickler for an object by a persistent id (outside the bytes):
+    # the delay-profile reader has none to give
+    import io
+    import pickle
+
+    from gctheory.delays import safe_loads
+
+    class _ById(pickle.Pickler):
+        def persistent_id(self, obj):
+            return "some-object" if obj == "by id" else None
+
+    buf = io.BytesIO()
+    _ById(buf).dump(["by id"])
+    with pytest.raises(ValueError, match="refused a persistent id"):
+        safe_loads(buf.getvalue(), source="p.pkl")
