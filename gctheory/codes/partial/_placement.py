@@ -72,6 +72,21 @@ def _check_orders_memory(n: int, s: int) -> None:
     check_memory(600 * n * (s + 1), "n", f"the orders of {n} workers, {s + 1} partitions each")
 
 
+def _check_orders(w: np.ndarray, j: np.ndarray, k: int, n: int) -> None:
+    """Every entry ``j`` (of worker ``w``) in ``[0, k)`` and no worker holding a partition
+    twice, in whole-array steps; the error names the first worker that breaks either."""
+    bad = (j < 0) | (j >= k)
+    first_range = int(w[bad.argmax()]) if bad.any() else n
+    order = np.lexsort((j, w))
+    ws, js = w[order], j[order]
+    rep = (ws[1:] == ws[:-1]) & (js[1:] == js[:-1])
+    first_rep = int(ws[1:][rep.argmax()]) if rep.any() else n
+    if first_range < n and first_range <= first_rep:
+        raise ValueError(f"orders[{first_range}] must hold partitions in [0, k) with k = {k}")
+    if first_rep < n:
+        raise ValueError(f"orders[{first_rep}] repeats a partition (a worker holds each once)")
+
+
 class PartialPlacement:
     """A repetition placement with processing orders, decoded by counting finished partitions.
 
@@ -124,15 +139,11 @@ class PartialPlacement:
                 f"k must be at most the {entries} entries of orders (every partition must be "
                 f"held by some worker), got k = {self.k}"
             )
-        for i, o in enumerate(self.orders):
-            if o.size and (o.min() < 0 or o.max() >= self.k):
-                raise ValueError(f"orders[{i}] must hold partitions in [0, k) with k = {self.k}")
-            if np.unique(o).size != o.size:
-                raise ValueError(f"orders[{i}] repeats a partition (a worker holds each once)")
         self.lengths = np.array([o.size for o in self.orders], dtype=np.int64)
-        w = np.concatenate([np.full(o.size, i) for i, o in enumerate(self.orders)])
-        a = np.concatenate([np.arange(o.size) for o in self.orders])
-        j = np.concatenate(self.orders)
+        w = np.repeat(np.arange(self.n), self.lengths)
+        a = np.arange(entries) - np.repeat(np.cumsum(self.lengths) - self.lengths, self.lengths)
+        j = np.concatenate(self.orders) if entries else np.zeros(0, np.int64)
+        _check_orders(w, j, self.k, self.n)
         held = np.zeros(self.k, bool)
         held[j] = True
         if not held.all():
@@ -158,8 +169,8 @@ class PartialPlacement:
         n = check_int(n, "n", low=1)
         s = check_int(s, "s", low=0, high=n - 1)
         _check_orders_memory(n, s)
-        return cls([[(i + a) % n for a in range(s + 1)] for i in range(n)], n, kind="cyclic",
-                   s=s, name=f"cyclic repetition (n={n}, s={s})")  # fmt: skip
+        orders = np.add.outer(np.arange(n), np.arange(s + 1)) % n  # row i: i, ..., i + s
+        return cls(list(orders), n, kind="cyclic", s=s, name=f"cyclic repetition (n={n}, s={s})")
 
     @classmethod
     def frc(cls, n: int, s: int, order: str = "staggered") -> PartialPlacement:
@@ -175,13 +186,12 @@ class PartialPlacement:
         if n % (s + 1):
             raise ValueError(f"s + 1 must divide n for fractional repetition, got n={n}, s={s}")
         c = s + 1
-        orders = []
-        for i in range(n):
-            g, r = divmod(i, c)
-            shift = r if order == "staggered" else 0
-            orders.append([g * c + (shift + a) % c for a in range(c)])
+        g, r = np.divmod(np.arange(n), c)  # worker i: group g, position r
+        shift = r if order == "staggered" else np.zeros(n, np.int64)
+        orders = (g * c)[:, None] + (shift[:, None] + np.arange(c)) % c
         kind = "frc" if order == "staggered" else "frc-same"
-        return cls(orders, n, kind=kind, s=s, name=f"fractional repetition ({order}, n={n}, s={s})")
+        name = f"fractional repetition ({order}, n={n}, s={s})"
+        return cls(list(orders), n, kind=kind, s=s, name=name)
 
     @classmethod
     def from_support(cls, support: Any, *, name: str = "placement",
