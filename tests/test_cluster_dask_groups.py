@@ -27,6 +27,7 @@ from gctheory.cluster.dask_groups import (  # noqa: E402
     DaskGroups,
     group_task,
 )
+from gctheory.cluster.groups import read_ready  # noqa: E402
 from tests._oracles import FlakyOracle  # noqa: E402
 
 
@@ -237,8 +238,8 @@ def test_the_connection_needs_the_key_both_ways():
     got = DaskGroups._handshake(srv.accept()[0], b"k" * 32, soon())
     assert got is not None and got[0] == 3
     got[1].send([])  # no coded workers
-    assert got[1].recv()[0] == "ready"
-    got[1].send(("stop",))
+    assert read_ready(got[1].recv_bytes()) == (3, os.getpid())  # bytes, not a pickle
+    got[1].send_bytes(b"S")
     th.join(10.0)
     got[1].close()
     srv.close()

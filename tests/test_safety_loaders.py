@@ -225,20 +225,16 @@ def test_cli_run_refuses_a_hostile_checkpoint_without_running_it(hostile, tmp_pa
 _PACKAGE = Path(__file__).resolve().parents[1] / "gctheory"
 
 #: the only places allowed to unpickle, and why: the restricted unpickler of the delay
-#: profiles (admits lists, dicts and numeric scalars, nothing callable); the local
-#: engine's pipe from the master to a worker process it started itself, for tasks whose
-#: parameters are not one vector (the sequential codes'; vectors and every result go through
-#: shared memory and fixed-size records), and the same loop in the Dask engine's grouped
-#: mode on a TCP connection to the master opened only after both sides prove the run's
-#: random key (cluster/dask_groups.py; its results come back as records, never a pickle):
-#: in-memory transport, as are
-#: multiprocessing's conn.recv in cluster/worker.py, mpi4py's messages in cluster/mpi.py,
-#: and the process pools and Dask executors of montecarlo/engine.py, none of them a file);
-#: an installed plug-in's entry point (code the user installed, not data)
+#: profiles (admits lists, dicts and numeric scalars, nothing callable); an installed
+#: plug-in's entry point (code the user installed, not data). Not matched by the pattern, and
+#: in-memory transport, none of them a file: a worker process unpickles the states its own
+#: master ships it once (multiprocessing's conn.recv in cluster/groups.py, after the mutual
+#: key proof on the Dask engine's grouped connections), mpi4py's messages between the ranks
+#: of one mpiexec in cluster/mpi.py, the process pools and Dask executors of
+#: montecarlo/engine.py. The tasks and results of the local and grouped Dask engines cross
+#: as bytes read without pickle (cluster/wire.py, cluster/shm.py).
 _ALLOWED = {
     ("delays/profiles.py", "_RestrictedUnpickler(io.BytesIO(data)).load()"),
-    ("cluster/groups.py", "_, t, pp, items, preempt = pickle.loads(data[1:])"),
-    ("cluster/groups.py", "return t, pickle.loads(pp), items, preempt  # once per message"),
     ("codes/plugins.py", "obj = ep.load()"),  # an installed plug-in's entry point: code, not data
 }
 

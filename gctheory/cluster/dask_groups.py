@@ -17,11 +17,11 @@ worker's own arrival time. A newer task cancels a pending result
 Transport: that task opens a TCP connection to a listener the master binds on
 an address the operating system picks (port 0, on the interface that reaches
 the scheduler: no fixed port), and both sides prove they hold a random key
-(HMAC-SHA256 over fresh nonces, mutual, before any pickle crosses). Then the
+(HMAC-SHA256 over fresh nonces, mutual, before any task crosses). Then the
 wire format is the local engine's pipe format without its shared memory (no
-block is named, no bell): the master sends ``b"P"`` and the pickled
-``("tasks", t, params_pickle, [(worker, delay), ...], preempt)`` once per group
-and iteration (``b"S"``: stop); the group answers with the records of
+block is named, no bell): the master sends ``b"P"`` and the tasks ``(t, params,
+[(worker, delay), ...], preempt)`` of :mod:`gctheory.cluster.wire` (never a pickle)
+once per group and iteration (``b"S"``: stop); the group answers with the records of
 :mod:`gctheory.cluster.shm` (each result as ``.npy`` bytes, each oracle error
 as text, never a pickle), read by :func:`gctheory.cluster.shm.record_events`.
 Dask only places the tasks; their data never goes through the scheduler. A
@@ -38,7 +38,6 @@ import hashlib
 import hmac
 import math
 import os
-import pickle
 import select
 import socket
 import time
@@ -48,8 +47,9 @@ from typing import Any
 import numpy as np
 
 from gctheory.cluster.base import Event
-from gctheory.cluster.groups import group_main
+from gctheory.cluster.groups import group_main, read_ready
 from gctheory.cluster.shm import record_events
+from gctheory.cluster.wire import encode_value, task_message
 from gctheory.cluster.worker import WorkerState
 
 __all__ = ["DaskGroups", "GROUPED_ABOVE", "MAX_DASK_WORKERS", "group_task"]
@@ -140,7 +140,7 @@ class DaskGroups:
         self._pending_dead: list[int] = []
         self._out: list[list[tuple[int, int, Any, float, bool]]] = []
         self._down: tuple[int, int, int] = (-1, -1, 0)
-        self._pickled: tuple[int, int, bytes] = (-1, -1, b"")
+        self._encoded: tuple[int, int, bytes] = (-1, -1, b"")
         self._poller: Any = None
         self._fds: dict[int, int] = {}  # fd -> group
 
@@ -176,7 +176,7 @@ class DaskGroups:
                     f"the group on Dask worker {self.addrs[g]} did not load its states within "
                     f"{self.timeout:g} s"
                 )
-            _, _, self.pids[g] = conn.recv()
+            _, self.pids[g] = read_ready(conn.recv_bytes())
         if hasattr(select, "poll"):
             self._poller = select.poll()
             for g, conn in enumerate(self.conns):
@@ -255,17 +255,16 @@ class DaskGroups:
         self._out[self.group_of[worker]].append((t, worker, params, float(delay), preempt))
         t_, id_, nb = self._down
         if t_ != t or id_ != id(params):
-            pp = self._params_pickle(t, params)
-            task = ("tasks", t, pp, [(worker, float(delay))], preempt)
-            nb = len(pickle.dumps(task, protocol=5)) + 1  # after b"P"
+            pp = self._params_bytes(t, params)
+            nb = len(task_message(t, pp, [(worker, float(delay))], preempt))
             self._down = (t, id(params), nb)
         return nb
 
-    def _params_pickle(self, t: int, params: Any) -> bytes:
-        t_, id_, pp = self._pickled
+    def _params_bytes(self, t: int, params: Any) -> bytes:
+        t_, id_, pp = self._encoded
         if t_ != t or id_ != id(params):
-            pp = pickle.dumps(params, protocol=5)
-            self._pickled = (t, id(params), pp)
+            pp = encode_value(params)
+            self._encoded = (t, id(params), pp)
         return pp
 
     def _send(self) -> None:
@@ -280,9 +279,8 @@ class DaskGroups:
                 batches.setdefault((t, id(params), bool(preempt)), [params]).append((i, delay))
             try:
                 for (t, _, preempt), (params, *items) in batches.items():
-                    pp = self._params_pickle(t, params)
-                    task = ("tasks", t, pp, items, preempt)
-                    self.conns[g].send_bytes(b"P" + pickle.dumps(task, protocol=5))
+                    pp = self._params_bytes(t, params)
+                    self.conns[g].send_bytes(task_message(t, pp, items, preempt))
             except OSError:
                 self._lose(g)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import multiprocessing as mp
 import os
-import pickle
 import select
 import signal
 import struct
@@ -26,8 +25,9 @@ import numpy as np
 
 from gctheory.cluster.base import ENGINES, Engine, Event
 from gctheory.cluster.dask_engine import DaskEngine
-from gctheory.cluster.groups import default_processes, group_main
+from gctheory.cluster.groups import default_processes, group_main, read_ready
 from gctheory.cluster.shm import BOARD, RECORD, RESULT_SLOTS, Board, record_events
+from gctheory.cluster.wire import encode_value, task_message
 from gctheory.cluster.worker import WorkerState
 
 __all__ = [
@@ -70,7 +70,7 @@ class _Batch:
         self.t, self.params, self.preempt = t, params, preempt
         self.workers: list[list[int]] = [[] for _ in range(processes)]
         self.delays: list[list[float]] = [[] for _ in range(processes)]
-        self.pp: bytes | None = None  # the parameters pickled (None: in the shared block)
+        self.pp: bytes | None = None  # the parameters encoded (None: in the shared block)
         self.nb = 0  # the bytes one task would take alone
         # tasks for the shared block's table, written together at the next send
         self.shm_workers: list[int] = []
@@ -210,7 +210,7 @@ class LocalEngine(Engine):
                 raise TimeoutError(
                     f"local worker process {g} did not start within {self.start_timeout:g} s"
                 )
-            _, _, gpids[g] = conn.recv()
+            _, gpids[g] = read_ready(conn.recv_bytes())
         self.pids = [gpids[g] for g in self._group_of]
         self._bufs = [b""] * len(self.conns)
         self._pfds = [conn.fileno() for conn in self.conns]
@@ -244,7 +244,8 @@ class LocalEngine(Engine):
 
     def _new_batch(self, t: int, params: Any, preempt: bool) -> _Batch:
         """The tasks of one iteration that share ``params``: written once in the shared block
-        (see :mod:`~gctheory.cluster.shm`) when they are a float64 vector, else pickled once."""
+        (see :mod:`~gctheory.cluster.shm`) when they are a float64 vector, else encoded once
+        (:mod:`~gctheory.cluster.wire`)."""
         if self._batch is not None and self._batch.shm_workers:
             self._write_table(self._batch)
         b = _Batch(t, params, preempt, len(self._members))
@@ -256,8 +257,8 @@ class LocalEngine(Engine):
                 b.nb = _HEAD.size + _TASK_BYTES + params.nbytes  # as if sent alone
                 self._batch = b
                 return b
-        b.pp = pickle.dumps(params, protocol=5)
-        b.nb = len(pickle.dumps(("tasks", t, b.pp, [(0, 0.0)], preempt), protocol=5)) + 1
+        b.pp = encode_value(params)
+        b.nb = len(task_message(t, b.pp, [(0, 0.0)], preempt))
         self._batches.append(b)
         self._batch = b
         return b
@@ -299,7 +300,8 @@ class LocalEngine(Engine):
                 if not ws or g in self._gone:
                     continue
                 items = list(zip(ws, b.delays[g]))
-                data = b"P" + pickle.dumps(("tasks", b.t, b.pp, items, b.preempt), protocol=5)
+                assert b.pp is not None, "a batch for the pipes has its parameters encoded"
+                data = task_message(b.t, b.pp, items, b.preempt)
                 try:
                     self._write(g, data)
                 except (BrokenPipeError, OSError):
@@ -494,7 +496,7 @@ class LocalEngine(Engine):
 
 
 def _idle(conn: Any) -> None:  # pragma: no cover - runs in the child
-    conn.send("up")
+    conn.send_bytes(b"up")
     conn.close()
 
 
@@ -530,7 +532,7 @@ def can_start_processes(timeout: float = 60.0) -> tuple[bool, str]:
         p = ctx.Process(target=_idle, args=(child,), daemon=True)
         p.start()
         child.close()
-        ok = parent.poll(timeout) and parent.recv() == "up"
+        ok = parent.poll(timeout) and parent.recv_bytes() == b"up"
         p.join(timeout=5.0)
         parent.close()
     except (OSError, ImportError, RuntimeError, ValueError) as exc:

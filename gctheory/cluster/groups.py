@@ -26,8 +26,8 @@ Transport (the engine's own pipes and shared memory, never data from elsewhere;
 see :mod:`gctheory.cluster.shm`): tasks whose parameters are one float64 vector
 are in the shared block's table, and a bell (an eventfd, or ``b"W"`` on the
 pipe) says there are new ones; the pipe brings ``b"B"`` (the block's name),
-``b"P"`` and the pickled ``("tasks", t, params, [(worker, delay), ...],
-preempt)`` for other parameters (``params`` pickled once, as bytes), or ``b"S"``
+``b"P"`` and the tasks ``(t, params, [(worker, delay), ...], preempt)`` for other
+parameters (encoded by :mod:`gctheory.cluster.wire`, never pickled), or ``b"S"``
 to stop. Results go into their workers' slots of the block, then one bell for
 everything due at once (the results' eventfd, or an empty message); a result
 as ``.npy`` bytes (both slots unread, or not a float64 vector) and an oracle
@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import heapq
 import os
-import pickle
 import select
+import struct
 import time
 import traceback
 from typing import Any
@@ -47,9 +47,22 @@ from typing import Any
 import numpy as np
 
 from gctheory.cluster.shm import BOARD, ERROR, INLINE, RECORD, Board, npy_bytes
+from gctheory.cluster.wire import read_task_message
 from gctheory.cluster.worker import OracleError, WorkerState, _single_thread
 
-__all__ = ["group_main", "default_processes"]
+__all__ = ["group_main", "default_processes", "READY", "read_ready"]
+
+#: a group's answer once its states are loaded, after ``b"R"``: its group number and pid
+READY = struct.Struct("<qq")
+
+
+def read_ready(data: bytes) -> tuple[int, int]:
+    """``(group, pid)`` of a group's :data:`READY` answer; ValueError for anything else."""
+    if len(data) != 1 + READY.size or data[:1] != b"R":
+        raise ValueError(f"a worker process answered {len(data)} bytes, not its ready message")
+    group, pid = READY.unpack_from(data, 1)
+    return int(group), int(pid)
+
 
 #: coded-worker groups per core by default: a few processes per core keep every core busy
 #: computing while the event loops sleep
@@ -161,8 +174,7 @@ class _Loop:
         if kind == b"W":  # (without eventfd) the table has new tasks
             return -1, None, [], False
         if kind == b"P":
-            _, t, pp, items, preempt = pickle.loads(data[1:])
-            return t, pickle.loads(pp), items, preempt  # once per message, for its workers
+            return read_task_message(data)  # the parameters decoded once, for its workers
         return None
 
     def start(
@@ -233,7 +245,8 @@ class _Loop:
 def group_main(conn: Any, group: int, bells: Any = None) -> None:
     """Entry point of a local worker process hosting a group of coded workers.
 
-    Receives its workers' states once, answers ``("ready", group, pid)``,
+    Receives its workers' states once (from the master that started it), answers
+    :data:`READY` (``b"R"``, its group number and process id: bytes, never a pickle),
     then runs the event loop (see the module docstring) until ``b"S"`` or
     the master's end of the pipe closes.
     """
@@ -241,7 +254,7 @@ def group_main(conn: Any, group: int, bells: Any = None) -> None:
     loop = None
     try:
         states: list[WorkerState] = conn.recv()
-        conn.send(("ready", group, os.getpid()))
+        conn.send_bytes(b"R" + READY.pack(group, os.getpid()))
         loop = _Loop(conn, states, bells)
         loop.run()
     except (EOFError, OSError, KeyboardInterrupt):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import io
 import struct
 import time
+import tokenize
 from multiprocessing import shared_memory
 from typing import Any
 
@@ -247,10 +248,17 @@ _NPY_F8 = b"\x93NUMPY\x01\x00"
 _NPY_F8_DICT = b"{'descr': '<f8', 'fortran_order': False, 'shape': ("
 
 
+#: what ``np.load`` raises on bytes that are not an array (its header is parsed as Python
+#: literal syntax, hence the tokenizer's and the parser's errors)
+_NPY_ERRORS = (ValueError, EOFError, OSError, SyntaxError, struct.error, tokenize.TokenError)
+
+
 def from_npy(data: bytes) -> np.ndarray:
     """The array of :func:`npy_bytes` (never unpickles). A 1-D float64 vector, every result
     of the Dask engine's grouped mode, is read without ``np.load``'s header parser (about 40
-    us a result against 3); anything else through ``np.load``."""
+    us a result against 3); anything else through ``np.load``. Bytes that are not an array
+    are a ValueError, whatever numpy's parser raised (it can raise a SyntaxError or a
+    tokenizer error on a corrupt header)."""
     if data[:8] == _NPY_F8 and len(data) >= 10:
         start = 10 + int.from_bytes(data[8:10], "little")
         head = data[10:start]
@@ -258,4 +266,7 @@ def from_npy(data: bytes) -> np.ndarray:
             digits, sep, _ = head[len(_NPY_F8_DICT) :].partition(b",), }")
             if sep and digits.isdigit() and len(data) - start == 8 * int(digits):
                 return np.frombuffer(data, dtype="<f8", offset=start).copy()
-    return np.load(io.BytesIO(data), allow_pickle=False)
+    try:
+        return np.load(io.BytesIO(data), allow_pickle=False)
+    except _NPY_ERRORS as exc:  # numpy's header parser raises many kinds on corrupt bytes
+        raise ValueError(f"not an .npy array ({type(exc).__name__}: {exc})") from None

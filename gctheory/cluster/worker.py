@@ -1,4 +1,4 @@
-"""One worker: its partitions, its coded message, and the loop of a local worker process.
+"""One worker: its partitions and its coded message.
 
 A worker ``i`` of a gradient code holds the partitions ``j`` with
 ``support[i, j]`` and transmits ``y_i = sum_{j,u} E[j m + u, i] g_j^(u)``
@@ -13,15 +13,12 @@ replayed run computes the same bits.
 
 from __future__ import annotations
 
-import os
-import time
-import traceback
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["WorkerState", "OracleError", "worker_main"]
+__all__ = ["WorkerState", "OracleError"]
 
 
 class OracleError(RuntimeError):
@@ -131,52 +128,3 @@ def _single_thread() -> None:
         threadpool_limits(1)
     except ImportError:  # pragma: no cover - optional
         pass
-
-
-def worker_main(conn: Any, index: int) -> None:
-    """Loop of a local worker process (see :class:`gctheory.cluster.LocalEngine`).
-
-    Receives its :class:`WorkerState` once, then tasks ``("task", t, params,
-    delay, preempt)``; computes the message, waits ``delay`` seconds (the
-    injected straggling, on top of the natural time), and sends
-    ``("result", t, message, compute_s, slept_s)``. A newer task waiting in the
-    pipe supersedes an older one not yet started; with ``preempt`` a task
-    arriving during the injected wait cancels the current one (the master has
-    moved on: every iteration starts afresh, the model of the theory).
-    Oracle errors are sent as ``("error", t, OracleError)``; ``("stop",)`` ends.
-    """
-    _single_thread()
-    try:
-        state: WorkerState = conn.recv()
-        conn.send(("ready", index, os.getpid()))
-        task = conn.recv()
-        while True:
-            while task[0] == "task" and conn.poll():  # a newer task supersedes this one
-                task = conn.recv()
-            if task[0] != "task":
-                return
-            _, t, params, delay, preempt = task
-            t0 = time.perf_counter()
-            try:
-                y = state.message(params, t)
-            except OracleError as exc:
-                conn.send(("error", t, exc))
-                task = conn.recv()
-                continue
-            except Exception as exc:  # pragma: no cover - a bug, not the oracle
-                conn.send(("error", t, OracleError(index, -1, t, traceback.format_exc())))
-                del exc
-                task = conn.recv()
-                continue
-            compute = time.perf_counter() - t0
-            t1 = time.perf_counter()
-            if preempt:
-                if delay > 0 and conn.poll(delay):
-                    task = conn.recv()  # cancelled: the master sent the next iteration
-                    continue
-            elif delay > 0:
-                time.sleep(delay)
-            conn.send(("result", t, y, compute, time.perf_counter() - t1))
-            task = conn.recv()
-    except (EOFError, OSError, KeyboardInterrupt):
-        return
