@@ -34,6 +34,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "loop",  # the run loop: numpy only; the master and the simulator plug into it
         "_home",
         "_proc",
+        "_frozen_law",  # a frozen scipy law unpacked for its kernels: numpy and scipy only
     ),
     ("montecarlo", "generators"),
     ("conditioning", "order_stats"),

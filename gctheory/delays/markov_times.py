@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 from scipy import stats
 from scipy.stats._distn_infrastructure import rv_continuous_frozen
 
+from gctheory._frozen_law import FrozenParts, unpack_frozen
 from gctheory._validate import as_generator, check_int
 from gctheory.delays.markov import (
     BurstyModel,
@@ -103,7 +104,7 @@ class _TwoMixGen(stats.rv_continuous):
     fast: Any
     slow: Any
     w: float
-    parts: tuple[Any, Any]  # _Part of fast and slow (None: through the frozen law)
+    parts: tuple[Any, Any]  # FrozenParts of fast and slow (None: through the frozen law)
 
     def _pdf(self, x):
         f, s = self.parts
@@ -131,35 +132,16 @@ class _TwoMixGen(stats.rv_continuous):
         return np.where(pick, b, a)
 
 
-@dataclass(frozen=True)
-class _Part:
-    """A frozen law with scalar parameters, unpacked once: its ``pdf``/``cdf``/``sf`` from
-    the generator's own kernels on the standardised point, the values scipy's frozen call
-    returns without its argument checks (the quadrature calls the mixture per point, and
-    those checks were half its time)."""
-
-    gen: Any
-    shapes: tuple[float, ...]
-    loc: float
-    scale: float
-    a: float
-    b: float
+def _unpack(law: Any) -> FrozenParts | None:
+    """``law`` unpacked once (:func:`gctheory._frozen_law.unpack_frozen`), its shapes as
+    floats: :func:`_part` calls the generator's own kernels on the standardised point, the
+    values scipy's frozen call returns without its argument checks (the quadrature calls
+    the mixture per point, and those checks were half its time); None: scipy's route."""
+    p = unpack_frozen(law)
+    return None if p is None else replace(p, shapes=tuple(float(v) for v in p.shapes))
 
 
-def _unpack(law: Any) -> _Part | None:
-    gen = law.dist
-    try:
-        shapes, loc, scale = gen._parse_args(*law.args, **law.kwds)
-        vals = [np.asarray(v, dtype=float) for v in (*shapes, loc, scale)]
-        if any(v.ndim for v in vals) or not bool(gen._argcheck(*shapes)) or float(scale) <= 0:
-            return None
-        a, b = (float(v) for v in gen._get_support(*shapes))
-    except (AttributeError, TypeError, ValueError):  # another law's interface: scipy's route
-        return None
-    return _Part(gen, tuple(float(v) for v in vals[:-2]), float(loc), float(scale), a, b)
-
-
-def _part(p: _Part | None, law: Any, what: str, x: Any) -> Any:
+def _part(p: FrozenParts | None, law: Any, what: str, x: Any) -> Any:
     if p is None:
         return getattr(law, what)(x)
     z = (np.asarray(x, dtype=float) - p.loc) / p.scale

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from scipy import integrate, special
 
+from gctheory._frozen_law import unpack_frozen
 from gctheory.order_stats._common import OrderStatMoments
 from gctheory.order_stats.quantile_quadrature import quantile_moments
 
@@ -161,16 +162,10 @@ def _point_calls(dist: Any) -> tuple[Any, Any]:
     plain = type(dist) is rv_continuous_frozen and isinstance(gen, rv_continuous)
     if not plain or type(gen).sf is not rv_continuous.sf or type(gen).cdf is not rv_continuous.cdf:
         return dist.sf, dist.cdf
-    try:
-        shapes, loc, scale = gen._parse_args(*dist.args, **dist.kwds)
-        vals = [np.asarray(v, dtype=float) for v in (*shapes, loc, scale)]
-        ok = not any(v.ndim for v in vals) and bool(gen._argcheck(*shapes)) and float(scale) > 0
-        a, b = (float(v) for v in gen._get_support(*shapes))
-    except (AttributeError, TypeError, ValueError):
+    p = unpack_frozen(dist)
+    if p is None:
         return dist.sf, dist.cdf
-    if not ok:
-        return dist.sf, dist.cdf
-    loc, scale = float(loc), float(scale)
+    shapes, loc, scale, a, b = p.shapes, p.loc, p.scale, p.a, p.b
 
     def make(kernel: Any, generic: Any) -> Any:
         def call(t: float) -> Any:
