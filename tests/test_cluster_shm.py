@@ -165,3 +165,25 @@ def test_npy_bytes_read_back_exactly_a_vector_without_np_load(monkeypatch):
     monkeypatch.undo()
     with pytest.raises(ValueError):
         shm.from_npy(blob[:-8])
+
+
+def test_the_master_yields_a_bounded_number_of_times_and_sees_a_result_in_the_slots(monkeypatch):
+    """Before blocking, the master gives its core away at most YIELDS times and looks at the
+    slots after each: a result there ends the yielding (and the wait), none leaves it to block."""
+    board = Board(2, 3)
+    try:
+        eng = LocalEngine()
+        eng._board = board
+        calls = []
+        monkeypatch.setattr(os, "sched_yield", lambda: calls.append(1))
+        assert not board.has_results() and not eng._yield_for_results()
+        assert len(calls) == LocalEngine.YIELDS  # nothing came: it yielded YIELDS times
+        calls.clear()
+        group = Board(2, 3, name=board.name)
+        assert group.put_result(1, 0, np.ones(3), 0.0, 0.0)
+        assert board.has_results() and eng._yield_for_results() and len(calls) == 1
+        eng._slot_events(0.0)  # taken: nothing in the slots again
+        assert not board.has_results()
+        group.close()
+    finally:
+        board.unlink()

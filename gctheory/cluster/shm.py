@@ -141,6 +141,10 @@ class Board:
         self.task_delay[workers], self.task_preempt[workers] = delays, preempt
         self.task_no[workers] = np.arange(first, self.tasks_sent + 1)
 
+    def has_results(self) -> bool:
+        """Whether a result is in the slots, not yet taken (one comparison of the counters)."""
+        return bool(self.produced.sum() != self.consumed.sum())
+
     def new_results(self) -> np.ndarray:
         """The workers with results not yet taken."""
         return (self.produced != self.consumed).nonzero()[0]
