@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 import paper_checks  # noqa: E402
-from gctheory.cluster import engines  # noqa: E402
+from gctheory.cluster import processes  # noqa: E402
 from gctheory.cluster.compare import law_mean  # noqa: E402
 
 
@@ -23,7 +23,7 @@ def test_figure_writes_nothing_and_says_why_without_processes(tmp_path, monkeypa
 def test_claims_are_not_checkable_without_processes(monkeypatch):
     from paper_checks._framework import common_cluster as runs
 
-    monkeypatch.setattr(engines, "can_start_processes", lambda: (False, "no fork here"))
+    monkeypatch.setattr(processes, "can_start_processes", lambda: (False, "no fork here"))
     runs.cluster_runs.cache_clear()
     try:
         keys = {c.key: c for c in paper_checks.all_claims()}

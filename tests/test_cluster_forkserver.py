@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gctheory.cluster.engines import FORKSERVER_PRELOAD, can_start_processes, process_context
+from gctheory.cluster.processes import FORKSERVER_PRELOAD, can_start_processes, process_context
 
 pytestmark = pytest.mark.skipif(
     sys.platform != "linux" or "forkserver" not in mp.get_all_start_methods(),

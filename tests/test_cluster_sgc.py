@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("sklearn")
 
 from gctheory import cluster as cl  # noqa: E402
-from gctheory.cluster.engines import can_start_processes  # noqa: E402
+from gctheory.cluster.processes import can_start_processes  # noqa: E402
 from gctheory.cluster.workloads import make_workload  # noqa: E402
 
 

@@ -147,7 +147,7 @@ def test_cluster_run_summary_as_html():
     from html.parser import HTMLParser
 
     from gctheory.cluster import run
-    from gctheory.cluster.engines import can_start_processes
+    from gctheory.cluster.processes import can_start_processes
 
     ok, why = can_start_processes()
     if not ok:

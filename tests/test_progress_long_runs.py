@@ -46,7 +46,7 @@ def test_collect_short_run_is_silent_off_a_terminal(tmp_path, capsys):
 
 def _cluster_run(progress):
     from gctheory.cluster import run
-    from gctheory.cluster.engines import can_start_processes
+    from gctheory.cluster.processes import can_start_processes
 
     ok, why = can_start_processes()
     if not ok:

@@ -259,7 +259,7 @@ def test_bad_collect_arguments_are_refused(tmp_path):
 @pytest.mark.filterwarnings("ignore:too few draws:gctheory.montecarlo.UnreliableEstimateWarning")
 def test_real_run_iteration_times_are_a_sweep_problem(tmp_path):
     # issue 25: "real-run or simulated iteration times" -- real processes (gctheory.cluster)
-    from gctheory.cluster.engines import can_start_processes
+    from gctheory.cluster.processes import can_start_processes
 
     ok, why = can_start_processes()
     if not ok:

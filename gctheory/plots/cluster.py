@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from gctheory.cluster.compare import law_mean, sweep
-from gctheory.cluster.engines import can_start_processes
+from gctheory.cluster.processes import can_start_processes
 from gctheory.plots._base import figure, plt, save_figure
 
 N = 8

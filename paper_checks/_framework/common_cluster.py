@@ -60,7 +60,7 @@ SPARE = 1
 def cluster_runs(quick: bool) -> dict[str, Any]:
     """All real runs of these claims (once per mode); ``{"ok": False, "why": ...}`` if none."""
     from gctheory.cluster.compare import sweep
-    from gctheory.cluster.engines import can_start_processes
+    from gctheory.cluster.processes import can_start_processes
 
     ok, why = can_start_processes()
     if not ok:

@@ -40,8 +40,8 @@ def _band(lo_hi: tuple[float, float]) -> list[float]:
 
 
 def _runs(quick: bool) -> dict[str, Any]:
-    from gctheory.cluster.engines import can_start_processes
     from gctheory.cluster.lambda_replay import LAMBDA_SCHEMES, compare_lambda, lambda_profile
+    from gctheory.cluster.processes import can_start_processes
 
     ok, why = can_start_processes()
     if not ok:

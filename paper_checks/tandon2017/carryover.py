@@ -30,7 +30,7 @@ CASE = {"scheme": "cyclic_mds", "s": 3, "preempt": False}
 def _runs(quick: bool) -> dict[str, Any]:
     """One real run without preemption, predicted by both models."""
     from gctheory.cluster import compare, run
-    from gctheory.cluster.engines import can_start_processes
+    from gctheory.cluster.processes import can_start_processes
 
     ok, why = can_start_processes()
     if not ok:
