@@ -299,12 +299,11 @@ class LocalEngine(Engine):
         if self._batch in batches:
             self._batch = None
         for b in batches:
+            assert b.pp is not None, "a batch for the pipes has its parameters encoded"
             for g, ws in enumerate(b.workers):
                 if not ws or g in self._gone:
                     continue
-                items = list(zip(ws, b.delays[g]))
-                assert b.pp is not None, "a batch for the pipes has its parameters encoded"
-                data = task_message(b.t, b.pp, items, b.preempt)
+                data = task_message(b.t, b.pp, list(zip(ws, b.delays[g])), b.preempt)
                 try:
                     self._write(g, data)
                 except (BrokenPipeError, OSError):

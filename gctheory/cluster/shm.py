@@ -142,8 +142,8 @@ class Board:
         self.task_no[workers] = np.arange(first, self.tasks_sent + 1)
 
     def has_results(self) -> bool:
-        """Whether a result is in the slots, not yet taken (one comparison of the counters)."""
-        return bool(self.produced.sum() != self.consumed.sum())
+        """Whether a result is in the slots, not yet taken."""
+        return bool(self.new_results().size)
 
     def new_results(self) -> np.ndarray:
         """The workers with results not yet taken."""

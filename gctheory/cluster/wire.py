@@ -44,6 +44,8 @@ MAX_NESTING = 32
 
 _I64, _F64 = struct.Struct("<q"), struct.Struct("<d")
 _U32, _U64 = struct.Struct("<I"), struct.Struct("<Q")
+#: the values a tag alone stands for
+_CONSTANTS = {b"N": None, b"T": True, b"F": False}
 #: a task message's head after ``b"P"``: t, preempt, the number of tasks
 _HEAD = struct.Struct("<qBI")
 
@@ -105,8 +107,8 @@ def _decode(data: bytes, pos: int, end: int, depth: int) -> tuple[Any, int]:
     if pos >= end:
         raise ValueError("a malformed task message (it ends inside a value)")
     tag, pos = data[pos : pos + 1], pos + 1
-    if tag in (b"N", b"T", b"F"):
-        return {b"N": None, b"T": True, b"F": False}[tag], pos
+    if tag in _CONSTANTS:
+        return _CONSTANTS[tag], pos
     if tag == b"i":
         return _I64.unpack_from(data, pos)[0], pos + 8
     if tag == b"f":
