@@ -187,3 +187,19 @@ def test_the_master_yields_a_bounded_number_of_times_and_sees_a_result_in_the_sl
         group.close()
     finally:
         board.unlink()
+
+
+@pytest.mark.skipif(not (SHM.is_dir() and hasattr(os, "eventfd")), reason="needs /dev/shm, eventfd")
+def test_the_floor_master_measures_a_run():
+    # benchmarks/floor_master.py (the least a master on this transport costs) keeps working
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "floor_master.py"
+    spec = importlib.util.spec_from_file_location("floor_master", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = mod.floor(4, 30, processes=2)
+    assert set(out) == {"cpu", "op_cold", "op_warm"}
+    assert all(v > 0 and np.isfinite(v) for v in out.values())
