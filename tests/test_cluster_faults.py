@@ -218,6 +218,36 @@ def test_mpi_rank_that_stops_answering_is_named_in_the_timeout(tmp_path):
                      r"\[1\] \(MPI rank 2", out.stdout)  # fmt: skip
 
 
+MPI_FLAKY = textwrap.dedent(
+    """
+    from gctheory import cluster as cl
+    from gctheory.cluster.mpi import MPIEngine
+    from tests._oracles import FlakyOracle
+
+    eng = MPIEngine()
+    try:
+        cl.run("gd", 4, engine=eng, workload=FlakyOracle(), delay="constant(0)",
+               iterations=2, step_size=0.1)
+    except cl.ClusterError as exc:
+        if not eng.is_worker:
+            print("CLUSTERERROR", exc, flush=True)
+    """
+)
+
+
+@needs_mpi
+@pytest.mark.extended
+def test_an_mpi_rank_whose_oracle_raises_is_named_with_its_partition(tmp_path):
+    # the error crosses as bytes (worker, partition, detail), not as a pickled exception
+    pytest.importorskip("mpi4py")
+    script = tmp_path / "flaky.py"
+    script.write_text(MPI_FLAKY)
+    out = _mpiexec("-n", "5", sys.executable, str(script))
+    assert out.returncode == 0, out.stderr
+    assert re_search(r"CLUSTERERROR .*worker 3 failed on partition 3 at iteration 0: "
+                     r"RuntimeError: bad batch", out.stdout), out.stdout  # fmt: skip
+
+
 def re_search(pattern: str, text: str) -> bool:
     import re
 
@@ -239,6 +269,23 @@ def test_mpi_run_replays_bit_for_bit(tmp_path):
     assert time.monotonic() - t0 < 120  # every rank stopped: no rank left in a blocking send
     row = json.loads(out.stdout)["rows"][0]
     assert row["engine"].startswith("mpi") and row["iterations"] == 5
+    assert np.array_equal(cl.replay(path).params, np.load(saved))
+
+
+@needs_mpi
+@pytest.mark.extended
+def test_a_sequential_code_runs_under_mpiexec_and_replays(tmp_path):
+    # the sequential codes' worker states are not WorkerState: a worker rank once took them
+    # for the stop of a rank the run does not need, and the master timed out at start-up
+    pytest.importorskip("mpi4py")
+    path, saved = tmp_path / "seq.csv", tmp_path / "w.npy"
+    out = _mpiexec("-n", "5", sys.executable, "-m", "gctheory.cli", "run", "--scheme", "m-sgc",
+                   "--n", "4", "--engine", "mpi", "--delay", "constant(0.005)", "--iterations",
+                   "6", "--quiet", "--format", "json", "--trace", str(path), "--save-params",
+                   str(saved))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    row = json.loads(out.stdout)["rows"][0]
+    assert row["engine"].startswith("mpi") and row["iterations"] == 6
     assert np.array_equal(cl.replay(path).params, np.load(saved))
 
 

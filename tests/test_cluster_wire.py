@@ -109,3 +109,54 @@ def test_a_ready_answer_is_bytes_and_anything_else_is_refused():
     for bad in (b"", b"R", b"X" + READY.pack(3, 4242), pickle.dumps(("ready", 3, 4242))):
         with pytest.raises(ValueError, match="ready message"):
             read_ready(bad)
+
+
+# ---------------------------------------------------------------------------
+# what an MPI worker rank sends back (gctheory.cluster.mpi.read_reply): no mpi4py needed
+
+
+def test_an_mpi_reply_round_trips_and_a_malformed_one_names_the_rank():
+    from gctheory.cluster.mpi import read_reply
+
+    y = np.arange(4.0)
+    for reply in (("ready", 2, 4242), ("result", 5, y, 0.01, 0.2), ("error", 5, 3, "boom"),
+                  ("bye", 2)):  # fmt: skip
+        assert _same(read_reply(encode_value(reply), rank=3), reply)
+    bad = [
+        ("bye", True),  # a bool is not a worker
+        ("bye", "2"),
+        ("bye",),
+        ("bye", 2, 3),
+        ("result", 5, [1.0, 2.0], 0.01, 0.2),  # a list, not an array
+        ("result", 5, y, 1, 0.2),  # an int for a time
+        ("stop",),
+        (1, 2),
+        ["bye", 2],
+        "bye",
+        None,
+    ]
+    for msg in bad:
+        with pytest.raises(ValueError, match="MPI rank 3 sent a malformed message"):
+            read_reply(encode_value(msg), rank=3)
+    with pytest.raises(ValueError, match="malformed"):  # a pickle is not read as one
+        read_reply(pickle.dumps(("bye", 2)), rank=3)
+
+
+def test_corrupted_mpi_replies_are_value_errors_never_another_exception():
+    from gctheory.cluster.mpi import read_reply
+
+    rng = np.random.default_rng(1)
+    good = encode_value(("result", 5, np.arange(6.0), 0.01, 0.2))
+    cases = [good[:k] for k in range(len(good))]
+    for _ in range(400):
+        b = bytearray(good)
+        for j in rng.integers(0, len(b), size=int(rng.integers(1, 4))):
+            b[j] = int(rng.integers(0, 256))
+        cases.append(bytes(b))
+    refused = 0
+    for data in cases:
+        try:
+            read_reply(data, rank=1)
+        except ValueError:
+            refused += 1
+    assert refused >= len(good)  # at least every truncation was refused

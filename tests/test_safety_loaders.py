@@ -229,10 +229,10 @@ _PACKAGE = Path(__file__).resolve().parents[1] / "gctheory"
 #: plug-in's entry point (code the user installed, not data). Not matched by the pattern, and
 #: in-memory transport, none of them a file: a worker process unpickles the states its own
 #: master ships it once (multiprocessing's conn.recv in cluster/groups.py, after the mutual
-#: key proof on the Dask engine's grouped connections), mpi4py's messages between the ranks
-#: of one mpiexec in cluster/mpi.py, the process pools and Dask executors of
-#: montecarlo/engine.py. The tasks and results of the local and grouped Dask engines cross
-#: as bytes read without pickle (cluster/wire.py, cluster/shm.py).
+#: key proof on the Dask engine's grouped connections; mpi4py's comm.recv of the states in
+#: cluster/mpi.py), the process pools and Dask executors of montecarlo/engine.py. The tasks
+#: and results of the local, grouped Dask and MPI engines cross as bytes read without
+#: pickle (cluster/wire.py, cluster/shm.py, cluster/mpi.py's read_reply).
 _ALLOWED = {
     ("delays/profiles.py", "_RestrictedUnpickler(io.BytesIO(data)).load()"),
     ("codes/plugins.py", "obj = ep.load()"),  # an installed plug-in's entry point: code, not data

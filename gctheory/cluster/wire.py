@@ -4,9 +4,10 @@ The local engine's pipes (:mod:`gctheory.cluster.groups`) and the grouped Dask
 engine's sockets (:mod:`gctheory.cluster.dask_groups`) carry, besides the shared
 block's bells, a message ``b"P"`` of tasks whose parameters are not one float64
 vector: the sequential codes' ``((key, params), ...)`` payloads, parameters of
-another dtype. Its bytes are read by a decoder that knows a handful of types and
-nothing else, so what a process reads from a pipe or a socket never runs code
-(a pickle can). A task message is::
+another dtype. The MPI engine (:mod:`gctheory.cluster.mpi`) sends every task so,
+and its worker ranks' replies as values. Its bytes are read by a decoder that
+knows a handful of types and nothing else, so what a process reads from a pipe
+or a socket never runs code (a pickle can). A task message is::
 
     b"P" | t (int64) | preempt (uint8) | m (uint32) | m workers (int64) | m delays (float64)
         | the parameters as a value
