@@ -199,6 +199,16 @@ def _mpiexec(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
                           env=ENV)  # fmt: skip
 
 
+def _mpi_script(tmp_path: Path, text: str, ranks: int) -> subprocess.CompletedProcess:
+    """``text`` run as a script on ``ranks`` MPI ranks; it must end well."""
+    pytest.importorskip("mpi4py")
+    script = tmp_path / "script.py"
+    script.write_text(text)
+    out = _mpiexec("-n", str(ranks), sys.executable, str(script))
+    assert out.returncode == 0, out.stderr
+    return out
+
+
 needs_mpi = pytest.mark.skipif(
     shutil.which("mpiexec") is None, reason="mpiexec not found (Open MPI absent)"
 )
@@ -209,11 +219,7 @@ needs_mpi = pytest.mark.skipif(
 @needs_mpi
 @pytest.mark.extended
 def test_mpi_rank_that_stops_answering_is_named_in_the_timeout(tmp_path):
-    pytest.importorskip("mpi4py")
-    script = tmp_path / "stall.py"
-    script.write_text(MPI_STALL)
-    out = _mpiexec("-n", "3", sys.executable, str(script))
-    assert out.returncode == 0, out.stderr
+    out = _mpi_script(tmp_path, MPI_STALL, ranks=3)
     assert re_search(r"CLUSTERERROR iteration \d+: no answer within timeout=2 s from workers "
                      r"\[1\] \(MPI rank 2", out.stdout)  # fmt: skip
 
@@ -239,11 +245,7 @@ MPI_FLAKY = textwrap.dedent(
 @pytest.mark.extended
 def test_an_mpi_rank_whose_oracle_raises_is_named_with_its_partition(tmp_path):
     # the error crosses as bytes (worker, partition, detail), not as a pickled exception
-    pytest.importorskip("mpi4py")
-    script = tmp_path / "flaky.py"
-    script.write_text(MPI_FLAKY)
-    out = _mpiexec("-n", "5", sys.executable, str(script))
-    assert out.returncode == 0, out.stderr
+    out = _mpi_script(tmp_path, MPI_FLAKY, ranks=5)
     assert re_search(r"CLUSTERERROR .*worker 3 failed on partition 3 at iteration 0: "
                      r"RuntimeError: bad batch", out.stdout), out.stdout  # fmt: skip
 

@@ -84,19 +84,23 @@ def test_a_group_reads_a_task_message_and_refuses_a_pickle():
         loop.read(old)
 
 
-def test_malformed_messages_are_value_errors_never_another_exception():
-    """Every truncation and many random corruptions of valid messages: a ValueError or the
-    value itself (a corruption can make another valid message), nothing else."""
-    rng = np.random.default_rng(0)
-    good = task_message(1, encode_value(((("A", 1), np.arange(6.0)), ("Y", "z"))), [(0, 1.0)], True)
+def _corruptions(good: bytes, rng: np.random.Generator, count: int = 400) -> list[bytes]:
+    """Every truncation of ``good`` and ``count`` copies with 1-3 random bytes changed."""
     cases = [good[:k] for k in range(len(good))]
-    for _ in range(400):
+    for _ in range(count):
         b = bytearray(good)
         for j in rng.integers(0, len(b), size=int(rng.integers(1, 4))):
             b[j] = int(rng.integers(0, 256))
         cases.append(bytes(b))
+    return cases
+
+
+def test_malformed_messages_are_value_errors_never_another_exception():
+    """Every truncation and many random corruptions of valid messages: a ValueError or the
+    value itself (a corruption can make another valid message), nothing else."""
+    good = task_message(1, encode_value(((("A", 1), np.arange(6.0)), ("Y", "z"))), [(0, 1.0)], True)
     errors = 0
-    for data in cases:
+    for data in _corruptions(good, np.random.default_rng(0)):
         try:
             read_task_message(data)
         except ValueError:
@@ -145,16 +149,9 @@ def test_an_mpi_reply_round_trips_and_a_malformed_one_names_the_rank():
 def test_corrupted_mpi_replies_are_value_errors_never_another_exception():
     from gctheory.cluster.mpi import read_reply
 
-    rng = np.random.default_rng(1)
     good = encode_value(("result", 5, np.arange(6.0), 0.01, 0.2))
-    cases = [good[:k] for k in range(len(good))]
-    for _ in range(400):
-        b = bytearray(good)
-        for j in rng.integers(0, len(b), size=int(rng.integers(1, 4))):
-            b[j] = int(rng.integers(0, 256))
-        cases.append(bytes(b))
     refused = 0
-    for data in cases:
+    for data in _corruptions(good, np.random.default_rng(1)):
         try:
             read_reply(data, rank=1)
         except ValueError:
