@@ -71,12 +71,15 @@ def _send(comm: Any, data: bytes, dest: int, tag: int) -> None:
     comm.Send([data, MPI.BYTE], dest=dest, tag=tag)
 
 
-def _recv(comm: Any, source: int, tag: int) -> tuple[bytes, int]:
-    """The next message with ``tag`` from ``source`` (or any source), as bytes; its source."""
+def _recv(comm: Any, source: int, tag: int, probed: Any = None) -> tuple[bytes, int]:
+    """The next message with ``tag`` from ``source``, as bytes; its source. ``probed``: the
+    status of a probe that found it already (no second probe)."""
     from mpi4py import MPI
 
-    st = MPI.Status()
-    comm.Probe(source=source, tag=tag, status=st)
+    st = probed
+    if st is None:
+        st = MPI.Status()
+        comm.Probe(source=source, tag=tag, status=st)
     src = st.Get_source()
     buf = bytearray(st.Get_count(MPI.BYTE))
     comm.Recv([buf, MPI.BYTE], source=src, tag=tag)
@@ -220,7 +223,7 @@ class MPIEngine(Engine):
         st = MPI.Status()
         while True:
             while self.comm.Iprobe(source=MPI.ANY_SOURCE, tag=_RESULT, status=st):
-                data, src = _recv(self.comm, st.Get_source(), _RESULT)
+                data, src = _recv(self.comm, st.Get_source(), _RESULT, probed=st)
                 msg = read_reply(data, src)
                 now = time.perf_counter()
                 if msg[0] == "result":
