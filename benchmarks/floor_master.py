@@ -54,6 +54,8 @@ def _probe(idx: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
 def floor(n: int = 8, iterations: int = 2000, processes: int | None = None) -> dict[str, float]:
     """The reduced master's mean CPU per iteration (s), and the probe's cost in place and
     warm (s per call). See the module docstring."""
+    if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
+        raise ValueError(f"iterations must be a positive int, got {iterations!r}")
     sch = build_scheme("gd", n)
     rule = Rule(sch)
     wl = make_workload({**WORKLOAD, "k": sch.k}, sch.k)

@@ -200,6 +200,8 @@ def test_the_floor_master_measures_a_run():
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
+    with pytest.raises(ValueError, match="iterations must be a positive int, got 0"):
+        mod.floor(4, 0)  # refused before any process starts
     out = mod.floor(4, 30, processes=2)
     assert set(out) == {"cpu", "op_cold", "op_warm"}
     assert all(v > 0 and np.isfinite(v) for v in out.values())
